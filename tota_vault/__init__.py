@@ -1,0 +1,111 @@
+"""tota_vault: an AI assistant's long-term memory as a Markdown vault.
+
+Each memory is one Markdown note with YAML frontmatter; a SQLite FTS5 index mirrors the vault
+for search and recall. The vault is the truth, the index a cache.
+
+    from tota_vault import Vault
+
+    with Vault.open() as vault:  # ~/.tota/memory/second-brain, or $TOTA_VAULT
+        vault.remember("preference", "Prefers Neovim over VS Code.", confidence=0.9)
+        for hit in vault.search("neovim"):
+            print(hit.path, hit.plain_snippet())
+
+Names are imported on first use, so `tota --help` does not pay for YAML and SQLite.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+#: Public name -> the module that defines it.
+_EXPORTS = {
+    "DoctorReport": "doctor",
+    "IndexError_": "errors",
+    "InvalidNoteError": "errors",
+    "NoteChangedError": "errors",
+    "NoteError": "errors",
+    "NotFoundError": "errors",
+    "QueryError": "errors",
+    "TotaError": "errors",
+    "ValidationError": "errors",
+    "VaultError": "errors",
+    "Hit": "index",
+    "Evidence": "model",
+    "Memory": "model",
+    "MemoryType": "model",
+    "Status": "model",
+    "ParsedNote": "notes",
+    "parse_note": "notes",
+    "patch_frontmatter": "notes",
+    "render_note": "notes",
+    "default_vault_path": "paths",
+    "tota_home": "paths",
+    "SyncReport": "sync",
+    "StoredMemory": "vault",
+    "Vault": "vault",
+}
+
+__all__ = [
+    "DoctorReport",
+    "Evidence",
+    "Hit",
+    "IndexError_",
+    "InvalidNoteError",
+    "Memory",
+    "MemoryType",
+    "NotFoundError",
+    "NoteChangedError",
+    "NoteError",
+    "ParsedNote",
+    "QueryError",
+    "Status",
+    "StoredMemory",
+    "SyncReport",
+    "TotaError",
+    "ValidationError",
+    "Vault",
+    "VaultError",
+    "__version__",
+    "default_vault_path",
+    "parse_note",
+    "patch_frontmatter",
+    "render_note",
+    "tota_home",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tota_vault' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+if TYPE_CHECKING:
+    from .doctor import DoctorReport
+    from .errors import (
+        IndexError_,
+        InvalidNoteError,
+        NoteChangedError,
+        NoteError,
+        NotFoundError,
+        QueryError,
+        TotaError,
+        ValidationError,
+        VaultError,
+    )
+    from .index import Hit
+    from .model import Evidence, Memory, MemoryType, Status
+    from .notes import ParsedNote, parse_note, patch_frontmatter, render_note
+    from .paths import default_vault_path, tota_home
+    from .sync import SyncReport
+    from .vault import StoredMemory, Vault

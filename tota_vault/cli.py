@@ -1,0 +1,286 @@
+"""The `tota` command: a thin typer layer over `tota_vault`.
+
+Each command parses its options, calls the library, and prints: a rich table on a terminal,
+plain text in a pipe, JSON with `--json`. Library errors (`TotaError`) become one line on
+stderr and an exit code: 0 ok, 1 a problem found or an operation refused, 2 a usage error.
+Heavy modules are imported inside the commands so `tota --help` starts fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from .sync import SyncReport
+    from .vault import Vault
+
+app = typer.Typer(
+    name="tota",
+    help="tota: an AI assistant's long-term memory as a Markdown vault you can read, edit, "
+    "search and version.",
+    context_settings={"help_option_names": ["-h", "--help"]},
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+_state: dict[str, Any] = {"vault": None}
+
+VaultOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--vault",
+        envvar="TOTA_VAULT",
+        help="The vault folder (default: ~/.tota/memory/second-brain; TOTA_HOME moves ~/.tota).",
+        show_default=False,
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+def _score(meaning: str) -> Any:
+    return typer.Option(help=f"{meaning}, from 0 to 1.", min=0.0, max=1.0)
+
+
+@app.callback()
+def _root(vault: VaultOption = None) -> None:
+    """tota: an AI assistant's long-term memory as a Markdown vault."""
+    _state["vault"] = vault
+
+
+def _open(create: bool = False) -> Vault:
+    from .vault import Vault
+
+    return Vault.open(_state["vault"], create=create)
+
+
+def _console(stderr: bool = False) -> Console:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+def _sync_with_progress(vault: Vault, *, reindex: bool = False) -> SyncReport:
+    """Run a sync; show a progress bar once it has run for a second, on a terminal only."""
+    bar: dict[str, Any] = {}
+    started = time.monotonic()
+    show = sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
+
+    def progress(done: int, total: int) -> None:
+        if not show:
+            return
+        if "progress" not in bar:
+            if time.monotonic() - started < 1.0:
+                return
+            from rich.progress import Progress
+
+            bar["progress"] = Progress(console=_console(stderr=True), transient=True)
+            bar["progress"].start()
+            bar["task"] = bar["progress"].add_task("Syncing notes", total=total)
+        bar["progress"].update(bar["task"], completed=done, total=total)
+
+    try:
+        return vault.reindex(progress=progress) if reindex else vault.sync(progress=progress)
+    finally:
+        if "progress" in bar:
+            bar["progress"].stop()
+
+
+def _print_sync(report: SyncReport, as_json: bool, verb: str) -> None:
+    if as_json:
+        _print_json(report.to_dict())
+        return
+    summary = report.to_dict()
+    parts = [f"{summary[k]} {k}" for k in ("added", "updated", "moved", "removed", "unchanged")]
+    line = f"{verb}: " + ", ".join(parts) + f", {summary['invalid']} invalid"
+    if report.ids_assigned:
+        line += f"; gave {len(report.ids_assigned)} hand-written note(s) an id"
+    print(f"{line} ({report.seconds:.2f}s)")
+    for path, reason in report.invalid:
+        print(f"  invalid: {path}: {reason}")
+
+
+@app.command()
+def init(
+    git: Annotated[
+        bool, typer.Option("--git", help="Also make a git repository and its first commit.")
+    ] = False,
+) -> None:
+    """Create a vault: one folder per memory type and a .gitignore for the index."""
+    from .vault import Vault
+
+    vault = Vault(_resolve())
+    created = vault.init(git=git)
+    print(f"Vault ready at {vault.root}")
+    for item in created:
+        if item != ".":
+            print(f"  created {item}")
+
+
+def _resolve() -> Path:
+    from .paths import resolve_vault_path
+
+    return resolve_vault_path(_state["vault"])
+
+
+@app.command()
+def add(
+    type: Annotated[str, typer.Argument(help="Memory type: identity, preference, goal, ...")],
+    text: Annotated[str, typer.Argument(help="The memory, one or two sentences.")],
+    confidence: Annotated[float, _score("How sure tota is that it is true")] = 0.95,
+    importance: Annotated[float, _score("How much it matters")] = 0.5,
+    durability: Annotated[float, _score("How long it stays true")] = 0.8,
+    tag: Annotated[list[str] | None, typer.Option("--tag", help="A tag (repeatable).")] = None,
+    key: Annotated[
+        str | None, typer.Option(help="The slot it fills, e.g. preference/editor.")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Add a memory by hand (evidence: manual) as a new note."""
+    with _open(create=True) as vault:
+        stored = vault.remember(
+            type, text, confidence=confidence, importance=importance, durability=durability,
+            evidence="manual", key=key, tags=tag or (),
+        )  # fmt: skip
+        if as_json:
+            _print_json({"id": stored.memory.id, "path": stored.path})
+        else:
+            print(f"Added {stored.memory.type.value} {stored.memory.id}: {stored.path}")
+
+
+@app.command()
+def show(
+    ref: Annotated[str, typer.Argument(help="A memory id, a note path, or a note title.")],
+    as_json: JsonOption = False,
+) -> None:
+    """Show one note as it is on disk (and whether it is a valid memory)."""
+    with _open() as vault:
+        note, text = vault.read(ref)
+        if as_json:
+            data: dict[str, Any] = {"path": note.path, "title": note.title, "error": note.error}
+            data["fields"] = note.fields
+            data["body"] = note.body
+            _print_json(data)
+            return
+        sys.stdout.write(f"# {note.path}\n")
+        if note.error:
+            sys.stdout.write(f"# invalid: {note.error}\n")
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="Words to find; any text works (C++, foo-bar).")],
+    type: Annotated[str | None, typer.Option("--type", "-t", help="Only this memory type.")] = None,
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", help="At most this many results.", min=1)
+    ] = 10,
+    raw: Annotated[
+        bool, typer.Option("--raw", help="Pass FTS5 query syntax through as is.")
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Full-text search over every note, best match first."""
+    with _open() as vault:
+        hits = vault.search(query, type=type, limit=limit, raw=raw)
+        if as_json:
+            _print_json([hit.to_dict() for hit in hits])
+            return
+        if not hits:
+            print(f"No notes match {query!r}.")
+            return
+        from rich.table import Table
+        from rich.text import Text
+
+        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+        table.add_column("type")
+        table.add_column("memory", overflow="fold")
+        table.add_column("conf.", justify="right")
+        table.add_column("evidence")
+        for hit in hits:
+            row = hit.row
+            cell = Text(row["title"], style="bold")
+            cell.append("\n")
+            for piece, matched in hit.snippet_parts():
+                cell.append(piece.replace("\n", " "), style="reverse" if matched else "")
+            cell.append(f"\n{row['path']}", style="dim")
+            if row["error"]:
+                cell.append(f"\ninvalid: {row['error']}", style="red")
+            conf = "" if row["confidence"] is None else f"{row['confidence']:.2f}"
+            table.add_row(row["type"] or "-", cell, conf, row["evidence"] or "-")
+        _console().print(table)
+
+
+@app.command()
+def sync(as_json: JsonOption = False) -> None:
+    """Bring the index up to date with the notes on disk (one pass, then exit)."""
+    with _open() as vault:
+        _print_sync(_sync_with_progress(vault), as_json, "Synced")
+
+
+@app.command()
+def reindex(as_json: JsonOption = False) -> None:
+    """Delete the index and rebuild it from the notes (the vault is the truth)."""
+    with _open() as vault:
+        _print_sync(_sync_with_progress(vault, reindex=True), as_json, "Reindexed")
+
+
+@app.command()
+def doctor(as_json: JsonOption = False) -> None:
+    """Check the vault: invalid notes, index drift, duplicate ids. Exit 1 if anything is wrong."""
+    with _open() as vault:
+        report = vault.doctor()
+        if as_json:
+            _print_json(report.to_dict())
+        else:
+            for path, reason in report.invalid:
+                print(f"invalid: {path}: {reason}")
+            for path, problem in report.drift:
+                print(f"drift: {path}: {problem}")
+            for memory_id, paths in report.duplicate_ids.items():
+                print(f"duplicate id {memory_id}: {', '.join(paths)}")
+            for problem in report.integrity:
+                print(f"index: {problem}")
+            if report.ok:
+                print(f"All good: {report.notes} notes, index in sync.")
+        if not report.ok:
+            raise typer.Exit(1)
+
+
+@app.command()
+def path(
+    index: Annotated[bool, typer.Option("--index", help="Print the index file instead.")] = False,
+) -> None:
+    """Print where the vault (or its index) is."""
+    from .paths import index_path
+
+    root = _resolve()
+    print(index_path(root) if index else root)
+
+
+def main() -> None:
+    """Entry point of the `tota` console script."""
+    from .errors import TotaError
+
+    try:
+        app()
+    except TotaError as exc:
+        sys.stderr.write(f"tota: error: {exc}\n")
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        sys.stderr.write("tota: interrupted\n")
+        sys.exit(130)

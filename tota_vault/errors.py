@@ -1,0 +1,79 @@
+"""The errors tota raises, one small hierarchy the CLI maps to messages and exit codes.
+
+    TotaError                     base; every error tota means to raise
+    ├── VaultError                the vault folder is missing, not a folder, or not usable
+    ├── NoteError                 a note cannot be used as a memory
+    │   ├── InvalidNoteError      a note's bytes or frontmatter are not a valid memory
+    │   └── NoteChangedError      a note changed on disk since tota read it; the write was refused
+    ├── NotFoundError             no memory has that id or path
+    ├── QueryError                a search query SQLite's FTS5 cannot run
+    ├── IndexError_               the SQLite index is unusable (corrupt, locked too long)
+    └── ValidationError           a value given to the API is out of range or of the wrong kind
+
+Each message is one line that names the file or the value, so the CLI can print it as it is.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = [
+    "IndexError_",
+    "InvalidNoteError",
+    "NoteChangedError",
+    "NoteError",
+    "NotFoundError",
+    "QueryError",
+    "TotaError",
+    "ValidationError",
+    "VaultError",
+]
+
+
+class TotaError(Exception):
+    """Base of every error tota raises on purpose."""
+
+    exit_code = 1
+
+
+class VaultError(TotaError):
+    """The vault folder is missing, not a folder, or cannot be used."""
+
+
+class NoteError(TotaError):
+    """A note cannot be used; `path` names it."""
+
+    def __init__(self, message: str, *, path: Path | str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class InvalidNoteError(NoteError):
+    """A note's bytes or frontmatter are not a valid memory; `reason` says why."""
+
+    def __init__(self, reason: str, *, path: Path | str | None = None) -> None:
+        where = f"{path}: " if path is not None else ""
+        super().__init__(f"{where}{reason}", path=path)
+        self.reason = reason
+
+
+class NoteChangedError(NoteError):
+    """The note changed on disk after tota read it, so tota refused to overwrite it."""
+
+
+class NotFoundError(TotaError):
+    """No memory has that id or path."""
+
+
+class QueryError(TotaError):
+    """The search query cannot be run by SQLite FTS5."""
+
+
+class IndexError_(TotaError):  # noqa: N801 - the builtin IndexError is taken
+    """The SQLite index cannot be used."""
+
+
+class ValidationError(TotaError):
+    """A value given to tota is out of range or of the wrong kind."""
+
+    exit_code = 2

@@ -1,0 +1,227 @@
+"""The vault's files on disk: which paths are notes, scanning, reading, atomic writes.
+
+Every write tota makes goes through `atomic_write`: a temp file in the same folder, flush and
+fsync, then `os.replace` (or a hard link for a new note, so an existing file is never
+overwritten), refused when the file on disk no longer matches what tota read. A crash at any
+point leaves either the old bytes or the new ones, never a mix, and never a person's newer edit
+overwritten.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import os
+import re
+import stat
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import NoteChangedError, NoteError
+
+__all__ = [
+    "IGNORED_DIRS",
+    "FileStat",
+    "Fingerprint",
+    "atomic_write",
+    "content_hash",
+    "fingerprint_of",
+    "is_note_path",
+    "make_dirs",
+    "read_file",
+    "scan_vault",
+]
+
+#: Folders never indexed: tota's own state, Obsidian's config and trash, version control.
+IGNORED_DIRS = frozenset({".tota", ".obsidian", ".git", ".trash", ".stfolder", "node_modules"})
+#: Editor and tool artifacts that can end in `.md` or sit beside notes: vim swap and backup
+#: files, vim's `4913` write probe, Emacs locks and autosaves, `sed -i` temp files, our own and
+#: other tools' temp files.
+_ARTIFACT_RE = re.compile(
+    r"""^(?:
+        \..*                      # dot-files: .note.md.swp, .#note.md, our .x.tota-*.tmp
+      | .*~                       # vim/emacs backups
+      | \#.*\#                    # emacs autosave
+      | \d+                       # vim's 4913 probe (and 5036, ...)
+      | sed[A-Za-z0-9]{6}         # sed -i temp files
+      | .*\.(?:tmp|vsctmp|swp|swo|swx|bak|orig|crdownload)
+    )$""",
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class FileStat:
+    """What a scan learns of a path without reading it; `error` when it cannot be read."""
+
+    size: int
+    mtime_ns: int
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """The identity of a file's content as tota last read it."""
+
+    size: int
+    mtime_ns: int
+    hash: str
+
+
+def content_hash(data: bytes) -> str:
+    """Hash note bytes; the algorithm is named in the value so it can change later."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def is_note_path(rel_path: str) -> bool:
+    """True when a vault-relative path (with `/`) names a note tota should index."""
+    parts = rel_path.split("/")
+    if any(part in IGNORED_DIRS or part.startswith(".") for part in parts[:-1]):
+        return False
+    name = parts[-1]
+    return name.lower().endswith(".md") and not _ARTIFACT_RE.match(name)
+
+
+def _stat_error(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "symlink loop"
+    if exc.errno == errno.ENOENT:
+        return "broken symlink (its target does not exist)"
+    if exc.errno == errno.EACCES:
+        return "permission denied"
+    return f"cannot be read ({exc.strerror or exc})"
+
+
+def scan_vault(root: Path) -> dict[str, FileStat]:
+    """Walk the vault and stat every note: vault-relative POSIX path -> `FileStat`.
+
+    Dot-folders and editor artifacts are skipped. Symlinked folders are not followed (a loop
+    would never end); a symlinked note is read through its link, and a link that loops or
+    dangles is returned with its `error` so it can be reported.
+    """
+    found: dict[str, FileStat] = {}
+    stack: list[tuple[str, str]] = [(str(root), "")]
+    while stack:
+        folder, prefix = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry.name
+            rel = prefix + name
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if not (name in IGNORED_DIRS or name.startswith(".")):
+                    stack.append((entry.path, rel + "/"))
+                continue
+            if not is_note_path(rel):
+                continue
+            try:
+                st = entry.stat(follow_symlinks=True)
+            except OSError as exc:
+                found[rel] = FileStat(0, 0, _stat_error(exc))
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                continue  # a symlink to a folder named like a note: not followed
+            error = None if stat.S_ISREG(st.st_mode) else "not a regular file"
+            if error is None and not os.access(entry.path, os.R_OK):
+                error = "permission denied"
+            found[rel] = FileStat(st.st_size, st.st_mtime_ns, error)
+    return found
+
+
+def read_file(path: Path) -> tuple[bytes, Fingerprint]:
+    """Read a note's bytes and the fingerprint they had; raise `NoteError` naming the path."""
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise NoteError(f"{path}: not a regular file", path=path)
+        with open(path, "rb") as handle:
+            data = handle.read()
+            st = os.fstat(handle.fileno())
+    except OSError as exc:
+        raise NoteError(f"{path}: {_stat_error(exc)}", path=path) from None
+    return data, Fingerprint(st.st_size, st.st_mtime_ns, content_hash(data))
+
+
+def fingerprint_of(path: Path) -> Fingerprint | None:
+    """The fingerprint of a file now, or None when there is no file."""
+    try:
+        return read_file(path)[1]
+    except NoteError:
+        if not os.path.lexists(path):
+            return None
+        raise
+
+
+def make_dirs(path: Path) -> None:
+    """Create a folder and its missing parents, each new one private (0700)."""
+    missing: list[Path] = []
+    current = path
+    while not current.exists():
+        missing.append(current)
+        current = current.parent
+    for folder in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            folder.mkdir(mode=0o700)
+
+
+def atomic_write(path: Path, data: bytes, *, expected: Fingerprint | None) -> Fingerprint:
+    """Write `data` to `path` atomically; return the new file's fingerprint.
+
+    `expected=None` creates a new note and refuses to replace any file at `path`; otherwise the
+    file must still have the content `expected` describes, or `NoteChangedError` is raised and
+    nothing changes. New notes are 0600; a replaced note keeps its mode.
+    """
+    if path.is_symlink():
+        raise NoteChangedError(f"{path}: a symlink; tota does not write through links", path=path)
+    make_dirs(path.parent)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tota.tmp", dir=path.parent)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if expected is None:
+            try:
+                os.link(tmp, path)  # fails if a file appeared there: never overwrite
+            except FileExistsError:
+                raise NoteChangedError(
+                    f"{path}: a file with this name appeared; not overwritten", path=path
+                ) from None
+            tmp.unlink()
+        else:
+            current = fingerprint_of(path)
+            if current is None or current.hash != expected.hash:
+                raise NoteChangedError(
+                    f"{path}: changed on disk since tota read it; not overwritten", path=path
+                )
+            os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
+            os.replace(tmp, path)
+        _fsync_dir(path.parent)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+    st = os.stat(path)
+    return Fingerprint(st.st_size, st.st_mtime_ns, content_hash(data))
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make a rename durable: fsync the folder that holds it (where the OS allows it)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

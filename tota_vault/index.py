@@ -1,0 +1,534 @@
+"""The SQLite index: a cache of the vault for search, recall and change detection.
+
+One row per note file (`notes`), with the structured fields tota filters and ranks by, and an
+external-content FTS5 table over title, body, tags and aliases kept by triggers. Nothing here
+is the truth: `PRAGMA user_version` names the schema, and any mismatch drops the tables so the
+next sync rebuilds them from the files.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import IndexError_, QueryError
+from .files import Fingerprint, make_dirs
+from .model import format_date
+from .notes import ParsedNote
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Hit",
+    "Index",
+    "IndexedFile",
+    "NoteRecord",
+    "fts_query",
+    "record_from_note",
+]
+
+#: Bump on any schema change: the index is a cache, so a new version rebuilds from the files.
+SCHEMA_VERSION = 3
+
+SCHEMA = """
+-- An explicit INTEGER PRIMARY KEY: external-content FTS is keyed by rowid, and implicit rowids
+-- are not stable across VACUUM.
+CREATE TABLE notes (
+    id            INTEGER PRIMARY KEY,
+    path          TEXT NOT NULL UNIQUE,      -- vault-relative, '/' separated
+    size          INTEGER NOT NULL,
+    mtime_ns      INTEGER NOT NULL,
+    hash          TEXT NOT NULL,             -- 'sha256:<hex>' of the file's bytes
+    memory_id     TEXT,                      -- frontmatter id; NULL for plain or invalid notes
+    type          TEXT,
+    title         TEXT NOT NULL,             -- the file name without .md
+    text          TEXT NOT NULL DEFAULT '',  -- the statement: body without its History
+    body          TEXT NOT NULL DEFAULT '',
+    tags          TEXT NOT NULL DEFAULT '',  -- space separated, for FTS
+    aliases       TEXT NOT NULL DEFAULT '',
+    confidence    REAL,
+    importance    REAL,
+    durability    REAL,
+    evidence      TEXT,
+    status        TEXT,
+    created       TEXT,
+    updated       TEXT,
+    confirmed     TEXT,
+    confirmations INTEGER,
+    key           TEXT,
+    subject       TEXT,
+    sources       TEXT NOT NULL DEFAULT '[]', -- JSON list
+    fields        TEXT NOT NULL DEFAULT '{}', -- the whole frontmatter as read, JSON
+    error         TEXT                        -- why the note is not a valid memory; NULL if it is
+);
+-- Not UNIQUE: a copied note repeats an id, and doctor must be able to find both copies.
+CREATE INDEX notes_memory_id ON notes(memory_id);
+CREATE INDEX notes_type_status ON notes(type, status);
+CREATE INDEX notes_key ON notes(key) WHERE key IS NOT NULL;
+CREATE INDEX notes_title ON notes(title COLLATE NOCASE);
+CREATE INDEX notes_updated ON notes(updated);
+
+CREATE VIRTUAL TABLE notes_fts USING fts5(
+    title, body, tags, aliases,
+    content='notes', content_rowid='id',
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+
+-- The trigger trio. Deletes and updates must hand FTS5 the old values: a rowid-only 'delete'
+-- leaves the old tokens behind without any error.
+CREATE TRIGGER notes_ai AFTER INSERT ON notes BEGIN
+    INSERT INTO notes_fts(rowid, title, body, tags, aliases)
+    VALUES (new.id, new.title, new.body, new.tags, new.aliases);
+END;
+CREATE TRIGGER notes_ad AFTER DELETE ON notes BEGIN
+    INSERT INTO notes_fts(notes_fts, rowid, title, body, tags, aliases)
+    VALUES ('delete', old.id, old.title, old.body, old.tags, old.aliases);
+END;
+CREATE TRIGGER notes_au AFTER UPDATE OF title, body, tags, aliases ON notes BEGIN
+    INSERT INTO notes_fts(notes_fts, rowid, title, body, tags, aliases)
+    VALUES ('delete', old.id, old.title, old.body, old.tags, old.aliases);
+    INSERT INTO notes_fts(rowid, title, body, tags, aliases)
+    VALUES (new.id, new.title, new.body, new.tags, new.aliases);
+END;
+
+-- Local state that is not in the files (when the last sync ran, ...).
+CREATE TABLE state (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+DROP_ALL = """
+DROP TRIGGER IF EXISTS notes_ai;
+DROP TRIGGER IF EXISTS notes_ad;
+DROP TRIGGER IF EXISTS notes_au;
+DROP TABLE IF EXISTS notes_fts;
+DROP TABLE IF EXISTS notes;
+DROP TABLE IF EXISTS state;
+"""
+
+NOTE_COLUMNS = (
+    "path", "size", "mtime_ns", "hash", "memory_id", "type", "title", "text", "body", "tags",
+    "aliases", "confidence", "importance", "durability", "evidence", "status", "created",
+    "updated", "confirmed", "confirmations", "key", "subject", "sources", "fields", "error",
+)  # fmt: skip
+
+#: Upsert by path keeps the row id, so the FTS row is updated in place by the trigger.
+UPSERT_NOTE = (
+    f"INSERT INTO notes ({', '.join(NOTE_COLUMNS)}) "
+    f"VALUES ({', '.join('?' for _ in NOTE_COLUMNS)}) "
+    "ON CONFLICT(path) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in NOTE_COLUMNS if c != "path")
+)
+#: A move keeps the row (and so the memory's id and its FTS row); only the path and title change.
+MOVE_NOTE = "UPDATE notes SET path = ?, title = ? WHERE path = ?"
+#: `touch` and other stat-only changes: the content hash matched, so only size/mtime move.
+TOUCH_NOTE = "UPDATE notes SET size = ?, mtime_ns = ? WHERE path = ?"
+DELETE_NOTE = "DELETE FROM notes WHERE path = ?"
+SYNC_ROWS = "SELECT path, size, mtime_ns, hash, memory_id FROM notes"
+
+#: bm25 column weights (title, body, tags, aliases): a word in the title or a tag says more
+#: about what a note is than the same word deep in its body. Scores are negative-better.
+BM25 = "bm25(notes_fts, 10.0, 1.0, 6.0, 6.0)"
+#: Snippet markers are control characters no note contains, so callers can style or escape the
+#: text around them safely (rich markup would eat `[` and `]`).
+MARK_START, MARK_END = "\x02", "\x03"
+SEARCH = f"""
+SELECT n.*, {BM25} AS score,
+       snippet(notes_fts, -1, '{MARK_START}', '{MARK_END}', '…', 12) AS snippet
+FROM notes_fts JOIN notes AS n ON n.id = notes_fts.rowid
+WHERE notes_fts MATCH :query
+  AND (:type IS NULL OR n.type = :type)
+  AND (:include_archived OR n.status IS NULL OR n.status != 'archived')
+ORDER BY score
+LIMIT :limit
+"""
+
+
+@dataclass(frozen=True)
+class IndexedFile:
+    """What the index remembers of a file, to tell whether it changed."""
+
+    size: int
+    mtime_ns: int
+    hash: str
+    memory_id: str | None
+
+
+@dataclass(frozen=True)
+class NoteRecord:
+    """One row of `notes`, ready to write."""
+
+    values: tuple[Any, ...]
+
+    @property
+    def path(self) -> str:
+        return self.values[0]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One search result: the note's row and its rank."""
+
+    row: dict[str, Any]
+    score: float
+    snippet: str
+
+    @property
+    def path(self) -> str:
+        return self.row["path"]
+
+    @property
+    def memory_id(self) -> str | None:
+        return self.row["memory_id"]
+
+    def snippet_parts(self) -> list[tuple[str, bool]]:
+        """The snippet as (text, matched) pieces, for output that styles matches."""
+        parts: list[tuple[str, bool]] = []
+        for i, chunk in enumerate(self.snippet.split(MARK_START)):
+            if i == 0:
+                parts.append((chunk, False))
+                continue
+            matched, _, rest = chunk.partition(MARK_END)
+            parts.append((matched, True))
+            if rest:
+                parts.append((rest, False))
+        return [(text, flag) for text, flag in parts if text]
+
+    def plain_snippet(self, start: str = "", end: str = "") -> str:
+        """The snippet with matches wrapped in `start`/`end` (nothing by default)."""
+        return self.snippet.replace(MARK_START, start).replace(MARK_END, end)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view, as `--json` prints it."""
+        row = self.row
+        return {
+            "id": row["memory_id"],
+            "path": row["path"],
+            "title": row["title"],
+            "type": row["type"],
+            "text": row["text"],
+            "confidence": row["confidence"],
+            "evidence": row["evidence"],
+            "status": row["status"],
+            "updated": row["updated"],
+            "score": round(-self.score, 4),
+            "snippet": self.plain_snippet("**", "**"),
+            "error": row["error"],
+        }
+
+
+def record_from_note(note: ParsedNote, fingerprint: Fingerprint) -> NoteRecord:
+    """Turn a parsed note and its file's fingerprint into a row of `notes`."""
+    memory = note.memory
+    fields_json = json.dumps(note.fields, ensure_ascii=False, default=str)
+    if memory is None:
+        tags = note.fields.get("tags")
+        tag_text = " ".join(map(str, tags)) if isinstance(tags, list) else str(tags or "")
+        values: tuple[Any, ...] = (
+            note.path, fingerprint.size, fingerprint.mtime_ns, fingerprint.hash,
+            str(note.fields["id"]) if isinstance(note.fields.get("id"), str) else None,
+            note.fields.get("type") if isinstance(note.fields.get("type"), str) else None,
+            note.title, note.body.strip(), note.body, tag_text, "",
+            None, None, None, None, None, None, None, None, None, None, None,
+            "[]", fields_json, note.error,
+        )  # fmt: skip
+        return NoteRecord(values)
+    values = (
+        note.path, fingerprint.size, fingerprint.mtime_ns, fingerprint.hash,
+        memory.id or None, memory.type.value, note.title, memory.text, note.body,
+        " ".join(memory.tags), " ".join(memory.aliases),
+        memory.confidence, memory.importance, memory.durability, memory.evidence.value,
+        memory.status.value, format_date(memory.created), format_date(memory.updated),
+        format_date(memory.confirmed), memory.confirmations, memory.key, memory.subject,
+        json.dumps(list(memory.sources), ensure_ascii=False), fields_json, None,
+    )  # fmt: skip
+    return NoteRecord(values)
+
+
+def fts_query(text: str) -> str:
+    """Quote a person's search text for FTS5 MATCH so any text is a valid query.
+
+    Every whitespace-separated word (or `"quoted phrase"`) becomes a quoted string, so `C++`,
+    `foo-bar`, `NOT`, `title:x` and a lone `"` are searched for as words. A trailing `*` stays a
+    prefix search. The words are ANDed, as a search box does.
+    """
+    if text.count('"') % 2:
+        text += '"'
+    tokens: list[str] = []
+    current = ""
+    in_phrase = False
+    for char in text:
+        if char == '"':
+            if in_phrase:
+                tokens.append('"' + current + '"' if current.strip() else "")
+                current = ""
+            elif current:
+                tokens.append(current)
+                current = ""
+            in_phrase = not in_phrase
+        elif char.isspace() and not in_phrase:
+            if current:
+                tokens.append(current)
+            current = ""
+        else:
+            current += char
+    if current:
+        tokens.append(current)
+    quoted = []
+    for token in tokens:
+        if not token:
+            continue
+        if token.startswith('"') and token.endswith('"') and len(token) >= 2:
+            quoted.append('"' + token[1:-1].replace('"', '""') + '"')
+            continue
+        prefix = token.endswith("*") and len(token.rstrip("*")) > 0
+        word = token.rstrip("*") if prefix else token
+        quoted.append('"' + word.replace('"', '""') + '"' + ("*" if prefix else ""))
+    if not quoted:
+        raise QueryError(f"nothing to search for in {text!r}")
+    return " ".join(quoted)
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    # isolation_level=None: we issue BEGIN IMMEDIATE ourselves; Python's implicit BEGIN is
+    # deferred, and a deferred read-then-write fails at once with "database is locked" when
+    # another connection committed meanwhile (busy_timeout does not apply to that upgrade).
+    conn = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=True)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    return conn
+
+
+class Index:
+    """The index of one vault. Not thread-safe: one connection per thread, one writer thread."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, *, rebuilt: bool) -> None:
+        self.conn = conn
+        self.path = path
+        #: True when opening found no index or an old schema and made a fresh, empty one.
+        self.rebuilt = rebuilt
+
+    @classmethod
+    def open(cls, path: Path) -> Index:
+        """Open (or create) the index at `path`; a schema mismatch starts it over empty."""
+        make_dirs(path.parent)
+        try:
+            conn = _connect(path)
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            raise IndexError_(
+                f"{path}: cannot open the index ({exc}); delete it and run `tota reindex`"
+            ) from None
+        rebuilt = version != SCHEMA_VERSION
+        if rebuilt:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in _statements(DROP_ALL + SCHEMA):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        return cls(conn, path, rebuilt=rebuilt)
+
+    def close(self) -> None:
+        """Checkpoint the WAL into the database file and close."""
+        try:
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.OperationalError:
+            pass  # another connection is reading; the next close will checkpoint
+        self.conn.close()
+
+    def __enter__(self) -> Index:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taken with BEGIN IMMEDIATE so it never fails half-way."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # --- sync ------------------------------------------------------------------------------
+
+    def files(self) -> dict[str, IndexedFile]:
+        """Every indexed path and what is known of its file."""
+        return {
+            row[0]: IndexedFile(row[1], row[2], row[3], row[4])
+            for row in self.conn.execute(SYNC_ROWS)
+        }
+
+    def apply(
+        self,
+        *,
+        upserts: Sequence[NoteRecord] = (),
+        moves: Sequence[tuple[str, str, str]] = (),
+        touches: Sequence[tuple[str, int, int]] = (),
+        deletes: Iterable[str] = (),
+    ) -> None:
+        """Write one batch of changes in one transaction.
+
+        `moves` are (old path, new path, new title); `touches` (path, size, mtime_ns).
+        """
+        with self.write() as conn:
+            if moves:
+                # Two phases, so a rename chain (a -> b while b -> c) never collides on path.
+                for old, _new, _title in moves:
+                    conn.execute(MOVE_NOTE, ("\x00moving\x00" + old, "", old))
+                for old, new, title in moves:
+                    conn.execute(DELETE_NOTE, (new,))
+                    conn.execute(MOVE_NOTE, (new, title, "\x00moving\x00" + old))
+            if touches:
+                conn.executemany(TOUCH_NOTE, [(s, m, p) for p, s, m in touches])
+            if upserts:
+                conn.executemany(UPSERT_NOTE, [r.values for r in upserts])
+            conn.executemany(DELETE_NOTE, [(p,) for p in deletes])
+
+    def optimize(self) -> None:
+        """Merge FTS5 segments after a large sync (cheap later searches)."""
+        with self.write() as conn:
+            conn.execute("INSERT INTO notes_fts(notes_fts) VALUES ('optimize')")
+
+    def set_state(self, name: str, value: str) -> None:
+        """Record a piece of local state (e.g. when the last sync ran)."""
+        with self.write() as conn:
+            conn.execute("INSERT OR REPLACE INTO state (name, value) VALUES (?, ?)", (name, value))
+
+    def get_state(self, name: str) -> str | None:
+        """Read a piece of local state, or None."""
+        row = self.conn.execute("SELECT value FROM state WHERE name = ?", (name,)).fetchone()
+        return None if row is None else row[0]
+
+    # --- reads -----------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        *,
+        type: str | None = None,
+        limit: int = 20,
+        raw: bool = False,
+        include_archived: bool = True,
+    ) -> list[Hit]:
+        """Full-text search; `raw=True` passes FTS5 query syntax through unchanged."""
+        match = query if raw else fts_query(query)
+        params = {
+            "query": match,
+            "type": type,
+            "limit": limit,
+            "include_archived": include_archived,
+        }
+        try:
+            rows = self.conn.execute(SEARCH, params).fetchall()
+        except sqlite3.OperationalError as exc:
+            message = str(exc)
+            hint = "" if not raw else "; drop --raw to search for the words as typed"
+            raise QueryError(f"cannot search for {query!r}: {message}{hint}") from None
+        return [Hit(_row_dict(r), r["score"], r["snippet"] or "") for r in rows]
+
+    def get(self, *, memory_id: str | None = None, path: str | None = None) -> list[dict[str, Any]]:
+        """The rows with this memory id, or at this path."""
+        if memory_id is not None:
+            rows = self.conn.execute(
+                "SELECT * FROM notes WHERE memory_id = ? ORDER BY path", (memory_id,)
+            )
+        else:
+            rows = self.conn.execute("SELECT * FROM notes WHERE path = ?", (path,))
+        return [_row_dict(r) for r in rows]
+
+    def title_taken(self, title: str) -> bool:
+        """True when some note already has this title (Obsidian resolves links by name)."""
+        row = self.conn.execute(
+            "SELECT 1 FROM notes WHERE title = ? COLLATE NOCASE LIMIT 1", (title,)
+        ).fetchone()
+        return row is not None
+
+    def invalid(self) -> list[tuple[str, str]]:
+        """(path, reason) of every note that is not a valid memory."""
+        return list(
+            self.conn.execute("SELECT path, error FROM notes WHERE error IS NOT NULL ORDER BY path")
+        )
+
+    def duplicate_ids(self) -> dict[str, list[str]]:
+        """Memory ids held by more than one note (a copied file), with their paths."""
+        rows = self.conn.execute(
+            "SELECT memory_id, path FROM notes WHERE memory_id IN "
+            "(SELECT memory_id FROM notes WHERE memory_id IS NOT NULL "
+            " GROUP BY memory_id HAVING count(*) > 1) ORDER BY memory_id, path"
+        )
+        out: dict[str, list[str]] = {}
+        for memory_id, path in rows:
+            out.setdefault(memory_id, []).append(path)
+        return out
+
+    def counts(self) -> dict[str, Any]:
+        """Totals for status displays: notes, memories by type and evidence, invalid notes."""
+        total = self.conn.execute("SELECT count(*) FROM notes").fetchone()[0]
+        by_type = dict(
+            self.conn.execute(
+                "SELECT type, count(*) FROM notes WHERE error IS NULL AND type IS NOT NULL "
+                "GROUP BY type ORDER BY type"
+            ).fetchall()
+        )
+        by_evidence = dict(
+            self.conn.execute(
+                "SELECT evidence, count(*) FROM notes WHERE error IS NULL AND evidence IS NOT NULL "
+                "GROUP BY evidence ORDER BY evidence"
+            ).fetchall()
+        )
+        invalid = self.conn.execute("SELECT count(*) FROM notes WHERE error IS NOT NULL").fetchone()
+        return {
+            "notes": total,
+            "memories": sum(by_type.values()),
+            "by_type": by_type,
+            "by_evidence": by_evidence,
+            "invalid": invalid[0],
+        }
+
+    def integrity_problems(self) -> list[str]:
+        """Run SQLite's and FTS5's integrity checks; return what they report (empty if fine)."""
+        problems = []
+        result = self.conn.execute("PRAGMA quick_check").fetchone()[0]
+        if result != "ok":
+            problems.append(f"SQLite quick_check: {result}")
+        try:
+            self.conn.execute("INSERT INTO notes_fts(notes_fts) VALUES ('integrity-check')")
+        except sqlite3.DatabaseError as exc:
+            problems.append(f"FTS5 integrity-check: {exc}")
+        return problems
+
+
+def _row_dict(row: sqlite3.Row) -> dict[str, Any]:
+    out = dict(row)
+    for name in ("sources", "fields"):
+        if isinstance(out.get(name), str):
+            out[name] = json.loads(out[name])
+    return out
+
+
+def _statements(script: str) -> list[str]:
+    """Split a schema script into statements, keeping trigger bodies whole."""
+    statements: list[str] = []
+    current: list[str] = []
+    for line in script.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("--") or not stripped:
+            continue
+        current.append(line)
+        joined = "\n".join(current)
+        if stripped.endswith(";") and sqlite3.complete_statement(joined):
+            statements.append(joined)
+            current = []
+    return statements

@@ -1,0 +1,390 @@
+"""Memory and its enums, field rules and validation: plain data, no I/O.
+
+A memory is what one note holds. `memory_from_fields` turns the frontmatter of a note (as the
+note layer reads it: every scalar a string, so `0123` and `no` keep their spelling) into a
+`Memory`, or raises `InvalidNoteError` with one reason a person can act on.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from .errors import InvalidNoteError, ValidationError
+
+__all__ = [
+    "DATE_FORMAT",
+    "FIELD_ORDER",
+    "Evidence",
+    "Memory",
+    "MemoryType",
+    "Status",
+    "format_date",
+    "memory_from_fields",
+    "new_id",
+    "parse_date",
+    "validate_score",
+]
+
+
+class MemoryType(StrEnum):
+    """The ten kinds of memory; each has a folder of the same name in the vault."""
+
+    IDENTITY = "identity"
+    PREFERENCE = "preference"
+    GOAL = "goal"
+    PROJECT = "project"
+    HABIT = "habit"
+    DECISION = "decision"
+    CONSTRAINT = "constraint"
+    RELATIONSHIP = "relationship"
+    EPISODE = "episode"
+    REFLECTION = "reflection"
+
+
+class Evidence(StrEnum):
+    """How a memory was learned."""
+
+    DIRECT = "direct"  # the person stated it
+    INFERRED = "inferred"  # concluded from the conversation's context
+    MANUAL = "manual"  # a person wrote or edited the note
+    SYSTEM = "system"  # set by a program (a scheduled task, an API caller, a reflection)
+
+
+class Status(StrEnum):
+    """Whether a memory takes part in recall."""
+
+    ACTIVE = "active"
+    ARCHIVED = "archived"  # decayed or retired: kept on disk, not recalled unless asked
+    SUPERSEDED = "superseded"  # lost a conflict; the winner's History names it
+
+
+#: Obsidian's "Date & time" property form. Seconds, no zone: notes read like a diary.
+DATE_FORMAT = "%Y-%m-%dT%H:%M:%S"
+
+#: The key order of the notes tota renders; unknown keys follow in their own order.
+FIELD_ORDER = (
+    "id",
+    "type",
+    "confidence",
+    "importance",
+    "durability",
+    "evidence",
+    "status",
+    "created",
+    "updated",
+    "confirmed",
+    "confirmations",
+    "key",
+    "subject",
+    "sources",
+    "tags",
+    "aliases",
+)
+
+SCORE_FIELDS = ("confidence", "importance", "durability")
+DATE_FIELDS = ("created", "updated", "confirmed")
+LIST_FIELDS = ("sources", "tags", "aliases")
+
+#: Defaults for a note a person wrote without scores: their own words are the strongest
+#: evidence tota has, so a hand-written memory starts near the top of the confidence scale.
+MANUAL_DEFAULTS = {"confidence": 0.95, "importance": 0.5, "durability": 0.8}
+
+_DATE_RE = re.compile(
+    r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?"
+    r"(Z|[+-]\d{2}:?\d{2})?$"
+)
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+@dataclass(frozen=True)
+class Memory:
+    """One memory: the fields of its note's frontmatter plus the text of its body.
+
+    `text` is the statement (the body without its `## History` section); `history` holds the
+    lines of that section, oldest first. `extra` keeps frontmatter keys tota does not know, in
+    their order, so no write ever drops them.
+    """
+
+    id: str
+    type: MemoryType
+    text: str
+    confidence: float = 0.7
+    importance: float = 0.5
+    durability: float = 0.8
+    evidence: Evidence = Evidence.SYSTEM
+    status: Status = Status.ACTIVE
+    created: datetime = field(default_factory=lambda: now())
+    updated: datetime = field(default_factory=lambda: now())
+    confirmed: datetime = field(default_factory=lambda: now())
+    confirmations: int = 1
+    key: str | None = None
+    subject: str = "user"
+    sources: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    history: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def with_changes(self, **changes: Any) -> Memory:
+        """Return a copy with some fields replaced (memories are immutable values)."""
+        return replace(self, **changes)
+
+    def fields(self) -> dict[str, Any]:
+        """The frontmatter this memory renders to, in `FIELD_ORDER`, then unknown keys.
+
+        Values are Python values (floats, ints, datetimes, lists); empty optional fields are
+        left out so a note never carries `key: null`.
+        """
+        out: dict[str, Any] = {
+            "id": self.id,
+            "type": self.type.value,
+            "confidence": self.confidence,
+            "importance": self.importance,
+            "durability": self.durability,
+            "evidence": self.evidence.value,
+            "status": self.status.value,
+            "created": self.created,
+            "updated": self.updated,
+            "confirmed": self.confirmed,
+            "confirmations": self.confirmations,
+        }
+        if self.key:
+            out["key"] = self.key
+        out["subject"] = self.subject
+        out["sources"] = list(self.sources)
+        out["tags"] = list(self.tags)
+        if self.aliases:
+            out["aliases"] = list(self.aliases)
+        for name, value in self.extra.items():
+            out.setdefault(name, value)
+        return out
+
+
+def now() -> datetime:
+    """The current local time to the second, as notes store it."""
+    return datetime.now().replace(microsecond=0)
+
+
+def format_date(value: datetime) -> str:
+    """Render a date the way every note stores it: `YYYY-MM-DDTHH:MM:SS`."""
+    return value.strftime(DATE_FORMAT)
+
+
+def parse_date(value: Any, *, name: str = "date") -> datetime:
+    """Read a date written by tota, Obsidian or a person; raise `ValueError` naming the value.
+
+    Accepts `2026-11-29`, `2026-11-29T11:43`, `2026-11-29 11:43:00`, and ISO forms with `Z` or
+    an offset (converted to local time, then dropped, as notes carry no zone).
+    """
+    if isinstance(value, datetime):
+        return value.replace(microsecond=0, tzinfo=None)
+    text = str(value).strip().strip("\"'")
+    match = _DATE_RE.match(text)
+    if not match:
+        raise ValueError(f"{name} {text!r} is not a date (expected YYYY-MM-DDTHH:MM:SS)")
+    try:
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00").replace(" ", "T", 1))
+    except ValueError:
+        raise ValueError(f"{name} {text!r} is not a real date") from None
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone().replace(tzinfo=None)
+    return parsed.replace(microsecond=0)
+
+
+def validate_score(value: Any, *, name: str) -> float:
+    """Return a score as a float in [0, 1], or raise `ValueError` naming the field and value."""
+    if isinstance(value, bool):
+        raise ValueError(f"{name} {value!r} is not a number")
+    try:
+        number = float(str(value).strip().strip("\"'"))
+    except ValueError:
+        raise ValueError(f"{name} {value!r} is not a number") from None
+    if not 0.0 <= number <= 1.0:  # also rejects NaN
+        raise ValueError(f"{name} {number:g} is out of [0, 1]")
+    return number
+
+
+def new_id(at: float | None = None) -> str:
+    """Return a new ULID: 48 bits of milliseconds then 80 random bits, in Crockford base32.
+
+    Sortable by creation time and unique without coordination, so two machines that learn at
+    once never give two memories the same id.
+    """
+    millis = int((time.time() if at is None else at) * 1000)
+    value = (millis << 80) | int.from_bytes(os.urandom(10), "big")
+    chars = []
+    for _ in range(26):
+        chars.append(_CROCKFORD[value & 31])
+        value >>= 5
+    return "".join(reversed(chars))
+
+
+def _as_list(value: Any, *, name: str) -> tuple[str, ...]:
+    if value is None or value == "":
+        return ()
+    if isinstance(value, list | tuple):
+        items = []
+        for item in value:
+            if isinstance(item, dict | list):
+                raise ValueError(f"{name} holds a nested value; expected a list of strings")
+            if item is None or str(item).strip() == "":
+                continue
+            items.append(str(item).strip())
+        return tuple(items)
+    if isinstance(value, dict):
+        raise ValueError(f"{name} is a mapping; expected a list of strings")
+    return (str(value).strip(),)
+
+
+def _as_text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, dict | list):
+        raise ValueError("expected text")
+    text = str(value).strip()
+    return text or None
+
+
+def memory_from_fields(
+    fields: dict[str, Any],
+    text: str,
+    *,
+    history: tuple[str, ...] = (),
+    default_type: MemoryType | None = None,
+    fallback_time: datetime | None = None,
+    path: str | None = None,
+) -> Memory:
+    """Build a `Memory` from a note's frontmatter and statement, or raise `InvalidNoteError`.
+
+    A note without `id` is a person's own note: it becomes a memory with evidence `manual`,
+    its id left empty for the caller to assign (by a surgical patch, never a rewrite). The
+    type comes from `type`, else from `default_type` (the folder the note sits in).
+    """
+    try:
+        raw_type = _as_text(fields.get("type"))
+    except ValueError:
+        raise InvalidNoteError("type is not text", path=path) from None
+    if raw_type is None:
+        if default_type is None:
+            raise InvalidNoteError("no type (and the note is not in a type folder)", path=path)
+        mtype = default_type
+    else:
+        try:
+            mtype = MemoryType(raw_type.lower())
+        except ValueError:
+            allowed = ", ".join(t.value for t in MemoryType)
+            raise InvalidNoteError(
+                f"unknown type {raw_type!r} (expected one of: {allowed})", path=path
+            ) from None
+
+    try:
+        memory_id = _as_text(fields.get("id")) or ""
+        raw_evidence = _as_text(fields.get("evidence"))
+        raw_status = _as_text(fields.get("status"))
+        key = _as_text(fields.get("key"))
+        subject = _as_text(fields.get("subject")) or "user"
+    except ValueError as exc:
+        raise InvalidNoteError(f"a text field holds a list or mapping ({exc})", path=path) from None
+
+    evidence = Evidence.MANUAL if not memory_id else Evidence.SYSTEM
+    if raw_evidence is not None:
+        try:
+            evidence = Evidence(raw_evidence.lower())
+        except ValueError:
+            allowed = ", ".join(e.value for e in Evidence)
+            raise InvalidNoteError(
+                f"unknown evidence {raw_evidence!r} (expected one of: {allowed})", path=path
+            ) from None
+    status = Status.ACTIVE
+    if raw_status is not None:
+        try:
+            status = Status(raw_status.lower())
+        except ValueError:
+            allowed = ", ".join(s.value for s in Status)
+            raise InvalidNoteError(
+                f"unknown status {raw_status!r} (expected one of: {allowed})", path=path
+            ) from None
+
+    scores: dict[str, float] = {}
+    for name in SCORE_FIELDS:
+        value = fields.get(name)
+        if value is None or value == "":
+            scores[name] = MANUAL_DEFAULTS[name]
+            continue
+        try:
+            scores[name] = validate_score(value, name=name)
+        except ValueError as exc:
+            raise InvalidNoteError(str(exc), path=path) from None
+
+    fallback = fallback_time or now()
+    dates: dict[str, datetime] = {}
+    for name in DATE_FIELDS:
+        value = fields.get(name)
+        if value is None or value == "":
+            dates[name] = dates.get("created", fallback) if name != "created" else fallback
+            continue
+        try:
+            dates[name] = parse_date(value, name=name)
+        except ValueError as exc:
+            raise InvalidNoteError(str(exc), path=path) from None
+
+    raw_confirmations = fields.get("confirmations")
+    confirmations = 1
+    if raw_confirmations not in (None, ""):
+        try:
+            confirmations = int(str(raw_confirmations).strip())
+        except ValueError:
+            raise InvalidNoteError(
+                f"confirmations {raw_confirmations!r} is not a whole number", path=path
+            ) from None
+        if confirmations < 0:
+            raise InvalidNoteError(f"confirmations {confirmations} is negative", path=path)
+
+    lists: dict[str, tuple[str, ...]] = {}
+    for name in LIST_FIELDS:
+        try:
+            lists[name] = _as_list(fields.get(name), name=name)
+        except ValueError as exc:
+            raise InvalidNoteError(str(exc), path=path) from None
+
+    extra = {k: v for k, v in fields.items() if k not in FIELD_ORDER}
+    return Memory(
+        id=memory_id,
+        type=mtype,
+        text=text,
+        confidence=scores["confidence"],
+        importance=scores["importance"],
+        durability=scores["durability"],
+        evidence=evidence,
+        status=status,
+        created=dates["created"],
+        updated=dates["updated"],
+        confirmed=dates["confirmed"],
+        confirmations=confirmations,
+        key=key,
+        subject=subject,
+        sources=lists["sources"],
+        tags=lists["tags"],
+        aliases=lists["aliases"],
+        history=history,
+        extra=extra,
+    )
+
+
+def check_memory(memory: Memory) -> None:
+    """Raise `ValidationError` when a memory built by a program breaks a field rule."""
+    for name in SCORE_FIELDS:
+        try:
+            validate_score(getattr(memory, name), name=name)
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from None
+    if not memory.text.strip():
+        raise ValidationError("a memory needs some text")
+    if memory.confirmations < 0:
+        raise ValidationError(f"confirmations {memory.confirmations} is negative")

@@ -1,0 +1,519 @@
+"""Markdown note <-> Memory: parse, render, surgical patch, titles.
+
+Three rules from the field decide this module's shape:
+
+* Read YAML so that strings stay strings. python-frontmatter splits the note; its YAML is read
+  by a loader with no implicit resolvers, so `id: 0123`, `reply: no` and `version: 1.10` come
+  back exactly as written, and the model converts the fields it knows by their own rules.
+* Render tota's own notes deterministically: fixed key order, Obsidian dates, final newline,
+  so the same memory always gives the same bytes and `git diff` shows only real changes.
+* Never round-trip a person's note through a YAML dumper. A change to a note is a patch of the
+  frontmatter lines that change; every other byte (quotes, comments, order, body) stays.
+
+Parsing never raises: a note that is not a valid memory comes back with `error` set and with
+whatever readable text it has, so the index can still find it by its words.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+import frontmatter
+import yaml
+
+from .errors import InvalidNoteError
+from .model import (
+    Memory,
+    MemoryType,
+    format_date,
+    memory_from_fields,
+)
+
+__all__ = [
+    "MAX_NOTE_BYTES",
+    "REMOVE",
+    "ParsedNote",
+    "decode_note",
+    "parse_note",
+    "patch_frontmatter",
+    "render_body",
+    "render_fields",
+    "render_note",
+    "split_body",
+    "title_from_text",
+    "unique_title",
+]
+
+#: Notes above this size are reported, not parsed: no memory is 10 MB of prose, and reading
+#: such a file on every sync would stall the daemon.
+MAX_NOTE_BYTES = 10 * 1024 * 1024
+#: A YAML alias bomb expands a few lines into billions of nodes; no real frontmatter comes
+#: near this many, so composition stops here.
+MAX_YAML_NODES = 10_000
+#: Sentinel for `patch_frontmatter`: delete the key's lines.
+REMOVE = object()
+
+_FENCE_RE = re.compile(r"^-{3,}[ \t]*\r?$", re.MULTILINE)
+_CONFLICT_RE = re.compile(r"^(<{7}|={7}|>{7})(?: |$)", re.MULTILINE)
+_HISTORY_RE = re.compile(r"^##[ \t]+History[ \t]*$", re.MULTILINE)
+_HEADING_RE = re.compile(r"^#{1,2}[ \t]+\S", re.MULTILINE)
+_TOP_KEY_RE = re.compile(r"^([^\s#\-][^:\n]*?)[ \t]*:(?:[ \t]|$)")
+_FORBIDDEN_TITLE_CHARS = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f\x7f]')
+_WINDOWS_RESERVED = {"CON", "PRN", "AUX", "NUL"} | {
+    f"{prefix}{n}" for prefix in ("COM", "LPT") for n in range(1, 10)
+}
+_PLAIN_SAFE_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9 _./@+()'#-]*")
+MAX_TITLE_CHARS = 80
+
+
+class _StringLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """A safe YAML loader that resolves no implicit types: every plain scalar is a string."""
+
+
+_StringLoader.yaml_implicit_resolvers = {}
+
+
+class _StringYAMLHandler(frontmatter.YAMLHandler):
+    """python-frontmatter's YAML handler, loading with `_StringLoader` and a node budget."""
+
+    def load(self, fm: str, **kwargs: object) -> Any:
+        loader = _StringLoader(fm)
+        try:
+            node = loader.get_single_node()
+            if node is None:
+                return {}
+            _check_nodes(node)
+            return loader.construct_document(node)
+        finally:
+            loader.dispose()
+
+
+_HANDLER = _StringYAMLHandler()
+
+
+def _check_nodes(root: yaml.Node) -> None:
+    """Refuse alias bombs and duplicate keys before any value is built."""
+    seen = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        seen += 1
+        if seen > MAX_YAML_NODES:
+            raise InvalidNoteError(
+                f"frontmatter expands to more than {MAX_YAML_NODES} YAML nodes (an alias bomb?)"
+            )
+        if isinstance(node, yaml.MappingNode):
+            keys: set[str] = set()
+            for key_node, value_node in node.value:
+                if isinstance(key_node, yaml.ScalarNode) and node is root:
+                    if key_node.value in keys:
+                        raise InvalidNoteError(f"duplicate frontmatter key {key_node.value!r}")
+                    keys.add(key_node.value)
+                stack.append(key_node)
+                stack.append(value_node)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+
+
+@dataclass(frozen=True)
+class ParsedNote:
+    """What one file holds, valid or not.
+
+    `fields` is the frontmatter as read (strings stay strings); `body` the Markdown after it,
+    with LF line ends; `memory` is set when the note is a valid memory, `error` when it is not.
+    A note with no type at all (a plain note in the vault's root) has neither: it is indexed
+    for search but is not a memory.
+    """
+
+    path: str
+    title: str
+    fields: dict[str, Any]
+    body: str
+    memory: Memory | None
+    error: str | None
+    has_frontmatter: bool
+
+    @property
+    def needs_id(self) -> bool:
+        """True for a valid memory a person wrote without an `id`: it gets one by a patch."""
+        return self.memory is not None and not self.memory.id
+
+
+def decode_note(data: bytes) -> str:
+    """Decode a note's bytes to text, or raise `InvalidNoteError` saying why they are not one.
+
+    A UTF-8 BOM is dropped (it hides the frontmatter from every YAML reader).
+    """
+    if not data:
+        raise InvalidNoteError("empty file")
+    if len(data) > MAX_NOTE_BYTES:
+        raise InvalidNoteError(
+            f"too large ({len(data) / 1_048_576:.1f} MB; notes are limited to "
+            f"{MAX_NOTE_BYTES // 1_048_576} MB)"
+        )
+    if b"\x00" in data[:8192] or b"\x00" in data:
+        raise InvalidNoteError("binary file (contains NUL bytes), not a Markdown note")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidNoteError(
+            f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        ) from None
+    return text.removeprefix("\ufeff")
+
+
+def _locate(text: str) -> tuple[int, int, int] | None:
+    """Return (start of YAML, end of YAML, start of body) offsets, or None without frontmatter."""
+    first = _FENCE_RE.match(text)
+    if first is None:
+        return None
+    yaml_start = first.end() + 1 if text[first.end() : first.end() + 1] == "\n" else first.end()
+    closing = _FENCE_RE.search(text, yaml_start)
+    if closing is None:
+        return None
+    body_start = closing.end()
+    if text[body_start : body_start + 1] == "\n":
+        body_start += 1
+    return yaml_start, closing.start(), body_start
+
+
+def _yaml_error(exc: yaml.YAMLError) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    where = f" at line {mark.line + 2}" if mark is not None else ""
+    return f"invalid YAML frontmatter{where}: {problem}"
+
+
+def split_body(body: str) -> tuple[str, tuple[str, ...]]:
+    """Split a body into its statement and the entries of its `## History` section."""
+    match = _HISTORY_RE.search(body)
+    if match is None:
+        return body.strip(), ()
+    rest = body[match.end() :]
+    following = _HEADING_RE.search(rest)
+    section = rest[: following.start()] if following else rest
+    tail = rest[following.start() :] if following else ""
+    entries = tuple(
+        line[2:].strip() for line in section.splitlines() if line.startswith(("- ", "* "))
+    )
+    statement = (body[: match.start()].rstrip() + ("\n\n" + tail.strip() if tail else "")).strip()
+    return statement, entries
+
+
+def parse_note(
+    data: bytes,
+    path: str,
+    *,
+    fallback_time: datetime | None = None,
+) -> ParsedNote:
+    """Read one note's bytes; never raises.
+
+    `path` is vault-relative with `/` separators: its first folder, when it names a type, is the
+    type of a note that has none in its frontmatter, and its stem is the title.
+    """
+    stem = path.rsplit("/", 1)[-1]
+    title = stem[:-3] if stem.lower().endswith(".md") else stem
+    try:
+        text = decode_note(data)
+    except InvalidNoteError as exc:
+        readable = ""
+        if exc.reason.startswith("not valid UTF-8"):
+            readable = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+        return ParsedNote(path, title, {}, readable.replace("\r\n", "\n"), None, exc.reason, False)
+
+    text = text.replace("\r\n", "\n")
+    located = _locate(text)
+    fields: dict[str, Any] = {}
+    body = text
+    if located is not None:
+        yaml_start, yaml_end, body_start = located
+        body = text[body_start:]
+        fm_text = text[yaml_start:yaml_end]
+        conflict = _CONFLICT_RE.search(fm_text)
+        if conflict is not None:
+            line = fm_text.count("\n", 0, conflict.start()) + 2
+            return ParsedNote(
+                path, title, {}, body, None,
+                f"unresolved git merge conflict in frontmatter at line {line}", True,
+            )  # fmt: skip
+        try:
+            loaded = _HANDLER.load(fm_text)
+        except InvalidNoteError as exc:
+            return ParsedNote(path, title, {}, body, None, exc.reason, True)
+        except yaml.YAMLError as exc:
+            return ParsedNote(path, title, {}, body, None, _yaml_error(exc), True)
+        if isinstance(loaded, dict):
+            fields = {str(k): v for k, v in loaded.items()}
+        elif loaded not in ("", None):
+            kind = "a list" if isinstance(loaded, list) else "a single value"
+            return ParsedNote(
+                path, title, {}, body, None,
+                f"frontmatter is {kind}, not a mapping of properties", True,
+            )  # fmt: skip
+    elif text.startswith("---"):
+        return ParsedNote(path, title, {}, text, None, "frontmatter is never closed by ---", False)
+
+    conflict = _CONFLICT_RE.search(body)
+    if conflict is not None:
+        line = text.count("\n", 0, text.find(body) + conflict.start()) + 1
+        return ParsedNote(
+            path, title, fields, body, None, f"unresolved git merge conflict at line {line}",
+            located is not None,
+        )  # fmt: skip
+
+    folder = path.split("/", 1)[0] if "/" in path else None
+    default_type = None
+    if folder is not None:
+        try:
+            default_type = MemoryType(folder)
+        except ValueError:
+            default_type = None
+    if "type" not in fields and default_type is None and "id" not in fields:
+        # A plain note (a README, a daily note): searchable, but not a memory.
+        return ParsedNote(path, title, fields, body, None, None, located is not None)
+
+    statement, history = split_body(body)
+    try:
+        memory = memory_from_fields(
+            fields,
+            statement,
+            history=history,
+            default_type=default_type,
+            fallback_time=fallback_time,
+            path=None,
+        )
+    except InvalidNoteError as exc:
+        return ParsedNote(path, title, fields, body, None, exc.reason, located is not None)
+    return ParsedNote(path, title, fields, body, memory, None, located is not None)
+
+
+# --- rendering -------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _plain_ok(value: str) -> bool:
+    """True when `value` may be written unquoted and every YAML reader gets the same string."""
+    if not _PLAIN_SAFE_RE.fullmatch(value) or value != value.strip():
+        return False
+    if ": " in value or " #" in value:
+        return False
+    try:
+        return yaml.safe_load(value) == value
+    except yaml.YAMLError:
+        return False
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(round(value, 4))
+    if isinstance(value, datetime):
+        return format_date(value)
+    text = str(value)
+    return text if _plain_ok(text) else json.dumps(text, ensure_ascii=False)
+
+
+def _render_key(name: str, value: Any) -> list[str]:
+    if isinstance(value, list | tuple):
+        if not value:
+            return [f"{name}: []"]
+        if all(not isinstance(v, dict | list | tuple) for v in value):
+            return [f"{name}:"] + [f"  - {_scalar(v)}" for v in value]
+    if isinstance(value, dict | list | tuple):
+        dumped = yaml.safe_dump(
+            {name: value}, sort_keys=False, default_flow_style=False, allow_unicode=True
+        )
+        return dumped.rstrip("\n").split("\n")
+    if value is None:
+        return [f"{name}:"]
+    return [f"{name}: {_scalar(value)}"]
+
+
+def render_fields(fields: Mapping[str, Any]) -> str:
+    """Render frontmatter properties as YAML lines, in the mapping's order, each line ending LF."""
+    lines: list[str] = []
+    for name, value in fields.items():
+        lines.extend(_render_key(name, value))
+    return "".join(line + "\n" for line in lines)
+
+
+def render_body(text: str, history: Iterable[str] = ()) -> str:
+    """Render a memory's body: its statement, then a `## History` section when it has one."""
+    out = text.strip() + "\n"
+    entries = list(history)
+    if entries:
+        out += "\n## History\n" + "".join(f"- {entry}\n" for entry in entries)
+    return out
+
+
+def render_note(memory: Memory) -> str:
+    """Render a memory as tota writes it: the same memory always gives the same text."""
+    return (
+        "---\n"
+        + render_fields(memory.fields())
+        + "---\n"
+        + render_body(memory.text, memory.history)
+    )
+
+
+# --- surgical patch --------------------------------------------------------------------------
+
+
+def _key_spans(lines: list[str]) -> dict[str, tuple[int, int]]:
+    """Map each top-level key of frontmatter lines to its [start, end) line range.
+
+    A key's value runs over the indented lines and `- ` items that follow it; a blank line, a
+    comment at column 0 or the next key ends it, so comments and blank lines belong to no key
+    and survive every patch.
+    """
+    spans: dict[str, tuple[int, int]] = {}
+    current: str | None = None
+    start = 0
+    for i, line in enumerate(lines):
+        bare = line.rstrip("\r\n")
+        match = _TOP_KEY_RE.match(bare)
+        if current is not None and (match or bare.startswith("#") or not bare.strip()):
+            spans[current] = (start, i)
+            current = None
+        if match is not None:
+            current, start = match.group(1).strip().strip("\"'"), i
+    if current is not None:
+        spans[current] = (start, len(lines))
+    return spans
+
+
+def patch_frontmatter(text: str, changes: Mapping[str, Any]) -> str:
+    """Change only the frontmatter lines of the keys in `changes`; keep every other byte.
+
+    A key that exists has its lines replaced in place; a new key is added at the end of the
+    frontmatter (after `id`'s natural place for an `id`: first). `REMOVE` deletes a key. A note
+    without frontmatter gets a new block on top; its body is not touched. The BOM and the line
+    ending style (LF or CRLF) of the file are kept. The result is read back: if any key other
+    than the changed ones would read differently, `InvalidNoteError` is raised and nothing is
+    to be written.
+    """
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    text = text.removeprefix("\ufeff")
+    newline = "\r\n" if "\r\n" in text[: text.find("\n") + 1 or len(text)] else "\n"
+    located = _locate(text.replace("\r\n", "\n")) if newline == "\r\n" else _locate(text)
+
+    def rendered(name: str, value: Any) -> list[str]:
+        return [line + newline for line in _render_key(name, value)]
+
+    if located is None:
+        block = [line for name, value in changes.items() if value is not REMOVE
+                 for line in rendered(name, value)]  # fmt: skip
+        return bom + "---" + newline + "".join(block) + "---" + newline + text
+
+    # Offsets were found on LF text; map them back by counting lines, which CRLF keeps.
+    lf = text.replace("\r\n", "\n")
+    yaml_start, yaml_end, _ = located
+    head_lines = lf[:yaml_start].count("\n")
+    fm_line_count = lf[yaml_start:yaml_end].count("\n")
+    all_lines = text.splitlines(keepends=True)
+    before = all_lines[:head_lines]
+    fm_lines = all_lines[head_lines : head_lines + fm_line_count]
+    after = all_lines[head_lines + fm_line_count :]
+
+    spans = _key_spans(fm_lines)
+    replacements: dict[int, tuple[int, list[str]]] = {}
+    appended: list[str] = []
+    prepended: list[str] = []
+    for name, value in changes.items():
+        if name in spans:
+            start, end = spans[name]
+            replacements[start] = (end, [] if value is REMOVE else rendered(name, value))
+        elif value is not REMOVE:
+            (prepended if name == "id" else appended).extend(rendered(name, value))
+
+    new_fm: list[str] = list(prepended)
+    i = 0
+    while i < len(fm_lines):
+        if i in replacements:
+            end, new = replacements[i]
+            new_fm.extend(new)
+            i = end
+        else:
+            new_fm.append(fm_lines[i])
+            i += 1
+    if new_fm and not new_fm[-1].endswith("\n"):
+        new_fm[-1] += newline
+    new_fm.extend(appended)
+    patched = bom + "".join(before) + "".join(new_fm) + "".join(after)
+    _verify_patch(text, patched.removeprefix("\ufeff"), changes)
+    return patched
+
+
+def _verify_patch(original: str, patched: str, changes: Mapping[str, Any]) -> None:
+    """Read both versions back; every key not being changed must read the same."""
+    old = parse_note(original.encode("utf-8"), "check.md").fields
+    new = parse_note(patched.encode("utf-8"), "check.md").fields
+    for name in set(old) | set(new):
+        if name in changes:
+            continue
+        if old.get(name) != new.get(name):
+            raise InvalidNoteError(
+                f"a patch of {', '.join(changes)} would also change {name!r}; not written"
+            )
+    for name, value in changes.items():
+        expected = None if value is REMOVE else _expected(value)
+        if new.get(name) != expected:
+            raise InvalidNoteError(f"a patch of {name!r} did not read back as written; not written")
+
+
+def _expected(value: Any) -> Any:
+    """What `_StringLoader` reads back for a value `_render_key` wrote."""
+    if isinstance(value, list | tuple):
+        return [_expected(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _expected(v) for k, v in value.items()}
+    if value is None:
+        return ""
+    rendered = _scalar(value)
+    return json.loads(rendered) if rendered.startswith('"') else rendered
+
+
+# --- titles ----------------------------------------------------------------------------------
+
+
+def title_from_text(text: str, *, limit: int = MAX_TITLE_CHARS) -> str:
+    """Make a note title (its file name without `.md`) from a memory's text.
+
+    Safe for Obsidian links and every OS: none of `\\ / : * ? " < > | # ^ [ ]`, no leading dot,
+    no trailing dot or space, not a reserved Windows name, at most `limit` characters, cut at
+    a word boundary.
+    """
+    first = re.split(r"(?<=[.!?])\s+|\n", text.strip(), maxsplit=1)[0]
+    cleaned = unicodedata.normalize("NFC", first)
+    cleaned = re.sub(r"[*_`~]+", "", cleaned)  # Markdown emphasis and code marks
+    cleaned = _FORBIDDEN_TITLE_CHARS.sub(" ", cleaned)
+    cleaned = re.sub(r"\s+", " ", cleaned).strip()
+    if len(cleaned) > limit:
+        cut = cleaned[: limit + 1].rsplit(" ", 1)[0]
+        cleaned = cut if len(cut) >= limit // 2 else cleaned[:limit]
+    cleaned = cleaned.lstrip(". ").rstrip(". ")
+    if not cleaned:
+        cleaned = "Untitled"
+    if cleaned.upper() in _WINDOWS_RESERVED:
+        cleaned += " note"
+    return cleaned
+
+
+def unique_title(title: str, taken: Callable[[str], bool]) -> str:
+    """Return `title`, or `title 2`, `title 3`, ... : the first that `taken` says is free."""
+    if not taken(title):
+        return title
+    n = 2
+    while taken(f"{title} {n}"):
+        n += 1
+    return f"{title} {n}"

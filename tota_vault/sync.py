@@ -1,0 +1,328 @@
+"""Reconcile the index with the vault: stat, then hash only what changed, then parse only what
+hashes differently.
+
+The decisions are pure functions over plain data (`plan_scan`, `plan_reads`, `match_moves`),
+tested with plain data; `reconcile` does the I/O around them. The same `reconcile` serves
+`tota sync` (every path) and the daemon (the few paths an event named).
+
+A move keeps the note's index row (so its memory id, history and search row stay): a new path
+whose bytes hash like a vanished path's, or whose frontmatter id is a vanished path's id, is
+that note moved. A delete needs proof: a vanished path is checked again just before its row is
+removed, so a file that an editor or git deleted and re-created is never dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .errors import NoteError
+from .files import FileStat, Fingerprint, atomic_write, is_note_path, read_file, scan_vault
+from .index import Index, IndexedFile, NoteRecord, record_from_note
+from .model import Evidence, format_date, new_id, now
+from .notes import ParsedNote, parse_note, patch_frontmatter
+
+__all__ = [
+    "ReadPlan",
+    "ScanPlan",
+    "SyncReport",
+    "match_moves",
+    "plan_reads",
+    "plan_scan",
+    "read_note",
+    "reconcile",
+    "take_snapshot",
+    "template_folder",
+]
+
+#: Notes read, parsed and written per transaction: big enough to amortise the commit, small
+#: enough that a 100k-note cold sync never holds more than a batch of bodies in memory.
+BATCH_SIZE = 2000
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class ScanPlan:
+    """What a stat pass decided: which paths need reading and which vanished."""
+
+    unchanged: tuple[str, ...]
+    to_read: tuple[str, ...]
+    vanished: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ReadPlan:
+    """What hashing decided for the paths that were read."""
+
+    touches: tuple[str, ...]  # same bytes as indexed: update size/mtime only
+    moves: tuple[tuple[str, str], ...]  # (vanished path, new path) with identical bytes
+    to_parse: tuple[str, ...]  # new or changed bytes
+
+
+@dataclass
+class SyncReport:
+    """What a sync did. `invalid` lists every invalid note in the vault after the sync."""
+
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    moved: list[tuple[str, str]] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    invalid: list[tuple[str, str]] = field(default_factory=list)
+    ids_assigned: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def changed(self) -> bool:
+        """True when the sync changed anything in the index."""
+        return bool(self.added or self.updated or self.moved or self.removed)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary (`tota sync --json`)."""
+        return {
+            "added": len(self.added),
+            "updated": len(self.updated),
+            "moved": len(self.moved),
+            "removed": len(self.removed),
+            "unchanged": self.unchanged,
+            "invalid": len(self.invalid),
+            "ids_assigned": len(self.ids_assigned),
+            "seconds": round(self.seconds, 3),
+            "invalid_notes": [{"path": p, "reason": r} for p, r in self.invalid],
+            "moves": [{"from": a, "to": b} for a, b in self.moved],
+        }
+
+
+def plan_scan(snapshot: Mapping[str, FileStat], indexed: Mapping[str, IndexedFile]) -> ScanPlan:
+    """Decide from stat alone: same size and mtime as indexed means unchanged."""
+    unchanged: list[str] = []
+    to_read: list[str] = []
+    for path, st in snapshot.items():
+        known = indexed.get(path)
+        if known is not None and known.size == st.size and known.mtime_ns == st.mtime_ns:
+            unchanged.append(path)
+        else:
+            to_read.append(path)
+    vanished = [path for path in indexed if path not in snapshot]
+    return ScanPlan(tuple(sorted(unchanged)), tuple(sorted(to_read)), tuple(sorted(vanished)))
+
+
+def plan_reads(
+    read: Mapping[str, str],
+    indexed: Mapping[str, IndexedFile],
+    vanished_by_hash: dict[str, list[str]],
+) -> ReadPlan:
+    """Decide from content hashes: unchanged bytes, moved bytes, or bytes to parse.
+
+    `read` maps each path read to its hash. `vanished_by_hash` (hash -> vanished paths) is
+    consumed as moves are claimed, so each vanished note moves at most once.
+    """
+    touches: list[str] = []
+    moves: list[tuple[str, str]] = []
+    to_parse: list[str] = []
+    for path, digest in read.items():
+        known = indexed.get(path)
+        if known is not None and known.hash == digest:
+            touches.append(path)
+        elif known is None and vanished_by_hash.get(digest):
+            moves.append((vanished_by_hash[digest].pop(0), path))
+        else:
+            to_parse.append(path)
+    return ReadPlan(tuple(touches), tuple(moves), tuple(to_parse))
+
+
+def match_moves(
+    new_ids: Mapping[str, str], vanished_ids: Mapping[str, str]
+) -> list[tuple[str, str]]:
+    """Pair new paths with vanished paths that held the same memory id: moved and edited."""
+    by_id: dict[str, str] = {}
+    for path, memory_id in sorted(vanished_ids.items()):
+        by_id.setdefault(memory_id, path)
+    moves = []
+    for path, memory_id in sorted(new_ids.items()):
+        old = by_id.pop(memory_id, None)
+        if old is not None:
+            moves.append((old, path))
+    return moves
+
+
+def template_folder(root: Path) -> str | None:
+    """The folder Obsidian's core Templates plugin reads templates from, if one is set.
+
+    Templates are notes with placeholders, not memories: they are never indexed or given ids.
+    """
+    try:
+        config = json.loads((root / ".obsidian" / "templates.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    folder = config.get("folder") if isinstance(config, dict) else None
+    if not isinstance(folder, str) or not folder.strip("/ "):
+        return None
+    return folder.strip("/ ") + "/"
+
+
+def take_snapshot(root: Path, paths: Iterable[str] | None) -> dict[str, FileStat]:
+    """Stat the notes of the vault (or just `paths`), leaving out Obsidian's templates folder."""
+    templates = template_folder(root)
+    if paths is None:
+        found = scan_vault(root)
+    else:
+        found = {}
+        for rel in paths:
+            if not is_note_path(rel):
+                continue
+            try:
+                st = os.stat(root / rel)
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                found[rel] = FileStat(0, 0, exc.strerror or str(exc))
+                continue
+            if os.path.isfile(root / rel):
+                found[rel] = FileStat(st.st_size, st.st_mtime_ns)
+    if templates:
+        found = {p: s for p, s in found.items() if not p.startswith(templates)}
+    return found
+
+
+def _assign_id(
+    root: Path, note: ParsedNote, data: bytes, fp: Fingerprint
+) -> tuple[ParsedNote, Fingerprint, bool]:
+    """Give a person's id-less note an id (and `evidence: manual`) by a surgical patch.
+
+    Nothing is written when the note still holds template placeholders, or when it changed
+    since it was read (the next sync tries again).
+    """
+    if any("{{" in str(v) or "<%" in str(v) for v in note.fields.values()):
+        return note, fp, False
+    changes: dict[str, Any] = {"id": new_id()}
+    if "evidence" not in note.fields:
+        changes["evidence"] = Evidence.MANUAL.value
+    if "created" not in note.fields:
+        changes["created"] = format_date(now())
+    try:
+        text = data.decode("utf-8")
+        patched = patch_frontmatter(text, changes).encode("utf-8")
+        new_fp = atomic_write(root / note.path, patched, expected=fp)
+    except (NoteError, UnicodeDecodeError, OSError):
+        return note, fp, False
+    return parse_note(patched, note.path), new_fp, True
+
+
+def reconcile(
+    root: Path,
+    index: Index,
+    *,
+    paths: Iterable[str] | None = None,
+    assign_ids: bool = True,
+    progress: Progress | None = None,
+) -> SyncReport:
+    """Bring the index in line with the files; `paths` limits the work to those paths.
+
+    Nothing in the vault is changed except that a person's note without an `id` gets one by a
+    surgical patch (unless `assign_ids` is False).
+    """
+    started = time.perf_counter()
+    report = SyncReport()
+    indexed = index.files()
+    paths = None if paths is None else sorted(set(paths))
+    snapshot = take_snapshot(root, paths)
+    if paths is not None:
+        indexed_scope = {p: indexed[p] for p in paths if p in indexed}
+    else:
+        indexed_scope = indexed
+    plan = plan_scan(snapshot, indexed_scope)
+    report.unchanged = len(plan.unchanged)
+
+    vanished_by_hash: dict[str, list[str]] = {}
+    for path in plan.vanished:
+        vanished_by_hash.setdefault(indexed[path].hash, []).append(path)
+    vanished_ids = {p: indexed[p].memory_id for p in plan.vanished if indexed[p].memory_id}
+    claimed: set[str] = set()
+
+    total = len(plan.to_read)
+    for start in range(0, total, BATCH_SIZE):
+        batch = plan.to_read[start : start + BATCH_SIZE]
+        contents: dict[str, tuple[bytes, Fingerprint]] = {}
+        upserts: list[NoteRecord] = []
+        for path in batch:
+            stat_error = snapshot[path].error
+            if stat_error is None:
+                try:
+                    contents[path] = read_file(root / path)
+                    continue
+                except NoteError as exc:
+                    stat_error = str(exc).split(": ", 1)[-1]
+            # Unreadable: index the path with its reason so doctor and sync name it.
+            note = ParsedNote(path, Path(path).stem, {}, "", None, stat_error, False)
+            upserts.append(record_from_note(note, Fingerprint(0, 0, "unreadable")))
+            (report.updated if path in indexed else report.added).append(path)
+
+        reads = plan_reads(
+            {p: fp.hash for p, (_, fp) in contents.items()}, indexed, vanished_by_hash
+        )
+        touches = [(p, contents[p][1].size, contents[p][1].mtime_ns) for p in reads.touches]
+        moves = list(reads.moves)
+        parsed: dict[str, tuple[ParsedNote, Fingerprint]] = {}
+        for path in (*reads.to_parse, *(new for _, new in reads.moves)):
+            data, fp = contents[path]
+            mtime = fp.mtime_ns / 1e9
+            note = parse_note(data, path, fallback_time=_local(mtime))
+            if assign_ids and note.needs_id:
+                note, fp, assigned = _assign_id(root, note, data, fp)
+                if assigned:
+                    report.ids_assigned.append(path)
+            parsed[path] = (note, fp)
+
+        new_ids = {
+            p: n.memory.id
+            for p, (n, _) in parsed.items()
+            if p in reads.to_parse and p not in indexed and n.memory is not None and n.memory.id
+        }
+        live_vanished = {p: i for p, i in vanished_ids.items() if p not in claimed}
+        for old, new in match_moves(new_ids, live_vanished):
+            moves.append((old, new))
+        for old, new in moves:
+            claimed.add(old)
+            report.moved.append((old, new))
+        moved_to = {new for _, new in moves}
+        for path, (note, fp) in parsed.items():
+            upserts.append(record_from_note(note, fp))
+            if path not in moved_to:
+                (report.updated if path in indexed else report.added).append(path)
+        index.apply(
+            upserts=upserts,
+            moves=[(old, new, Path(new).stem) for old, new in moves],
+            touches=touches,
+        )
+        report.unchanged += len(touches)
+        if progress is not None:
+            progress(min(start + BATCH_SIZE, total), total)
+
+    # A delete needs proof: the file must still be gone now, after everything else was read.
+    gone = [p for p in plan.vanished if p not in claimed and not os.path.lexists(root / p)]
+    if gone:
+        index.apply(deletes=gone)
+        report.removed.extend(gone)
+    if paths is None:
+        index.set_state("last_sync", format_date(now()))
+    report.invalid = index.invalid()
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _local(timestamp: float) -> datetime:
+    return datetime.fromtimestamp(timestamp).replace(microsecond=0)
+
+
+def read_note(root: Path, rel_path: str) -> tuple[ParsedNote, Fingerprint, bytes]:
+    """Read and parse one note; raise `NoteError` when it cannot be read at all."""
+    data, fp = read_file(root / rel_path)
+    return parse_note(data, rel_path, fallback_time=_local(fp.mtime_ns / 1e9)), fp, data

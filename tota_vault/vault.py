@@ -1,0 +1,318 @@
+"""The vault: a folder of memory notes and the index beside it, behind one small facade.
+
+`Vault` is what programs use (`Vault.open()`), and what the CLI calls. It owns the layout
+(`<vault>/<type>/<Title>.md`), writing new notes, and opening the index; the work itself lives
+in the modules named for it (`notes`, `files`, `index`, `sync`, `doctor`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .doctor import DoctorReport, diagnose
+from .errors import NotFoundError, ValidationError, VaultError
+from .files import Fingerprint, atomic_write, make_dirs, read_file
+from .index import Hit, Index
+from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, now
+from .notes import ParsedNote, render_note, title_from_text, unique_title
+from .paths import index_path, resolve_vault_path, state_dir
+from .sync import Progress, SyncReport, read_note, reconcile
+
+__all__ = ["GITIGNORE_LINES", "StoredMemory", "Vault"]
+
+#: What `tota init` puts in the vault's .gitignore: the index and local state, and the Obsidian
+#: files that change whenever a note is opened.
+GITIGNORE_LINES = (".tota/", ".obsidian/workspace.json", ".obsidian/workspaces.json", ".trash/")
+
+
+@dataclass(frozen=True)
+class StoredMemory:
+    """A memory together with where its note lives."""
+
+    memory: Memory
+    path: str  # vault-relative
+    fingerprint: Fingerprint
+
+
+class Vault:
+    """A memory vault on disk. Open with `Vault.open(path)`; close (or use `with`) when done."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._index: Index | None = None
+
+    # --- opening ---------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str] | None = None, *, create: bool = True) -> Vault:
+        """Open the vault at `path` (default: `$TOTA_VAULT` or `~/.tota/memory/second-brain`).
+
+        With `create=True` a missing vault is made (private folders, one per type); otherwise a
+        missing folder raises `VaultError`.
+        """
+        root = resolve_vault_path(path)
+        if root.exists() and not root.is_dir():
+            raise VaultError(f"{root}: is a file, not a vault folder")
+        if not root.exists():
+            if not create:
+                raise VaultError(f"{root}: no vault here; create one with `tota init`")
+            vault = cls(root)
+            vault.init()
+            return vault
+        return cls(root)
+
+    def init(self, *, git: bool = False) -> list[str]:
+        """Lay out the vault: type folders and a .gitignore; with `git`, a repository and commit.
+
+        Returns what was created (vault-relative). Existing files are left as they are, except
+        that missing lines are appended to an existing .gitignore.
+        """
+        created: list[str] = []
+        if not self.root.exists():
+            make_dirs(self.root)
+            created.append(".")
+        for mtype in MemoryType:
+            folder = self.root / mtype.value
+            if not folder.exists():
+                make_dirs(folder)
+                created.append(mtype.value + "/")
+            keep = folder / ".gitkeep"  # git keeps no empty folders; Obsidian hides dot-files
+            if git and not any(folder.iterdir()):
+                keep.touch(mode=0o600)
+        gitignore = self.root / ".gitignore"
+        existing = gitignore.read_text("utf-8").splitlines() if gitignore.exists() else []
+        missing = [line for line in GITIGNORE_LINES if line not in existing]
+        if missing:
+            text = "\n".join([*existing, *missing]) + "\n"
+            atomic_write(
+                gitignore,
+                text.encode("utf-8"),
+                expected=None if not gitignore.exists() else _fingerprint(gitignore),
+            )
+            created.append(".gitignore")
+        if git:
+            created.extend(self._git_init())
+        return created
+
+    def _git_init(self) -> list[str]:
+        if shutil.which("git") is None:
+            raise VaultError("git is not installed; install it or run `tota init` without --git")
+        if (self.root / ".git").exists():
+            return []
+        identity: list[str] = []
+        probe = subprocess.run(
+            ["git", "config", "user.email"], cwd=self.root, capture_output=True, text=True
+        )
+        if not probe.stdout.strip():
+            identity = ["-c", "user.name=tota", "-c", "user.email=tota@localhost"]
+        steps = [
+            ["git", "init", "-q"],
+            ["git", "add", "-A"],
+            ["git", *identity, "commit", "-q", "-m", "tota: new memory vault"],
+        ]
+        for step in steps:
+            result = subprocess.run(step, cwd=self.root, capture_output=True, text=True)
+            if result.returncode != 0:
+                detail = (result.stderr or result.stdout).strip().splitlines()
+                raise VaultError(f"{' '.join(step[:2])} failed: {detail[-1] if detail else '?'}")
+        return [".git/"]
+
+    @property
+    def index_path(self) -> Path:
+        """Where this vault's SQLite index lives."""
+        return index_path(self.root)
+
+    @property
+    def index(self) -> Index:
+        """The index, opened on first use; a new or rebuilt index is filled from the files."""
+        if self._index is None:
+            if not self.root.is_dir():
+                raise VaultError(f"{self.root}: no vault here; create one with `tota init`")
+            self._index = Index.open(self.index_path)
+            if self._index.rebuilt:
+                reconcile(self.root, self._index)
+                self._index.rebuilt = False
+        return self._index
+
+    def close(self) -> None:
+        """Close the index (checkpointing its WAL)."""
+        if self._index is not None:
+            self._index.close()
+            self._index = None
+
+    def __enter__(self) -> Vault:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- sync ------------------------------------------------------------------------------
+
+    def sync(
+        self, *, paths: Iterable[str] | None = None, progress: Progress | None = None
+    ) -> SyncReport:
+        """Reconcile the index with the files (all of them, or just `paths`)."""
+        if self._index is None:
+            if not self.root.is_dir():
+                raise VaultError(f"{self.root}: no vault here; create one with `tota init`")
+            self._index = Index.open(self.index_path)
+            self._index.rebuilt = False
+        report = reconcile(self.root, self._index, paths=paths, progress=progress)
+        if paths is None and (len(report.added) + len(report.updated)) > 5000:
+            self._index.optimize()
+        return report
+
+    def reindex(self, *, progress: Progress | None = None) -> SyncReport:
+        """Drop the index and build it again from the files (the vault is the truth)."""
+        self.close()
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(str(self.index_path) + suffix)
+        return self.sync(progress=progress)
+
+    # --- reads -----------------------------------------------------------------------------
+
+    def search(
+        self, query: str, *, type: str | None = None, limit: int = 20, raw: bool = False
+    ) -> list[Hit]:
+        """Full-text search over every note (title, body, tags, aliases), best first."""
+        if type is not None:
+            type = _memory_type(type).value
+        if limit < 1:
+            raise ValidationError(f"limit {limit} must be at least 1")
+        return self.index.search(query, type=type, limit=limit, raw=raw)
+
+    def resolve(self, ref: str) -> str:
+        """Find a note's vault-relative path from a memory id, a path or a title."""
+        rows = self.index.get(memory_id=ref)
+        if rows:
+            return rows[0]["path"]
+        candidate = Path(ref)
+        if candidate.is_absolute():
+            try:
+                rel = candidate.resolve().relative_to(self.root.resolve()).as_posix()
+            except ValueError:
+                raise NotFoundError(f"{ref}: not inside the vault {self.root}") from None
+        else:
+            rel = candidate.as_posix()
+        for option in (rel, rel + ".md"):
+            if (self.root / option).is_file():
+                return option
+        row = self.index.conn.execute(
+            "SELECT path FROM notes WHERE title = ? COLLATE NOCASE LIMIT 1", (ref,)
+        ).fetchone()
+        if row is not None:
+            return row[0]
+        raise NotFoundError(f"no memory with id, path or title {ref!r}")
+
+    def read(self, ref: str) -> tuple[ParsedNote, str]:
+        """Read one note by id, path or title: the parsed note and its text as on disk."""
+        rel = self.resolve(ref)
+        note, _fp, data = read_note(self.root, rel)
+        return note, data.decode("utf-8", errors="replace")
+
+    # --- writes ----------------------------------------------------------------------------
+
+    def remember(
+        self,
+        type: str | MemoryType,
+        text: str,
+        *,
+        confidence: float = 0.8,
+        importance: float = 0.5,
+        durability: float = 0.8,
+        evidence: str | Evidence = Evidence.SYSTEM,
+        key: str | None = None,
+        subject: str = "user",
+        tags: Sequence[str] = (),
+        sources: Sequence[str] = (),
+        when: datetime | None = None,
+    ) -> StoredMemory:
+        """Store a new memory as a note and index it at once.
+
+        For programs that set a memory directly (evidence `system` by default); `tota add` calls
+        it with evidence `manual`. Values are checked first: a bad one raises `ValidationError`
+        and nothing is written.
+        """
+        mtype = _memory_type(type)
+        try:
+            ev = Evidence(evidence)
+        except ValueError:
+            allowed = ", ".join(e.value for e in Evidence)
+            raise ValidationError(f"unknown evidence {evidence!r} (expected: {allowed})") from None
+        stamp = (when or now()).replace(microsecond=0)
+        all_tags = tuple(dict.fromkeys([f"tota/{mtype.value}", *(t.lstrip("#") for t in tags)]))
+        memory = Memory(
+            id=new_id(),
+            type=mtype,
+            text=" ".join(text.split()) if "\n" not in text.strip() else text.strip(),
+            confidence=float(confidence),
+            importance=float(importance),
+            durability=float(durability),
+            evidence=ev,
+            status=Status.ACTIVE,
+            created=stamp,
+            updated=stamp,
+            confirmed=stamp,
+            key=key,
+            subject=subject,
+            sources=tuple(sources),
+            tags=all_tags,
+        )
+        check_memory(memory)
+        return self.write_new(memory)
+
+    def write_new(self, memory: Memory) -> StoredMemory:
+        """Write a new memory's note under `<type>/<Title>.md` and index it."""
+        folder = self.root / memory.type.value
+        make_dirs(folder)
+
+        def taken(title: str) -> bool:
+            return (folder / f"{title}.md").exists() or self.index.title_taken(title)
+
+        title = unique_title(title_from_text(memory.text), taken)
+        rel = f"{memory.type.value}/{title}.md"
+        fingerprint = atomic_write(
+            self.root / rel, render_note(memory).encode("utf-8"), expected=None
+        )
+        self.sync(paths=[rel])
+        return StoredMemory(memory, rel, fingerprint)
+
+    def doctor(self) -> DoctorReport:
+        """Check the vault and its index without changing either (see `tota doctor`)."""
+        return diagnose(self.root, self.index)
+
+    # --- status ----------------------------------------------------------------------------
+
+    def stats(self) -> dict[str, Any]:
+        """Counts for status displays, plus where things are."""
+        counts = self.index.counts()
+        counts["vault"] = str(self.root)
+        counts["index"] = str(self.index_path)
+        counts["last_sync"] = self.index.get_state("last_sync")
+        return counts
+
+    @property
+    def state_dir(self) -> Path:
+        """`<vault>/.tota`: the index and local state."""
+        return state_dir(self.root)
+
+
+def _memory_type(value: str | MemoryType) -> MemoryType:
+    try:
+        return MemoryType(str(value).lower())
+    except ValueError:
+        allowed = ", ".join(t.value for t in MemoryType)
+        raise ValidationError(f"unknown type {value!r} (expected one of: {allowed})") from None
+
+
+def _fingerprint(path: Path) -> Fingerprint:
+    return read_file(path)[1]
