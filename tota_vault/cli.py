@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperGroup
+
+from .errors import TotaError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -23,8 +26,21 @@ if TYPE_CHECKING:
     from .sync import SyncReport
     from .vault import Vault
 
+
+class _TotaGroup(TyperGroup):
+    """Turns a library error into one line on stderr and its exit code, for every command."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except TotaError as exc:
+            typer.echo(f"tota: error: {exc}", err=True)
+            raise typer.Exit(exc.exit_code) from None
+
+
 app = typer.Typer(
     name="tota",
+    cls=_TotaGroup,
     help="tota: an AI assistant's long-term memory as a Markdown vault you can read, edit, "
     "search and version.",
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -274,13 +290,8 @@ def path(
 
 def main() -> None:
     """Entry point of the `tota` console script."""
-    from .errors import TotaError
-
     try:
         app()
-    except TotaError as exc:
-        sys.stderr.write(f"tota: error: {exc}\n")
-        sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         sys.stderr.write("tota: interrupted\n")
         sys.exit(130)

@@ -136,7 +136,7 @@ BM25 = "bm25(notes_fts, 10.0, 1.0, 6.0, 6.0)"
 MARK_START, MARK_END = "\x02", "\x03"
 SEARCH = f"""
 SELECT n.*, {BM25} AS score,
-       snippet(notes_fts, -1, '{MARK_START}', '{MARK_END}', '…', 12) AS snippet
+       snippet(notes_fts, 1, '{MARK_START}', '{MARK_END}', '…', 12) AS snippet
 FROM notes_fts JOIN notes AS n ON n.id = notes_fts.rowid
 WHERE notes_fts MATCH :query
   AND (:type IS NULL OR n.type = :type)

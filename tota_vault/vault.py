@@ -137,9 +137,10 @@ class Vault:
             if not self.root.is_dir():
                 raise VaultError(f"{self.root}: no vault here; create one with `tota init`")
             self._index = Index.open(self.index_path)
-            if self._index.rebuilt:
+            if self._index.get_state("last_sync") is None:
+                # New, rebuilt, or never completely filled (a crash mid-sync): fill it now.
                 reconcile(self.root, self._index)
-                self._index.rebuilt = False
+            self._index.rebuilt = False
         return self._index
 
     def close(self) -> None:

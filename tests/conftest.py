@@ -1,0 +1,67 @@
+"""Shared fixtures: every test gets its own TOTA_HOME and vault in a temp folder."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from tota_vault import Vault
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_VAULT = ROOT / "sample-vault"
+
+
+def pytest_report_header() -> list[str]:
+    return [f"sqlite {sqlite3.sqlite_version}"]
+
+
+@pytest.fixture(autouse=True)
+def tota_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point TOTA_HOME at a temp folder so no test touches the real ~/.tota."""
+    home = tmp_path / "tota-home"
+    monkeypatch.setenv("TOTA_HOME", str(home))
+    monkeypatch.delenv("TOTA_VAULT", raising=False)
+    return home
+
+
+@pytest.fixture(autouse=True)
+def no_thread_leaks():
+    """Fail a test that leaves threads running (watchdog observers, writer threads)."""
+    before = threading.active_count()
+    yield
+    assert threading.active_count() <= before, "a test left threads running"
+
+
+@pytest.fixture
+def vault_dir(tmp_path: Path) -> Path:
+    """An empty, initialised vault folder (not opened)."""
+    root = tmp_path / "vault"
+    Vault(root).init()
+    return root
+
+
+@pytest.fixture
+def vault(vault_dir: Path):
+    """An open empty vault."""
+    with Vault.open(vault_dir) as v:
+        yield v
+
+
+@pytest.fixture
+def sample_dir(tmp_path: Path) -> Path:
+    """A copy of the sample vault (the repository's copy is never modified)."""
+    target = tmp_path / "sample"
+    shutil.copytree(SAMPLE_VAULT, target, ignore=shutil.ignore_patterns(".tota"))
+    return target
+
+
+def write(root: Path, rel: str, content: str | bytes) -> Path:
+    """Write a note for a test (bytes exactly as given)."""
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+    return path

@@ -1,0 +1,105 @@
+"""The `tota` command through typer's CliRunner (and one real process)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tota_vault.cli import app
+
+runner = CliRunner()
+COMMANDS = ["init", "add", "show", "search", "sync", "reindex", "doctor", "path"]
+
+
+def tota(*args: str):
+    return runner.invoke(app, list(args), catch_exceptions=False)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help_with_h(command: str):
+    result = tota(command, "-h")
+    assert result.exit_code == 0
+    assert "Usage" in result.output and len(result.output.splitlines()) > 3
+
+
+def test_top_level_help_lists_every_command():
+    result = tota("--help")
+    for command in COMMANDS:
+        assert command in result.output
+
+
+def test_sync_search_show_doctor_on_the_sample(sample_dir: Path):
+    v = str(sample_dir)
+    result = tota("--vault", v, "sync", "--json")
+    summary = json.loads(result.output)
+    assert summary["added"] >= 34 and summary["invalid"] == 0
+    hits = json.loads(tota("--vault", v, "search", "half-marathon", "--json").output)
+    assert hits and all(h["snippet"] for h in hits)
+    assert "**" in hits[0]["snippet"] or "marathon" in hits[0]["title"].lower()
+    shown = tota("--vault", v, "show", hits[0]["id"])
+    assert shown.exit_code == 0 and hits[0]["path"] in shown.output
+    assert tota("--vault", v, "search", "C++").exit_code == 0
+    doctor = tota("--vault", v, "doctor")
+    assert doctor.exit_code == 0 and "All good" in doctor.output
+
+
+def test_search_output_keeps_brackets(vault_dir: Path):
+    """Note text with [brackets] must not be eaten as rich markup."""
+    v = str(vault_dir)
+    tota("--vault", v, "add", "habit", "Buy milk; [run] to the store [bold]now")
+    result = tota("--vault", v, "search", "milk")
+    assert "[run]" in result.output and "[bold]" in result.output
+
+
+def test_add_and_search_json(vault_dir: Path):
+    v = str(vault_dir)
+    added = json.loads(tota("--vault", v, "add", "goal", "Learn Portuguese.", "--json").output)
+    assert added["path"] == "goal/Learn Portuguese.md"
+    hits = json.loads(tota("--vault", v, "search", "portuguese", "--json").output)
+    assert hits[0]["id"] == added["id"] and hits[0]["evidence"] == "manual"
+
+
+def test_errors_are_one_line_with_exit_codes(vault_dir: Path):
+    v = str(vault_dir)
+    bad_type = tota("--vault", v, "add", "feeling", "Happy.")
+    assert bad_type.exit_code == 2 and "tota: error: unknown type 'feeling'" in bad_type.output
+    missing = tota("--vault", v, "show", "NOPE")
+    assert missing.exit_code == 1 and "no memory with id" in missing.output
+    raw = tota("--vault", v, "search", "a AND", "--raw")
+    assert raw.exit_code == 1 and "cannot search" in raw.output
+    nowhere = tota("--vault", str(vault_dir / "nope"), "search", "x")
+    assert nowhere.exit_code == 1 and "tota init" in nowhere.output
+
+
+def test_doctor_exits_1_and_names_the_bad_note(vault_dir: Path):
+    (vault_dir / "goal/Broken.md").write_text("---\ntype: goal\nconfidence: [\n---\nx\n")
+    v = str(vault_dir)
+    tota("--vault", v, "sync")
+    result = tota("--vault", v, "doctor")
+    assert result.exit_code == 1
+    assert "goal/Broken.md" in result.output and "invalid YAML" in result.output
+
+
+def test_path_and_tota_vault_env(vault_dir: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("TOTA_VAULT", str(vault_dir))
+    assert tota("path").output.strip() == str(vault_dir)
+    assert tota("path", "--index").output.strip() == str(vault_dir / ".tota" / "index.db")
+
+
+def test_init_makes_the_layout(tmp_path: Path):
+    result = tota("--vault", str(tmp_path / "v"), "init")
+    assert result.exit_code == 0 and (tmp_path / "v" / "episode").is_dir()
+
+
+def test_the_console_script_runs_as_a_process(sample_dir: Path):
+    result = subprocess.run(
+        [sys.executable, "-m", "tota_vault", "--vault", str(sample_dir), "search", "neovim"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "Neovim" in result.stdout

@@ -1,0 +1,31 @@
+"""The docs stay true: README commands, CI, and every command documented."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from test_cli import COMMANDS
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+
+
+def _readme_commands() -> list[str]:
+    return re.findall(r"```sh\n(.+?)\n```", README)
+
+
+def test_readme_has_the_two_commands():
+    commands = _readme_commands()
+    assert any("sample-vault" in c and " sync" in c and " search " in c for c in commands)
+    assert any("pytest" in c for c in commands)
+
+
+def test_ci_runs_the_readme_test_command():
+    test_command = next(c for c in _readme_commands() if "pytest" in c)
+    assert test_command in (ROOT / ".ci" / "run").read_text()
+
+
+def test_every_command_is_in_the_readme():
+    for command in COMMANDS:
+        assert f"`tota {command}" in README, command

@@ -1,0 +1,91 @@
+"""The SQLite index: query quoting, triggers, schema versions."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from conftest import write
+
+from tota_vault import QueryError, Vault
+from tota_vault.index import SCHEMA_VERSION, Index, fts_query
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("neovim", '"neovim"'),
+        ("C++", '"C++"'),
+        ("foo-bar", '"foo-bar"'),
+        ("NOT run", '"NOT" "run"'),
+        ('"unbalanced', '"unbalanced"'),
+        ('"two words" more', '"two words" "more"'),
+        ("title:run", '"title:run"'),
+        ("pyth*", '"pyth"*'),
+        ("cat's", '"cat\'s"'),
+        ('say "hi"there', '"say" "hi" "there"'),
+    ],
+    ids=lambda v: v if isinstance(v, str) else None,
+)
+def test_fts_query_quotes_every_word(text: str, expected: str):
+    assert fts_query(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "   ", '""'])
+def test_fts_query_rejects_empty(text: str):
+    with pytest.raises(QueryError):
+        fts_query(text)
+
+
+def test_update_and_delete_leave_no_stale_tokens(vault: Vault):
+    """The triggers hand FTS5 the old values; a rowid-only delete would leave tokens behind."""
+    path = write(
+        vault.root, "goal/G.md", "---\ntype: goal\nid: 01JDX3M7Q9T8ZK4W5N6P2R1S0V\n---\nzebra\n"
+    )
+    vault.sync()
+    assert vault.search("zebra")
+    path.write_text("---\ntype: goal\nid: 01JDX3M7Q9T8ZK4W5N6P2R1S0V\n---\nquokka\n")
+    vault.sync()
+    assert not vault.search("zebra") and vault.search("quokka")
+    path.unlink()
+    vault.sync()
+    assert not vault.search("quokka")
+    assert vault.index.integrity_problems() == []
+
+
+def test_schema_mismatch_rebuilds_from_files(vault_dir: Path):
+    write(vault_dir, "goal/G.md", "---\ntype: goal\nid: 01JDX3M7Q9T8ZK4W5N6P2R1S0V\n---\nwombat\n")
+    with Vault.open(vault_dir) as vault:
+        vault.sync()
+        db = vault.index_path
+    conn = sqlite3.connect(db)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    conn.close()
+    index = Index.open(db)
+    assert index.rebuilt and index.files() == {}
+    index.close()
+    with Vault.open(vault_dir) as vault:  # a rebuilt index is refilled from the files on open
+        assert vault.search("wombat")
+
+
+def test_search_ranks_title_above_body_and_filters_type(vault: Vault):
+    for i in range(8):  # filler so bm25 idf is meaningful
+        write(vault.root, f"habit/Filler {i}.md", f"---\ntype: habit\n---\nunrelated words {i}\n")
+    write(vault.root, "goal/Pottery.md", "---\ntype: goal\n---\nA class on weekends.\n")
+    write(vault.root, "habit/Weekends.md", "---\ntype: habit\n---\nGoes to pottery on Saturdays.\n")
+    vault.sync()
+    hits = vault.search("pottery")
+    assert [h.path for h in hits] == ["goal/Pottery.md", "habit/Weekends.md"]
+    assert [h.path for h in vault.search("pottery", type="habit")] == ["habit/Weekends.md"]
+    assert any(matched for _, matched in hits[1].snippet_parts())
+
+
+def test_raw_query_errors_are_query_errors(vault: Vault):
+    with pytest.raises(QueryError, match="AND"):
+        vault.search("a AND", raw=True)
+    assert vault.search("neo*", raw=True) == []
+
+
+def test_index_is_in_wal_mode(vault: Vault):
+    assert vault.index.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

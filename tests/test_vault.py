@@ -1,0 +1,92 @@
+"""The Vault facade: layout, new notes, determinism, git."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from tota_vault import MemoryType, ValidationError, Vault
+from tota_vault.notes import render_note
+
+
+def test_open_creates_a_private_vault_with_type_folders(tmp_path: Path):
+    with Vault.open(tmp_path / "new") as vault:
+        assert stat.S_IMODE(os.stat(vault.root).st_mode) == 0o700
+        for mtype in MemoryType:
+            assert (vault.root / mtype.value).is_dir()
+        assert ".tota/" in (vault.root / ".gitignore").read_text()
+
+
+def test_default_vault_is_under_tota_home(tota_home: Path):
+    with Vault.open() as vault:
+        assert vault.root == tota_home / "memory" / "second-brain"
+        assert vault.index_path == vault.root / ".tota" / "index.db"
+
+
+def test_remember_writes_a_deterministic_private_note(vault: Vault):
+    when = datetime(2026, 11, 29, 11, 43)
+    stored = vault.remember(
+        "preference", "Prefers Neovim over VS Code.", confidence=0.82, key="preference/editor",
+        sources=["chat-1#12"], when=when,
+    )  # fmt: skip
+    path = vault.root / stored.path
+    assert stored.path == "preference/Prefers Neovim over VS Code.md"
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    text = path.read_text()
+    assert text == render_note(stored.memory)
+    assert "created: 2026-11-29T11:43:00\n" in text and text.endswith("over VS Code.\n")
+    assert vault.search("neovim")[0].path == stored.path
+
+
+def test_titles_are_unique_across_the_vault(vault: Vault):
+    first = vault.remember("habit", "Runs in the morning.")
+    second = vault.remember("goal", "Runs in the morning.")
+    assert first.path == "habit/Runs in the morning.md"
+    assert second.path == "goal/Runs in the morning 2.md"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"type": "feeling"}, "unknown type"),
+        ({"confidence": 1.5}, r"out of \[0, 1\]"),
+        ({"evidence": "rumour"}, "unknown evidence"),
+        ({"text": "   "}, "needs some text"),
+    ],
+    ids=["type", "score", "evidence", "empty"],
+)
+def test_remember_rejects_bad_values_and_writes_nothing(vault: Vault, kwargs, message):
+    args = {"type": "goal", "text": "Learn Portuguese."} | kwargs
+    with pytest.raises(ValidationError, match=message):
+        vault.remember(args.pop("type"), args.pop("text"), **args)
+    assert not list(vault.root.rglob("*.md"))
+
+
+def test_open_without_create_refuses_a_missing_vault(tmp_path: Path):
+    from tota_vault import VaultError
+
+    with pytest.raises(VaultError, match="tota init"):
+        Vault.open(tmp_path / "nothing", create=False)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_init_git_commits_cleanly_without_the_index(tmp_path: Path):
+    vault = Vault(tmp_path / "v")
+    vault.init(git=True)
+    with Vault.open(vault.root) as opened:
+        opened.remember("goal", "Learn Portuguese.")
+    status = subprocess.run(
+        ["git", "status", "--porcelain"], cwd=vault.root, capture_output=True, text=True
+    ).stdout
+    assert ".tota" not in status  # the index is ignored
+    assert "goal/" in status  # the new note is not
+    log = subprocess.run(
+        ["git", "log", "--oneline"], cwd=vault.root, capture_output=True, text=True
+    )
+    assert "new memory vault" in log.stdout
