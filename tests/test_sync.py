@@ -171,7 +171,7 @@ def test_hand_written_note_gets_an_id_by_surgical_patch(vault: Vault):
     assert report.ids_assigned == ["habit/Walks.md"]
     patched = path.read_text()
     added = [line for line in patched.splitlines() if line not in original.splitlines()]
-    assert [line.split(":")[0] for line in added] == ["id", "evidence", "created"]
+    assert [line.split(":")[0] for line in added] == ["id", "evidence", "created", "digest"]
     # with the added lines taken out, the file is the original byte for byte
     assert "".join(line + "\n" for line in patched.splitlines() if line not in added) == original
     row = vault.index.get(path="habit/Walks.md")[0]

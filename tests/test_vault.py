@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tota_vault import MemoryType, ValidationError, Vault
-from tota_vault.notes import render_note
+from tota_vault.seal import SealState, render_sealed, seal_state
 
 
 def test_open_creates_a_private_vault_with_type_folders(tmp_path: Path):
@@ -39,7 +39,8 @@ def test_remember_writes_a_deterministic_private_note(vault: Vault):
     assert stored.path == "preference/Prefers Neovim over VS Code.md"
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     text = path.read_text()
-    assert text == render_note(stored.memory)
+    assert text == render_sealed(stored.memory)
+    assert seal_state(text) is SealState.SEALED
     assert "created: 2026-11-29T11:43:00\n" in text and text.endswith("over VS Code.\n")
     assert vault.search("neovim")[0].path == stored.path
 

@@ -499,13 +499,16 @@ def title_from_text(text: str, *, limit: int = MAX_TITLE_CHARS) -> str:
     cleaned = _FORBIDDEN_TITLE_CHARS.sub(" ", cleaned)
     cleaned = re.sub(r"\s+", " ", cleaned).strip()
     if len(cleaned) > limit:
-        cut = cleaned[: limit + 1].rsplit(" ", 1)[0]
+        head = cleaned[: limit + 1]
+        cut = head.rsplit(" ", 1)[0] if " " in head else ""  # one long word: no boundary
         cleaned = cut if len(cut) >= limit // 2 else cleaned[:limit]
     cleaned = cleaned.lstrip(". ").rstrip(". ")
     if not cleaned:
         cleaned = "Untitled"
-    if cleaned.upper() in _WINDOWS_RESERVED:
-        cleaned += " note"
+    stem, dot, rest = cleaned.partition(".")
+    if stem.rstrip().upper() in _WINDOWS_RESERVED:
+        # Windows reserves these names with any extension too: `NUL.txt` is the device NUL.
+        cleaned = f"{stem.rstrip()} note{dot}{rest}"[:limit].rstrip(". ")
     return cleaned
 
 

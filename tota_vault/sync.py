@@ -17,7 +17,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from .files import FileStat, Fingerprint, atomic_write, is_note_path, read_file,
 from .index import Index, IndexedFile, NoteRecord, record_from_note
 from .model import Evidence, format_date, new_id, now
 from .notes import ParsedNote, parse_note, patch_frontmatter
+from .seal import SealState, hand_edit_changes, seal, seal_state
 
 __all__ = [
     "ReadPlan",
@@ -46,6 +47,9 @@ __all__ = [
 BATCH_SIZE = 2000
 
 Progress = Callable[[int, int], None]
+#: The mtime of a row whose file still needs a patch: no file has it, so the next stat pass
+#: always reads that file again.
+PENDING_MTIME = -1
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,8 @@ class SyncReport:
     unchanged: int = 0
     invalid: list[tuple[str, str]] = field(default_factory=list)
     ids_assigned: list[str] = field(default_factory=list)
+    hand_edits: list[str] = field(default_factory=list)
+    deferred: list[tuple[str, float]] = field(default_factory=list)  # (path, when to retry)
     seconds: float = 0.0
 
     @property
@@ -94,6 +100,8 @@ class SyncReport:
             "unchanged": self.unchanged,
             "invalid": len(self.invalid),
             "ids_assigned": len(self.ids_assigned),
+            "hand_edits": len(self.hand_edits),
+            "deferred": len(self.deferred),
             "seconds": round(self.seconds, 3),
             "invalid_notes": [{"path": p, "reason": r} for p, r in self.invalid],
             "moves": [{"from": a, "to": b} for a, b in self.moved],
@@ -206,14 +214,52 @@ def _assign_id(
     if "evidence" not in note.fields:
         changes["evidence"] = Evidence.MANUAL.value
     if "created" not in note.fields:
-        changes["created"] = format_date(now())
+        changes["created"] = _local(fp.mtime_ns / 1e9)
     try:
-        text = data.decode("utf-8")
-        patched = patch_frontmatter(text, changes).encode("utf-8")
+        patched = seal(patch_frontmatter(data.decode("utf-8"), changes)).encode("utf-8")
         new_fp = atomic_write(root / note.path, patched, expected=fp)
     except (NoteError, UnicodeDecodeError, OSError):
         return note, fp, False
     return parse_note(patched, note.path), new_fp, True
+
+
+def _hand_edit(
+    root: Path,
+    index: Index,
+    note: ParsedNote,
+    data: bytes,
+    fp: Fingerprint,
+    *,
+    seen_before: bool,
+    quiet: float,
+) -> tuple[ParsedNote, Fingerprint, str | None]:
+    """Record a person's edit of a memory note: `manual` in the index and in the note.
+
+    Returns the note and fingerprint to index and what happened: None (not a hand edit),
+    "recorded" (the note was patched), or "deferred" (the file is not quiet yet, or changed
+    under us: the index says `manual` now, and the row is marked so the next sync re-reads
+    the file and patches it).
+    """
+    assert note.memory is not None
+    text = data.decode("utf-8")
+    state = seal_state(text)
+    if state is SealState.SEALED or (state is SealState.UNSEALED and not seen_before):
+        return note, fp, None
+    at = now()
+    if time.time() - fp.mtime_ns / 1e9 >= quiet:
+        rows = index.get(path=note.path) or index.get(memory_id=note.memory.id)
+        previous = rows[0]["confidence"] if rows else None
+        changes = hand_edit_changes(note.memory, previous_confidence=previous, at=at)
+        try:
+            patched = seal(patch_frontmatter(text, changes)).encode("utf-8")
+            new_fp = atomic_write(root / note.path, patched, expected=fp)
+        except (NoteError, OSError):
+            pass  # changed meanwhile: defer, the next pass sees the newer bytes
+        else:
+            return parse_note(patched, note.path), new_fp, "recorded"
+    memory = note.memory.with_changes(evidence=Evidence.MANUAL, updated=at)
+    pending = Fingerprint(fp.size, PENDING_MTIME, "pending:" + fp.hash)
+    return replace(note, memory=memory), pending, "deferred"
 
 
 def reconcile(
@@ -222,12 +268,15 @@ def reconcile(
     *,
     paths: Iterable[str] | None = None,
     assign_ids: bool = True,
+    quiet: float = 0.0,
     progress: Progress | None = None,
 ) -> SyncReport:
     """Bring the index in line with the files; `paths` limits the work to those paths.
 
-    Nothing in the vault is changed except that a person's note without an `id` gets one by a
-    surgical patch (unless `assign_ids` is False).
+    Nothing in the vault is changed except by surgical frontmatter patches, and only when
+    `assign_ids` is True (the default): a person's note without an `id` gets one, and a hand
+    edit of a memory is recorded in the note (`evidence: manual`, see `seal`) once the file
+    has been quiet for `quiet` seconds; until then the index alone records it.
     """
     started = time.perf_counter()
     report = SyncReport()
@@ -245,6 +294,7 @@ def reconcile(
     for path in plan.vanished:
         vanished_by_hash.setdefault(indexed[path].hash, []).append(path)
     vanished_ids = {p: indexed[p].memory_id for p in plan.vanished if indexed[p].memory_id}
+    vanished_id_set = set(vanished_ids.values())
     claimed: set[str] = set()
 
     total = len(plan.to_read)
@@ -273,12 +323,21 @@ def reconcile(
         parsed: dict[str, tuple[ParsedNote, Fingerprint]] = {}
         for path in (*reads.to_parse, *(new for _, new in reads.moves)):
             data, fp = contents[path]
-            mtime = fp.mtime_ns / 1e9
-            note = parse_note(data, path, fallback_time=_local(mtime))
+            note = parse_note(data, path, fallback_time=_local(fp.mtime_ns / 1e9))
+            memory = note.memory
             if assign_ids and note.needs_id:
                 note, fp, assigned = _assign_id(root, note, data, fp)
                 if assigned:
                     report.ids_assigned.append(path)
+            elif assign_ids and memory is not None and path in reads.to_parse:
+                seen = path in indexed or memory.id in vanished_id_set
+                note, fp, outcome = _hand_edit(
+                    root, index, note, data, fp, seen_before=seen, quiet=quiet
+                )
+                if outcome == "recorded":
+                    report.hand_edits.append(path)
+                elif outcome == "deferred":
+                    report.deferred.append((path, contents[path][1].mtime_ns / 1e9 + quiet))
             parsed[path] = (note, fp)
 
         new_ids = {

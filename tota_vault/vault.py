@@ -22,8 +22,9 @@ from .errors import NotFoundError, ValidationError, VaultError
 from .files import Fingerprint, atomic_write, make_dirs, read_file
 from .index import Hit, Index
 from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, now
-from .notes import ParsedNote, render_note, title_from_text, unique_title
+from .notes import ParsedNote, title_from_text, unique_title
 from .paths import index_path, resolve_vault_path, state_dir
+from .seal import render_sealed
 from .sync import Progress, SyncReport, read_note, reconcile
 
 __all__ = ["GITIGNORE_LINES", "StoredMemory", "Vault"]
@@ -158,15 +159,23 @@ class Vault:
     # --- sync ------------------------------------------------------------------------------
 
     def sync(
-        self, *, paths: Iterable[str] | None = None, progress: Progress | None = None
+        self,
+        *,
+        paths: Iterable[str] | None = None,
+        quiet: float = 0.0,
+        progress: Progress | None = None,
     ) -> SyncReport:
-        """Reconcile the index with the files (all of them, or just `paths`)."""
+        """Reconcile the index with the files (all of them, or just `paths`).
+
+        A hand edit is written into its note only once the file has been unchanged for
+        `quiet` seconds (the daemon waits; a one-shot sync the person ran does not).
+        """
         if self._index is None:
             if not self.root.is_dir():
                 raise VaultError(f"{self.root}: no vault here; create one with `tota init`")
             self._index = Index.open(self.index_path)
             self._index.rebuilt = False
-        report = reconcile(self.root, self._index, paths=paths, progress=progress)
+        report = reconcile(self.root, self._index, paths=paths, quiet=quiet, progress=progress)
         if paths is None and (len(report.added) + len(report.updated)) > 5000:
             self._index.optimize()
         return report
@@ -282,7 +291,7 @@ class Vault:
         title = unique_title(title_from_text(memory.text), taken)
         rel = f"{memory.type.value}/{title}.md"
         fingerprint = atomic_write(
-            self.root / rel, render_note(memory).encode("utf-8"), expected=None
+            self.root / rel, render_sealed(memory).encode("utf-8"), expected=None
         )
         self.sync(paths=[rel])
         return StoredMemory(memory, rel, fingerprint)

@@ -1,0 +1,130 @@
+"""How tota tells its own writes from a person's edits, on any machine.
+
+Every note tota writes carries a `digest` property: a hash of the note's text without that
+line. The digest travels with the file, through `git pull`, Syncthing or a backup, so any clone
+can check it without having seen the write:
+
+* the digest matches: the bytes are exactly what tota wrote (its own write, here or elsewhere);
+* the digest does not match: someone changed the note after tota wrote it, a hand edit;
+* there is no digest: a note a person wrote (or one from before digests); a change to such a
+  note, once it is indexed, is a hand edit too, since tota would have added a digest.
+
+An index-only record of "hashes we wrote" cannot do this: the clone that receives a note by
+`git pull` never saw the write. Line endings and a BOM are normalised before hashing, so a
+checkout that converts LF to CRLF is not an edit.
+
+What a hand edit changes (a pure decision, `hand_edit_changes`): `evidence: manual`, `updated`
+and `confirmed` set to now (a person's own words confirm the memory and restart its decay
+clock), and the confidence raised to at least `MANUAL_CONFIDENCE` unless the person set the
+confidence in that very edit. The note is then sealed again, so the next edit is seen too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from .model import Evidence, Memory, format_date
+from .notes import patch_frontmatter, render_note
+
+__all__ = [
+    "DIGEST_KEY",
+    "MANUAL_CONFIDENCE",
+    "SealState",
+    "content_digest",
+    "hand_edit_changes",
+    "render_sealed",
+    "seal",
+    "seal_state",
+]
+
+DIGEST_KEY = "digest"
+#: A person's own words are the strongest evidence tota has.
+MANUAL_CONFIDENCE = 0.95
+
+_FENCE = re.compile(r"^-{3,}[ \t]*$", re.MULTILINE)
+_DIGEST_LINE = re.compile(r"^digest:[^\n]*\n", re.MULTILINE)
+
+
+class SealState(StrEnum):
+    """What a note's digest says about who wrote its current bytes."""
+
+    SEALED = "sealed"  # exactly as tota wrote it
+    BROKEN = "broken"  # changed after tota wrote it
+    UNSEALED = "unsealed"  # no digest at all
+
+
+def _without_digest(text: str) -> str:
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n")
+    first = _FENCE.match(text)
+    if first is None:
+        return text
+    closing = _FENCE.search(text, first.end() + 1)
+    if closing is None:
+        return text
+    head = text[: closing.start()]
+    return _DIGEST_LINE.sub("", head) + text[closing.start() :]
+
+
+def content_digest(text: str) -> str:
+    """The digest of a note's text, ignoring its own `digest` line, BOM and line endings."""
+    return "sha256:" + hashlib.sha256(_without_digest(text).encode("utf-8")).hexdigest()[:24]
+
+
+def _stored_digest(text: str) -> str | None:
+    head = text.removeprefix("\ufeff").replace("\r\n", "\n")
+    first = _FENCE.match(head)
+    if first is None:
+        return None
+    closing = _FENCE.search(head, first.end() + 1)
+    if closing is None:
+        return None
+    match = re.search(r"^digest:[ \t]*(.*?)[ \t]*$", head[: closing.start()], re.MULTILINE)
+    if match is None:
+        return None
+    value = match.group(1)
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        value = value[1:-1]
+    return value
+
+
+def seal_state(text: str) -> SealState:
+    """Say whether a note is exactly as tota wrote it, changed since, or never sealed."""
+    stored = _stored_digest(text)
+    if stored is None:
+        return SealState.UNSEALED
+    return SealState.SEALED if stored == content_digest(text) else SealState.BROKEN
+
+
+def seal(text: str) -> str:
+    """Set the note's `digest` line to the digest of the rest of it (a surgical patch)."""
+    return patch_frontmatter(text, {DIGEST_KEY: content_digest(text)})
+
+
+def render_sealed(memory: Memory) -> str:
+    """Render a memory as tota writes it, with its digest as the last property."""
+    return seal(render_note(memory))
+
+
+def hand_edit_changes(
+    memory: Memory,
+    *,
+    previous_confidence: float | None,
+    at: datetime,
+) -> dict[str, Any]:
+    """The frontmatter changes that record a hand edit (see the module docstring)."""
+    stamp = format_date(at)
+    changes: dict[str, Any] = {
+        "evidence": Evidence.MANUAL.value,
+        "updated": stamp,
+        "confirmed": stamp,
+    }
+    person_set_confidence = (
+        previous_confidence is not None and abs(previous_confidence - memory.confidence) > 1e-9
+    )
+    if not person_set_confidence and memory.confidence < MANUAL_CONFIDENCE:
+        changes["confidence"] = MANUAL_CONFIDENCE
+    return changes
