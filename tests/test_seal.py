@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 import pytest
@@ -66,12 +67,14 @@ def test_hand_edit_changes(confidence, previous, expected):
     at = datetime(2026, 11, 29, 12, 0, 0)
     changes = hand_edit_changes(_memory(confidence), previous_confidence=previous, at=at)
     assert changes["evidence"] == "manual"
-    assert changes["updated"] == changes["confirmed"] == "2026-11-29T12:00:00"
+    assert changes["updated"] == changes["confirmed"] == at
     assert changes.get("confidence") == expected
 
 
 def test_a_hand_edit_is_recorded_surgically(vault: Vault):
-    stored = vault.remember("goal", "Run a marathon.", evidence="direct", confidence=0.7)
+    stored = vault.remember(
+        "goal", "Run a marathon.", evidence="direct", confidence=0.7, when=datetime(2026, 1, 1)
+    )
     path = vault.root / stored.path
     assert not vault.sync().changed  # tota's own write is not a hand edit
     edited = path.read_text().replace("Run a marathon.", "Run a marathon in Lisbon.")
@@ -81,6 +84,7 @@ def test_a_hand_edit_is_recorded_surgically(vault: Vault):
     final = path.read_text()
     assert seal_state(final) is SealState.SEALED
     assert "evidence: manual\n" in final and "confidence: 0.95\n" in final
+    assert re.search(r"^updated: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$", final, re.M)  # unquoted
     changed = {a for a, b in zip(edited.splitlines(), final.splitlines(), strict=True) if a != b}
     assert {line.split(":")[0] for line in changed} == {
         "confidence", "evidence", "updated", "confirmed", "digest",

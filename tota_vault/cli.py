@@ -278,6 +278,76 @@ def doctor(as_json: JsonOption = False) -> None:
 
 
 @app.command()
+def watch(
+    debounce: Annotated[
+        float, typer.Option(help="Seconds of quiet after a file's last event before syncing it.")
+    ] = 0.5,
+    settle: Annotated[
+        float, typer.Option(help="Seconds a hand-edited note must be quiet before tota patches it.")
+    ] = 3.0,
+    full_every: Annotated[
+        float, typer.Option(help="Seconds between full reconciles (the cure for lost events).")
+    ] = 300.0,
+    polling: Annotated[
+        bool, typer.Option("--polling", help="Poll instead of inotify (network folders).")
+    ] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log every event.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Log only problems.")] = False,
+) -> None:
+    """Run the sync daemon: mirror every edit of the vault into the index until stopped."""
+    import logging
+    import signal
+
+    from .watch import Daemon, WatchOptions
+
+    level = logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s")
+    if not verbose:
+        logging.getLogger("watchdog").setLevel(logging.WARNING)
+    options = WatchOptions(
+        debounce=debounce, quiet=settle, full_every=full_every, polling=polling,
+        max_wait=max(5.0, debounce * 4),
+    )  # fmt: skip
+    daemon = Daemon(_resolve(), options)
+    if not daemon.root.is_dir():
+        raise typer.BadParameter(f"{daemon.root}: no vault here; create one with `tota init`")
+
+    def on_signal(signum: int, _frame: Any) -> None:
+        daemon.stop(wake=False)
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    daemon.run()
+
+
+@app.command()
+def status(as_json: JsonOption = False) -> None:
+    """Say whether a daemon watches this vault, when it last synced, and what the index holds."""
+    from .watch import daemon_status
+
+    with _open() as vault:
+        running = daemon_status(vault.root)
+        data = vault.stats()
+        data["daemon"] = running
+        if as_json:
+            _print_json(data)
+            return
+        if running:
+            print(f"daemon: running (pid {running.get('pid')})")
+        else:
+            print("daemon: not running (start it with `tota watch`)")
+        print(f"vault: {data['vault']}")
+        print(f"last full sync: {data['last_sync'] or 'never'}")
+        if data["last_update"]:
+            print(f"last change synced: {data['last_update']}")
+        by_type = ", ".join(f"{k} {v}" for k, v in data["by_type"].items()) or "none"
+        print(f"memories: {data['memories']} ({by_type})")
+        print(f"notes: {data['notes']}, invalid: {data['invalid']}")
+        for path, reason in vault.index.invalid():
+            print(f"  invalid: {path}: {reason}")
+
+
+@app.command()
 def path(
     index: Annotated[bool, typer.Option("--index", help="Print the index file instead.")] = False,
 ) -> None:

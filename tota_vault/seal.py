@@ -27,7 +27,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from .model import Evidence, Memory, format_date
+from .model import Evidence, Memory
 from .notes import patch_frontmatter, render_note
 
 __all__ = [
@@ -116,7 +116,7 @@ def hand_edit_changes(
     at: datetime,
 ) -> dict[str, Any]:
     """The frontmatter changes that record a hand edit (see the module docstring)."""
-    stamp = format_date(at)
+    stamp = at.replace(microsecond=0)
     changes: dict[str, Any] = {
         "evidence": Evidence.MANUAL.value,
         "updated": stamp,

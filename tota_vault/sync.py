@@ -372,6 +372,8 @@ def reconcile(
         report.removed.extend(gone)
     if paths is None:
         index.set_state("last_sync", format_date(now()))
+    elif report.changed:
+        index.set_state("last_update", format_date(now()))
     report.invalid = index.invalid()
     report.seconds = time.perf_counter() - started
     return report

@@ -308,6 +308,7 @@ class Vault:
         counts["vault"] = str(self.root)
         counts["index"] = str(self.index_path)
         counts["last_sync"] = self.index.get_state("last_sync")
+        counts["last_update"] = self.index.get_state("last_update")
         return counts
 
     @property
