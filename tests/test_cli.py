@@ -13,7 +13,9 @@ from typer.testing import CliRunner
 from tota_vault.cli import app
 
 runner = CliRunner()
-COMMANDS = ["init", "add", "show", "search", "sync", "reindex", "doctor", "path"]
+COMMANDS = [
+    "init", "add", "show", "search", "sync", "reindex", "doctor", "path", "watch", "status",
+]  # fmt: skip
 
 
 def tota(*args: str):
