@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 #: Bump on any schema change: the index is a cache, so a new version rebuilds from the files.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 SCHEMA = """
 -- An explicit INTEGER PRIMARY KEY: external-content FTS is keyed by rowid, and implicit rowids
@@ -95,11 +95,31 @@ CREATE TRIGGER notes_au AFTER UPDATE OF title, body, tags, aliases ON notes BEGI
     VALUES (new.id, new.title, new.body, new.tags, new.aliases);
 END;
 
+-- Which message a memory came from, one row per source, kept from the JSON list by triggers:
+-- observing the same message twice must find it in O(log n), not by scanning every note.
+CREATE TABLE sources (note_id INTEGER NOT NULL, source TEXT NOT NULL);
+CREATE INDEX sources_source ON sources(source);
+CREATE INDEX sources_note ON sources(note_id);
+CREATE TRIGGER sources_ai AFTER INSERT ON notes BEGIN
+    INSERT INTO sources (note_id, source) SELECT new.id, value FROM json_each(new.sources);
+END;
+CREATE TRIGGER sources_au AFTER UPDATE OF sources ON notes BEGIN
+    DELETE FROM sources WHERE note_id = old.id;
+    INSERT INTO sources (note_id, source) SELECT new.id, value FROM json_each(new.sources);
+END;
+CREATE TRIGGER sources_ad AFTER DELETE ON notes BEGIN
+    DELETE FROM sources WHERE note_id = old.id;
+END;
+
 -- Local state that is not in the files (when the last sync ran, ...).
 CREATE TABLE state (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 DROP_ALL = """
+DROP TRIGGER IF EXISTS sources_ai;
+DROP TRIGGER IF EXISTS sources_au;
+DROP TRIGGER IF EXISTS sources_ad;
+DROP TABLE IF EXISTS sources;
 DROP TRIGGER IF EXISTS notes_ai;
 DROP TRIGGER IF EXISTS notes_ad;
 DROP TRIGGER IF EXISTS notes_au;
@@ -142,6 +162,16 @@ WHERE notes_fts MATCH :query
   AND (:type IS NULL OR n.type = :type)
   AND (:include_archived OR n.status IS NULL OR n.status != 'archived')
 ORDER BY score
+LIMIT :limit
+"""
+
+
+#: Merge candidates: the best text matches among active memories of one type and subject.
+SIMILAR = f"""
+SELECT n.* FROM notes_fts JOIN notes AS n ON n.id = notes_fts.rowid
+WHERE notes_fts MATCH :query AND n.type = :type AND n.subject = :subject
+  AND n.status = 'active' AND n.error IS NULL
+ORDER BY {BM25}
 LIMIT :limit
 """
 
@@ -446,6 +476,40 @@ class Index:
             )
         else:
             rows = self.conn.execute("SELECT * FROM notes WHERE path = ?", (path,))
+        return [_row_dict(r) for r in rows]
+
+    def by_source(self, source: str) -> list[dict[str, Any]]:
+        """Notes that cite this source (`<conversation>#<message>`)."""
+        rows = self.conn.execute(
+            "SELECT n.* FROM sources AS s JOIN notes AS n ON n.id = s.note_id WHERE s.source = ?",
+            (source,),
+        )
+        return [_row_dict(r) for r in rows]
+
+    def by_key(self, key: str, subject: str) -> list[dict[str, Any]]:
+        """Active memories that fill this slot for this subject (the conflict look-up)."""
+        rows = self.conn.execute(
+            "SELECT * FROM notes WHERE key = ? AND subject = ? AND status = 'active' "
+            "AND error IS NULL ORDER BY updated DESC",
+            (key, subject),
+        )
+        return [_row_dict(r) for r in rows]
+
+    def similar(
+        self, words: list[str], *, type: str, subject: str, limit: int = 8
+    ) -> list[dict[str, Any]]:
+        """Active memories of a type and subject that share words with a statement.
+
+        The merge step's candidate look-up: FTS5 narrows 100k notes to a handful, which are
+        then compared with rapidfuzz; nothing ever compares all pairs.
+        """
+        terms = [w for w in words if w]
+        if not terms:
+            return []
+        match = " OR ".join('"' + w.replace('"', '""') + '"' for w in terms[:12])
+        rows = self.conn.execute(
+            SIMILAR, {"query": match, "type": type, "subject": subject, "limit": limit}
+        )
         return [_row_dict(r) for r in rows]
 
     def title_taken(self, title: str) -> bool:

@@ -61,6 +61,7 @@ MAX_YAML_NODES = 10_000
 REMOVE = object()
 
 _FENCE_RE = re.compile(r"^-{3,}[ \t]*\r?$", re.MULTILINE)
+_STRAY_BYTE_RE = re.compile("[\udc80-\udcff]")  # bytes that surrogateescape could not decode
 _CONFLICT_RE = re.compile(r"^(<{7}|={7}|>{7})(?: |$)", re.MULTILINE)
 _HISTORY_RE = re.compile(r"^##[ \t]+History[ \t]*$", re.MULTILINE)
 _HEADING_RE = re.compile(r"^#{1,2}[ \t]+\S", re.MULTILINE)
@@ -169,6 +170,17 @@ def decode_note(data: bytes) -> str:
     return text.removeprefix("\ufeff")
 
 
+def _salvage_text(data: bytes) -> str:
+    """Decode bytes that are not valid UTF-8 for search: each stray byte is read as cp1252.
+
+    Such files are most often Latin-1 or Windows-1252, so `caf\\xe9` is still found as `café`.
+    """
+    text = data.decode("utf-8", errors="surrogateescape")
+    return _STRAY_BYTE_RE.sub(
+        lambda m: bytes([ord(m.group()) - 0xDC00]).decode("cp1252", errors="replace"), text
+    )
+
+
 def _locate(text: str) -> tuple[int, int, int] | None:
     """Return (start of YAML, end of YAML, start of body) offsets, or None without frontmatter."""
     first = _FENCE_RE.match(text)
@@ -225,7 +237,7 @@ def parse_note(
     except InvalidNoteError as exc:
         readable = ""
         if exc.reason.startswith("not valid UTF-8"):
-            readable = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+            readable = _salvage_text(data).removeprefix("\ufeff")
         return ParsedNote(path, title, {}, readable.replace("\r\n", "\n"), None, exc.reason, False)
 
     text = text.replace("\r\n", "\n")
@@ -323,20 +335,36 @@ def _scalar(value: Any) -> str:
     return text if _plain_ok(text) else json.dumps(text, ensure_ascii=False)
 
 
+@lru_cache(maxsize=1024)
+def _key(name: str) -> str:
+    """A property name as YAML: plain when every reader gets it back, else double-quoted.
+
+    A person may name a property `"#todo"` or `"a: b"` (quoted in their note); written plain,
+    the first would be a comment and the second invalid YAML.
+    """
+    if name and name == name.strip() and "\n" not in name:
+        try:
+            if yaml.safe_load(f"{name}: x") == {name: "x"}:
+                return name
+        except yaml.YAMLError:
+            pass
+    return json.dumps(name, ensure_ascii=False)
+
+
 def _render_key(name: str, value: Any) -> list[str]:
     if isinstance(value, list | tuple):
         if not value:
-            return [f"{name}: []"]
+            return [f"{_key(name)}: []"]
         if all(not isinstance(v, dict | list | tuple) for v in value):
-            return [f"{name}:"] + [f"  - {_scalar(v)}" for v in value]
+            return [f"{_key(name)}:"] + [f"  - {_scalar(v)}" for v in value]
     if isinstance(value, dict | list | tuple):
         dumped = yaml.safe_dump(
             {name: value}, sort_keys=False, default_flow_style=False, allow_unicode=True
         )
         return dumped.rstrip("\n").split("\n")
     if value is None:
-        return [f"{name}:"]
-    return [f"{name}: {_scalar(value)}"]
+        return [f"{_key(name)}:"]
+    return [f"{_key(name)}: {_scalar(value)}"]
 
 
 def render_fields(fields: Mapping[str, Any]) -> str:

@@ -1,0 +1,235 @@
+"""Files: which paths are notes, atomic writes that never clobber, scanning a vault."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from conftest import write
+
+from tota_vault.errors import NoteChangedError
+from tota_vault.files import (
+    FileStat,
+    atomic_write,
+    content_hash,
+    fingerprint_of,
+    is_note_path,
+    scan_vault,
+)
+
+NOTE_PATHS = [
+    ("a/b.md", True),
+    ("goal/Run a marathon.md", True),
+    ("README.MD", True),
+    ("Note.Md", True),
+    ("a/b/c/deep.md", True),
+    ("sedative notes.md", True),
+    ("2024.md", True),
+    ("#tag.md", True),
+    (".tota/index.md", False),
+    (".obsidian/x.md", False),
+    (".git/x.md", False),
+    (".trash/x.md", False),
+    ("goal/.obsidian/x.md", False),
+    ("a/.hidden/x.md", False),
+    ("node_modules/x.md", False),
+    (".note.md.swp", False),
+    (".note.md", False),
+    ("goal/.note.md.swx", False),
+    ("note.md~", False),
+    ("4913", False),
+    ("5036", False),
+    ("#note.md#", False),
+    (".#note.md", False),
+    ("sedAb12Cd", False),
+    ("x.tmp", False),
+    ("x.md.tmp", False),
+    (".x.md.abc.tota.tmp", False),
+    ("x.md.vsctmp", False),
+    ("x.md.orig", False),
+    ("note.txt", False),
+    ("note", False),
+]
+
+
+@pytest.mark.parametrize(("rel", "expected"), NOTE_PATHS, ids=[p for p, _ in NOTE_PATHS])
+def test_is_note_path(rel: str, expected: bool) -> None:
+    assert is_note_path(rel) is expected
+
+
+# --- atomic_write ----------------------------------------------------------------------------
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+def test_atomic_write_creates_private_file_and_folders(tmp_path: Path) -> None:
+    target = tmp_path / "vault" / "goal" / "sub" / "Run.md"
+    fp = atomic_write(target, b"Run a marathon.\n", expected=None)
+    assert target.read_bytes() == b"Run a marathon.\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    for folder in (tmp_path / "vault", tmp_path / "vault" / "goal", target.parent):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert fp.hash == content_hash(b"Run a marathon.\n")
+    assert fp.size == len(b"Run a marathon.\n")
+    assert fp.mtime_ns == target.stat().st_mtime_ns
+    assert leftovers(target.parent) == []
+
+
+def test_atomic_write_never_creates_over_an_existing_file(tmp_path: Path) -> None:
+    target = write(tmp_path, "goal/Run.md", b"a person's words\n")
+    before = target.stat().st_mtime_ns
+    with pytest.raises(NoteChangedError, match="appeared"):
+        atomic_write(target, b"tota's words\n", expected=None)
+    assert target.read_bytes() == b"a person's words\n"
+    assert target.stat().st_mtime_ns == before
+    assert leftovers(target.parent) == []
+
+
+def test_atomic_write_replaces_when_unchanged(tmp_path: Path) -> None:
+    target = write(tmp_path, "goal/Run.md", b"old\n")
+    fp = fingerprint_of(target)
+    new = atomic_write(target, b"new\n", expected=fp)
+    assert target.read_bytes() == b"new\n"
+    assert new == fingerprint_of(target)
+    assert leftovers(target.parent) == []
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [b"edited by hand\n", b"", b"old\n\n"],
+    ids=["rewritten", "emptied", "one-byte-more"],
+)
+def test_atomic_write_refuses_when_the_file_changed(tmp_path: Path, edit: bytes) -> None:
+    target = write(tmp_path, "goal/Run.md", b"old\n")
+    fp = fingerprint_of(target)
+    target.write_bytes(edit)  # a person saves in between
+    mtime = target.stat().st_mtime_ns
+    with pytest.raises(NoteChangedError, match="changed on disk"):
+        atomic_write(target, b"tota's version\n", expected=fp)
+    assert target.read_bytes() == edit
+    assert target.stat().st_mtime_ns == mtime
+    assert leftovers(target.parent) == []
+
+
+def test_atomic_write_refuses_when_the_file_vanished(tmp_path: Path) -> None:
+    target = write(tmp_path, "goal/Run.md", b"old\n")
+    fp = fingerprint_of(target)
+    target.unlink()
+    with pytest.raises(NoteChangedError):
+        atomic_write(target, b"new\n", expected=fp)
+    assert not target.exists()
+    assert leftovers(target.parent) == []
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o644, 0o400])
+def test_atomic_write_keeps_the_mode_of_a_replaced_file(tmp_path: Path, mode: int) -> None:
+    target = write(tmp_path, "goal/Run.md", b"old\n")
+    target.chmod(mode)
+    atomic_write(target, b"new\n", expected=fingerprint_of(target))
+    assert stat.S_IMODE(target.stat().st_mode) == mode
+    assert target.read_bytes() == b"new\n"
+
+
+def test_atomic_write_leaves_no_temp_file_when_writing_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = write(tmp_path, "goal/Run.md", b"old\n")
+    fp = fingerprint_of(target)
+
+    def broken_fsync(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", broken_fsync)
+    with pytest.raises(OSError, match="No space"):
+        atomic_write(target, b"new\n", expected=fp)
+    with pytest.raises(OSError, match="No space"):
+        atomic_write(target.with_name("Fresh.md"), b"new\n", expected=None)
+    monkeypatch.undo()
+    assert target.read_bytes() == b"old\n"
+    assert not target.with_name("Fresh.md").exists()
+    assert sorted(p.name for p in target.parent.iterdir()) == ["Run.md"]
+
+
+def test_atomic_write_does_not_write_through_a_symlink(tmp_path: Path) -> None:
+    real = write(tmp_path, "elsewhere.md", b"real\n")
+    link = tmp_path / "goal" / "link.md"
+    link.parent.mkdir()
+    link.symlink_to(real)
+    with pytest.raises(NoteChangedError, match="symlink"):
+        atomic_write(link, b"new\n", expected=fingerprint_of(link))
+    assert real.read_bytes() == b"real\n"
+    assert link.is_symlink()
+
+
+# --- scan_vault ------------------------------------------------------------------------------
+
+
+def test_scan_skips_dot_folders_and_artifacts(tmp_path: Path) -> None:
+    for rel in [
+        "goal/Run.md", "README.md", "deep/er/Note.md",
+        ".tota/x.md", ".obsidian/x.md", ".git/x.md", ".trash/x.md", "goal/.hidden/x.md",
+        "goal/.Run.md.swp", "goal/Run.md~", "goal/4913", "goal/#Run.md#", "goal/.#Run.md",
+        "goal/sedAb12Cd", "goal/x.tmp", "goal/notes.txt",
+    ]:  # fmt: skip
+        write(tmp_path, rel, b"text\n")
+    found = scan_vault(tmp_path)
+    assert sorted(found) == ["README.md", "deep/er/Note.md", "goal/Run.md"]
+    assert all(st.error is None and st.size == 5 for st in found.values())
+    assert found["goal/Run.md"].mtime_ns == (tmp_path / "goal/Run.md").stat().st_mtime_ns
+
+
+SYMLINKS = [
+    ("a.md", "a.md", "loop"),
+    ("b.md", "missing.md", "broken"),
+    ("c.md", "c2.md", "loop"),  # c.md -> c2.md -> c.md
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "target", "word"), SYMLINKS, ids=["self-loop", "dangling", "pair"]
+)
+def test_scan_reports_bad_symlinks(tmp_path: Path, name: str, target: str, word: str) -> None:
+    write(tmp_path, "goal/Good.md", b"good\n")
+    os.symlink(target, tmp_path / name)
+    if name == "c.md":
+        os.symlink("c.md", tmp_path / "c2.md")
+    found = scan_vault(tmp_path)
+    assert found[name].error is not None and word in found[name].error
+    assert found["goal/Good.md"] == FileStat(5, found["goal/Good.md"].mtime_ns, None)
+
+
+def test_scan_reads_a_symlinked_note_through_its_link(tmp_path: Path) -> None:
+    write(tmp_path, "goal/Real.md", b"real text\n")
+    os.symlink("Real.md", tmp_path / "goal" / "Link.md")
+    found = scan_vault(tmp_path)
+    assert found["goal/Link.md"].error is None
+    assert found["goal/Link.md"].size == len(b"real text\n")
+
+
+@pytest.mark.parametrize("link_name", ["back", "back.md"])
+def test_scan_does_not_follow_a_folder_link_back_to_the_root(
+    tmp_path: Path, link_name: str
+) -> None:
+    root = tmp_path / "vault"
+    write(root, "goal/Run.md", b"run\n")
+    os.symlink(root, root / "goal" / link_name)
+    os.symlink("..", root / "goal" / "up")
+    found = scan_vault(root)
+    assert sorted(found) == ["goal/Run.md"]
+
+
+def test_scan_reports_a_fifo_without_opening_it(tmp_path: Path) -> None:
+    write(tmp_path, "goal/Run.md", b"run\n")
+    os.mkfifo(tmp_path / "pipe.md")
+    found = scan_vault(tmp_path)  # opening a FIFO would block forever
+    assert found["pipe.md"].error == "not a regular file"
+
+
+def test_scan_of_a_missing_or_empty_root(tmp_path: Path) -> None:
+    assert scan_vault(tmp_path / "nope") == {}
+    (tmp_path / "empty").mkdir()
+    assert scan_vault(tmp_path / "empty") == {}
