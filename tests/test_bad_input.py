@@ -248,11 +248,6 @@ def test_bad_note_is_reported_findable_and_untouched(vault_dir: Path, bad: Bad) 
         path.unlink()  # 20 MB: do not keep it on disk after the test either
 
 
-@pytest.mark.xfail(
-    reason="sync.reconcile stores an unreadable path with Fingerprint(0, 0, 'unreadable'), so "
-    "every later sync re-reads it and reports it in `updated` although nothing changed",
-    strict=True,
-)
 def test_unreadable_note_is_not_updated_on_every_sync(vault_dir: Path) -> None:
     add_good_notes(vault_dir)
     os.mkfifo(vault_dir / "pipe.md")
@@ -526,13 +521,6 @@ def test_unreadable_note_is_reported_and_the_rest_syncs(
     assert code == 0, output
 
 
-@pytest.mark.xfail(
-    reason="files.scan_vault swallows the OSError of an unreadable folder (`except OSError: "
-    "continue`), so nothing names it; sync.reconcile then finds the folder's indexed notes "
-    "'gone' (os.path.lexists is False without search permission) and deletes their rows, and "
-    "doctor says all good",
-    strict=True,
-)
 def test_unreadable_folder_is_reported_and_its_notes_kept(
     shared_vault: tuple[Path, Runner],
 ) -> None:

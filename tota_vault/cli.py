@@ -128,6 +128,8 @@ def _print_sync(report: SyncReport, as_json: bool, verb: str) -> None:
     print(f"{line} ({report.seconds:.2f}s)")
     for path, reason in report.invalid:
         print(f"  invalid: {path}: {reason}")
+    for folder, reason in report.blocked:
+        print(f"  unreadable folder: {folder}: {reason} (its notes are kept in the index)")
 
 
 @app.command()
@@ -271,6 +273,8 @@ def doctor(as_json: JsonOption = False) -> None:
                 print(f"duplicate id {memory_id}: {', '.join(paths)}")
             for problem in report.integrity:
                 print(f"index: {problem}")
+            for folder, reason in report.blocked:
+                print(f"unreadable folder: {folder}: {reason}")
             if report.ok:
                 print(f"All good: {report.notes} notes, index in sync.")
         if not report.ok:

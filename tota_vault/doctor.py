@@ -27,12 +27,15 @@ class DoctorReport:
     drift: list[tuple[str, str]] = field(default_factory=list)
     duplicate_ids: dict[str, list[str]] = field(default_factory=dict)
     integrity: list[str] = field(default_factory=list)
+    blocked: list[tuple[str, str]] = field(default_factory=list)
     notes: int = 0
 
     @property
     def ok(self) -> bool:
         """True when nothing needs attention."""
-        return not (self.invalid or self.drift or self.duplicate_ids or self.integrity)
+        return not (
+            self.invalid or self.drift or self.duplicate_ids or self.integrity or self.blocked
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view (`tota doctor --json`)."""
@@ -43,6 +46,7 @@ class DoctorReport:
             "drift": [{"path": p, "problem": r} for p, r in self.drift],
             "duplicate_ids": [{"id": i, "paths": ps} for i, ps in self.duplicate_ids.items()],
             "integrity": self.integrity,
+            "unreadable_folders": [{"path": p, "reason": r} for p, r in self.blocked],
         }
 
 
@@ -50,7 +54,9 @@ def diagnose(root: Path, index: Index) -> DoctorReport:
     """Check a vault against its index without changing either."""
     report = DoctorReport()
     indexed = index.files()
-    snapshot = take_snapshot(root, None)
+    blocked: list[tuple[str, str]] = []
+    snapshot = take_snapshot(root, None, blocked)
+    report.blocked = blocked
     report.notes = len(snapshot)
     plan = plan_scan(snapshot, indexed)
     for path in plan.to_read:
@@ -66,7 +72,10 @@ def diagnose(root: Path, index: Index) -> DoctorReport:
             continue
         if fp.hash != known.hash:
             report.drift.append((path, "changed since it was indexed (run `tota sync`)"))
+    hidden = tuple(folder for folder, _ in blocked)
     for path in plan.vanished:
+        if path.startswith(hidden):
+            continue  # behind an unreadable folder: unknown, reported as such
         report.drift.append((path, "in the index but no longer on disk (run `tota sync`)"))
     report.invalid = index.invalid()
     report.duplicate_ids = index.duplicate_ids()

@@ -94,12 +94,13 @@ def _stat_error(exc: OSError) -> str:
     return f"cannot be read ({exc.strerror or exc})"
 
 
-def scan_vault(root: Path) -> dict[str, FileStat]:
+def scan_vault(root: Path, blocked: list[tuple[str, str]] | None = None) -> dict[str, FileStat]:
     """Walk the vault and stat every note: vault-relative POSIX path -> `FileStat`.
 
     Dot-folders and editor artifacts are skipped. Symlinked folders are not followed (a loop
     would never end); a symlinked note is read through its link, and a link that loops or
-    dangles is returned with its `error` so it can be reported.
+    dangles is returned with its `error` so it can be reported. A folder that cannot be listed
+    is appended to `blocked` as (`folder/`, reason): its notes are unknown, not gone.
     """
     found: dict[str, FileStat] = {}
     stack: list[tuple[str, str]] = [(str(root), "")]
@@ -107,7 +108,9 @@ def scan_vault(root: Path) -> dict[str, FileStat]:
         folder, prefix = stack.pop()
         try:
             entries = list(os.scandir(folder))
-        except OSError:
+        except OSError as exc:
+            if blocked is not None:
+                blocked.append((prefix, _stat_error(exc)))
             continue
         for entry in entries:
             name = entry.name

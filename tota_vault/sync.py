@@ -83,6 +83,7 @@ class SyncReport:
     ids_assigned: list[str] = field(default_factory=list)
     hand_edits: list[str] = field(default_factory=list)
     deferred: list[tuple[str, float]] = field(default_factory=list)  # (path, when to retry)
+    blocked: list[tuple[str, str]] = field(default_factory=list)  # (folder/, reason)
     seconds: float = 0.0
 
     @property
@@ -104,6 +105,7 @@ class SyncReport:
             "deferred": len(self.deferred),
             "seconds": round(self.seconds, 3),
             "invalid_notes": [{"path": p, "reason": r} for p, r in self.invalid],
+            "unreadable_folders": [{"path": p, "reason": r} for p, r in self.blocked],
             "moves": [{"from": a, "to": b} for a, b in self.moved],
         }
 
@@ -176,11 +178,16 @@ def template_folder(root: Path) -> str | None:
     return folder.strip("/ ") + "/"
 
 
-def take_snapshot(root: Path, paths: Iterable[str] | None) -> dict[str, FileStat]:
-    """Stat the notes of the vault (or just `paths`), leaving out Obsidian's templates folder."""
+def take_snapshot(
+    root: Path, paths: Iterable[str] | None, blocked: list[tuple[str, str]] | None = None
+) -> dict[str, FileStat]:
+    """Stat the notes of the vault (or just `paths`), leaving out Obsidian's templates folder.
+
+    Folders that cannot be listed go to `blocked` as (`folder/`, reason).
+    """
     templates = template_folder(root)
     if paths is None:
-        found = scan_vault(root)
+        found = scan_vault(root, blocked)
     else:
         found = {}
         for rel in paths:
@@ -282,7 +289,9 @@ def reconcile(
     report = SyncReport()
     indexed = index.files()
     paths = None if paths is None else sorted(set(paths))
-    snapshot = take_snapshot(root, paths)
+    blocked: list[tuple[str, str]] = []
+    snapshot = take_snapshot(root, paths, blocked)
+    report.blocked = blocked
     if paths is not None:
         indexed_scope = {p: indexed[p] for p in paths if p in indexed}
     else:
@@ -310,9 +319,15 @@ def reconcile(
                     continue
                 except NoteError as exc:
                     stat_error = str(exc).split(": ", 1)[-1]
-            # Unreadable: index the path with its reason so doctor and sync name it.
+            # Unreadable: index the path with its reason so doctor and sync name it. The reason
+            # is its "hash": checked again every sync, reported again only when it changes.
+            marker = "unreadable:" + stat_error
+            known = indexed.get(path)
+            if known is not None and known.hash == marker:
+                report.unchanged += 1
+                continue
             note = ParsedNote(path, Path(path).stem, {}, "", None, stat_error, False)
-            upserts.append(record_from_note(note, Fingerprint(0, 0, "unreadable")))
+            upserts.append(record_from_note(note, Fingerprint(0, 0, marker)))
             (report.updated if path in indexed else report.added).append(path)
 
         reads = plan_reads(
@@ -366,7 +381,12 @@ def reconcile(
             progress(min(start + BATCH_SIZE, total), total)
 
     # A delete needs proof: the file must still be gone now, after everything else was read.
-    gone = [p for p in plan.vanished if p not in claimed and not os.path.lexists(root / p)]
+    hidden = tuple(folder for folder, _ in blocked)
+    gone = [
+        p
+        for p in plan.vanished
+        if p not in claimed and not p.startswith(hidden) and not os.path.lexists(root / p)
+    ]
     if gone:
         index.apply(deletes=gone)
         report.removed.extend(gone)
