@@ -282,6 +282,79 @@ def doctor(as_json: JsonOption = False) -> None:
 
 
 @app.command()
+def extract(
+    file: Annotated[
+        str, typer.Argument(help="A conversation file, or - for standard input.")
+    ] = "-",
+    format: Annotated[
+        str, typer.Option("--format", "-f", help="auto, text, json or jsonl.")
+    ] = "auto",
+    conversation_id: Annotated[
+        str | None,
+        typer.Option(
+            "--conversation-id", help="Names the conversation in sources (default: file name)."
+        ),
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show what would be stored; write nothing.")
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Learn from a conversation: extract, score, merge, resolve conflicts and store memories."""
+    from .extract.formats import FORMATS, parse_conversation
+
+    if format not in FORMATS:
+        raise typer.BadParameter(
+            f"{format!r} is not one of {', '.join(FORMATS)}", param_hint="--format"
+        )
+    if file == "-":
+        text, source = sys.stdin.read(), "<stdin>"
+    else:
+        try:
+            text, source = Path(file).read_text("utf-8"), file
+        except (OSError, UnicodeDecodeError) as exc:
+            raise typer.BadParameter(f"{file}: cannot be read ({exc})", param_hint="FILE") from None
+    messages = parse_conversation(text, format, source=source)
+    cid = conversation_id or (Path(file).stem if file != "-" else "stdin")
+    with _open(create=True) as vault:
+        report = vault.observe(messages, conversation_id=cid, dry_run=dry_run)
+        if as_json:
+            _print_json(report.to_dict())
+            return
+        if report.paused:
+            print("Learning is paused: nothing was stored (resume with `tota resume`).")
+            return
+        counts = report.to_dict()["counts"]
+        verb = "Would store" if dry_run else "Stored"
+        print(
+            f"{verb} from {len(messages)} messages: {counts['create']} created, "
+            f"{counts['merge']} merged, {counts['supersede']} superseded, "
+            f"{counts['keep']} kept over a contradiction, {counts['skip']} skipped"
+        )
+        for outcome in report.outcomes:
+            where = f" -> {outcome.path}" if outcome.path else ""
+            print(
+                f"  {outcome.action:9} {outcome.type:12} {outcome.text}{where} ({outcome.reason})"
+            )
+
+
+@app.command()
+def pause() -> None:
+    """Pause learning: `tota extract` and `observe` store nothing until `tota resume`."""
+    with _open(create=True) as vault:
+        vault.pause()
+        print("Learning paused.")
+
+
+@app.command()
+def resume() -> None:
+    """Resume learning after `tota pause`."""
+    with _open(create=True) as vault:
+        vault.resume()
+        print("Learning resumed.")
+
+
+@app.command()
 def watch(
     debounce: Annotated[
         float, typer.Option(help="Seconds of quiet after a file's last event before syncing it.")

@@ -8,22 +8,27 @@ in the modules named for it (`notes`, `files`, `index`, `sync`, `doctor`).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from .config import is_paused, load_config, set_paused
 from .doctor import DoctorReport, diagnose
 from .errors import NotFoundError, ValidationError, VaultError
+from .extract.base import Extractor
+from .extract.messages import Message
 from .files import Fingerprint, atomic_write, make_dirs, read_file
 from .index import Hit, Index
 from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, now
 from .notes import ParsedNote, title_from_text, unique_title
 from .paths import index_path, resolve_vault_path, state_dir
+from .pipeline import Learner, ObserveReport
 from .seal import render_sealed
 from .sync import Progress, SyncReport, read_note, reconcile
 
@@ -300,6 +305,47 @@ class Vault:
         """Check the vault and its index without changing either (see `tota doctor`)."""
         return diagnose(self.root, self.index)
 
+    # --- learning --------------------------------------------------------------------------
+
+    def observe(
+        self,
+        messages: Sequence[Message | Mapping[str, Any]],
+        *,
+        conversation_id: str,
+        now: datetime | None = None,
+        extractor: Extractor | None = None,
+        dry_run: bool = False,
+    ) -> ObserveReport:
+        """Learn from a conversation: extract, score, merge, resolve conflicts, store.
+
+        `messages` are `Message`s or OpenAI-style dicts (`role`, `content`, optional `name`,
+        `id`, `timestamp`); a message without an id is known by its position. While learning
+        is paused nothing is stored and the report says so. Observing the same messages again
+        changes nothing.
+        """
+        items = _as_messages(messages)
+        if self.paused:
+            return ObserveReport(conversation_id, paused=True, dry_run=dry_run)
+        config = load_config(self.root)
+        learner = Learner(
+            self, extractor=extractor, min_confidence=config.min_confidence,
+            threshold=config.merge_threshold,
+        )  # fmt: skip
+        return learner.observe(items, conversation_id=conversation_id, at=now, dry_run=dry_run)
+
+    @property
+    def paused(self) -> bool:
+        """True while learning is paused (on this machine)."""
+        return is_paused(self.root)
+
+    def pause(self) -> None:
+        """Stop storing new memories until `resume()`."""
+        set_paused(self.root, True)
+
+    def resume(self) -> None:
+        """Store new memories again."""
+        set_paused(self.root, False)
+
     # --- status ----------------------------------------------------------------------------
 
     def stats(self) -> dict[str, Any]:
@@ -323,6 +369,16 @@ def _memory_type(value: str | MemoryType) -> MemoryType:
     except ValueError:
         allowed = ", ".join(t.value for t in MemoryType)
         raise ValidationError(f"unknown type {value!r} (expected one of: {allowed})") from None
+
+
+def _as_messages(messages: Sequence[Message | Mapping[str, Any]]) -> list[Message]:
+    """Accept `Message`s or chat dicts; dicts are read by the same rules as a JSON file."""
+    if all(isinstance(m, Message) for m in messages):
+        return list(messages)  # type: ignore[arg-type]
+    from .extract.formats import parse_conversation
+
+    plain = [m if isinstance(m, Mapping) else m.__dict__ for m in messages]
+    return parse_conversation(json.dumps(plain, default=str), "json", source="messages")
 
 
 def _fingerprint(path: Path) -> Fingerprint:

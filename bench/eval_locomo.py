@@ -1,0 +1,118 @@
+"""Quality on real conversations: LoCoMo (development split) through tota's own pipeline.
+
+Each conversation is ingested, session by session, into its own fresh vault with
+`Vault.observe` (both speakers are people: `user` messages named after the speaker, the session
+date as the timestamp, the dialog id `D1:3` as the message id). The memories are then scored
+with the evaluation kit's judge-free extraction scorer.
+
+    python bench/eval_locomo.py                      # extraction: precision, recall, counts
+    python bench/eval_locomo.py --out bench/out/locomo
+
+The data is read from ../shared/eval/ and never copied into this repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EVAL = ROOT.parent / "shared" / "eval"
+sys.path.insert(0, str(ROOT))
+
+from tota_vault import Vault  # noqa: E402
+from tota_vault.extract.messages import Message  # noqa: E402
+
+
+def load_evalkit(eval_dir: Path):
+    sys.path.insert(0, str(eval_dir))
+    import evalkit  # type: ignore[import-not-found]
+
+    return evalkit
+
+
+def session_messages(evalkit, turns, date: str) -> list[Message]:
+    from tota_vault.extract.formats import parse_conversation
+
+    when = None
+    if date:
+        parsed = parse_conversation(f"Date: {date}\nX: x", "text")
+        when = parsed[0].timestamp
+    return [
+        Message(role="user", content=t.text, id=t.local_id, name=t.speaker, timestamp=when)
+        for t in turns
+    ]
+
+
+def ingest(evalkit, conv, root: Path) -> tuple[Vault, int, float]:
+    """Observe every session of one conversation into a new vault; return it, turns, seconds."""
+    vault = Vault.open(root)
+    turns = 0
+    started = time.perf_counter()
+    for _key, date, session in evalkit.iter_sessions(conv):
+        messages = session_messages(evalkit, session, date)
+        turns += len(messages)
+        vault.observe(messages, conversation_id=conv.conv_id, now=messages[0].timestamp)
+    return vault, turns, time.perf_counter() - started
+
+
+def memories_of(vault: Vault, conv_id: str) -> list[dict]:
+    """Every active memory with the dialog turns it cites."""
+    rows = vault.index.conn.execute(
+        "SELECT text, sources, type FROM notes WHERE error IS NULL AND memory_id IS NOT NULL "
+        "AND status = 'active'"
+    ).fetchall()
+    out = []
+    for text, sources, mtype in rows:
+        turns = [s.split("#", 1)[1] for s in json.loads(sources) if "#" in s]
+        out.append({"text": text, "type": mtype, "source_turns": turns})
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=EVAL / "locomo-dev.json")
+    parser.add_argument("--eval-dir", type=Path, default=EVAL)
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "locomo")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N conversations")
+    args = parser.parse_args(argv)
+
+    evalkit = load_evalkit(args.eval_dir)
+    dataset = evalkit.load_locomo(str(args.data))
+    args.out.mkdir(parents=True, exist_ok=True)
+    extracted: dict[str, list[dict]] = {}
+    per_conv = []
+    with tempfile.TemporaryDirectory(prefix="tota-locomo-") as tmp:
+        conversations = dataset.conversations
+        if args.limit:
+            conversations = conversations[: args.limit]
+        for conv in conversations:
+            vault, turns, seconds = ingest(evalkit, conv, Path(tmp) / conv.conv_id)
+            mems = memories_of(vault, conv.conv_id)
+            vault.close()
+            extracted[conv.conv_id] = mems
+            per_conv.append({"conversation": conv.conv_id, "turns": turns,
+                             "memories": len(mems), "seconds": round(seconds, 2)})  # fmt: skip
+    with open(args.out / "memories.jsonl", "w", encoding="utf-8") as handle:
+        for cid, mems in extracted.items():
+            handle.write(json.dumps({"conversation_id": cid, "memories": mems}) + "\n")
+    gold = evalkit.locomo_gold_facts(str(args.data))
+    scores = evalkit.score_extraction(gold, extracted)
+    result = {"extraction": scores, "per_conversation": per_conv}
+    (args.out / "extraction.json").write_text(json.dumps(result, indent=1))
+    print("| conversation | turns | memories | seconds |\n|---|---:|---:|---:|")
+    for row in per_conv:
+        print(f"| {row['conversation']} | {row['turns']} | {row['memories']} | {row['seconds']} |")
+    print()
+    for name in ("grounded_precision", "grounded_recall", "lexical_recall", "memories"):
+        value = scores[name]
+        print(f"{name}: {value:.3f}" if isinstance(value, float) else f"{name}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,203 @@
+"""Secrets: keys, tokens, passwords and card numbers are found, look-alikes are not.
+
+Every fake secret is built from pieces, so no secret scanner flags this repository.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tota_vault.extract.secrets import (
+    KINDS,
+    SecretMatch,
+    contains_secret,
+    find_secrets,
+    redact,
+)
+
+ALNUM = "A1b2C3d4E5f6G7h8J9k0"  # 20 mixed characters, a building block
+OPENAI = "sk-" + "A1b2" * 6
+OPENAI_PROJECT = "sk-" + "proj-" + ALNUM + "_-" + ALNUM
+ANTHROPIC = "sk-" + "ant-" + "api03-" + ALNUM * 3
+AWS_ID = "AK" + "IA" + "IOSFODNN7EXAMPLE"
+AWS_TEMP_ID = "AS" + "IA" + "Z2X3C4V5B6N7M8Q9"
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY"
+GITHUB = "gh" + "p_" + "a1B2" * 9
+GITHUB_SERVER = "gh" + "s_" + "Z9y8" * 9
+GITHUB_PAT = "github" + "_pat_" + "11ABCDEFG0" + "_" + ALNUM * 3
+GITLAB = "gl" + "pat-" + ALNUM
+SLACK = "xo" + "xb-" + "123456789012-1234567890123-" + "aBcDeFgHiJkLmNoPqRsTuVwX"
+STRIPE_LIVE = "sk" + "_live_" + ALNUM + "1234"
+STRIPE_RESTRICTED = "rk" + "_live_" + "abcdEFGH12345678"
+STRIPE_TEST = "sk" + "_test_" + "4eC39HqLyjWDarjtT1zdp7dc"
+GOOGLE = "AI" + "za" + "SyA1b2C3d4E5f6G7h8J9k0L1m2N3o4P5q6r"
+HUGGINGFACE = "hf" + "_" + "aBcDeFgHiJkLmNoPqRsTuVwXyZ123456"
+BEARER = "abc123DEF456ghi789JKL0"
+# fmt: off
+JWT = "ey" + "JhbGciOiJIUzI1NiJ9" + "." + "ey" + "JzdWIiOiIxMjM0NTY3ODkwIn0" + "." + "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+PRIVATE_KEY = "-----BEGIN " + "RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA1b2c3d4\nZ9y8x7w6\n-----END RSA PRIVATE KEY-----"
+OPENSSH_KEY = "-----BEGIN " + "OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----"
+CUT_KEY = "-----BEGIN " + "PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nMIIEvQIB"
+VISA = "4111" + " 1111" * 3
+MASTERCARD = "5555-5555-5555-4444"
+AMEX = "3782" + "82246310005"  # 15 digits, one run
+VISA_13 = "4222222222222"
+# fmt: on
+
+
+def case(text: str, kind: str, secret: str) -> pytest.param:
+    """A row: `text` holds `secret` once, which must be found as `kind` with its exact span."""
+    return pytest.param(text, kind, secret, id=f"{kind}:{text[:32]}")
+
+
+SECRETS = [
+    case(f"my key is {OPENAI} ok", "openai_key", OPENAI),
+    case(f"OPENAI_API_KEY={OPENAI_PROJECT}", "openai_key", OPENAI_PROJECT),
+    case(f"use {ANTHROPIC}.", "anthropic_key", ANTHROPIC),
+    case(f"id {AWS_ID} for prod", "aws_access_key", AWS_ID),
+    case(f"temporary {AWS_TEMP_ID}", "aws_access_key", AWS_TEMP_ID),
+    case(f"aws_secret_access_key = {AWS_SECRET}\n", "aws_secret_key", AWS_SECRET),
+    case(f'AWS_SECRET_ACCESS_KEY: "{AWS_SECRET}"', "aws_secret_key", AWS_SECRET),
+    case(f"token {GITHUB} here", "github_token", GITHUB),
+    case(f"({GITHUB_SERVER})", "github_token", GITHUB_SERVER),
+    case(f"GH_TOKEN={GITHUB_PAT}", "github_token", GITHUB_PAT),
+    case(f"gitlab {GITLAB}", "gitlab_token", GITLAB),
+    case(f"SLACK_BOT_TOKEN={SLACK}", "slack_token", SLACK),
+    case(f"stripe {STRIPE_LIVE}", "stripe_key", STRIPE_LIVE),
+    case(f"stripe {STRIPE_RESTRICTED}", "stripe_key", STRIPE_RESTRICTED),
+    case(f"test key {STRIPE_TEST}", "stripe_key", STRIPE_TEST),
+    case(f"maps key {GOOGLE}!", "google_api_key", GOOGLE),
+    case(f"HF_TOKEN={HUGGINGFACE}", "huggingface_token", HUGGINGFACE),
+    case(f"Authorization: Bearer {BEARER}.", "bearer_token", BEARER),
+    case(f"curl -H 'Authorization: Bearer {JWT}'", "jwt", JWT),
+    case(f"session={JWT}", "jwt", JWT),
+    case(f"here:\n{PRIVATE_KEY}\nthanks", "private_key", PRIVATE_KEY),
+    case(f"{OPENSSH_KEY}", "private_key", OPENSSH_KEY),
+    case(f"pasted: {CUT_KEY}", "private_key", CUT_KEY),
+    case("my password is hunter2.", "password", "hunter2"),
+    case("My Password Is Tr0ub4dor&3 so", "password", "Tr0ub4dor&3"),
+    case("password: s3cr3t!", "password", "s3cr3t"),
+    case("password=letmein", "password", "letmein"),
+    case("DB_PASSWORD=p4ss", "password", "p4ss"),
+    case('{"password": "hunter 2"}', "password", "hunter 2"),
+    case("pw: qwerty123", "password", "qwerty123"),
+    case("the passcode is 8841", "password", "8841"),
+    case("the wifi password is sunshine", "password", "sunshine"),
+    case("The password for my bank account is Gr33n#1", "password", "Gr33n#1"),
+    case("my PIN is 1234", "password", "1234"),
+    case("pin code: 004821", "password", "004821"),
+    case("my passphrase is correct horse battery staple.", "password", "correct horse battery staple"),
+    case("passphrase: 'a b c'", "password", "a b c"),
+    case(f"card {VISA} exp 12/27", "card_number", VISA),
+    case(f"pay with {MASTERCARD}.", "card_number", MASTERCARD),
+    case(f"amex {AMEX}", "card_number", AMEX),
+    case(f"old visa {VISA_13}", "card_number", VISA_13),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "kind", "secret"), SECRETS)
+def test_secret_is_found_with_kind_and_span(text: str, kind: str, secret: str) -> None:
+    start = text.index(secret)
+    assert find_secrets(text) == [SecretMatch(kind, start, start + len(secret))]
+    assert contains_secret(text) == kind
+
+
+def test_every_kind_has_a_case() -> None:
+    assert {row.values[1] for row in SECRETS} == set(KINDS)
+
+
+LOOK_ALIKES = [
+    pytest.param("order 4111 1111 1111 1112 shipped", id="16-digits-failing-luhn"),
+    pytest.param("order 4111111111111112", id="16-digit-run-failing-luhn"),
+    pytest.param("0000 0000 0000 0000", id="one-digit-repeated"),
+    pytest.param("4111 1111-1111 1111", id="mixed-separators"),
+    pytest.param("4111  1111  1111  1111", id="double-spaces"),
+    pytest.param("on 2023-05-08 at 13:56", id="iso-date"),
+    pytest.param("20230508 and 2023-05-08T13:56:00Z", id="compact-date"),
+    pytest.param("call +1 415 555 0100", id="phone"),
+    pytest.param("call +44 20 7946 0958 1234", id="long-phone-with-plus"),
+    pytest.param("I forgot my password.", id="password-no-value"),
+    pytest.param("Password reset required", id="password-reset"),
+    pytest.param("my password is too short", id="password-is-too-short"),
+    pytest.param("the password is on the fridge", id="password-is-somewhere"),
+    pytest.param("password:", id="password-colon-nothing"),
+    pytest.param("the passphrase is not set", id="passphrase-not-set"),
+    pytest.param("pin it to the board; the pin is loose", id="pin-the-verb"),
+    pytest.param("I use sk-learn and scikit-learn", id="sk-learn"),
+    pytest.param("sk-this-is-not-a-real-key-at-all", id="sk-prose"),
+    pytest.param("id 123e4567-e89b-12d3-a456-426614174000", id="uuid"),
+    pytest.param("commit 9fceb02d0ae598e95dc970b74767f19372d61af8", id="git-sha"),
+    pytest.param("commit 1234567890123456789012345678901234567890", id="all-digit-sha"),
+    pytest.param("the bearer of bad-news-travels-far-and-wide", id="bearer-prose"),
+    pytest.param("ghp_short and AKIAshort and hf_hub_download", id="short-prefixes"),
+    pytest.param("pk_live_" + ALNUM, id="stripe-publishable"),
+    pytest.param("eyJhbGciOiJIUzI1NiJ9 alone", id="jwt-header-only"),
+    pytest.param("-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----", id="public-key"),
+    pytest.param("tasks-" + ALNUM + ALNUM, id="sk-inside-a-word"),
+    pytest.param("", id="empty"),
+]
+
+
+@pytest.mark.parametrize("text", LOOK_ALIKES)
+def test_look_alike_is_not_a_secret(text: str) -> None:
+    assert find_secrets(text) == []
+    assert contains_secret(text) is None
+    assert redact(text) == text
+
+
+REDACTIONS = [
+    pytest.param(f"key {OPENAI}.", "key [REDACTED openai_key].", id="key"),
+    pytest.param("my password is hunter2.", "my password is [REDACTED password].", id="password"),
+    pytest.param('{"password": "hunter 2"}', '{"password": "[REDACTED password]"}', id="quoted"),
+    pytest.param(
+        f"Authorization: Bearer {BEARER}",
+        "Authorization: Bearer [REDACTED bearer_token]",
+        id="bearer-keeps-scheme",
+    ),
+    pytest.param(f"Bearer {OPENAI}", "Bearer [REDACTED openai_key]", id="specific-kind-wins"),
+    pytest.param(f"password: {GITHUB}", "password: [REDACTED github_token]", id="key-as-password"),
+    pytest.param(
+        f"card {VISA}, key {GITLAB}\nand pw={AWS_ID}",
+        "card [REDACTED card_number], key [REDACTED gitlab_token]\nand pw=[REDACTED aws_access_key]",
+        id="several",
+    ),
+    pytest.param(f"a\n{CUT_KEY}", "a\n[REDACTED private_key]", id="cut-key-to-end"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), REDACTIONS)
+def test_redact(text: str, expected: str) -> None:
+    assert redact(text) == expected
+
+
+def test_text_around_secrets_is_kept_exactly() -> None:
+    before = "  Héllo,\tworld!\r\n  «quoted» "
+    middle = " \n\n  between   "
+    after = " …and after\n\n"
+    text = before + OPENAI + middle + VISA + after
+    secrets = find_secrets(text)
+    assert [s.kind for s in secrets] == ["openai_key", "card_number"]
+    assert (
+        redact(text) == before + "[REDACTED openai_key]" + middle + "[REDACTED card_number]" + after
+    )
+    pieces = [
+        text[: secrets[0].start],
+        text[secrets[0].end : secrets[1].start],
+        text[secrets[1].end :],
+    ]
+    assert pieces == [before, middle, after]
+
+
+def test_matches_are_sorted_and_never_overlap() -> None:
+    text = f"pw: {VISA} then {JWT} and Bearer {JWT} and {OPENAI} {OPENAI}"
+    secrets = find_secrets(text)
+    assert [s.start for s in secrets] == sorted(s.start for s in secrets)
+    assert all(a.end <= b.start for a, b in zip(secrets, secrets[1:], strict=False))
+    assert [s.kind for s in secrets] == ["password", "jwt", "jwt", "openai_key", "openai_key"]
+    # The password span grew to cover the whole card, so no digits are left behind.
+    assert text[secrets[0].start : secrets[0].end] == VISA
+
+
+def test_contains_secret_reports_the_first() -> None:
+    assert contains_secret(f"{GITLAB} then {OPENAI}") == "gitlab_token"
+    assert contains_secret("I prefer tea") is None

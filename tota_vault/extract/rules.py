@@ -1,0 +1,549 @@
+"""The offline default extractor: rules over a person's own sentences. No model, no network.
+
+For each message a person wrote (never the assistant's), the text is cleaned of code, quotes
+and block quotes, split into sentences, and each sentence is either skipped with a reason
+(a question, a hypothetical, someone else's words, small talk, a secret, nothing about the
+speaker) or matched against typed cues ("my name is", "I prefer", "I'm working on", "we
+decided", "I can't", "my sister", "yesterday I ..."). A matching sentence becomes a candidate:
+rewritten about its subject ("Caroline went to a support group on 7 May 2023", or for the
+person tota serves, "Prefers Neovim over VS Code."), with relative dates made absolute.
+
+The rules are deliberately plain: a table of cues, each with its type, an optional conflict
+key and a strength. `docs/extraction.md` lists them; `tests/test_rules.py` holds the examples.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..model import Evidence, MemoryType
+from .base import Candidate, Skip
+from .dates import resolve_dates
+from .messages import Message
+from .secrets import contains_secret
+
+__all__ = ["RuleExtractor", "third_person"]
+
+T = MemoryType
+
+# --- cleaning and splitting -------------------------------------------------------------------
+
+#: Code is never a statement about the person: fenced blocks, inline code, indented blocks.
+_FENCED = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.S)
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_INDENTED = re.compile(r"^(?: {4}|\t).*$", re.M)
+#: Quoted words are someone's words, not the speaker's statement; block quotes too.
+_QUOTED = re.compile(r"\"[^\"\n]{3,}\"|“[^”\n]{3,}”|«[^»\n]{3,}»")
+_BLOCKQUOTE = re.compile(r"^\s*>.*$", re.M)
+#: A new first-person clause inside a sentence: ", and I", "; I", " but my".
+_CLAUSE = re.compile(r"(?:,|;)?\s+(?:and|but|while|plus)\s+(?=(?:I|I'm|I've|my|My)\b)|;\s+(?=I\b)")
+#: Words that open a spoken sentence and carry nothing: "Actually, I live in Lisbon".
+_FILLER = re.compile(
+    r"^(?:(?:actually|well|so|oh|anyway|anyways|btw|by the way|also|and|but|yeah|yes|um|uh|"
+    r"honestly|basically|okay|ok|fyi|plus)\b[,!]?\s*)+",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=[A-Z0-9\"'(])|\n+")
+
+# --- sentence filters -------------------------------------------------------------------------
+
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|Im|Ive)\b|\b(?:my|me|mine|myself)\b", re.I)
+_I_WORD = re.compile(r"\bI(?:'m|'ve|'d|'ll)?\b")
+_WE = re.compile(r"\b(?:we|we're|we've|our|us)\b", re.I)
+#: Chat drops the "I": "Just got some new shoes", "Researching adoption agencies", "Gotta
+#: make time to dance" are the speaker's own statements.
+_IMPLICIT_I = re.compile(
+    r"^(?:just |finally |still |been |gotta |gonna |recently |also )?"
+    r"(?:got|went|finished|started|bought|signed|made|took|tried|visited|joined|adopted|"
+    r"researching|working|looking|planning|thinking|learning|taking|reading|writing|painting|"
+    r"training|saving|hoping|trying|getting|having|building|making|doing|loving|enjoying|"
+    r"gotta|gonna)\b",
+    re.I,
+)
+_QUESTION_START = re.compile(
+    r"^(?:what|how|why|when|where|who|whom|whose|which|do|does|did|are|is|was|were|can|could|"
+    r"would|should|shall|will|have|has|any|anything|wanna)\b",
+    re.I,
+)
+#: Wishes and plans are goals ("I'd love to"); other conditionals are not facts.
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if (?:i|we|only)|imagine|suppose|supposing|what if|i wonder|in theory|"
+    r"hypothetically|i would(?! love| like)|i'd(?! love| like| rather)|pretend)\b",
+    re.I,
+)
+_REPORTED = re.compile(
+    r"^(?:my (?:\w+ ){0,2}|(?:he|she|they|[A-Z][a-z]+) )(?:said|says|told me|thinks|believes|"
+    r"mentioned|claims|reckons)\b",
+    re.I,
+)
+_SMALL_TALK = re.compile(
+    r"^(?:thanks|thank you|thx|hey|hi|hello|wow|cool|awesome|great|congrats|congratulations|"
+    r"lol|haha|yeah|yep|yes|no|nope|ok|okay|sure|aww|omg|oh|ah|hmm|bye|good night|"
+    r"good morning|take care|see you|glad|nice|sounds|same|me too|you too)\b",
+    re.I,
+)
+_HEDGES = re.compile(
+    r"\b(?:maybe|perhaps|probably|possibly|i think|i guess|i suppose|kind of|kinda|sort of|"
+    r"sorta|not sure|might|may be|i believe|seems)\b",
+    re.I,
+)
+_EMPHASIS = re.compile(
+    r"\b(?:always|never|must|absolutely|definitely|really|truly|seriously|hate|love|"
+    r"can't stand|non-negotiable|no matter what)\b|!",
+    re.I,
+)
+_TEMPORARY = re.compile(
+    r"\b(?:right now|at the moment|currently|this week|today|tonight|for now|these days|"
+    r"lately)\b",
+    re.I,
+)
+
+# --- typed cues -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One rule: where it matches a sentence, the sentence is a memory of `type`."""
+
+    name: str
+    type: MemoryType
+    pattern: re.Pattern[str]
+    strength: float
+    key: str | None = None  # a key template; {1} is the pattern's first group, normalised
+
+
+def _cue(
+    name: str, mtype: MemoryType, pattern: str, strength: float, key: str | None = None
+) -> Cue:
+    return Cue(name, mtype, re.compile(pattern, re.I), strength, key)
+
+
+_JOBS = (
+    r"engineer|developer|programmer|teacher|nurse|doctor|student|designer|writer|author|"
+    r"artist|musician|manager|lawyer|chef|cook|scientist|researcher|counselor|counsellor|"
+    r"consultant|therapist|accountant|architect|photographer|painter|dancer|singer|"
+    r"entrepreneur|founder|freelancer|pilot|firefighter|officer|veteran|mechanic|"
+    r"electrician|carpenter|farmer|pharmacist|dentist|vet|veterinarian|analyst|"
+    r"professor|lecturer|coach|trainer|athlete|player|editor|journalist|baker|barista|"
+    r"social worker|mom|mum|dad|mother|father|parent|retiree|intern"
+)
+_RELATIONS = (
+    r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|spouse|mom|mum|mother|dad|father|"
+    r"parents|sister|brother|siblings?|son|daughter|kids|children|child|baby|grandma|"
+    r"grandpa|grandmother|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|friend|"
+    r"friends|best friend|bff|boss|manager|colleague|coworker|co-worker|team|teammate|"
+    r"mentor|neighbou?r|roommate|dog|cat|puppy|kitten|pet|pets"
+)
+
+#: Ordered: the first cue that matches decides the type. Strength 0.9 is an explicit statement
+#: of a durable fact, 0.75-0.85 a clear cue, 0.6 a weaker one (stored unless hedged).
+CUES: tuple[Cue, ...] = (
+    _cue(
+        "name",
+        T.IDENTITY,
+        r"\bmy name(?:'s| is)\s+([A-Z][\w'-]+)|\bcall me\s+([A-Z][\w'-]+)|"
+        r"\bI(?:'m| am) called\s+([A-Z][\w'-]+)",
+        0.9,
+        "identity/name",
+    ),
+    _cue(
+        "age",
+        T.IDENTITY,
+        r"\bI(?:'m| am)\s+(\d{1,3})(?: years? old|\b(?!\s*(?:%|km|mi|kg|lb)))",
+        0.85,
+        "identity/age",
+    ),
+    _cue(
+        "location",
+        T.IDENTITY,
+        r"\bI (?:live|am living|'m living) in\s+|\bI(?:'m| am) based in\s+|"
+        r"\bI (?:just )?moved to\s+|\bI(?:'ve| have) (?:just )?moved to\s+",
+        0.9,
+        "identity/location",
+    ),
+    _cue(
+        "origin",
+        T.IDENTITY,
+        r"\bI(?:'m| am) (?:originally )?from\s+[A-Z]|\bI grew up in\s+|"
+        r"\bI was born in\s+",
+        0.85,
+        "identity/origin",
+    ),
+    _cue(
+        "employer",
+        T.IDENTITY,
+        r"\bI (?:work|am working|'m working) (?:at|for)\s+[A-Z]|"
+        r"\bI(?:'ve| have) (?:just )?(?:started|joined) (?:working )?at\s+[A-Z]",
+        0.85,
+        "identity/employer",
+    ),
+    _cue(
+        "role",
+        T.IDENTITY,
+        rf"\bI (?:work|am working|'m working) as an?\s+|"
+        rf"\bI(?:'m| am) (?:a|an)\s+(?:\w+\s+){{0,2}}(?:{_JOBS})\b",
+        0.85,
+    ),
+    _cue(
+        "identity",
+        T.IDENTITY,
+        r"\bI(?:'m| am) (?:a |an )?(?:transgender|trans|gay|lesbian|"
+        r"bisexual|queer|nonbinary|non-binary|christian|muslim|jewish|hindu|buddhist|atheist|"
+        r"vegan|vegetarian|introvert|extrovert|single|married|divorced|retired|pregnant)\b|"
+        r"\bI (?:speak|studied|graduated|majored)\b|\bmy (?:degree|major|background)\b",
+        0.8,
+    ),
+    _cue(
+        "allergy",
+        T.CONSTRAINT,
+        r"\bI(?:'m| am) allergic to\b|\bI(?:'m| am) intolerant\b|"
+        r"\bI (?:can't|cannot|can not|don't|do not|never) (?:eat|drink|have)\b",
+        0.9,
+    ),
+    _cue(
+        "constraint",
+        T.CONSTRAINT,
+        r"\bI (?:can't|cannot|can not|mustn't|am not allowed to|"
+        r"'m not allowed to)\b|\bI (?:have to|must|need to)\b|\bmy (?:budget|deadline|limit)\b|"
+        r"\bI only have\b|\bnon-negotiable\b",
+        0.8,
+    ),
+    _cue(
+        "decision",
+        T.DECISION,
+        r"\b(?:I|we)(?:'ve| have)? (?:just )?(?:decided|chose|chosen|"
+        r"settled on|opted|picked|went with|switched to|committed to)\b|\b(?:I|we)(?:'m| am|'re| "
+        r"are) going (?:to go )?with\b|\bmy decision\b",
+        0.85,
+    ),
+    _cue(
+        "favorite",
+        T.PREFERENCE,
+        r"\bmy (?:all-time |absolute )?favou?rite\s+([\w ]{2,30}?)\s+"
+        r"(?:is|are|was|has to be)\b",
+        0.9,
+        "preference/favorite-{1}",
+    ),
+    _cue(
+        "prefer",
+        T.PREFERENCE,
+        r"\bI (?:much |really |strongly )?prefer\b|\bI(?:'d| would) "
+        r"rather\b|\bI(?:'m| am) (?:a (?:big |huge )?fan of|into|keen on|passionate about|"
+        r"obsessed with|crazy about)\b",
+        0.85,
+    ),
+    _cue(
+        "like",
+        T.PREFERENCE,
+        r"\bI (?:really |absolutely |just |also |still )?(?:love|like|"
+        r"enjoy|adore|hate|dislike|detest|can't stand|don't like|do not like)\b",
+        0.75,
+    ),
+    _cue(
+        "goal",
+        T.GOAL,
+        r"\bI (?:really )?(?:want|wanna|hope|plan|aim|intend|am planning|"
+        r"'m planning|am hoping|'m hoping|am aiming|'m aiming|am trying|'m trying|am saving|"
+        r"'m saving|am determined|'m determined)\b|\bI(?:'d| would) (?:love|like) to\b|"
+        r"\bmy (?:goal|dream|plan|aim|ambition|resolution)\b|\bI(?:'m| am) (?:going to|gonna) "
+        r"(?!go with)\b|\bI(?:'m| am) thinking (?:of|about)\b|\b(?:gonna|going to) "
+        r"(?:start|try|learn|build|open|run|finish|continue)\b",
+        0.75,
+    ),
+    _cue(
+        "project",
+        T.PROJECT,
+        r"\b(?:I|we)(?:'m| am|'re| are) (?:currently |still )?(?:working "
+        r"on|building|developing|writing|making|creating|designing|organi[sz]ing|launching|"
+        r"running|starting|opening|setting up)\b|\bmy (?:project|business|startup|company|"
+        r"store|shop|studio|book|novel|blog|podcast|channel|app|website|band)\b|"
+        r"\b(?:I|we) (?:just )?(?:launched|started|founded|opened|released|published)\b",
+        0.75,
+    ),
+    _cue(
+        "habit",
+        T.HABIT,
+        r"\bI (?:usually|always|often|normally|typically|regularly|tend to|"
+        r"never miss|practice|practise)\b|\bevery (?:day|morning|evening|night|week|weekend|"
+        r"month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(?:once|twice|"
+        r"three times) a (?:day|week|month|year)\b|\bI(?:'ve| have) been (?:\w+ing)\b",
+        0.75,
+    ),
+    _cue(
+        "relationship",
+        T.RELATIONSHIP,
+        rf"\bmy (?:(?:\w+|little|older|younger|big) )?"
+        rf"(?:{_RELATIONS})\b|\bI(?:'m| am) (?:married|engaged|dating)\b|\bI have (?:\w+ )?"
+        rf"(?:kids|children|sons|daughters|siblings|sisters|brothers|a son|a daughter|"
+        rf"a sister|a brother|a dog|a cat|pets?)\b",
+        0.75,
+    ),
+    _cue(
+        "episode",
+        T.EPISODE,
+        r"\b(?:I|we)(?:'ve| have)? (?:just |finally |recently |also )?"
+        r"(?:went|visited|attended|travel(?:l)?ed|ran|won|lost|got|received|finished|completed|"
+        r"graduated|met|saw|watched|read|bought|adopted|painted|wrote|made|took|joined|"
+        r"celebrated|organi[sz]ed|hosted|volunteered|performed|played|had|did|tried|learned|"
+        r"learnt|started|quit|left|returned|came back|signed up|passed|failed|broke|moved|"
+        r"gave|donated|helped|built|created|found|discovered|spent|camped|hiked|climbed|"
+        r"swam|cooked|baked|drew|sang|danced|competed|studied|taught|raised)\b",
+        0.7,
+    ),
+)
+
+# --- third person -----------------------------------------------------------------------------
+
+_IRREGULAR = {"am": "is", "have": "has", "do": "does", "go": "goes", "be": "is", "'m": "is"}
+_INVARIANT = {
+    "can", "could", "will", "would", "should", "must", "might", "may", "shall", "can't",
+    "couldn't", "won't", "wouldn't", "shouldn't", "didn't", "was", "wasn't", "had", "hadn't",
+    "need", "used", "ought", "gotta", "gonna", "wanna",
+}  # fmt: skip
+_ADVERBS = {
+    "really", "also", "just", "still", "always", "never", "usually", "often", "sometimes",
+    "absolutely", "totally", "finally", "recently", "actually", "even", "only", "already",
+    "definitely", "truly", "honestly", "rarely", "normally", "typically", "regularly",
+    "constantly", "mostly", "much", "strongly", "kinda", "kind", "sort", "certainly", "now",
+}  # fmt: skip
+_PAST_IRREGULAR = {
+    "went", "got", "made", "took", "saw", "ran", "won", "lost", "met", "read", "bought", "wrote",
+    "had", "did", "left", "gave", "found", "spent", "swam", "drew", "sang", "taught", "felt",
+    "thought", "came", "began", "became", "knew", "heard", "kept", "told", "said", "sold",
+    "brought", "caught", "fell", "flew", "forgot", "grew", "held", "led", "put", "set", "sat",
+    "stood", "understood", "woke", "wore", "ate", "drank", "drove", "rode", "chose",
+    "broke", "built", "sent", "paid", "meant", "slept", "quit", "hit", "cut", "let", "hurt",
+}  # fmt: skip
+
+
+def _conjugate(word: str) -> str:
+    """The third-person present of a verb that followed "I" (past forms stay as they are)."""
+    lower = word.lower()
+    if lower in _IRREGULAR:
+        return _IRREGULAR[lower]
+    if lower == "don't":
+        return "doesn't"
+    if lower in _INVARIANT or lower in _PAST_IRREGULAR or lower.endswith("ed") or "'" in lower:
+        return word
+    if re.search(r"(?:s|sh|ch|x|z|o)$", lower):
+        return word + "es"
+    if re.search(r"[^aeiou]y$", lower):
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def _verb_after_i(match: re.Match[str], subject: str) -> str:
+    words = match.group(1).split(" ")
+    out = []
+    conjugated = False
+    for word in words:
+        if not conjugated and word.lower() not in _ADVERBS:
+            out.append(_conjugate(word))
+            conjugated = True
+        else:
+            out.append(word)
+    return f"{subject} " + " ".join(out)
+
+
+def third_person(sentence: str, subject: str) -> str:
+    """Rewrite a first-person sentence about `subject` ("Caroline", or "the user").
+
+    "I'm keen on counseling" -> "Caroline is keen on counseling"; "my kids" -> "Caroline's
+    kids"; for the user, a leading "The user prefers" becomes "Prefers", as notes read.
+    """
+    s = subject
+    text = sentence
+    rules = [
+        (r"\bI(?:'m| am|m)\b", f"{s} is"),
+        (r"\bI(?:'ve| have)\b(?! to)", f"{s} has"),
+        (r"\bI(?:'d)\b", f"{s} would"),
+        (r"\bI(?:'ll| will)\b", f"{s} will"),
+        (r"\bI was\b", f"{s} was"),
+        (r"\bmyself\b", "themselves"),
+        (r"\bmine\b", f"{s}'s"),
+    ]
+    for pattern, repl in rules:
+        text = re.sub(pattern, repl, text)
+    text = re.sub(
+        r"\bI ((?:(?:" + "|".join(_ADVERBS) + r") )*[\w']+)",
+        lambda m: _verb_after_i(m, s),
+        text,
+    )
+
+    def possessive(match: re.Match[str]) -> str:
+        # The subject is named once; later mentions read "their", as a person would write.
+        return "their" if s in text[: match.start()] else f"{s}'s"
+
+    text = re.sub(r"\b[Mm]y\b", possessive, text)
+    text = re.sub(r"\bme\b", s if s != "the user" else "them", text)
+    text = re.sub(r"\bMe\b", s, text)
+    text = re.sub(r"\bour\b", "their", text)
+    text = re.sub(r"\bOur\b", f"{s}'s", text)
+    text = re.sub(r"\bWe\b", f"{s} and others", text)
+    if s == "the user":
+        text = re.sub(r"^the user's\b", "The user's", text)
+        text = re.sub(r"^the user (?!and\b)(\w)", lambda m: m.group(1).upper(), text)
+        text = text.replace("the user's", "their")
+    text = text.strip()
+    if text and text[0].islower():
+        text = text[0].upper() + text[1:]
+    if text and text[-1] not in ".!?":
+        text += "."
+    return re.sub(r"!+$", ".", text)
+
+
+# --- the extractor ----------------------------------------------------------------------------
+
+
+_LEADING_DATE = re.compile(
+    r"^((?:on|in|around) (?:the (?:week|weekend) (?:of|before|after) )?"
+    r"(?:[A-Z][a-z]+day )?\d{1,2} [A-Z][a-z]+ \d{4}|(?:in|around) [A-Z][a-z]+ \d{4}|in \d{4}),?\s+"
+    r"(?=(?:I|we|my|our)\b)",
+    re.I,
+)
+
+
+def _implicit_subject(sentence: str) -> str:
+    """Put back the "I" that chat drops: "Just got new shoes" -> "I just got new shoes"."""
+    first = sentence.split(" ", 1)[0].lower()
+    rest = sentence[0].lower() + sentence[1:]
+    if first.endswith("ing"):
+        return "I'm " + rest
+    if first == "been":
+        return "I've " + rest
+    return "I " + rest
+
+
+def _clean(content: str) -> str:
+    text = _FENCED.sub(" ", content)
+    text = _INLINE_CODE.sub(" ", text)
+    text = _INDENTED.sub(" ", text)
+    text = _BLOCKQUOTE.sub(" ", text)
+    return _QUOTED.sub(" ", text)
+
+
+def _sentences(text: str) -> list[str]:
+    """Sentences, and within them the clauses that start a new first-person statement:
+    "My name is Sam and I live in Porto" is two facts with two conflict slots."""
+    out = []
+    for part in _SENTENCE_END.split(text):
+        if not part or not part.strip():
+            continue
+        for clause in _CLAUSE.split(part):
+            clause = _FILLER.sub("", re.sub(r"\s+", " ", clause).strip(" -–—*•,;"))
+            if clause:
+                out.append(clause[0].upper() + clause[1:])
+    return out
+
+
+def _skip_reason(sentence: str) -> str | None:
+    stripped = sentence.strip()
+    if stripped.endswith("?") or _QUESTION_START.match(stripped):
+        return "a question"
+    kind = contains_secret(stripped)
+    if kind:
+        return f"contains a secret ({kind})"
+    if _REPORTED.match(stripped):
+        return "someone else's words"
+    if _HYPOTHETICAL.search(stripped):
+        return "hypothetical"
+    if not (_FIRST_PERSON.search(stripped) or _WE.search(stripped) or _IMPLICIT_I.match(stripped)):
+        return "not about the speaker"
+    words = re.findall(r"[\w']+", stripped)
+    if len(words) < 4 or (_SMALL_TALK.match(stripped) and len(words) < 8):
+        return "small talk"
+    return None
+
+
+def _key(cue: Cue, match: re.Match[str]) -> str | None:
+    if cue.key is None:
+        return None
+    if "{1}" not in cue.key:
+        return cue.key
+    value = next((g for g in match.groups() if g), "")
+    slug = re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-")
+    return cue.key.replace("{1}", slug) if slug else None
+
+
+class RuleExtractor:
+    """The offline default: deterministic rules, no model, no network."""
+
+    name = "rules"
+
+    def extract(
+        self, messages: Sequence[Message], *, conversation_id: str
+    ) -> tuple[list[Candidate], list[Skip]]:
+        """Propose a candidate per sentence a person said about themselves."""
+        candidates: list[Candidate] = []
+        skipped: list[Skip] = []
+        for message in messages:
+            if message.role != "user":
+                if message.content.strip():
+                    skipped.append(
+                        Skip(message.id, message.content[:80], f"{message.role} message")
+                    )
+                continue
+            subject = message.name or "user"
+            label = message.name or "the user"
+            for sentence in _sentences(_clean(message.content)):
+                reason = _skip_reason(sentence)
+                if reason is not None:
+                    skipped.append(Skip(message.id, sentence, reason))
+                    continue
+                candidate = self._candidate(sentence, message, subject, label)
+                if candidate is None:
+                    skipped.append(Skip(message.id, sentence, "no cue"))
+                else:
+                    candidates.append(candidate)
+        return candidates, skipped
+
+    def _candidate(
+        self, sentence: str, message: Message, subject: str, label: str
+    ) -> Candidate | None:
+        for cue in CUES:
+            match = cue.pattern.search(sentence)
+            if match is not None:
+                return self._build(sentence, message, subject, label, cue, _key(cue, match))
+        if len(sentence.split()) >= 5 and (
+            _FIRST_PERSON.search(sentence) or _WE.search(sentence) or _IMPLICIT_I.match(sentence)
+        ):
+            weak = Cue("statement", T.EPISODE, _I_WORD, 0.6)
+            return self._build(sentence, message, subject, label, weak, None)
+        return None
+
+    def _build(
+        self,
+        sentence: str,
+        message: Message,
+        subject: str,
+        label: str,
+        cue: Cue,
+        key: str | None,
+    ) -> Candidate:
+        if not _FIRST_PERSON.search(sentence) and not _WE.search(sentence):
+            sentence = _implicit_subject(sentence)
+        dated, days = resolve_dates(sentence, message.timestamp)
+        lead = _LEADING_DATE.match(dated)
+        if lead is not None:  # "On 7 May 2023 I ran" reads better as "Ran ... on 7 May 2023"
+            rest = dated[lead.end() :].rstrip(" .!")
+            dated = f"{rest} {lead.group(1)}."
+        evidence = Evidence.DIRECT
+        if not _I_WORD.search(sentence) and not re.search(r"\bmy\b", sentence, re.I):
+            evidence = Evidence.INFERRED  # a "we"/"our" statement: the person is implied
+        return Candidate(
+            type=cue.type,
+            text=third_person(dated, label),
+            subject=subject,
+            source=message.id,
+            evidence=evidence,
+            key=key,
+            strength=cue.strength,
+            hedged=bool(_HEDGES.search(sentence)),
+            emphatic=bool(_EMPHASIS.search(sentence)),
+            temporary=bool(_TEMPORARY.search(sentence)),
+            cue=cue.name,
+            days=tuple(days),
+            timestamp=message.timestamp,
+        )

@@ -1,0 +1,321 @@
+"""From a conversation to notes: extract -> score -> merge or resolve conflicts -> store.
+
+`decide` is the whole policy, a pure function over plain data: given a scored candidate and
+what the index knows (does a memory already cite this message, which active memories are
+alike, which fill the same slot), it returns one `Decision`. `Learner.observe` does the I/O
+around it: the index look-ups before, the note writes after, each through the note layer
+(atomic, a person's note only by surgical patch).
+
+    create     a new note
+    merge      a near-duplicate (>= 74% alike, same type and subject, same numbers and dates)
+               exists: it gains a confirmation, confidence and the source
+    supersede  an active memory fills the same slot with another value and the candidate is
+               more confident (or as confident and newer): a new note, whose History names the
+               old value; the old note is marked `superseded`, never deleted
+    keep       the existing value is more confident: it stays, and its History notes the
+               contradiction
+    skip       below the confidence threshold, or this message was already observed
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from .errors import NoteError
+from .extract.base import Candidate, Extractor, Skip
+from .extract.messages import Message
+from .files import atomic_write, read_file
+from .history import append_history, kept_entry, replaced_entry
+from .model import Memory, MemoryType, Status, new_id, now, parse_date
+from .notes import patch_frontmatter
+from .scoring import (
+    DEFAULT_MIN_CONFIDENCE,
+    MERGE_THRESHOLD,
+    Scores,
+    confirm_confidence,
+    facts_differ,
+    score,
+    similarity,
+)
+from .seal import seal
+
+__all__ = ["Decision", "Learner", "ObserveReport", "Outcome", "decide", "query_words"]
+
+Action = Literal["create", "merge", "supersede", "keep", "skip"]
+
+_STOPWORDS = frozenset(
+    "a an the and or but if then of to in on at for with by from as is are was were be been "
+    "being has have had do does did it its it's this that these those their they them there "
+    "he she his her him i me my we our us you your so very really just also too not no yes "
+    "would will can could should about into over after before up down out off than more most "
+    "some any all each other such only own same very user".split()
+)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What to do with one candidate; `target` is the existing memory's index row."""
+
+    action: Action
+    reason: str
+    target: dict[str, Any] | None = None
+
+
+def _row_confidence(row: dict[str, Any]) -> float:
+    return float(row.get("confidence") or 0.0)
+
+
+def decide(
+    candidate: Candidate,
+    scores: Scores,
+    *,
+    min_confidence: float,
+    already_observed: bool,
+    similar: Sequence[dict[str, Any]],
+    same_key: Sequence[dict[str, Any]],
+    threshold: float = MERGE_THRESHOLD,
+) -> Decision:
+    """The storage policy for one candidate (see the module docstring). Pure."""
+    if already_observed:
+        return Decision("skip", "this message was already observed")
+    if scores.confidence < min_confidence:
+        return Decision("skip", f"confidence {scores.confidence:.2f} < {min_confidence:.2f}")
+    best: tuple[float, dict[str, Any]] | None = None
+    for row in similar:
+        alike = similarity(candidate.text, row["text"])
+        if alike < threshold:
+            continue
+        if facts_differ(candidate.text, row["text"]):
+            continue
+        if best is None or alike > best[0]:
+            best = (alike, row)
+    if best is not None:
+        return Decision("merge", f"{best[0]:.0f}% alike", best[1])
+    if candidate.key and same_key:
+        current = same_key[0]
+        old = _row_confidence(current)
+        if scores.confidence > old:
+            return Decision("supersede", f"confidence {scores.confidence:.2f} > {old:.2f}", current)
+        if scores.confidence == old and _is_newer(candidate, current):
+            return Decision("supersede", f"confidence {old:.2f} tie, newer wins", current)
+        return Decision(
+            "keep", f"existing confidence {old:.2f} >= {scores.confidence:.2f}", current
+        )
+    return Decision("create", "new")
+
+
+def _is_newer(candidate: Candidate, row: dict[str, Any]) -> bool:
+    if candidate.timestamp is None or not row.get("updated"):
+        return True  # stated now: newer than anything stored
+    try:
+        return candidate.timestamp >= parse_date(row["updated"])
+    except ValueError:
+        return True
+
+
+def query_words(text: str) -> list[str]:
+    """The words of a statement worth searching for: no stopwords, longest first."""
+    words = {w for w in re.findall(r"[\w'-]{3,}", text.lower()) if w not in _STOPWORDS}
+    return sorted(words, key=lambda w: (-len(w), w))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened to one candidate, for the report."""
+
+    action: Action
+    type: str
+    text: str
+    source: str
+    reason: str
+    path: str | None = None
+    confidence: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view."""
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+@dataclass
+class ObserveReport:
+    """What one `observe` call did: per candidate, and per sentence the extractor skipped."""
+
+    conversation_id: str
+    paused: bool = False
+    dry_run: bool = False
+    outcomes: list[Outcome] = field(default_factory=list)
+    skipped: list[Skip] = field(default_factory=list)
+
+    def count(self, action: Action) -> int:
+        """How many candidates ended in `action`."""
+        return sum(1 for o in self.outcomes if o.action == action)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view (`tota extract --json`)."""
+        actions: tuple[Action, ...] = ("create", "merge", "supersede", "keep", "skip")
+        return {
+            "conversation_id": self.conversation_id,
+            "paused": self.paused,
+            "dry_run": self.dry_run,
+            "counts": {a: self.count(a) for a in actions},
+            "outcomes": [o.to_dict() for o in self.outcomes],
+            "skipped_sentences": [s.__dict__ for s in self.skipped],
+        }
+
+
+class Learner:
+    """Runs the pipeline for one vault (used through `Vault.observe`)."""
+
+    def __init__(
+        self,
+        vault: Any,
+        *,
+        extractor: Extractor | None = None,
+        min_confidence: float = DEFAULT_MIN_CONFIDENCE,
+        threshold: float = MERGE_THRESHOLD,
+    ) -> None:
+        from .extract.rules import RuleExtractor
+
+        self.vault = vault
+        self.extractor = extractor or RuleExtractor()
+        self.min_confidence = min_confidence
+        self.threshold = threshold
+
+    def observe(
+        self,
+        messages: Sequence[Message],
+        *,
+        conversation_id: str,
+        at: datetime | None = None,
+        dry_run: bool = False,
+    ) -> ObserveReport:
+        """Learn from messages: every candidate gets one outcome in the report."""
+        report = ObserveReport(conversation_id, dry_run=dry_run)
+        candidates, skipped = self.extractor.extract(messages, conversation_id=conversation_id)
+        report.skipped.extend(skipped)
+        index = self.vault.index
+        observed: dict[str, bool] = {}
+        for candidate in candidates:
+            source = f"{conversation_id}#{candidate.source}"
+            if source not in observed:
+                observed[source] = bool(index.by_source(source))
+            scores = score(candidate)
+            similar = index.similar(
+                query_words(candidate.text), type=candidate.type.value, subject=candidate.subject
+            )
+            same_key = index.by_key(candidate.key, candidate.subject) if candidate.key else []
+            decision = decide(
+                candidate, scores, min_confidence=self.min_confidence,
+                already_observed=observed[source], similar=similar, same_key=same_key,
+                threshold=self.threshold,
+            )  # fmt: skip
+            when = at or candidate.timestamp or now()
+            path = None
+            if not dry_run and decision.action != "skip":
+                path = self._apply(candidate, scores, decision, source, when)
+            elif decision.target is not None:
+                path = decision.target["path"]
+            report.outcomes.append(
+                Outcome(
+                    decision.action,
+                    candidate.type.value,
+                    candidate.text,
+                    source,
+                    decision.reason,
+                    path,
+                    scores.confidence,
+                )  # fmt: skip
+            )
+        return report
+
+    # --- writes ----------------------------------------------------------------------------
+
+    def _apply(
+        self, candidate: Candidate, scores: Scores, decision: Decision, source: str, when: datetime
+    ) -> str | None:
+        target = decision.target
+        if decision.action == "create":
+            return self._create(candidate, scores, source, when).path
+        assert target is not None
+        if decision.action == "merge":
+            return self._merge(target, scores, source, when)
+        if decision.action == "keep":
+            entry = kept_entry(when, candidate.text, scores.confidence, _row_confidence(target))
+            self._edit(target["path"], {}, history=entry)
+            return target["path"]
+        # supersede: the new value wins; the old note stays, marked, and named in History.
+        old_date = parse_date(target["updated"]) if target.get("updated") else None
+        entry = replaced_entry(
+            when, target["text"], _row_confidence(target), scores.confidence,
+            candidate.evidence.value, old_date,
+        )  # fmt: skip
+        stored = self._create(candidate, scores, source, when, history=(entry,))
+        self._edit(target["path"], {"status": Status.SUPERSEDED.value, "updated": when})
+        return stored.path
+
+    def _create(
+        self,
+        candidate: Candidate,
+        scores: Scores,
+        source: str,
+        when: datetime,
+        history: tuple[str, ...] = (),
+    ) -> Any:
+        stamp = when.replace(microsecond=0)
+        memory = Memory(
+            id=new_id(),
+            type=candidate.type,
+            text=candidate.text,
+            confidence=scores.confidence,
+            importance=scores.importance,
+            durability=scores.durability,
+            evidence=candidate.evidence,
+            created=stamp,
+            updated=stamp,
+            confirmed=stamp,
+            key=candidate.key,
+            subject=candidate.subject,
+            sources=(source,),
+            tags=(f"tota/{candidate.type.value}", *candidate.tags),
+            history=history,
+        )
+        return self.vault.write_new(memory)
+
+    def _merge(self, target: dict[str, Any], scores: Scores, source: str, when: datetime) -> str:
+        sources = list(target.get("sources") or [])
+        if source not in sources:
+            sources.append(source)
+        changes = {
+            "confidence": confirm_confidence(_row_confidence(target), scores.confidence),
+            "confirmations": int(target.get("confirmations") or 1) + 1,
+            "confirmed": when.replace(microsecond=0),
+            "sources": sources,
+        }
+        self._edit(target["path"], changes)
+        return target["path"]
+
+    def _edit(self, rel: str, changes: dict[str, Any], *, history: str | None = None) -> None:
+        """Patch a note surgically and reseal it; a hand edit still pending is recorded first."""
+        root: Path = self.vault.root
+        self.vault.sync(paths=[rel])  # records a person's edit before tota touches the note
+        data, fingerprint = read_file(root / rel)
+        text = data.decode("utf-8")
+        if changes:
+            text = patch_frontmatter(text, changes)
+        if history:
+            text = append_history(text, history)
+        try:
+            atomic_write(root / rel, seal(text).encode("utf-8"), expected=fingerprint)
+        except NoteError:
+            raise
+        self.vault.sync(paths=[rel])
+
+
+def is_learnable(mtype: MemoryType) -> bool:
+    """Reflections are made by `tota reflect`, never extracted from a conversation."""
+    return mtype is not MemoryType.REFLECTION

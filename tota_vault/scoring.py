@@ -1,0 +1,133 @@
+"""Scores for a candidate memory, and the merge rules: pure functions over plain data.
+
+Every number here is in `docs/scoring.md`, which is the contract; change both together.
+
+Confidence (how sure tota is that the statement is true of its subject):
+
+    confidence = strength of the cue                  (0.6 weak .. 0.9 explicit; see rules.CUES)
+                 - 0.15 if the wording hedges         ("maybe", "I think", "kind of")
+                 + 0.05 if it is emphatic             ("always", "never", "must", "!")
+                 - 0.10 if the evidence is inferred   (a "we" statement, not "I")
+    clamped to [0.05, 0.99]; stored only at >= the vault's threshold (0.55 by default).
+
+Importance (how much it matters when recalling) and durability (how long it stays true)
+start from the type's row in `TYPE_SCORES`; emphasis adds 0.1 importance; a temporary
+statement ("right now", "this week") loses 0.3 durability.
+
+Merging a confirmation into a memory raises its confidence by noisy-or, damped so repetition
+alone never reaches certainty: c' = c + (1 - c) * 0.5 * c_new, at most 0.99.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz, utils
+
+from .extract.base import Candidate
+from .model import Evidence, MemoryType
+
+__all__ = [
+    "DEFAULT_MIN_CONFIDENCE",
+    "MERGE_THRESHOLD",
+    "TYPE_SCORES",
+    "Scores",
+    "confirm_confidence",
+    "facts_differ",
+    "score",
+    "similarity",
+]
+
+#: The product's promise: candidates below this confidence are not stored.
+DEFAULT_MIN_CONFIDENCE = 0.55
+#: Near-duplicates at or above this similarity (0..100) merge instead of being stored twice.
+MERGE_THRESHOLD = 74.0
+
+HEDGE_PENALTY = 0.15
+EMPHASIS_BONUS = 0.05
+INFERRED_PENALTY = 0.10
+MERGE_DAMPING = 0.5
+MAX_CONFIDENCE = 0.99
+
+#: (importance, durability) by type: who a person is and what they cannot do matter most and
+#: last longest; a single episode matters less and its relevance fades first.
+TYPE_SCORES: dict[MemoryType, tuple[float, float]] = {
+    MemoryType.IDENTITY: (0.8, 0.95),
+    MemoryType.CONSTRAINT: (0.8, 0.9),
+    MemoryType.RELATIONSHIP: (0.7, 0.85),
+    MemoryType.GOAL: (0.7, 0.6),
+    MemoryType.PROJECT: (0.6, 0.6),
+    MemoryType.DECISION: (0.6, 0.75),
+    MemoryType.PREFERENCE: (0.5, 0.8),
+    MemoryType.HABIT: (0.5, 0.7),
+    MemoryType.EPISODE: (0.4, 0.5),
+    MemoryType.REFLECTION: (0.6, 0.8),
+}
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_MONTHS = re.compile(
+    r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday)\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Scores:
+    """The three scores of a candidate."""
+
+    confidence: float
+    importance: float
+    durability: float
+
+
+def _clamp(value: float, low: float = 0.05, high: float = MAX_CONFIDENCE) -> float:
+    return round(min(high, max(low, value)), 2)
+
+
+def score(candidate: Candidate) -> Scores:
+    """Score a candidate by the documented rules (module docstring, docs/scoring.md)."""
+    confidence = candidate.strength
+    if candidate.hedged:
+        confidence -= HEDGE_PENALTY
+    if candidate.emphatic:
+        confidence += EMPHASIS_BONUS
+    if candidate.evidence is Evidence.INFERRED:
+        confidence -= INFERRED_PENALTY
+    importance, durability = TYPE_SCORES[candidate.type]
+    if candidate.emphatic:
+        importance += 0.1
+    if candidate.temporary:
+        durability -= 0.3
+    return Scores(_clamp(confidence), _clamp(importance, high=1.0), _clamp(durability, high=1.0))
+
+
+def confirm_confidence(current: float, new: float) -> float:
+    """A memory's confidence after another statement of it with confidence `new`."""
+    return _clamp(current + (1.0 - current) * MERGE_DAMPING * new)
+
+
+def similarity(a: str, b: str) -> float:
+    """How alike two statements are, 0..100: word order and case do not matter.
+
+    `token_sort_ratio` with rapidfuzz's default processing. Not `token_set_ratio`,
+    `partial_ratio` or `WRatio`: those call a statement that contains another a duplicate,
+    and "Likes tea" would swallow "Likes tea but hates coffee".
+    """
+    return fuzz.token_sort_ratio(a, b, processor=utils.default_process)
+
+
+def _facts(text: str) -> set[str]:
+    lowered = text.lower()
+    return set(_NUMBER.findall(lowered)) | {m.lower()[:3] for m in _MONTHS.findall(lowered)}
+
+
+def facts_differ(a: str, b: str) -> bool:
+    """True when two statements name different numbers or dates: never merge those.
+
+    "Ran 5 km" and "Ran 50 km" are 90% alike and different facts; so are the same trip on
+    two dates. The guard compares the sets of numbers and month or weekday names.
+    """
+    return _facts(a) != _facts(b)
