@@ -1,6 +1,6 @@
 """Scores for a candidate memory, and the merge rules: pure functions over plain data.
 
-Every number here is in `docs/scoring.md`, which is the contract; change both together.
+Every number here is in `docs/learning.md`, which is the contract; change both together.
 
 Confidence (how sure tota is that the statement is true of its subject):
 
@@ -88,7 +88,7 @@ def _clamp(value: float, low: float = 0.05, high: float = MAX_CONFIDENCE) -> flo
 
 
 def score(candidate: Candidate) -> Scores:
-    """Score a candidate by the documented rules (module docstring, docs/scoring.md)."""
+    """Score a candidate by the documented rules (module docstring, docs/learning.md)."""
     confidence = candidate.strength
     if candidate.hedged:
         confidence -= HEDGE_PENALTY

@@ -9,7 +9,7 @@ rewritten about its subject ("Caroline went to a support group on 7 May 2023", o
 person tota serves, "Prefers Neovim over VS Code."), with relative dates made absolute.
 
 The rules are deliberately plain: a table of cues, each with its type, an optional conflict
-key and a strength. `docs/extraction.md` lists them; `tests/test_rules.py` holds the examples.
+key and a strength. `docs/learning.md` lists them; `tests/test_rules.py` holds the examples.
 """
 
 from __future__ import annotations
