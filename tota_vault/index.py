@@ -393,12 +393,18 @@ class Index:
 
     # --- sync ------------------------------------------------------------------------------
 
-    def files(self) -> dict[str, IndexedFile]:
-        """Every indexed path and what is known of its file."""
-        return {
-            row[0]: IndexedFile(row[1], row[2], row[3], row[4])
-            for row in self.conn.execute(SYNC_ROWS)
-        }
+    def files(self, paths: Iterable[str] | None = None) -> dict[str, IndexedFile]:
+        """Every indexed path (or just `paths`) and what is known of its file."""
+        if paths is None:
+            rows = self.conn.execute(SYNC_ROWS).fetchall()
+        else:
+            wanted = list(paths)
+            rows = []
+            for start in range(0, len(wanted), 500):  # stay under SQLite's variable limit
+                chunk = wanted[start : start + 500]
+                marks = ", ".join("?" for _ in chunk)
+                rows += self.conn.execute(f"{SYNC_ROWS} WHERE path IN ({marks})", chunk)
+        return {row[0]: IndexedFile(row[1], row[2], row[3], row[4]) for row in rows}
 
     def apply(
         self,

@@ -420,15 +420,16 @@ def _key_spans(lines: list[str]) -> dict[str, tuple[int, int]]:
     return spans
 
 
-def patch_frontmatter(text: str, changes: Mapping[str, Any]) -> str:
+def patch_frontmatter(text: str, changes: Mapping[str, Any], *, verify: bool = True) -> str:
     """Change only the frontmatter lines of the keys in `changes`; keep every other byte.
 
     A key that exists has its lines replaced in place; a new key is added at the end of the
     frontmatter (after `id`'s natural place for an `id`: first). `REMOVE` deletes a key. A note
     without frontmatter gets a new block on top; its body is not touched. The BOM and the line
-    ending style (LF or CRLF) of the file are kept. The result is read back: if any key other
-    than the changed ones would read differently, `InvalidNoteError` is raised and nothing is
-    to be written.
+    ending style (LF or CRLF) of the file are kept. The result is read back (unless `verify`
+    is False, for a caller that just verified the same text): if any key other than the
+    changed ones would read differently, `InvalidNoteError` is raised and nothing is to be
+    written.
     """
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     text = text.removeprefix("\ufeff")
@@ -478,7 +479,8 @@ def patch_frontmatter(text: str, changes: Mapping[str, Any]) -> str:
         new_fm[-1] += newline
     new_fm.extend(appended)
     patched = bom + "".join(before) + "".join(new_fm) + "".join(after)
-    _verify_patch(text, patched.removeprefix("\ufeff"), changes)
+    if verify:
+        _verify_patch(text, patched.removeprefix("\ufeff"), changes)
     return patched
 
 

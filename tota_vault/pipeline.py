@@ -26,7 +26,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from .errors import NoteError
 from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
 from .files import atomic_write, read_file
@@ -302,18 +301,19 @@ class Learner:
     def _edit(self, rel: str, changes: dict[str, Any], *, history: str | None = None) -> None:
         """Patch a note surgically and reseal it; a hand edit still pending is recorded first."""
         root: Path = self.vault.root
-        self.vault.sync(paths=[rel])  # records a person's edit before tota touches the note
         data, fingerprint = read_file(root / rel)
+        rows = self.vault.index.get(path=rel)
+        if not rows or rows[0]["hash"] != fingerprint.hash:
+            # Changed since it was indexed: a person's edit is recorded before tota touches it.
+            self.vault.sync(paths=[rel])
+            data, fingerprint = read_file(root / rel)
         text = data.decode("utf-8")
         if changes:
             text = patch_frontmatter(text, changes)
         if history:
             text = append_history(text, history)
-        try:
-            atomic_write(root / rel, seal(text).encode("utf-8"), expected=fingerprint)
-        except NoteError:
-            raise
-        self.vault.sync(paths=[rel])
+        new = seal(text).encode("utf-8")
+        self.vault.index_written(rel, new, atomic_write(root / rel, new, expected=fingerprint))
 
 
 def is_learnable(mtype: MemoryType) -> bool:

@@ -101,7 +101,9 @@ def seal_state(text: str) -> SealState:
 
 def seal(text: str) -> str:
     """Set the note's `digest` line to the digest of the rest of it (a surgical patch)."""
-    return patch_frontmatter(text, {DIGEST_KEY: content_digest(text)})
+    # One plain scalar line at the end of a frontmatter tota has just read or patched: the
+    # read-back check would parse the note twice more for nothing on every write.
+    return patch_frontmatter(text, {DIGEST_KEY: content_digest(text)}, verify=False)
 
 
 def render_sealed(memory: Memory) -> str:

@@ -287,8 +287,9 @@ def reconcile(
     """
     started = time.perf_counter()
     report = SyncReport()
-    indexed = index.files()
     paths = None if paths is None else sorted(set(paths))
+    # A partial sync (the daemon's, a write's) reads only its own rows: O(paths), not O(vault).
+    indexed = index.files(paths)
     blocked: list[tuple[str, str]] = []
     snapshot = take_snapshot(root, paths, blocked)
     report.blocked = blocked

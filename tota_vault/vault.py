@@ -24,9 +24,9 @@ from .errors import NotFoundError, ValidationError, VaultError
 from .extract.base import Extractor
 from .extract.messages import Message
 from .files import Fingerprint, atomic_write, make_dirs, read_file
-from .index import Hit, Index
+from .index import Hit, Index, record_from_note
 from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, now
-from .notes import ParsedNote, title_from_text, unique_title
+from .notes import ParsedNote, parse_note, title_from_text, unique_title
 from .paths import index_path, resolve_vault_path, state_dir
 from .pipeline import Learner, ObserveReport
 from .seal import render_sealed
@@ -295,11 +295,19 @@ class Vault:
 
         title = unique_title(title_from_text(memory.text), taken)
         rel = f"{memory.type.value}/{title}.md"
-        fingerprint = atomic_write(
-            self.root / rel, render_sealed(memory).encode("utf-8"), expected=None
-        )
-        self.sync(paths=[rel])
+        data = render_sealed(memory).encode("utf-8")
+        fingerprint = atomic_write(self.root / rel, data, expected=None)
+        self.index_written(rel, data, fingerprint)
         return StoredMemory(memory, rel, fingerprint)
+
+    def index_written(self, rel: str, data: bytes, fingerprint: Fingerprint) -> None:
+        """Tell the index at once about a note tota just wrote (no need to read it back).
+
+        The watcher will see the same write later and find nothing to do: the bytes hash the
+        same as the row.
+        """
+        note = parse_note(data, rel)
+        self.index.apply(upserts=[record_from_note(note, fingerprint)])
 
     def doctor(self) -> DoctorReport:
         """Check the vault and its index without changing either (see `tota doctor`)."""

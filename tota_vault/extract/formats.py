@@ -248,10 +248,11 @@ def _detect(text: str) -> str:
 def _opens_transcript(stripped: str) -> bool:
     """Whether the first line of a text starting with `[` reads as a transcript's first line."""
     first = stripped.splitlines()[0]
-    if _header_date(first, allow_label=True) is not None:
-        return True
     try:
-        return _speaker_start(first, set(), allow_new=True) is not None
+        return (
+            _header_date(first, allow_label=True) is not None
+            or _speaker_start(first, set(), allow_new=True) is not None
+        )
     except ValueError:
         return True  # a transcript with a bad timestamp: the text parser names the line
 

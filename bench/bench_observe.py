@@ -1,0 +1,177 @@
+"""Learning throughput: observe 10k messages into a vault that already holds 100k memories.
+
+    python bench/gen_vault.py 100000 /tmp/tota-bench/vault-100000 --seed 7
+    python bench/bench_observe.py --vault /tmp/tota-bench/vault-100000 --messages 10000
+
+The vault is copied first (the original is left as it was) and synced cold, untimed. Then a
+deterministic stream of chat messages (facts of every type, repeats that must merge, a few
+contradictions, questions and small talk) is observed in turns of 4 messages, the way an
+assistant calls `observe` after each response. Reported, in one run:
+
+* messages per second through `Vault.observe` (target >= 500), next to the same stream through
+  the extractor alone (the baseline: no look-ups, no writes), as a ratio;
+* the merge look-up (`Index.similar`, the FTS5 query that finds near-duplicate candidates)
+  latency p50/p95 (target p95 < 5 ms);
+* what the stream did: created, merged, superseded, kept, skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import statistics
+import sys
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tota_vault import Vault  # noqa: E402
+from tota_vault.extract.messages import Message  # noqa: E402
+from tota_vault.extract.rules import RuleExtractor  # noqa: E402
+from tota_vault.index import Index  # noqa: E402
+
+PLACES = ["Lisbon", "Porto", "Berlin", "Austin", "Osaka", "Nairobi", "Lyon", "Quito", "Perth"]
+THINGS = [
+    "sourdough bread",
+    "trail running",
+    "jazz records",
+    "board games",
+    "climbing",
+    "tea",
+    "watercolor painting",
+    "chess",
+    "sci-fi novels",
+    "cycling",
+    "pottery",
+    "salsa dancing",
+    "bird watching",
+    "kayaking",
+    "knitting",
+    "photography",
+    "gardening",
+    "yoga",
+]
+TOOLS = ["Neovim", "VS Code", "PostgreSQL", "SQLite", "Rust", "Go", "Python", "Emacs", "Figma"]
+PEOPLE = ["sister", "brother", "manager", "partner", "best friend", "neighbour", "cousin"]
+PROJECTS = ["a budgeting app", "a garden shed", "a podcast", "a board game", "a photo book"]
+TEMPLATES = [
+    "I live in {place} these days.",
+    "I prefer {tool} over {tool2} for most of my work.",
+    "I really love {thing}, it keeps me sane.",
+    "I'm working on {project} in my spare time.",
+    "I usually go {thing2} every Saturday morning.",
+    "We decided to use {tool} for the new service.",
+    "I can't eat gluten, so no {thing3} for me.",
+    "My {person} is visiting next month from {place}.",
+    "Yesterday I ran {n} km along the river.",
+    "I want to learn {tool} properly this year.",
+    "My favorite board game is {game}.",
+    "I went to a {thing} workshop last weekend and loved it.",
+    "What do you think about {tool}?",
+    "Thanks, that helps a lot!",
+    "Can you remind me how {tool} handles transactions?",
+]
+GAMES = ["Wingspan", "Catan", "Azul", "Carcassonne", "Root"]
+
+
+def message_stream(count: int, seed: int = 11) -> list[Message]:
+    """A deterministic chat: user facts, repeats, questions and assistant replies."""
+    rng = random.Random(seed)
+    start = datetime(2026, 1, 1, 9, 0)
+    out: list[Message] = []
+    for i in range(count):
+        when = start + timedelta(minutes=7 * i)
+        if i % 4 == 3:
+            out.append(Message("assistant", "Noted! Anything else I can help with?", str(i + 1),
+                               timestamp=when))  # fmt: skip
+            continue
+        text = rng.choice(TEMPLATES).format(
+            place=rng.choice(PLACES), tool=rng.choice(TOOLS), tool2=rng.choice(TOOLS),
+            thing=rng.choice(THINGS), thing2=rng.choice(THINGS), thing3=rng.choice(THINGS),
+            project=rng.choice(PROJECTS), person=rng.choice(PEOPLE), n=rng.choice([5, 10, 21]),
+            game=rng.choice(GAMES),
+        )  # fmt: skip
+        out.append(Message("user", text, str(i + 1), timestamp=when))
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--vault", type=Path, required=True, help="a generated vault (copied)")
+    parser.add_argument("--messages", type=int, default=10_000)
+    parser.add_argument("--turn", type=int, default=4, help="messages per observe call")
+    parser.add_argument("--work", type=Path, default=Path("/tmp/tota-bench/observe"))
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "observe.json")
+    args = parser.parse_args(argv)
+
+    if args.work.exists():
+        shutil.rmtree(args.work)
+    shutil.copytree(args.vault, args.work, ignore=shutil.ignore_patterns(".tota"))
+    messages = message_stream(args.messages)
+
+    started = time.perf_counter()
+    extractor = RuleExtractor()
+    for i in range(0, len(messages), args.turn):
+        extractor.extract(messages[i : i + args.turn], conversation_id="bench")
+    baseline = time.perf_counter() - started
+
+    lookups: list[float] = []
+    original = Index.similar
+
+    def timed_similar(self, *a, **k):  # type: ignore[no-untyped-def]
+        t0 = time.perf_counter()
+        try:
+            return original(self, *a, **k)
+        finally:
+            lookups.append(time.perf_counter() - t0)
+
+    Index.similar = timed_similar  # type: ignore[method-assign]
+    counts: dict[str, int] = {}
+    with Vault.open(args.work) as vault:
+        t0 = time.perf_counter()
+        vault.sync()
+        cold = time.perf_counter() - t0
+        memories = vault.stats()["memories"]
+        started = time.perf_counter()
+        for i in range(0, len(messages), args.turn):
+            report = vault.observe(messages[i : i + args.turn], conversation_id="bench")
+            for action, n in report.to_dict()["counts"].items():
+                counts[action] = counts.get(action, 0) + n
+        seconds = time.perf_counter() - started
+    Index.similar = original  # type: ignore[method-assign]
+
+    rate = len(messages) / seconds
+    result = {
+        "memories_before": memories,
+        "messages": len(messages),
+        "observe_seconds": round(seconds, 2),
+        "messages_per_second": round(rate, 1),
+        "extract_only_seconds": round(baseline, 3),
+        "ratio_to_extract_only": round(seconds / baseline, 1),
+        "merge_lookup_p50_ms": round(statistics.median(lookups) * 1000, 2),
+        "merge_lookup_p95_ms": round(percentile(lookups, 0.95) * 1000, 2),
+        "lookups": len(lookups),
+        "outcomes": counts,
+        "cold_sync_seconds_untimed_setup": round(cold, 1),
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=1))
+    print(json.dumps(result, indent=1))
+    print(f"\nthroughput {rate:.0f} msg/s (target >= 500): {'met' if rate >= 500 else 'NOT met'}")
+    p95 = result["merge_lookup_p95_ms"]
+    print(f"merge look-up p95 {p95} ms (target < 5 ms): {'met' if p95 < 5 else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
