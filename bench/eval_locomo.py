@@ -5,8 +5,12 @@ Each conversation is ingested, session by session, into its own fresh vault with
 date as the timestamp, the dialog id `D1:3` as the message id). The memories are then scored
 with the evaluation kit's judge-free extraction scorer.
 
-    python bench/eval_locomo.py                      # extraction: precision, recall, counts
+    python bench/eval_locomo.py                      # extraction and recall, both scored
     python bench/eval_locomo.py --out bench/out/locomo
+
+Recall: every question (category 5, adversarial, is skipped by the scorer) is asked of its own
+conversation's vault through `Vault.recall(question, limit=20)`; the ranked memories' sources
+are written as the run file (`run.jsonl`) and scored like any memory system.
 
 The data is read from ../shared/eval/ and never copied into this repository.
 """
@@ -60,6 +64,16 @@ def ingest(evalkit, conv, root: Path) -> tuple[Vault, int, float]:
     return vault, turns, time.perf_counter() - started
 
 
+def last_date(evalkit, conv):
+    """The date of a conversation's last session: when its questions are asked."""
+    from tota_vault.extract.formats import parse_conversation
+
+    dates = [date for _key, date, _turns in evalkit.iter_sessions(conv) if date]
+    if not dates:
+        return None
+    return parse_conversation(f"Date: {dates[-1]}\nX: x", "text")[0].timestamp
+
+
 def memories_of(vault: Vault, conv_id: str) -> list[dict]:
     """Every active memory with the dialog turns it cites."""
     rows = vault.index.conn.execute(
@@ -82,9 +96,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     evalkit = load_evalkit(args.eval_dir)
-    dataset = evalkit.load_locomo(str(args.data))
+    dataset = evalkit.load_locomo(str(args.data), skip_categories=(5,))  # as score_recall.py
     args.out.mkdir(parents=True, exist_ok=True)
     extracted: dict[str, list[dict]] = {}
+    run: list[dict] = []
     per_conv = []
     with tempfile.TemporaryDirectory(prefix="tota-locomo-") as tmp:
         conversations = dataset.conversations
@@ -93,6 +108,15 @@ def main(argv: list[str] | None = None) -> int:
         for conv in conversations:
             vault, turns, seconds = ingest(evalkit, conv, Path(tmp) / conv.conv_id)
             mems = memories_of(vault, conv.conv_id)
+            for question in dataset.questions:
+                if question.conv_id != conv.conv_id:
+                    continue
+                results = vault.recall(question.question, 20, now=last_date(evalkit, conv))
+                run.append({
+                    "question_id": question.question_id,
+                    "results": [{"source_turns": [s.split("#", 1)[1] for s in r.sources],
+                                 "text": r.text} for r in results],
+                })  # fmt: skip
             vault.close()
             extracted[conv.conv_id] = mems
             per_conv.append({"conversation": conv.conv_id, "turns": turns,
@@ -100,9 +124,16 @@ def main(argv: list[str] | None = None) -> int:
     with open(args.out / "memories.jsonl", "w", encoding="utf-8") as handle:
         for cid, mems in extracted.items():
             handle.write(json.dumps({"conversation_id": cid, "memories": mems}) + "\n")
+    with open(args.out / "run.jsonl", "w", encoding="utf-8") as handle:
+        for line in run:
+            handle.write(json.dumps(line) + "\n")
+    recall_summary = evalkit.score_run(
+        dataset, {line["question_id"]: line["results"] for line in run}, (5, 10, 20)
+    )
+    recall_summary.pop("per_question", None)
     gold = evalkit.locomo_gold_facts(str(args.data))
     scores = evalkit.score_extraction(gold, extracted)
-    result = {"extraction": scores, "per_conversation": per_conv}
+    result = {"extraction": scores, "recall": recall_summary, "per_conversation": per_conv}
     (args.out / "extraction.json").write_text(json.dumps(result, indent=1))
     print("| conversation | turns | memories | seconds |\n|---|---:|---:|---:|")
     for row in per_conv:
@@ -111,6 +142,11 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("grounded_precision", "grounded_recall", "lexical_recall", "memories"):
         value = scores[name]
         print(f"{name}: {value:.3f}" if isinstance(value, float) else f"{name}: {value}")
+    print()
+    order = ["single-hop", "multi-hop", "temporal", "open-domain"]
+    print(evalkit.format_table(recall_summary, category_order=order))
+    overall = recall_summary["overall"]
+    print("turns@10:", round(overall.get("turns@10", 0.0), 1))
     return 0
 
 

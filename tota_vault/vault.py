@@ -29,6 +29,9 @@ from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, n
 from .notes import ParsedNote, parse_note, title_from_text, unique_title
 from .paths import index_path, resolve_vault_path, state_dir
 from .pipeline import Learner, ObserveReport
+from .recall import Recalled
+from .recall import profile as profile_memories
+from .recall import recall as recall_memories
 from .seal import render_sealed
 from .sync import Progress, SyncReport, read_note, reconcile
 
@@ -353,6 +356,30 @@ class Vault:
     def resume(self) -> None:
         """Store new memories again."""
         set_paused(self.root, False)
+
+    # --- recall ----------------------------------------------------------------------------
+
+    def recall(
+        self,
+        text: str,
+        limit: int = 10,
+        *,
+        type: str | None = None,
+        include_archived: bool = False,
+        now: datetime | None = None,
+    ) -> list[Recalled]:
+        """The memories most relevant to a message, ranked and explained (see `recall`)."""
+        if type is not None:
+            type = _memory_type(type).value
+        if limit < 1:
+            raise ValidationError(f"limit {limit} must be at least 1")
+        return recall_memories(
+            self.index, text, limit=limit, type=type, include_archived=include_archived, now=now
+        )
+
+    def profile(self, *, limit: int = 20, now: datetime | None = None) -> list[Recalled]:
+        """Durable, important identity, preference and constraint memories."""
+        return profile_memories(self.index, limit=limit, now=now)
 
     # --- status ----------------------------------------------------------------------------
 

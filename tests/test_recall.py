@@ -1,0 +1,97 @@
+"""Recall: query building, the ranking formula, the context block, the profile."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from tota_vault import Vault
+from tota_vault.recall import (
+    NAME_WEIGHT,
+    RARE_WEIGHT,
+    QueryPlan,
+    build_query,
+    context_block,
+    estimate_tokens,
+    rank,
+)
+
+NOW = datetime(2026, 11, 29, 12, 0)
+
+
+@pytest.mark.parametrize(
+    ("message", "terms"),
+    [
+        ("What editor does she use?", {"editor", "use"}),
+        ("When did Caroline go to the support group?", {"caroline", "support", "group"}),
+        ("C++ or foo-bar?", {"c++", "foo-bar"}),
+        ("the and of", set()),
+    ],
+)
+def test_build_query_drops_stopwords(message, terms):
+    assert set(build_query(message).terms) == terms
+
+
+def test_names_and_rare_words_weigh_more():
+    plan = build_query("Did Caroline mention marathons or tea?")
+    assert plan.weights["caroline"] == NAME_WEIGHT
+    assert plan.weights["marathons"] == RARE_WEIGHT
+    assert plan.weights["tea"] == 1.0
+    assert plan.match.startswith('"caroline"')
+
+
+def _row(path, score, **extra):
+    row = {
+        "path": path, "title": path, "text": extra.pop("text", path), "memory_id": path,
+        "type": "preference", "score": score, "confidence": 0.8, "durability": 0.8,
+        "importance": 0.5, "updated": "2026-11-01T00:00:00", "confirmed": "2026-11-01T00:00:00",
+        "evidence": "direct", "sources": ["c#1"], "status": "active", "subject": "user",
+    }  # fmt: skip
+    row.update(extra)
+    return row
+
+
+def test_rank_combines_relevance_and_confidence():
+    plan = QueryPlan(("tea",), {"tea": 1.0})
+    rows = [
+        _row("weak", -2.0, text="Likes tea", confidence=0.6),
+        _row("strong", -2.0, text="Likes tea", confidence=0.95),
+        _row("best-match", -4.0, text="Drinks tea, green tea", confidence=0.6),
+    ]
+    ranked = rank(rows, plan, NOW)
+    assert [r.path for r in ranked] == ["best-match", "strong", "weak"]
+    assert ranked[0].matched == ("tea",)
+    assert ranked[1].effective_confidence < 0.95  # decayed a little since November 1st
+
+
+def test_context_block_groups_by_type_and_keeps_the_budget():
+    plan = QueryPlan(("tea",), {"tea": 1.0})
+    rows = [
+        _row(f"m{i}", -1.0 - i, text=f"Fact number {i} about tea", type=t)
+        for i, t in enumerate(["identity", "preference", "preference", "goal"])
+    ]
+    results = rank(rows, plan, NOW)
+    block = context_block(results)
+    assert block.index("### identity") < block.index("### preference") < block.index("### goal")
+    assert "(confidence 0." in block and "direct, 2026-11-01" in block
+    small = context_block(results, budget=40)
+    assert estimate_tokens(small) <= 40
+    assert small.count("- Fact") < 4
+
+
+def test_recall_on_the_sample_vault(sample_dir):
+    with Vault.open(sample_dir) as vault:
+        results = vault.recall("Which editor does she use?", 3, now=NOW)
+        assert "Neovim" in results[0].text
+        assert "editor" in results[0].matched
+        assert all(r.status == "active" for r in results)
+        profile = vault.profile(now=NOW)
+        assert profile and {r.type for r in profile} <= {"identity", "preference", "constraint"}
+
+
+def test_recall_leaves_out_superseded_and_archived(vault):
+    vault.observe([{"role": "user", "content": "I live in Porto."}], conversation_id="a")
+    vault.observe([{"role": "user", "content": "I live in Lisbon now."}], conversation_id="b")
+    texts = [r.text for r in vault.recall("where does the user live, Porto or Lisbon?")]
+    assert any("Lisbon" in t for t in texts) and not any("Porto" in t for t in texts)

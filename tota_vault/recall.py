@@ -1,0 +1,306 @@
+"""Recall before responding: the memories most relevant to a message, ranked and explained.
+
+Query: the message's words, minus stopwords, each quoted (any text is a valid query), ORed so
+a memory that shares some of the words can still be found. Names (capitalised words inside a
+sentence) and rare, long words weigh more when ranking.
+
+Ranking (`rank`, a pure function; the constants are the contract, documented in
+docs/recall.md):
+
+    score = 0.50 * relevance      bm25 (title 10, body 1, tags 6, aliases 6), scaled to 0..1
+                                  by the best candidate of this query
+          + 0.20 * coverage       the weighted share of the query's terms the memory contains
+          + 0.15 * effective confidence   (decay.effective_confidence)
+          + 0.10 * importance
+          + 0.05 * recency        0.5 ^ (days since updated / 365)
+
+Superseded and archived memories are left out unless asked for. `context_block` turns the
+results into Markdown an assistant can put in its prompt, grouped by type, each line with its
+confidence, evidence and date, cut to a token budget.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from .decay import effective_confidence
+from .index import BM25, Index
+from .model import MemoryType, parse_date
+
+__all__ = [
+    "QueryPlan",
+    "Recalled",
+    "build_query",
+    "context_block",
+    "estimate_tokens",
+    "profile",
+    "rank",
+    "recall",
+]
+
+W_RELEVANCE, W_COVERAGE, W_CONFIDENCE, W_IMPORTANCE, W_RECENCY = 0.50, 0.20, 0.15, 0.10, 0.05
+NAME_WEIGHT, RARE_WEIGHT = 2.0, 1.5
+#: How many full-text matches are re-ranked: enough that confidence and recency can lift a
+#: slightly weaker text match into the top results, few enough to stay well under 20 ms.
+CANDIDATES = 60
+RECENCY_HALF_LIFE_DAYS = 365.0
+
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are aren't as at be because been
+    before being below between both but by can can't cannot could couldn't did didn't do does
+    doesn't doing don't down during each few for from further had hadn't has hasn't have haven't
+    having he he'd he'll he's her here here's hers herself him himself his how how's i i'd i'll
+    i'm i've if in into is isn't it it's its itself let's me more most mustn't my myself no nor
+    not of off on once only or other ought our ours ourselves out over own same shan't she
+    she'd she'll she's should shouldn't so some such than that that's the their theirs them
+    themselves then there there's these they they'd they'll they're they've this those through
+    to too under until up very was wasn't we we'd we'll we're we've were weren't what what's
+    when when's where where's which while who who's whom why why's with won't would wouldn't
+    you you'd you'll you're you've your yours yourself yourselves also just really like get got
+    thing things something anything know think tell said say much many well still even ever
+    kind sort lot lots way ways go going went make made want wants please remind recall
+    remember user tota hey hi hello thanks thank ok okay yes yeah""".split()
+)
+_WORD = re.compile(r"[A-Za-zÀ-ÿ0-9][\w'’+-]*")
+_SUFFIXES = ("ingly", "edly", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "s", "'s")
+
+
+def _stem(word: str) -> str:
+    """A light stem for explaining matches (FTS5's porter stemmer does the real matching)."""
+    word = word.lower().replace("’", "'")
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    """The terms of a message worth searching for, their weights, and the MATCH expression."""
+
+    terms: tuple[str, ...]
+    weights: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def match(self) -> str:
+        """An FTS5 expression: every term quoted, ORed."""
+        return " OR ".join('"' + t.replace('"', '""') + '"' for t in self.terms)
+
+
+def build_query(message: str) -> QueryPlan:
+    """Turn a message into search terms: stopwords out, names and rare words weighted."""
+    weights: dict[str, float] = {}
+    for sentence in re.split(r"(?<=[.!?])\s+|\n", message):
+        for i, match in enumerate(_WORD.finditer(sentence)):
+            raw = match.group(0).strip("'’-")
+            word = raw.lower()
+            if len(word) < 2 or word in STOPWORDS or word.replace("'s", "") in STOPWORDS:
+                continue
+            word = word.removesuffix("'s").removesuffix("’s")
+            weight = 1.0
+            if raw[:1].isupper() and i > 0:
+                weight = NAME_WEIGHT
+            elif len(word) >= 7 or any(c.isdigit() for c in word):
+                weight = RARE_WEIGHT
+            weights[word] = max(weights.get(word, 0.0), weight)
+    terms = tuple(sorted(weights, key=lambda w: (-weights[w], w)))
+    return QueryPlan(terms, weights)
+
+
+@dataclass(frozen=True)
+class Recalled:
+    """One recalled memory: what it says, how sure tota is, and why it ranked."""
+
+    id: str | None
+    type: str | None
+    text: str
+    subject: str | None
+    sources: tuple[str, ...]
+    confidence: float | None
+    effective_confidence: float | None
+    evidence: str | None
+    updated: str | None
+    path: str
+    title: str
+    status: str | None
+    score: float
+    matched: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view (`tota recall --json`)."""
+        out = dict(self.__dict__)
+        out["sources"] = list(self.sources)
+        out["matched"] = list(self.matched)
+        return out
+
+
+def _days(since: str | None, now: datetime) -> float:
+    if not since:
+        return 0.0
+    try:
+        return max(0.0, (now - parse_date(since)).total_seconds() / 86400.0)
+    except ValueError:
+        return 0.0
+
+
+def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list[Recalled]:
+    """Score full-text candidates by the documented formula, best first. Pure."""
+    if not rows:
+        return []
+    best = max(-float(r.get("score") or 0.0) for r in rows) or 1.0
+    total_weight = sum(plan.weights.values()) or 1.0
+    stems = {_stem(t): t for t in plan.terms}
+    out = []
+    for row in rows:
+        relevance = max(0.0, -float(row.get("score") or 0.0)) / best
+        haystack = " ".join(str(row.get(k) or "") for k in ("title", "text", "tags", "aliases"))
+        present = {_stem(w) for w in _WORD.findall(haystack)}
+        matched = tuple(sorted({stems[s] for s in stems if s in present}))
+        coverage = sum(plan.weights[t] for t in matched) / total_weight
+        confidence = row.get("confidence")
+        effective = None
+        if confidence is not None:
+            confirmed = row.get("confirmed") or row.get("updated")
+            try:
+                when = parse_date(confirmed) if confirmed else now
+            except ValueError:
+                when = now
+            effective = effective_confidence(confidence, row.get("durability") or 0.8, when, now)
+        importance = row.get("importance") if row.get("importance") is not None else 0.5
+        recency = 0.5 ** (_days(row.get("updated"), now) / RECENCY_HALF_LIFE_DAYS)
+        score = (
+            W_RELEVANCE * relevance
+            + W_COVERAGE * coverage
+            + W_CONFIDENCE * (effective if effective is not None else 0.5)
+            + W_IMPORTANCE * importance
+            + W_RECENCY * recency
+        )
+        out.append(
+            Recalled(
+                id=row.get("memory_id"),
+                type=row.get("type"),
+                text=row.get("text") or "",
+                subject=row.get("subject"),
+                sources=tuple(row.get("sources") or ()),
+                confidence=confidence,
+                effective_confidence=None if effective is None else round(effective, 3),
+                evidence=row.get("evidence"),
+                updated=row.get("updated"),
+                path=row["path"],
+                title=row.get("title") or "",
+                status=row.get("status"),
+                score=round(score, 4),
+                matched=matched,
+            )  # fmt: skip
+        )
+    out.sort(key=lambda r: (-r.score, r.path))
+    return out
+
+
+#: Recall candidates: full-text matches among memories (not plain or invalid notes), with the
+#: statuses asked for.
+RECALL = f"""
+SELECT n.*, {BM25} AS score
+FROM notes_fts JOIN notes AS n ON n.id = notes_fts.rowid
+WHERE notes_fts MATCH :query AND n.error IS NULL AND n.type IS NOT NULL
+  AND (:type IS NULL OR n.type = :type)
+  AND (n.status = 'active' OR :include_archived)
+ORDER BY score
+LIMIT :limit
+"""
+
+
+def recall(
+    index: Index,
+    message: str,
+    *,
+    limit: int = 10,
+    type: str | None = None,
+    include_archived: bool = False,
+    now: datetime | None = None,
+) -> list[Recalled]:
+    """The `limit` memories most relevant to `message`, best first."""
+    plan = build_query(message)
+    if not plan.terms:
+        return []
+    params = {
+        "query": plan.match, "type": type, "include_archived": include_archived,
+        "limit": max(CANDIDATES, limit),
+    }  # fmt: skip
+    rows = [dict(r) for r in index.conn.execute(RECALL, params)]
+    for row in rows:
+        row["sources"] = _json_list(row.get("sources"))
+    return rank(rows, plan, now or datetime.now())[:limit]
+
+
+def _json_list(value: Any) -> list[str]:
+    import json
+
+    if isinstance(value, list):
+        return value
+    try:
+        loaded = json.loads(value or "[]")
+    except ValueError:
+        return []
+    return loaded if isinstance(loaded, list) else []
+
+
+#: The profile: durable, important facts an assistant should always know.
+PROFILE = """
+SELECT * FROM notes
+WHERE error IS NULL AND status = 'active' AND type IN ('identity', 'preference', 'constraint')
+  AND durability >= 0.7 AND importance >= 0.5
+ORDER BY importance * confidence DESC, updated DESC
+LIMIT :limit
+"""
+
+
+def profile(index: Index, *, limit: int = 20, now: datetime | None = None) -> list[Recalled]:
+    """Durable, important identity, preference and constraint memories, most important first."""
+    rows = [dict(r) for r in index.conn.execute(PROFILE, {"limit": limit})]
+    for row in rows:
+        row["sources"] = _json_list(row.get("sources"))
+        row["score"] = -1.0
+    order = {row["path"]: i for i, row in enumerate(rows)}
+    ranked = rank(rows, QueryPlan(()), now or datetime.now())
+    return sorted(ranked, key=lambda r: order[r.path])  # the SQL's importance order
+
+
+def estimate_tokens(text: str) -> int:
+    """A model-agnostic token estimate: about four characters a token, as most tokenizers."""
+    return max(1, math.ceil(len(text) / 4))
+
+
+def context_block(
+    results: Iterable[Recalled], *, budget: int | None = None, heading: str = "Memories"
+) -> str:
+    """Markdown for a prompt: grouped by type, one line a memory, cut to `budget` tokens.
+
+    Memories are taken best first until the next would pass the budget; the groups follow the
+    order of the memory types (identity first), each keeping its members' rank order.
+    """
+    lines_by_type: dict[str, list[str]] = {}
+    used = estimate_tokens(f"## {heading}\n")
+    for result in results:
+        date = (result.updated or "")[:10]
+        conf = result.effective_confidence if result.effective_confidence is not None else 0.0
+        line = f"- {result.text} (confidence {conf:.2f}, {result.evidence}, {date})"
+        header = "" if result.type in lines_by_type else f"\n### {result.type}\n"
+        cost = estimate_tokens(line + "\n" + header)
+        if budget is not None and used + cost > budget:
+            break
+        used += cost
+        lines_by_type.setdefault(result.type or "note", []).append(line)
+    if not lines_by_type:
+        return ""
+    parts = [f"## {heading}"]
+    order = [t.value for t in MemoryType]
+    for mtype in sorted(lines_by_type, key=lambda t: order.index(t) if t in order else 99):
+        parts.append(f"\n### {mtype}")
+        parts.extend(lines_by_type[mtype])
+    return "\n".join(parts) + "\n"
