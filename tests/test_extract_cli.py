@@ -1,0 +1,326 @@
+"""`tota extract` end to end: a 200-message conversation through the CLI, as a transcript and
+as JSONL, and the command's edges (stdin, --format, --dry-run, errors, pause and resume).
+
+The conversation is built here from templates, deterministically: two hundred messages between
+the user and the assistant with facts, questions, small talk, facts said again (merges), one
+contradiction (a move from Porto to Lisbon) and one pasted password. The fake secret is built
+from pieces, so no secret scanner flags this repository.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tota_vault.cli import app
+
+runner = CliRunner()
+SECRET = "Tr0ub4dor" + "&3x" + "Q9z"
+
+FACTS = [
+    "I live in Porto.",
+    "My name is Sam.",
+    "I prefer Neovim over VS Code.",
+    "I work at a small robotics startup.",
+    "I'm allergic to peanuts.",
+    "My sister lives in Berlin.",
+    "I usually go for a run every morning.",
+    "I decided to switch to Linux for good.",
+    "I'm working on a Rust compiler.",
+    "I want to learn Spanish this year.",
+    "I have two kids, Mia and Leo.",
+    "My favorite book is Dune.",
+    "I can't work on Fridays.",
+    "I'm a big fan of Radiohead.",
+    "Yesterday I went to a support group.",
+    "I adopted a cat last Friday.",
+    "We decided to use Postgres for the backend.",
+    "I always write tests before the code.",
+    f"My password is {SECRET} so please keep it safe. I'm saving up for a new bike, kind of.",
+    "I think I might try pottery sometime.",  # hedged and weak: skipped at 0.45
+    "I really prefer Neovim over VS Code.",  # merges
+    "I'm allergic to peanuts!",  # merges
+    "I'm working on a Rust compiler.",  # merges
+    "My sister lives in Berlin.",  # merges
+    "Actually, I live in Lisbon now.",  # supersedes Porto
+]
+FILLER = [
+    "What should I cook tonight?",
+    "Thanks!",
+    "Do you know any good books about compilers?",
+    "Haha, nice.",
+    "How do I set up a Python virtual environment?",
+    "Good morning!",
+    "Can you recommend a podcast for my commute?",
+    "Cool, thanks so much!",
+    "Is it going to rain tomorrow?",
+    "Sounds good to me.",
+]
+REPLIES = [
+    "Sure! How about a quick vegetable stir-fry?",
+    "Noted, I'll remember that.",
+    "I prefer tabs, personally, but spaces are fine too.",
+    "Here is a snippet:\n```python\nprint('I like pizza')\n```",
+    "Great question. Crafting Interpreters is a classic.",
+    "You're welcome!",
+]
+
+
+def build_conversation() -> list[dict[str, str]]:
+    """200 messages, alternating user and assistant; a fact in every fourth user message."""
+    start = datetime(2023, 5, 1, 9, 0)
+    facts, filler = iter(FACTS), 0
+    messages = []
+    for turn in range(100):
+        when = start + timedelta(days=turn // 10, minutes=turn % 10 * 2)
+        text = next(facts, None) if turn % 4 == 1 else None
+        if text is None:
+            text, filler = FILLER[filler % len(FILLER)], filler + 1
+        messages.append({"role": "user", "content": text, "timestamp": when})
+        reply = REPLIES[turn % len(REPLIES)]
+        messages.append({"role": "assistant", "content": reply, "timestamp": when})
+    assert next(facts, None) is None, "every fact is said"
+    return messages
+
+
+def as_transcript(messages: list[dict]) -> str:
+    lines = []
+    for m in messages:
+        speaker = "User" if m["role"] == "user" else "Assistant"
+        lines.append(f"[{m['timestamp']:%Y-%m-%d %H:%M}] {speaker}: {m['content']}")
+    return "\n".join(lines) + "\n"
+
+
+def as_jsonl(messages: list[dict]) -> str:
+    rows = [{**m, "timestamp": m["timestamp"].isoformat()} for m in messages]
+    return "\n".join(json.dumps(r) for r in rows) + "\n"
+
+
+def tota(*args: str, input: str | None = None):
+    return runner.invoke(app, list(args), input=input, catch_exceptions=False)
+
+
+def extract_json(vault: Path, *args: str, input: str | None = None) -> dict:
+    result = tota("--vault", str(vault), "extract", *args, "--json", input=input)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def notes(root: Path) -> dict[str, bytes]:
+    if not root.exists():
+        return {}
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*.md"))}
+
+
+@pytest.fixture
+def chat(tmp_path: Path) -> dict[str, Path]:
+    messages = build_conversation()
+    assert len(messages) == 200
+    folder = tmp_path / "chats"
+    folder.mkdir()
+    text = folder / "chat.txt"
+    text.write_text(as_transcript(messages), "utf-8")
+    jsonl = folder / "chat.jsonl"
+    jsonl.write_text(as_jsonl(messages), "utf-8")
+    return {"text": text, "jsonl": jsonl}
+
+
+@pytest.mark.parametrize("kind", ["text", "jsonl"])
+def test_a_200_message_conversation_end_to_end(tmp_path: Path, chat, kind: str):
+    vault = tmp_path / f"vault-{kind}"
+    report = extract_json(vault, str(chat[kind]))
+    counts = report["counts"]
+    assert report["conversation_id"] == "chat" and not report["paused"]
+    assert counts["create"] >= 15, counts
+    assert counts["merge"] >= 4, counts
+    assert counts["supersede"] >= 1, counts
+    assert counts["skip"] >= 1, counts
+    assert len(report["skipped_sentences"]) > 100  # questions, small talk, the assistant
+    reasons = {s["reason"] for s in report["skipped_sentences"]}
+    assert {"a question", "assistant message"} <= reasons
+    assert any("secret" in r for r in reasons)
+
+    stored = notes(vault)
+    assert len(stored) == counts["create"] + counts["supersede"]
+    assert all(SECRET.encode() not in data for data in stored.values())
+    assert all(b"Tr0ub4dor" not in data for data in stored.values())
+    assert any("saving up for a new bike" in o["text"] for o in report["outcomes"])
+    superseded = [o for o in report["outcomes"] if o["action"] == "supersede"]
+    assert [o["text"] for o in superseded] == ["Lives in Lisbon now."]
+    lisbon = stored[superseded[0]["path"]].decode()
+    assert 'replaced "Lives in Porto."' in lisbon
+    assert b"status: superseded" in stored["identity/Lives in Porto.md"]
+
+    hits = json.loads(tota("--vault", str(vault), "search", "Neovim", "--json").stdout)
+    assert [h["path"] for h in hits] == ["preference/Prefers Neovim over VS Code.md"]
+    neovim = stored["preference/Prefers Neovim over VS Code.md"].decode()
+    assert "confirmations: 2" in neovim
+
+    again = extract_json(vault, str(chat[kind]))
+    assert {o["action"] for o in again["outcomes"]} == {"skip"}
+    assert again["counts"]["skip"] == len(report["outcomes"])
+    assert notes(vault) == stored
+
+
+def test_the_transcript_and_the_jsonl_teach_the_same(tmp_path: Path, chat):
+    from_text = extract_json(tmp_path / "a", str(chat["text"]))
+    from_jsonl = extract_json(tmp_path / "b", str(chat["jsonl"]))
+    assert from_text["counts"] == from_jsonl["counts"]
+    assert from_text["outcomes"] == from_jsonl["outcomes"]
+    assert set(notes(tmp_path / "a")) == set(notes(tmp_path / "b"))
+
+
+def test_plain_output_summarises(tmp_path: Path, chat):
+    result = tota("--vault", str(tmp_path / "v"), "extract", str(chat["text"]))
+    assert result.exit_code == 0
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("Stored from 200 messages: ")
+    assert "superseded" in first and "merged" in first
+    assert SECRET not in result.stdout
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="--json prints skipped_sentences with the raw sentence, secret included "
+    "(RuleExtractor stores it unredacted in Skip.text)",
+)
+def test_json_output_does_not_print_the_secret(tmp_path: Path, chat):
+    result = tota("--vault", str(tmp_path / "v"), "extract", str(chat["text"]), "--json")
+    assert SECRET not in result.stdout
+
+
+def test_dry_run_writes_nothing(tmp_path: Path, chat):
+    vault = tmp_path / "v"
+    report = extract_json(vault, str(chat["text"]), "--dry-run")
+    assert report["dry_run"] is True and report["counts"]["create"] > 0
+    assert notes(vault) == {}
+    plain = tota("--vault", str(vault), "extract", str(chat["text"]), "--dry-run")
+    assert plain.stdout.startswith("Would store from 200 messages")
+    assert notes(vault) == {}
+
+
+def test_dry_run_on_a_vault_with_memories_changes_no_byte(tmp_path: Path, chat):
+    vault = tmp_path / "v"
+    extract_json(vault, "-", input="User: I live in Porto.\n")
+    before = notes(vault)
+    report = extract_json(vault, str(chat["jsonl"]), "--dry-run")
+    assert report["counts"]["create"] > 0
+    assert notes(vault) == before
+
+
+def test_stdin_with_a_dash(tmp_path: Path):
+    text = "User: I prefer tea over coffee.\nAssistant: Noted!\nUser: What time is it?\n"
+    report = extract_json(tmp_path / "v", "-", input=text)
+    assert report["conversation_id"] == "stdin"
+    assert [(o["action"], o["text"], o["source"]) for o in report["outcomes"]] == [
+        ("create", "Prefers tea over coffee.", "stdin#1")
+    ]
+
+
+def test_stdin_with_a_conversation_id(tmp_path: Path):
+    report = extract_json(
+        tmp_path / "v", "-", "--conversation-id", "chat-42", input="User: I live in Porto.\n"
+    )
+    assert report["outcomes"][0]["source"] == "chat-42#1"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="every stdin conversation is 'stdin' (and every file its stem), and ids default to "
+    "positions, so message 1 of the next conversation is skipped as 'already observed'",
+)
+def test_two_different_conversations_on_stdin_are_both_learned(tmp_path: Path):
+    vault = tmp_path / "v"
+    extract_json(vault, "-", input="User: I live in Porto.\n")
+    report = extract_json(vault, "-", input="User: I prefer tea over coffee.\n")
+    assert [o["action"] for o in report["outcomes"]] == ["create"]
+
+
+def test_format_json_reads_a_file_with_any_name(tmp_path: Path):
+    data = tmp_path / "export.data"
+    data.write_text(
+        json.dumps({"messages": [
+            {"role": "user", "content": "I'm allergic to peanuts.", "id": "m1"},
+            {"role": "assistant", "content": "Got it."},
+        ]}),
+        "utf-8",
+    )  # fmt: skip
+    report = extract_json(tmp_path / "v", str(data), "--format", "json")
+    assert [(o["action"], o["source"]) for o in report["outcomes"]] == [("create", "export#m1")]
+
+
+def test_format_jsonl_on_stdin(tmp_path: Path):
+    lines = '{"role": "user", "content": "I work at Google."}\n'
+    report = extract_json(tmp_path / "v", "-", "--format", "jsonl", input=lines)
+    assert [o["text"] for o in report["outcomes"]] == ["Works at Google."]
+
+
+def test_an_unknown_format_is_a_usage_error(tmp_path: Path, chat):
+    result = tota("--vault", str(tmp_path / "v"), "extract", str(chat["text"]), "-f", "xml")
+    assert result.exit_code == 2 and "'xml' is not one of" in result.stderr
+
+
+def test_a_file_that_does_not_exist(tmp_path: Path):
+    missing = tmp_path / "nope.txt"
+    result = tota("--vault", str(tmp_path / "v"), "extract", str(missing))
+    assert result.exit_code == 2
+    assert str(missing) in result.stderr
+    assert result.stdout == ""
+    assert not (tmp_path / "v").exists()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="cli.extract raises typer.BadParameter for an unreadable file, which click prints "
+    "as a four-line usage block, not the one-line 'tota: error: ...' of every other error",
+)
+def test_a_file_that_does_not_exist_is_a_one_line_error(tmp_path: Path):
+    missing = tmp_path / "nope.txt"
+    result = tota("--vault", str(tmp_path / "v"), "extract", str(missing))
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert result.stderr.startswith("tota: error: ") and str(missing) in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "position"),
+    [
+        ("broken.json", '[{"role": "user", "content": "I live in Porto."},\n {"role": "user" '
+         '"content": "x"}]', "line 2 column 18"),
+        ("broken.jsonl", '{"role": "user", "content": "I live in Porto."}\n{"role": "user"}\n'
+         '{"role": "user", "content": \n', "line 3"),
+        ("robot.json", '[{"role": "user", "content": "hi"}, {"role": "robot", "content": "x"}]',
+         "message 2"),
+    ],
+    ids=["json", "jsonl", "bad role"],
+)  # fmt: skip
+def test_a_malformed_file_is_a_one_line_validation_error(tmp_path: Path, name, content, position):
+    path = tmp_path / name
+    path.write_text(content, "utf-8")
+    result = tota("--vault", str(tmp_path / "v"), "extract", str(path))
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"tota: error: {path}: ") and position in lines[0]
+    assert notes(tmp_path / "v") == {}
+
+
+def test_pause_and_resume_around_an_extract(tmp_path: Path, chat):
+    vault = tmp_path / "v"
+    paused = tota("--vault", str(vault), "pause")
+    assert paused.exit_code == 0 and "paused" in paused.stdout.lower()
+    report = extract_json(vault, str(chat["text"]))
+    assert report["paused"] is True and report["outcomes"] == []
+    assert set(report["counts"].values()) == {0}
+    plain = tota("--vault", str(vault), "extract", str(chat["text"]))
+    assert plain.exit_code == 0 and "paused" in plain.stdout and "tota resume" in plain.stdout
+    assert notes(vault) == {}
+
+    resumed = tota("--vault", str(vault), "resume")
+    assert resumed.exit_code == 0 and "resumed" in resumed.stdout.lower()
+    report = extract_json(vault, str(chat["text"]))
+    assert report["paused"] is False and report["counts"]["create"] > 0
+    assert notes(vault)
