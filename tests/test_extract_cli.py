@@ -183,11 +183,6 @@ def test_plain_output_summarises(tmp_path: Path, chat):
     assert SECRET not in result.stdout
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="--json prints skipped_sentences with the raw sentence, secret included "
-    "(RuleExtractor stores it unredacted in Skip.text)",
-)
 def test_json_output_does_not_print_the_secret(tmp_path: Path, chat):
     result = tota("--vault", str(tmp_path / "v"), "extract", str(chat["text"]), "--json")
     assert SECRET not in result.stdout
@@ -215,9 +210,10 @@ def test_dry_run_on_a_vault_with_memories_changes_no_byte(tmp_path: Path, chat):
 def test_stdin_with_a_dash(tmp_path: Path):
     text = "User: I prefer tea over coffee.\nAssistant: Noted!\nUser: What time is it?\n"
     report = extract_json(tmp_path / "v", "-", input=text)
-    assert report["conversation_id"] == "stdin"
+    cid = report["conversation_id"]
+    assert cid.startswith("stdin-")  # a hash of the text: two piped chats never collide
     assert [(o["action"], o["text"], o["source"]) for o in report["outcomes"]] == [
-        ("create", "Prefers tea over coffee.", "stdin#1")
+        ("create", "Prefers tea over coffee.", f"{cid}#1")
     ]
 
 
@@ -228,11 +224,6 @@ def test_stdin_with_a_conversation_id(tmp_path: Path):
     assert report["outcomes"][0]["source"] == "chat-42#1"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="every stdin conversation is 'stdin' (and every file its stem), and ids default to "
-    "positions, so message 1 of the next conversation is skipped as 'already observed'",
-)
 def test_two_different_conversations_on_stdin_are_both_learned(tmp_path: Path):
     vault = tmp_path / "v"
     extract_json(vault, "-", input="User: I live in Porto.\n")
@@ -273,11 +264,6 @@ def test_a_file_that_does_not_exist(tmp_path: Path):
     assert not (tmp_path / "v").exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cli.extract raises typer.BadParameter for an unreadable file, which click prints "
-    "as a four-line usage block, not the one-line 'tota: error: ...' of every other error",
-)
 def test_a_file_that_does_not_exist_is_a_one_line_error(tmp_path: Path):
     missing = tmp_path / "nope.txt"
     result = tota("--vault", str(tmp_path / "v"), "extract", str(missing))

@@ -90,13 +90,12 @@ USER_FACTS = [
     fact("I was born in Seoul.", "identity", "Was born in Seoul.", "identity/origin"),
     fact("I'm a software engineer.", "identity", "Is a software engineer."),
     fact("I studied physics at MIT.", "identity", "Studied physics at MIT."),
-    fact("I'm 34.", "identity", "Is 34.", "identity/age", marks=poor(SHORT)),
-    fact("I'm vegetarian.", "identity", "Is vegetarian.", marks=poor(SHORT)),
-    fact("I'm a nurse.", "identity", "Is a nurse.", marks=poor(SHORT)),
-    fact("I still live in Porto.", "identity", "Still lives in Porto.", "identity/location",
-         marks=poor(ADVERB)),
+    fact("I'm 34.", "identity", "Is 34.", "identity/age"),
+    fact("I'm vegetarian.", "identity", "Is vegetarian."),
+    fact("I'm a nurse.", "identity", "Is a nurse."),
+    fact("I still live in Porto.", "identity", "Still lives in Porto.", "identity/location"),
     fact("I currently work at Google.", "identity", "Currently works at Google.",
-         "identity/employer", marks=poor(ADVERB)),
+         "identity/employer"),
     # preference: favorite-X keys, prefer, like, love, hate
     fact("My favorite color is blue.", "preference", "The user's favorite color is blue.",
          "preference/favorite-color"),
@@ -109,11 +108,10 @@ USER_FACTS = [
          "Really loves hiking in the mountains."),
     fact("I don't like spicy food.", "preference", "Doesn't like spicy food."),
     fact("I hate waking up early.", "preference", "Hates waking up early."),
-    fact("I like jazz.", "preference", "Likes jazz.", marks=poor(SHORT)),
-    fact("I hate cilantro.", "preference", "Hates cilantro.", marks=poor(SHORT)),
-    fact("I also prefer tea over coffee.", "preference", "Also prefers tea over coffee.",
-         marks=poor(ADVERB)),
-    fact("I think I prefer dark mode.", "preference", "Prefers dark mode.", marks=poor(THINK)),
+    fact("I like jazz.", "preference", "Likes jazz."),
+    fact("I hate cilantro.", "preference", "Hates cilantro."),
+    fact("I also prefer tea over coffee.", "preference", "Also prefers tea over coffee."),
+    fact("I think I prefer dark mode.", "preference", "Prefers dark mode."),
     # goal
     fact("I want to learn Rust.", "goal", "Wants to learn Rust."),
     fact("My goal is to learn Spanish.", "goal", "The user's goal is to learn Spanish."),
@@ -122,11 +120,9 @@ USER_FACTS = [
     fact("I want to run a marathon next year.", "goal", "Wants to run a marathon in 2024."),
     fact("I'm thinking about going back to school.", "goal",
          "Is thinking about going back to school."),
-    fact("I'm planning to open a bakery.", "goal", "Is planning to open a bakery.",
-         marks=poor(IM_CUE)),
-    fact("I'm saving for a house.", "goal", "Is saving for a house.", marks=poor(IM_CUE)),
-    fact("I maybe want to learn piano.", "goal", "Maybe wants to learn piano.",
-         marks=poor(HEDGE_VERB)),
+    fact("I'm planning to open a bakery.", "goal", "Is planning to open a bakery."),
+    fact("I'm saving for a house.", "goal", "Is saving for a house."),
+    fact("I maybe want to learn piano.", "goal", "Maybe wants to learn piano."),
     # project
     fact("I'm working on a Rust compiler.", "project", "Is working on a Rust compiler."),
     fact("I'm building a budgeting app in Python.", "project",
@@ -136,8 +132,7 @@ USER_FACTS = [
     fact("We launched our app last Tuesday.", "project",
          "The user and others launched their app on Tuesday 2 May 2023.", evidence=INF),
     fact("We're building a mobile app for farmers.", "project",
-         "The user and others are building a mobile app for farmers.", evidence=INF,
-         marks=poor(WE_RE)),
+         "The user and others are building a mobile app for farmers.", evidence=INF),
     # habit
     fact("I usually go for a run every morning.", "habit",
          "Usually goes for a run every morning."),
@@ -162,9 +157,8 @@ USER_FACTS = [
     fact("I only have 20 minutes for lunch.", "constraint", "Only has 20 minutes for lunch."),
     fact("I have to pick up my kids at 3pm every day.", "constraint",
          "Has to pick up their kids at 3pm every day."),
-    fact("I'm lactose intolerant.", "constraint", "Is lactose intolerant.", marks=poor(SHORT)),
-    fact("I'm not allowed to drink coffee.", "constraint", "Is not allowed to drink coffee.",
-         marks=poor(IM_CUE)),
+    fact("I'm lactose intolerant.", "constraint", "Is lactose intolerant."),
+    fact("I'm not allowed to drink coffee.", "constraint", "Is not allowed to drink coffee."),
     # relationship
     fact("My sister lives in Berlin.", "relationship", "The user's sister lives in Berlin."),
     fact("I have two kids.", "relationship", "Has two kids."),
@@ -225,8 +219,7 @@ NAMED_FACTS = [
     said("I want to become a counselor.", "goal", "Caroline wants to become a counselor."),
     said("My dream is to open an art studio.", "goal", "Caroline's dream is to open an art studio."),
     said("I'd love to visit Japan someday.", "goal", "Caroline would love to visit Japan someday."),
-    said("I'm hoping to adopt a child.", "goal", "Caroline is hoping to adopt a child.",
-         marks=poor(IM_CUE)),
+    said("I'm hoping to adopt a child.", "goal", "Caroline is hoping to adopt a child."),
     said("I'm working on a mural for the library.", "project",
          "Caroline is working on a mural for the library."),
     said("I'm writing a book about my transition.", "project",
@@ -234,8 +227,7 @@ NAMED_FACTS = [
     said("We started a support group at work.", "project",
          "Caroline and others started a support group at work.", evidence=INF),
     said("We're building a treehouse for the kids.", "project",
-         "Caroline and others are building a treehouse for the kids.", evidence=INF,
-         marks=poor(WE_RE)),
+         "Caroline and others are building a treehouse for the kids.", evidence=INF),
     said("I run every morning before work.", "habit", "Caroline runs every morning before work."),
     said("I usually go hiking on Sundays.", "habit", "Caroline usually goes hiking on Sundays."),
     said("I always journal before bed.", "habit", "Caroline always journals before bed."),
@@ -474,10 +466,7 @@ SECRETS = [
     pytest.param(f"My GitHub token is {GITHUB} so I can push.", "github_token", GITHUB,
                  id="github"),
     pytest.param(f"Here is my key:\n{PRIVATE_KEY}", "private_key", "MIIEpAIBAAKCAQEA1b2c3d4",
-                 id="private-key", marks=poor(
-                     "_sentences strips the dashes and splits the block into lines before the "
-                     "secret check, so no sentence is skipped as a secret"
-                 )),
+                 id="private-key"),
     pytest.param(f"I log in with {JWT} every day.", "jwt", JWT, id="jwt"),
     pytest.param(f"My password is {PASSWORD} for everything.", "password", PASSWORD,
                  id="password"),
@@ -503,11 +492,6 @@ def test_a_secret_next_to_a_fact_in_the_same_sentence_drops_only_that_clause(
     assert [c.text for c in candidates] == ["Loves hiking in the mountains."]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Skip.text keeps the raw sentence, so the secret reaches the report "
-    "(`tota extract --json` skipped_sentences); it should be redact()ed",
-)
 @pytest.mark.parametrize(("sentence", "kind", "secret"), SECRETS)
 def test_the_skip_report_does_not_repeat_the_secret(sentence, kind, secret):
     _, skipped = extract(f"{sentence}\nI live in Porto.")
@@ -552,13 +536,10 @@ THIRD_PERSON = [
     tp("The car is mine", "Caroline", "The car is Caroline's."),
     tp("We love our new house", "Caroline", "Caroline and others love their new house."),
     tp("I adopted a dog", "Caroline", "Caroline adopted a dog."),
-    tp("My kids love my cooking", "Caroline", "Caroline's kids love their cooking.",
-       marks=poor(POSSESSIVE)),
-    tp("Me and my sister went hiking", "Caroline", "Caroline and their sister went hiking.",
-       marks=poor(POSSESSIVE)),
-    tp("I probably want a dog", "the user", "Probably wants a dog.", marks=poor(HEDGE_VERB)),
-    tp("We're moving to Lisbon", "Caroline", "Caroline and others are moving to Lisbon.",
-       marks=poor(WE_RE)),
+    tp("My kids love my cooking", "Caroline", "Caroline's kids love their cooking."),
+    tp("Me and my sister went hiking", "Caroline", "Caroline and their sister went hiking."),
+    tp("I probably want a dog", "the user", "Probably wants a dog."),
+    tp("We're moving to Lisbon", "Caroline", "Caroline and others are moving to Lisbon."),
 ]
 # fmt: on
 

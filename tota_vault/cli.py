@@ -8,6 +8,7 @@ Heavy modules are imported inside the commands so `tota --help` starts fast.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from .errors import TotaError
+from .errors import TotaError, ValidationError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -312,10 +313,18 @@ def extract(
     else:
         try:
             text, source = Path(file).read_text("utf-8"), file
-        except (OSError, UnicodeDecodeError) as exc:
-            raise typer.BadParameter(f"{file}: cannot be read ({exc})", param_hint="FILE") from None
+        except OSError as exc:
+            raise ValidationError(f"{file}: cannot be read ({exc.strerror or exc})") from None
+        except UnicodeDecodeError as exc:
+            raise ValidationError(f"{file}: not UTF-8 text (byte at offset {exc.start})") from None
     messages = parse_conversation(text, format, source=source)
-    cid = conversation_id or (Path(file).stem if file != "-" else "stdin")
+    if conversation_id:
+        cid = conversation_id
+    elif file != "-":
+        cid = Path(file).stem  # re-running the same file is then a no-op
+    else:
+        # Piped conversations differ by content: two of them must not share message ids.
+        cid = "stdin-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
     with _open(create=True) as vault:
         report = vault.observe(messages, conversation_id=cid, dry_run=dry_run)
         if as_json:

@@ -40,11 +40,14 @@ def replaced_entry(
     )
 
 
-def kept_entry(at: datetime, new_text: str, new_confidence: float, kept_confidence: float) -> str:
-    """`<date> kept over "<candidate>" (confidence 0.60 < 0.82)`: a contradiction that lost."""
+def kept_entry(
+    at: datetime, new_text: str, new_confidence: float, kept_confidence: float, source: str
+) -> str:
+    """`<date> kept over "<candidate>" (confidence 0.60 < 0.82, source chat#4)`: a
+    contradiction that lost. The source makes observing that message again a no-op."""
     return (
         f"{format_date(at)} kept over {_quote(new_text)} (confidence {new_confidence:.2f} < "
-        f"{kept_confidence:.2f})"
+        f"{kept_confidence:.2f}, source {source})"
     )
 
 

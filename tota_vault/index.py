@@ -9,6 +9,7 @@ next sync rebuilds them from the files.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -32,7 +33,7 @@ __all__ = [
 ]
 
 #: Bump on any schema change: the index is a cache, so a new version rebuilds from the files.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 SCHEMA = """
 -- An explicit INTEGER PRIMARY KEY: external-content FTS is keyed by rowid, and implicit rowids
@@ -62,6 +63,7 @@ CREATE TABLE notes (
     key           TEXT,
     subject       TEXT,
     sources       TEXT NOT NULL DEFAULT '[]', -- JSON list
+    observed      TEXT NOT NULL DEFAULT '[]', -- JSON: sources + messages its History names
     fields        TEXT NOT NULL DEFAULT '{}', -- the whole frontmatter as read, JSON
     error         TEXT                        -- why the note is not a valid memory; NULL if it is
 );
@@ -95,17 +97,18 @@ CREATE TRIGGER notes_au AFTER UPDATE OF title, body, tags, aliases ON notes BEGI
     VALUES (new.id, new.title, new.body, new.tags, new.aliases);
 END;
 
--- Which message a memory came from, one row per source, kept from the JSON list by triggers:
+-- Which messages a memory has consumed (its sources, and contradictions its History names),
+-- one row each, kept from the JSON list by triggers:
 -- observing the same message twice must find it in O(log n), not by scanning every note.
 CREATE TABLE sources (note_id INTEGER NOT NULL, source TEXT NOT NULL);
 CREATE INDEX sources_source ON sources(source);
 CREATE INDEX sources_note ON sources(note_id);
 CREATE TRIGGER sources_ai AFTER INSERT ON notes BEGIN
-    INSERT INTO sources (note_id, source) SELECT new.id, value FROM json_each(new.sources);
+    INSERT INTO sources (note_id, source) SELECT new.id, value FROM json_each(new.observed);
 END;
-CREATE TRIGGER sources_au AFTER UPDATE OF sources ON notes BEGIN
+CREATE TRIGGER sources_au AFTER UPDATE OF observed ON notes BEGIN
     DELETE FROM sources WHERE note_id = old.id;
-    INSERT INTO sources (note_id, source) SELECT new.id, value FROM json_each(new.sources);
+    INSERT INTO sources (note_id, source) SELECT new.id, value FROM json_each(new.observed);
 END;
 CREATE TRIGGER sources_ad AFTER DELETE ON notes BEGIN
     DELETE FROM sources WHERE note_id = old.id;
@@ -131,7 +134,8 @@ DROP TABLE IF EXISTS state;
 NOTE_COLUMNS = (
     "path", "size", "mtime_ns", "hash", "memory_id", "type", "title", "text", "body", "tags",
     "aliases", "confidence", "importance", "durability", "evidence", "status", "created",
-    "updated", "confirmed", "confirmations", "key", "subject", "sources", "fields", "error",
+    "updated", "confirmed", "confirmations", "key", "subject", "sources", "observed", "fields",
+    "error",
 )  # fmt: skip
 
 #: Upsert by path keeps the row id, so the FTS row is updated in place by the trigger.
@@ -262,7 +266,7 @@ def record_from_note(note: ParsedNote, fingerprint: Fingerprint) -> NoteRecord:
             note.fields.get("type") if isinstance(note.fields.get("type"), str) else None,
             note.title, note.body.strip(), note.body, tag_text, "",
             None, None, None, None, None, None, None, None, None, None, None,
-            "[]", fields_json, note.error,
+            "[]", "[]", fields_json, note.error,
         )  # fmt: skip
         return NoteRecord(values)
     values = (
@@ -272,9 +276,23 @@ def record_from_note(note: ParsedNote, fingerprint: Fingerprint) -> NoteRecord:
         memory.confidence, memory.importance, memory.durability, memory.evidence.value,
         memory.status.value, format_date(memory.created), format_date(memory.updated),
         format_date(memory.confirmed), memory.confirmations, memory.key, memory.subject,
-        json.dumps(list(memory.sources), ensure_ascii=False), fields_json, None,
+        json.dumps(list(memory.sources), ensure_ascii=False),
+        json.dumps(_observed(memory.sources, memory.history), ensure_ascii=False),
+        fields_json, None,
     )  # fmt: skip
     return NoteRecord(values)
+
+
+_HISTORY_SOURCE = re.compile(r"\bsource ([^\s),]+)")
+
+
+def _observed(sources: Iterable[str], history: Iterable[str]) -> list[str]:
+    """A memory's sources plus the messages its History names (contradictions it was kept
+    over): every message that must not be learned from twice."""
+    out = list(dict.fromkeys(sources))
+    for entry in history:
+        out.extend(s for s in _HISTORY_SOURCE.findall(entry) if s not in out)
+    return out
 
 
 def fts_query(text: str) -> str:

@@ -20,7 +20,7 @@ around it: the index look-ups before, the note writes after, each through the no
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -40,6 +40,7 @@ from .scoring import (
     facts_differ,
     score,
     similarity,
+    slot_value,
 )
 from .seal import seal
 
@@ -84,19 +85,10 @@ def decide(
         return Decision("skip", "this message was already observed")
     if scores.confidence < min_confidence:
         return Decision("skip", f"confidence {scores.confidence:.2f} < {min_confidence:.2f}")
-    best: tuple[float, dict[str, Any]] | None = None
-    for row in similar:
-        alike = similarity(candidate.text, row["text"])
-        if alike < threshold:
-            continue
-        if facts_differ(candidate.text, row["text"]):
-            continue
-        if best is None or alike > best[0]:
-            best = (alike, row)
-    if best is not None:
-        return Decision("merge", f"{best[0]:.0f}% alike", best[1])
     if candidate.key and same_key:
         current = same_key[0]
+        if _same_value(candidate.key, candidate.text, current["text"], threshold):
+            return Decision("merge", f"the same {candidate.key}", current)
         old = _row_confidence(current)
         if scores.confidence > old:
             return Decision("supersede", f"confidence {scores.confidence:.2f} > {old:.2f}", current)
@@ -105,7 +97,27 @@ def decide(
         return Decision(
             "keep", f"existing confidence {old:.2f} >= {scores.confidence:.2f}", current
         )
+    best: tuple[float, dict[str, Any]] | None = None
+    for row in similar:
+        if candidate.key and row.get("key") == candidate.key:
+            continue  # a slot's values are compared above, never by text alone
+        alike = similarity(candidate.text, row["text"])
+        if alike < threshold or facts_differ(candidate.text, row["text"]):
+            continue
+        if best is None or alike > best[0]:
+            best = (alike, row)
+    if best is not None:
+        return Decision("merge", f"{best[0]:.0f}% alike", best[1])
     return Decision("create", "new")
+
+
+def _same_value(key: str, text: str, other: str, threshold: float) -> bool:
+    """Whether two statements of one slot give it the same value ("Lives in Porto" and "Is
+    based in Porto" do; "Lives in Berlin" and "Lives in Dublin", 87% alike, do not)."""
+    mine, theirs = slot_value(key, text), slot_value(key, other)
+    if mine is not None and theirs is not None:
+        return mine == theirs
+    return similarity(text, other) >= threshold and not facts_differ(text, other)
 
 
 def _is_newer(candidate: Candidate, row: dict[str, Any]) -> bool:
@@ -244,8 +256,10 @@ class Learner:
         if decision.action == "merge":
             return self._merge(target, scores, source, when)
         if decision.action == "keep":
-            entry = kept_entry(when, candidate.text, scores.confidence, _row_confidence(target))
-            self._edit(target["path"], {}, history=entry)
+            entry = kept_entry(
+                when, candidate.text, scores.confidence, _row_confidence(target), source
+            )
+            self._edit(target["path"], lambda row: {}, history=entry)
             return target["path"]
         # supersede: the new value wins; the old note stays, marked, and named in History.
         old_date = parse_date(target["updated"]) if target.get("updated") else None
@@ -254,7 +268,7 @@ class Learner:
             candidate.evidence.value, old_date,
         )  # fmt: skip
         stored = self._create(candidate, scores, source, when, history=(entry,))
-        self._edit(target["path"], {"status": Status.SUPERSEDED.value, "updated": when})
+        self._edit(target["path"], lambda row: {"status": Status.SUPERSEDED.value, "updated": when})
         return stored.path
 
     def _create(
@@ -286,20 +300,34 @@ class Learner:
         return self.vault.write_new(memory)
 
     def _merge(self, target: dict[str, Any], scores: Scores, source: str, when: datetime) -> str:
-        sources = list(target.get("sources") or [])
-        if source not in sources:
-            sources.append(source)
-        changes = {
-            "confidence": confirm_confidence(_row_confidence(target), scores.confidence),
-            "confirmations": int(target.get("confirmations") or 1) + 1,
-            "confirmed": when.replace(microsecond=0),
-            "sources": sources,
-        }
+        def changes(row: dict[str, Any]) -> dict[str, Any]:
+            # From the row as it is after any pending hand edit was recorded, so a person's
+            # own confidence is what the confirmation builds on.
+            sources = list(row.get("sources") or [])
+            if source not in sources:
+                sources.append(source)
+            return {
+                "confidence": confirm_confidence(_row_confidence(row), scores.confidence),
+                "confirmations": int(row.get("confirmations") or 1) + 1,
+                "confirmed": when.replace(microsecond=0),
+                "sources": sources,
+            }
+
         self._edit(target["path"], changes)
         return target["path"]
 
-    def _edit(self, rel: str, changes: dict[str, Any], *, history: str | None = None) -> None:
-        """Patch a note surgically and reseal it; a hand edit still pending is recorded first."""
+    def _edit(
+        self,
+        rel: str,
+        changes: Callable[[dict[str, Any]], dict[str, Any]],
+        *,
+        history: str | None = None,
+    ) -> None:
+        """Patch a note surgically and reseal it; a hand edit still pending is recorded first.
+
+        `changes` is computed from the note's index row as it stands after that, never from
+        a row read before it.
+        """
         root: Path = self.vault.root
         data, fingerprint = read_file(root / rel)
         rows = self.vault.index.get(path=rel)
@@ -307,9 +335,11 @@ class Learner:
             # Changed since it was indexed: a person's edit is recorded before tota touches it.
             self.vault.sync(paths=[rel])
             data, fingerprint = read_file(root / rel)
+            rows = self.vault.index.get(path=rel)
         text = data.decode("utf-8")
-        if changes:
-            text = patch_frontmatter(text, changes)
+        patch = changes(rows[0]) if rows else {}
+        if patch:
+            text = patch_frontmatter(text, patch)
         if history:
             text = append_history(text, history)
         new = seal(text).encode("utf-8")

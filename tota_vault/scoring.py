@@ -36,6 +36,7 @@ __all__ = [
     "confirm_confidence",
     "facts_differ",
     "score",
+    "slot_value",
     "similarity",
 ]
 
@@ -119,9 +120,50 @@ def similarity(a: str, b: str) -> float:
     return fuzz.token_sort_ratio(a, b, processor=utils.default_process)
 
 
+_NUMBER_WORDS = {
+    "once": "1", "one": "1", "twice": "2", "two": "2", "thrice": "3", "three": "3", "four": "4",
+    "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10",
+    "eleven": "11", "twelve": "12", "dozen": "12", "twenty": "20", "hundred": "100",
+}  # fmt: skip
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b")
+
+
 def _facts(text: str) -> set[str]:
     lowered = text.lower()
-    return set(_NUMBER.findall(lowered)) | {m.lower()[:3] for m in _MONTHS.findall(lowered)}
+    numbers = set(_NUMBER.findall(lowered)) | {
+        _NUMBER_WORDS[w] for w in _NUMBER_WORD.findall(lowered)
+    }
+    return numbers | {m.lower()[:3] for m in _MONTHS.findall(lowered)}
+
+
+#: What fills a slot, read back from a memory's text: the value two statements of one key must
+#: share to be the same fact ("Lives in Porto" and "Is based in Porto" are; "... Berlin" and
+#: "... Dublin" are not, though 87% alike).
+_SLOT_VALUE = {
+    "identity/name": re.compile(r"\b(?:name is|called|call (?:me|her|him|them))\s+([\w'-]+)", re.I),
+    "identity/location": re.compile(
+        r"\b(?:lives?|living|based|moved|moving)\s+(?:in|to)\s+(.+)", re.I
+    ),
+    "identity/origin": re.compile(r"\b(?:from|grew up in|born in)\s+(.+)", re.I),
+    "identity/employer": re.compile(
+        r"\b(?:works?|working|joined|started)\b.*?\b(?:at|for)\s+(.+)", re.I
+    ),
+    "identity/age": re.compile(r"\b(\d{1,3})\b"),
+}
+_FAVORITE_VALUE = re.compile(r"\bfavou?rite\b.*?\b(?:is|are|was|has to be)\s+(.+)", re.I)
+_VALUE_NOISE = re.compile(r"\b(?:now|these days|currently|again|still|too|as well)\b|[^\w\s'-]")
+
+
+def slot_value(key: str, text: str) -> str | None:
+    """The value a keyed memory gives its slot, normalised; None when it cannot be read."""
+    pattern = _FAVORITE_VALUE if key.startswith("preference/favorite") else _SLOT_VALUE.get(key)
+    if pattern is None:
+        return None
+    match = pattern.search(text)
+    if match is None:
+        return None
+    words = _VALUE_NOISE.sub(" ", match.group(1).lower()).split()
+    return " ".join(words[:4]) or None
 
 
 def facts_differ(a: str, b: str) -> bool:

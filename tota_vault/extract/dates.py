@@ -82,9 +82,9 @@ def _phrase(kind: str, match: re.Match[str], today: date) -> tuple[str, date]:
         return f"on {format_day(day)}", day
     if phrase.endswith("weekend"):
         shift = {"last": -1, "this": 0, "next": 1}[phrase.split()[0]]
-        saturday = today + timedelta(days=(5 - today.weekday()) % 7 + 7 * shift)
-        if shift == -1 and (today - saturday).days > 7:
-            saturday += timedelta(days=7)
+        # The weekend of the current Monday-based week: on a Sunday, "this weekend" is the
+        # day before, "last weekend" a week earlier.
+        saturday = today - timedelta(days=today.weekday()) + timedelta(days=5 + 7 * shift)
         return f"on the weekend of {format_day(saturday)}", saturday
     if phrase.endswith("week"):
         shift = {"last": -1, "this": 0, "next": 1}[phrase.split()[0]]

@@ -22,7 +22,7 @@ from ..model import Evidence, MemoryType
 from .base import Candidate, Skip
 from .dates import resolve_dates
 from .messages import Message
-from .secrets import contains_secret
+from .secrets import find_secrets, redact
 
 __all__ = ["RuleExtractor", "third_person"]
 
@@ -114,9 +114,20 @@ class Cue:
     key: str | None = None  # a key template; {1} is the pattern's first group, normalised
 
 
+#: Adverbs a person puts between "I" and the verb: "I still live in Porto", "I'm currently
+#: working on". Every cue allows any number of them there.
+_ADVERB_SLOT = (
+    r"(?:(?:still|also|currently|really|just|now|actually|totally|absolutely|definitely|"
+    r"usually|always|often|recently|finally|mostly|kinda|even|already|honestly|"
+    r"probably|maybe|truly|seriously) )*"
+)
+
+
 def _cue(
     name: str, mtype: MemoryType, pattern: str, strength: float, key: str | None = None
 ) -> Cue:
+    pattern = pattern.replace(r"\bI ", r"\bI " + _ADVERB_SLOT)
+    pattern = pattern.replace(r"\bI(?:'m| am) ", r"\bI(?:'m| am) " + _ADVERB_SLOT)
     return Cue(name, mtype, re.compile(pattern, re.I), strength, key)
 
 
@@ -198,15 +209,15 @@ CUES: tuple[Cue, ...] = (
     _cue(
         "allergy",
         T.CONSTRAINT,
-        r"\bI(?:'m| am) allergic to\b|\bI(?:'m| am) intolerant\b|"
+        r"\bI(?:'m| am) allergic to\b|\bI(?:'m| am) (?:\w+ )?intolerant\b|"
         r"\bI (?:can't|cannot|can not|don't|do not|never) (?:eat|drink|have)\b",
         0.9,
     ),
     _cue(
         "constraint",
         T.CONSTRAINT,
-        r"\bI (?:can't|cannot|can not|mustn't|am not allowed to|"
-        r"'m not allowed to)\b|\bI (?:have to|must|need to)\b|\bmy (?:budget|deadline|limit)\b|"
+        r"\bI (?:can't|cannot|can not|mustn't)\b|\bI(?:'m| am) not allowed to\b|"
+        r"\bI (?:have to|must|need to)\b|\bmy (?:budget|deadline|limit)\b|"
         r"\bI only have\b|\bnon-negotiable\b",
         0.8,
     ),
@@ -244,9 +255,9 @@ CUES: tuple[Cue, ...] = (
     _cue(
         "goal",
         T.GOAL,
-        r"\bI (?:really )?(?:want|wanna|hope|plan|aim|intend|am planning|"
-        r"'m planning|am hoping|'m hoping|am aiming|'m aiming|am trying|'m trying|am saving|"
-        r"'m saving|am determined|'m determined)\b|\bI(?:'d| would) (?:love|like) to\b|"
+        r"\bI (?:want|wanna|hope|plan|aim|intend)\b|"
+        r"\bI(?:'m| am) (?:planning|hoping|aiming|trying|saving|determined)\b|"
+        r"\bI(?:'d| would) (?:love|like) to\b|"
         r"\bmy (?:goal|dream|plan|aim|ambition|resolution)\b|\bI(?:'m| am) (?:going to|gonna) "
         r"(?!go with)\b|\bI(?:'m| am) thinking (?:of|about)\b|\b(?:gonna|going to) "
         r"(?:start|try|learn|build|open|run|finish|continue)\b",
@@ -307,6 +318,8 @@ _ADVERBS = {
     "absolutely", "totally", "finally", "recently", "actually", "even", "only", "already",
     "definitely", "truly", "honestly", "rarely", "normally", "typically", "regularly",
     "constantly", "mostly", "much", "strongly", "kinda", "kind", "sort", "certainly", "now",
+    "currently", "maybe", "probably", "perhaps", "possibly", "literally", "seriously", "once",
+    "barely", "hardly", "almost", "generally", "occasionally", "mainly",
 }  # fmt: skip
 _PAST_IRREGULAR = {
     "went", "got", "made", "took", "saw", "ran", "won", "lost", "met", "read", "bought", "wrote",
@@ -347,6 +360,11 @@ def _verb_after_i(match: re.Match[str], subject: str) -> str:
     return f"{subject} " + " ".join(out)
 
 
+_HEDGE_FRAME = re.compile(
+    r"^(?:I think|I guess|I suppose|I believe|I feel like|maybe)\s+(?=\w)", re.I
+)
+
+
 def third_person(sentence: str, subject: str) -> str:
     """Rewrite a first-person sentence about `subject` ("Caroline", or "the user").
 
@@ -354,8 +372,15 @@ def third_person(sentence: str, subject: str) -> str:
     kids"; for the user, a leading "The user prefers" becomes "Prefers", as notes read.
     """
     s = subject
-    text = sentence
+    # A hedge is scored (the candidate is `hedged`), not repeated about the subject.
+    text = _HEDGE_FRAME.sub("", sentence).strip()
+    text = re.sub(r",?\s+(?:I guess|I think|I suppose|I believe)\s*(?=[.!]?$)", "", text)
+    text = text[:1].upper() + text[1:]
     rules = [
+        (r"\b[Ww]e're\b", f"{s} and others are"),
+        (r"\b[Ww]e've\b", f"{s} and others have"),
+        (r"\b[Ww]e'll\b", f"{s} and others will"),
+        (r"\b[Ww]e'd\b", f"{s} and others would"),
         (r"\bI(?:'m| am|m)\b", f"{s} is"),
         (r"\bI(?:'ve| have)\b(?! to)", f"{s} has"),
         (r"\bI(?:'d)\b", f"{s} would"),
@@ -372,13 +397,14 @@ def third_person(sentence: str, subject: str) -> str:
         text,
     )
 
-    def possessive(match: re.Match[str]) -> str:
-        # The subject is named once; later mentions read "their", as a person would write.
-        return "their" if s in text[: match.start()] else f"{s}'s"
-
-    text = re.sub(r"\b[Mm]y\b", possessive, text)
     text = re.sub(r"\bme\b", s if s != "the user" else "them", text)
     text = re.sub(r"\bMe\b", s, text)
+    # The subject is named once; later possessives read "their", as a person would write.
+    pieces = re.split(r"\b([Mm]y)\b", text)
+    for i in range(1, len(pieces), 2):
+        before = "".join(pieces[:i])
+        pieces[i] = "their" if (s in before or s.capitalize() in before) else f"{s}'s"
+    text = "".join(pieces)
     text = re.sub(r"\bour\b", "their", text)
     text = re.sub(r"\bOur\b", f"{s}'s", text)
     text = re.sub(r"\bWe\b", f"{s} and others", text)
@@ -431,7 +457,16 @@ def _sentences(text: str) -> list[str]:
     for part in _SENTENCE_END.split(text):
         if not part or not part.strip():
             continue
-        for clause in _CLAUSE.split(part):
+        clauses: list[str] = []
+        begin = 0
+        for boundary in _CLAUSE.finditer(part):
+            head = part[begin : boundary.start()]
+            if re.fullmatch(r"\s*(?:[Mm]y|[Oo]ur)(?: [\w'-]+){1,2}\s*", head):
+                continue  # "My husband and I went hiking": a subject, not a fact of its own
+            clauses.append(head)
+            begin = boundary.end()
+        clauses.append(part[begin:])
+        for clause in clauses:
             clause = _FILLER.sub("", re.sub(r"\s+", " ", clause).strip(" -–—*•,;"))
             if clause:
                 out.append(clause[0].upper() + clause[1:])
@@ -442,9 +477,8 @@ def _skip_reason(sentence: str) -> str | None:
     stripped = sentence.strip()
     if stripped.endswith("?") or _QUESTION_START.match(stripped):
         return "a question"
-    kind = contains_secret(stripped)
-    if kind:
-        return f"contains a secret ({kind})"
+    if "[REDACTED " in stripped:
+        return "contains a secret"
     if _REPORTED.match(stripped):
         return "someone else's words"
     if _HYPOTHETICAL.search(stripped):
@@ -455,6 +489,20 @@ def _skip_reason(sentence: str) -> str | None:
     if len(words) < 4 or (_SMALL_TALK.match(stripped) and len(words) < 8):
         return "small talk"
     return None
+
+
+def _short_fact(sentence: str) -> bool:
+    """A short sentence that still states something: a typed cue matches it, and it is not a
+    reaction ("Wow, I love that!")."""
+    if _SMALL_TALK.match(sentence) or re.search(r"\b(?:that|this|it)\W*$", sentence, re.I):
+        return False
+    return any(cue.pattern.search(sentence) for cue in CUES)
+
+
+def _is_small_talk(sentence: str) -> bool:
+    """Short pleasantries: what only the weak rule would take, and should not."""
+    words = re.findall(r"[\w']+", sentence)
+    return len(words) < 5 or (bool(_SMALL_TALK.match(sentence)) and len(words) < 8)
 
 
 def _key(cue: Cue, match: re.Match[str]) -> str | None:
@@ -487,8 +535,17 @@ class RuleExtractor:
                 continue
             subject = message.name or "user"
             label = message.name or "the user"
-            for sentence in _sentences(_clean(message.content)):
+            content = _clean(message.content)
+            # Secrets are found in the whole message (a private key spans lines), reported by
+            # kind only, and redacted before anything else reads the text.
+            for found in find_secrets(content):
+                skipped.append(Skip(message.id, f"[REDACTED {found.kind}]",
+                                    f"contains a secret ({found.kind})"))  # fmt: skip
+            content = redact(content)
+            for sentence in _sentences(content):
                 reason = _skip_reason(sentence)
+                if reason == "small talk" and _short_fact(sentence):
+                    reason = None  # "I like jazz." is short, and a fact
                 if reason is not None:
                     skipped.append(Skip(message.id, sentence, reason))
                     continue
@@ -506,7 +563,7 @@ class RuleExtractor:
             match = cue.pattern.search(sentence)
             if match is not None:
                 return self._build(sentence, message, subject, label, cue, _key(cue, match))
-        if len(sentence.split()) >= 5 and (
+        if not _is_small_talk(sentence) and (
             _FIRST_PERSON.search(sentence) or _WE.search(sentence) or _IMPLICIT_I.match(sentence)
         ):
             weak = Cue("statement", T.EPISODE, _I_WORD, 0.6)
