@@ -204,12 +204,6 @@ def test_truncate_and_write_save_is_a_hand_edit(notes_dir, start_daemon):
     assert_hand_edit_recorded(notes_dir, EDITOR, edited, "Helix")
 
 
-@pytest.mark.xfail(
-    reason="sync.reconcile indexes a note caught empty mid-save (truncate, then write) as "
-    "invalid at once: the memory drops out of search until the write lands; field notes D "
-    "say to wait one more quiet period instead",
-    strict=True,
-)
 def test_note_caught_empty_mid_save_keeps_its_row(notes_dir, start_daemon):
     daemon = start_daemon(notes_dir)
     path = notes_dir / EDITOR
@@ -223,12 +217,6 @@ def test_note_caught_empty_mid_save_keeps_its_row(notes_dir, start_daemon):
     assert during["error"] is None and "Neovim" in during["text"], during["error"]
 
 
-@pytest.mark.xfail(
-    reason="sync._hand_edit patches (atomic replace) a note that a writer still holds open "
-    "once it was quiet for `quiet` seconds: the writer's later bytes go to the replaced inode "
-    "and are lost",
-    strict=True,
-)
 def test_slow_writer_keeps_its_words(notes_dir, start_daemon):
     """A note written in steps by a program that keeps it open (`cat > note`, a script that
     appends, an editor on a slow disk) and pauses longer than `quiet` must not lose what it
@@ -248,12 +236,6 @@ def test_slow_writer_keeps_its_words(notes_dir, start_daemon):
     assert_hand_edit_recorded(notes_dir, EDITOR, edited, "Zed")
 
 
-@pytest.mark.xfail(
-    reason="sync._assign_id gives a new id-less note its id (atomic replace) at the first "
-    "sync, with no quiet period at all: a person typing it (`cat > note`) loses every line "
-    "typed after a pause longer than the debounce",
-    strict=True,
-)
 def test_slow_writer_of_a_new_note_keeps_its_words(vault_dir, start_daemon):
     daemon = start_daemon(vault_dir)
     path = vault_dir / "habit/Walks the dog.md"

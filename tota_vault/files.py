@@ -16,6 +16,11 @@ import os
 import re
 import stat
 import tempfile
+
+try:  # POSIX only; on other systems tota skips the open-for-writing check
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None  # type: ignore[assignment]
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +35,7 @@ __all__ = [
     "fingerprint_of",
     "is_note_path",
     "make_dirs",
+    "open_for_writing",
     "read_file",
     "scan_vault",
 ]
@@ -161,6 +167,31 @@ def fingerprint_of(path: Path) -> Fingerprint | None:
         if not os.path.lexists(path):
             return None
         raise
+
+
+def open_for_writing(path: Path) -> bool:
+    """True when some process holds the file open for writing (Linux: a read lease fails).
+
+    tota must not replace such a file: the writer's later bytes would go to the replaced
+    inode and be lost. Where leases are unavailable (other systems, other filesystems, or no
+    permission) this answers False and the quiet period alone protects the writer.
+    """
+    set_lease = getattr(fcntl, "F_SETLEASE", None) if fcntl is not None else None
+    if set_lease is None:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        fcntl.fcntl(fd, set_lease, fcntl.F_RDLCK)
+    except OSError as exc:
+        return exc.errno in (errno.EAGAIN, errno.EBUSY)
+    else:
+        fcntl.fcntl(fd, set_lease, fcntl.F_UNLCK)
+        return False
+    finally:
+        os.close(fd)
 
 
 def make_dirs(path: Path) -> None:

@@ -23,7 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from .errors import NoteError
-from .files import FileStat, Fingerprint, atomic_write, is_note_path, read_file, scan_vault
+from .files import (
+    FileStat,
+    Fingerprint,
+    atomic_write,
+    is_note_path,
+    open_for_writing,
+    read_file,
+    scan_vault,
+)
 from .index import Index, IndexedFile, NoteRecord, record_from_note
 from .model import Evidence, format_date, new_id, now
 from .notes import ParsedNote, parse_note, patch_frontmatter
@@ -207,16 +215,32 @@ def take_snapshot(
     return found
 
 
+def _settled(root: Path, rel: str, fp: Fingerprint, quiet: float) -> bool:
+    """May tota patch this note now? Only once it has been quiet for `quiet` seconds and no
+    process holds it open for writing (a person still typing, a slow program)."""
+    if time.time() - fp.mtime_ns / 1e9 < quiet:
+        return False
+    return not open_for_writing(root / rel)
+
+
+def _pending(fp: Fingerprint) -> Fingerprint:
+    """A fingerprint no file has: the next sync reads the note again and retries its patch."""
+    return Fingerprint(fp.size, PENDING_MTIME, "pending:" + fp.hash)
+
+
 def _assign_id(
-    root: Path, note: ParsedNote, data: bytes, fp: Fingerprint
-) -> tuple[ParsedNote, Fingerprint, bool]:
+    root: Path, note: ParsedNote, data: bytes, fp: Fingerprint, *, quiet: float
+) -> tuple[ParsedNote, Fingerprint, str | None]:
     """Give a person's id-less note an id (and `evidence: manual`) by a surgical patch.
 
-    Nothing is written when the note still holds template placeholders, or when it changed
-    since it was read (the next sync tries again).
+    Returns what happened: "assigned", "deferred" (the note is not settled yet: still being
+    written, or changed since it was read; the next sync tries again) or None (a template
+    with placeholders, never patched).
     """
     if any("{{" in str(v) or "<%" in str(v) for v in note.fields.values()):
-        return note, fp, False
+        return note, fp, None
+    if not _settled(root, note.path, fp, quiet):
+        return note, _pending(fp), "deferred"
     changes: dict[str, Any] = {"id": new_id()}
     if "evidence" not in note.fields:
         changes["evidence"] = Evidence.MANUAL.value
@@ -226,8 +250,8 @@ def _assign_id(
         patched = seal(patch_frontmatter(data.decode("utf-8"), changes)).encode("utf-8")
         new_fp = atomic_write(root / note.path, patched, expected=fp)
     except (NoteError, UnicodeDecodeError, OSError):
-        return note, fp, False
-    return parse_note(patched, note.path), new_fp, True
+        return note, _pending(fp), "deferred"
+    return parse_note(patched, note.path), new_fp, "assigned"
 
 
 def _hand_edit(
@@ -253,7 +277,7 @@ def _hand_edit(
     if state is SealState.SEALED or (state is SealState.UNSEALED and not seen_before):
         return note, fp, None
     at = now()
-    if time.time() - fp.mtime_ns / 1e9 >= quiet:
+    if _settled(root, note.path, fp, quiet):
         rows = index.get(path=note.path) or index.get(memory_id=note.memory.id)
         previous = rows[0]["confidence"] if rows else None
         changes = hand_edit_changes(note.memory, previous_confidence=previous, at=at)
@@ -265,8 +289,7 @@ def _hand_edit(
         else:
             return parse_note(patched, note.path), new_fp, "recorded"
     memory = note.memory.with_changes(evidence=Evidence.MANUAL, updated=at)
-    pending = Fingerprint(fp.size, PENDING_MTIME, "pending:" + fp.hash)
-    return replace(note, memory=memory), pending, "deferred"
+    return replace(note, memory=memory), _pending(fp), "deferred"
 
 
 def reconcile(
@@ -313,7 +336,19 @@ def reconcile(
         contents: dict[str, tuple[bytes, Fingerprint]] = {}
         upserts: list[NoteRecord] = []
         for path in batch:
-            stat_error = snapshot[path].error
+            st = snapshot[path]
+            if (
+                quiet > 0
+                and st.size == 0
+                and path in indexed
+                and indexed[path].size > 0
+                and time.time() - st.mtime_ns / 1e9 < quiet
+            ):
+                # Caught empty mid-save (truncate, then write): keep the old row and look again
+                # once the file has been quiet, rather than drop the memory from search.
+                report.deferred.append((path, st.mtime_ns / 1e9 + quiet))
+                continue
+            stat_error = st.error
             if stat_error is None:
                 try:
                     contents[path] = read_file(root / path)
@@ -342,9 +377,11 @@ def reconcile(
             note = parse_note(data, path, fallback_time=_local(fp.mtime_ns / 1e9))
             memory = note.memory
             if assign_ids and note.needs_id:
-                note, fp, assigned = _assign_id(root, note, data, fp)
-                if assigned:
+                note, fp, outcome = _assign_id(root, note, data, fp, quiet=quiet)
+                if outcome == "assigned":
                     report.ids_assigned.append(path)
+                elif outcome == "deferred":
+                    report.deferred.append((path, contents[path][1].mtime_ns / 1e9 + quiet))
             elif assign_ids and memory is not None and path in reads.to_parse:
                 seen = path in indexed or memory.id in vanished_id_set
                 note, fp, outcome = _hand_edit(

@@ -173,7 +173,8 @@ class _OverflowWatcher(logging.Handler):
         self.pending = pending
 
     def emit(self, record: logging.LogRecord) -> None:
-        if "overflow" in record.getMessage().lower():
+        # watchdog's own wording; a path that merely contains "overflow" is no overflow
+        if "queue overflowed" in record.getMessage().lower():
             self.pending.request_full()
 
 
