@@ -22,7 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .errors import NoteError
+from .errors import NoteChangedError, NoteError
 from .files import (
     FileStat,
     Fingerprint,
@@ -249,8 +249,10 @@ def _assign_id(
     try:
         patched = seal(patch_frontmatter(data.decode("utf-8"), changes)).encode("utf-8")
         new_fp = atomic_write(root / note.path, patched, expected=fp)
+    except NoteChangedError:
+        return note, _pending(fp), "deferred"  # changed meanwhile: read it again next time
     except (NoteError, UnicodeDecodeError, OSError):
-        return note, _pending(fp), "deferred"
+        return note, fp, None  # cannot be written here (read-only): indexed as it is
     return parse_note(patched, note.path), new_fp, "assigned"
 
 
@@ -281,11 +283,15 @@ def _hand_edit(
         rows = index.get(path=note.path) or index.get(memory_id=note.memory.id)
         previous = rows[0]["confidence"] if rows else None
         changes = hand_edit_changes(note.memory, previous_confidence=previous, at=at)
+        memory = note.memory.with_changes(evidence=Evidence.MANUAL, updated=at)
         try:
             patched = seal(patch_frontmatter(text, changes)).encode("utf-8")
             new_fp = atomic_write(root / note.path, patched, expected=fp)
-        except (NoteError, OSError):
+        except NoteChangedError:
             pass  # changed meanwhile: defer, the next pass sees the newer bytes
+        except (NoteError, OSError):
+            # Cannot be written here (a read-only vault): the index alone records it.
+            return replace(note, memory=memory), fp, None
         else:
             return parse_note(patched, note.path), new_fp, "recorded"
     memory = note.memory.with_changes(evidence=Evidence.MANUAL, updated=at)
