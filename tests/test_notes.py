@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 import yaml
@@ -605,3 +606,52 @@ UNIQUE = [
 )
 def test_unique_title(taken: set[str], expected: str) -> None:
     assert unique_title("Tea", taken.__contains__) == expected
+
+
+# --- the flat-frontmatter fast path agrees with the YAML loader ------------------------------
+
+FLAT_CASES = [
+    "a: 1\nb: no\nc: 0123\nd: 1.10\n",
+    'a: "x\\ny"\nb: "sha256:abc"\nc: "[[Link]]"\n',
+    "a:\n  - 1\n  - two\nb:\n- x\n- y\n",
+    "a:\nb: []\nc: ~\nd: null\n",
+    "created: 2026-01-01T10:00:00\nsources:\n  - chat-1#3\n",
+    "a: trailing spaces   \nb: c#1\nc: a:b\n",
+    # these need the YAML loader; the fast path must step aside, not guess
+    "tags: [a, b]\n",
+    "a: x # comment\n",
+    "# comment\na: 1\n",
+    "a: 'single'\n",
+    'a: "\\ud83d\\ude00"\n',
+    "a:\n  b: nested\n",
+    "a: 1\na: 2\n",
+    "a: &x 1\nb: *x\n",
+    "a: |\n  block\n",
+    "a:\n\n  - x\n",
+    "a: multi\n  line\n",
+]
+
+
+@pytest.mark.parametrize("fm", FLAT_CASES)
+def test_simple_fields_agree_with_yaml(fm: str):
+    from tota_vault.notes import _simple_fields, _StringLoader
+
+    fast = _simple_fields(fm)
+    if fast is None:
+        return  # the YAML loader reads it (and reports what is wrong with it)
+    assert fast == (yaml.load(fm, Loader=_StringLoader) or {})
+
+
+def test_simple_fields_read_every_sample_note_like_yaml():
+    from tota_vault.notes import _simple_fields, _StringLoader
+
+    root = Path(__file__).resolve().parent.parent / "sample-vault"
+    notes = sorted(root.rglob("*.md"))
+    fast_count = 0
+    for path in notes:
+        fm = path.read_text("utf-8").split("---\n")[1]
+        fast = _simple_fields(fm)
+        if fast is not None:
+            fast_count += 1
+            assert fast == yaml.load(fm, Loader=_StringLoader), path
+    assert fast_count >= len(notes) - 2  # only the hand-written flow-list note falls back

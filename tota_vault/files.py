@@ -138,9 +138,9 @@ def scan_vault(root: Path, blocked: list[tuple[str, str]] | None = None) -> dict
                 continue
             if stat.S_ISDIR(st.st_mode):
                 continue  # a symlink to a folder named like a note: not followed
+            # Permission is not checked here (a syscall per note on every sync): reading the
+            # file reports it, and `reconcile` records the reason.
             error = None if stat.S_ISREG(st.st_mode) else "not a regular file"
-            if error is None and not os.access(entry.path, os.R_OK):
-                error = "permission denied"
             found[rel] = FileStat(st.st_size, st.st_mtime_ns, error)
     return found
 

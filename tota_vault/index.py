@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 #: Bump on any schema change: the index is a cache, so a new version rebuilds from the files.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 SCHEMA = """
 -- An explicit INTEGER PRIMARY KEY: external-content FTS is keyed by rowid, and implicit rowids
@@ -64,7 +64,6 @@ CREATE TABLE notes (
     subject       TEXT,
     sources       TEXT NOT NULL DEFAULT '[]', -- JSON list
     observed      TEXT NOT NULL DEFAULT '[]', -- JSON: sources + messages its History names
-    fields        TEXT NOT NULL DEFAULT '{}', -- the whole frontmatter as read, JSON
     error         TEXT                        -- why the note is not a valid memory; NULL if it is
 );
 -- Not UNIQUE: a copied note repeats an id, and doctor must be able to find both copies.
@@ -134,8 +133,7 @@ DROP TABLE IF EXISTS state;
 NOTE_COLUMNS = (
     "path", "size", "mtime_ns", "hash", "memory_id", "type", "title", "text", "body", "tags",
     "aliases", "confidence", "importance", "durability", "evidence", "status", "created",
-    "updated", "confirmed", "confirmations", "key", "subject", "sources", "observed", "fields",
-    "error",
+    "updated", "confirmed", "confirmations", "key", "subject", "sources", "observed", "error",
 )  # fmt: skip
 
 #: Upsert by path keeps the row id, so the FTS row is updated in place by the trigger.
@@ -256,7 +254,6 @@ class Hit:
 def record_from_note(note: ParsedNote, fingerprint: Fingerprint) -> NoteRecord:
     """Turn a parsed note and its file's fingerprint into a row of `notes`."""
     memory = note.memory
-    fields_json = json.dumps(note.fields, ensure_ascii=False, default=str)
     if memory is None:
         tags = note.fields.get("tags")
         tag_text = " ".join(map(str, tags)) if isinstance(tags, list) else str(tags or "")
@@ -266,7 +263,7 @@ def record_from_note(note: ParsedNote, fingerprint: Fingerprint) -> NoteRecord:
             note.fields.get("type") if isinstance(note.fields.get("type"), str) else None,
             note.title, note.body.strip(), note.body, tag_text, "",
             None, None, None, None, None, None, None, None, None, None, None,
-            "[]", "[]", fields_json, note.error,
+            "[]", "[]", note.error,
         )  # fmt: skip
         return NoteRecord(values)
     values = (
@@ -278,7 +275,7 @@ def record_from_note(note: ParsedNote, fingerprint: Fingerprint) -> NoteRecord:
         format_date(memory.confirmed), memory.confirmations, memory.key, memory.subject,
         json.dumps(list(memory.sources), ensure_ascii=False),
         json.dumps(_observed(memory.sources, memory.history), ensure_ascii=False),
-        fields_json, None,
+        None,
     )  # fmt: skip
     return NoteRecord(values)
 
@@ -600,7 +597,7 @@ class Index:
 
 def _row_dict(row: sqlite3.Row) -> dict[str, Any]:
     out = dict(row)
-    for name in ("sources", "fields"):
+    for name in ("sources", "observed"):
         if isinstance(out.get(name), str):
             out[name] = json.loads(out[name])
     return out

@@ -378,6 +378,7 @@ def reconcile(
         touches = [(p, contents[p][1].size, contents[p][1].mtime_ns) for p in reads.touches]
         moves = list(reads.moves)
         parsed: dict[str, tuple[ParsedNote, Fingerprint]] = {}
+        to_parse = set(reads.to_parse)
         for path in (*reads.to_parse, *(new for _, new in reads.moves)):
             data, fp = contents[path]
             note = parse_note(data, path, fallback_time=_local(fp.mtime_ns / 1e9))
@@ -388,7 +389,7 @@ def reconcile(
                     report.ids_assigned.append(path)
                 elif outcome == "deferred":
                     report.deferred.append((path, contents[path][1].mtime_ns / 1e9 + quiet))
-            elif assign_ids and memory is not None and path in reads.to_parse:
+            elif assign_ids and memory is not None and path in to_parse:
                 seen = path in indexed or memory.id in vanished_id_set
                 note, fp, outcome = _hand_edit(
                     root, index, note, data, fp, seen_before=seen, quiet=quiet
@@ -402,7 +403,7 @@ def reconcile(
         new_ids = {
             p: n.memory.id
             for p, (n, _) in parsed.items()
-            if p in reads.to_parse and p not in indexed and n.memory is not None and n.memory.id
+            if p in to_parse and p not in indexed and n.memory is not None and n.memory.id
         }
         live_vanished = {p: i for p, i in vanished_ids.items() if p not in claimed}
         for old, new in match_moves(new_ids, live_vanished):
