@@ -15,7 +15,7 @@ from tota_vault.cli import app
 runner = CliRunner()
 COMMANDS = [
     "init", "add", "show", "search", "sync", "reindex", "doctor", "path", "watch", "status",
-    "extract", "pause", "resume",
+    "extract", "pause", "resume", "recall", "confirm", "decay", "reflect",
 ]  # fmt: skip
 
 

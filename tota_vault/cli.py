@@ -364,6 +364,100 @@ def resume() -> None:
 
 
 @app.command()
+def recall(
+    message: Annotated[
+        str | None, typer.Argument(help="The message to recall memories for.")
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", help="At most N memories.", min=1)] = 10,
+    budget: Annotated[
+        int | None, typer.Option(help="Cut the context block to about this many tokens.", min=1)
+    ] = None,
+    type: Annotated[str | None, typer.Option("--type", "-t", help="Only this type.")] = None,
+    profile: Annotated[
+        bool, typer.Option("--profile", help="The durable profile instead of a message's recall.")
+    ] = False,
+    output: Annotated[
+        str, typer.Option("--format", help="markdown (a context block for a prompt) or json.")
+    ] = "markdown",
+    as_json: JsonOption = False,
+) -> None:
+    """Recall the memories most relevant to a message, ranked and explained."""
+    from .recall import context_block
+
+    if output not in ("markdown", "json"):
+        raise typer.BadParameter(f"{output!r} is not markdown or json", param_hint="--format")
+    if message is None and not profile:
+        raise typer.BadParameter("give a MESSAGE, or --profile", param_hint="MESSAGE")
+    with _open() as vault:
+        if profile:
+            results = vault.profile(limit=max(limit, 20))
+        else:
+            results = vault.recall(message or "", limit, type=type)
+        if as_json or output == "json":
+            _print_json([r.to_dict() for r in results])
+            return
+        block = context_block(results, budget=budget, heading="Profile" if profile else "Memories")
+        sys.stdout.write(block or "No memories match.\n")
+
+
+@app.command()
+def confirm(
+    ref: Annotated[str, typer.Argument(help="A memory id, note path or title.")],
+) -> None:
+    """Confirm a memory: its confidence rises and its decay clock restarts."""
+    with _open() as vault:
+        path = vault.confirm(ref)
+        print(f"Confirmed {path}")
+
+
+@app.command()
+def decay(
+    apply: Annotated[
+        bool, typer.Option("--apply", help="Archive the stale memories (never deletes).")
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """List memories whose confidence decayed under the floor; --apply archives them."""
+    from .decay import ARCHIVE_FLOOR
+
+    with _open() as vault:
+        stale = vault.decay(apply=apply)
+        if as_json:
+            _print_json({"applied": apply, "stale": [r.to_dict() for r in stale]})
+            return
+        if not stale:
+            print(f"No memory has decayed under {ARCHIVE_FLOOR:.2f}.")
+            return
+        verb = "Archived" if apply else "Stale (archive with --apply)"
+        print(f"{verb}: {len(stale)} memories under effective confidence {ARCHIVE_FLOOR:.2f}")
+        for result in stale:
+            print(f"  {result.effective_confidence:.2f}  {result.path}")
+
+
+@app.command()
+def reflect(
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show what would be written; write nothing.")
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Consolidate related memories into reflection notes (run it again: nothing changes)."""
+    with _open() as vault:
+        report = vault.reflect(dry_run=dry_run)
+        if as_json:
+            _print_json(report.to_dict())
+            return
+        verb = "Would write" if dry_run else "Reflections"
+        print(
+            f"{verb}: {len(report.created)} new, {len(report.updated)} updated, "
+            f"{len(report.unchanged)} unchanged, "
+            f"{len(report.left_alone)} edited by hand (left alone)"
+        )
+        for path in report.created + report.updated:
+            print(f"  {path}")
+
+
+@app.command()
 def watch(
     debounce: Annotated[
         float, typer.Option(help="Seconds of quiet after a file's last event before syncing it.")

@@ -20,18 +20,15 @@ around it: the index look-ups before, the note writes after, each through the no
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
 from typing import Any, Literal
 
 from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
-from .files import atomic_write, read_file
-from .history import append_history, kept_entry, replaced_entry
+from .history import kept_entry, replaced_entry
 from .model import Memory, MemoryType, Status, new_id, now, parse_date
-from .notes import patch_frontmatter
 from .scoring import (
     DEFAULT_MIN_CONFIDENCE,
     MERGE_THRESHOLD,
@@ -42,7 +39,6 @@ from .scoring import (
     similarity,
     slot_value,
 )
-from .seal import seal
 
 __all__ = ["Decision", "Learner", "ObserveReport", "Outcome", "decide", "query_words"]
 
@@ -259,7 +255,7 @@ class Learner:
             entry = kept_entry(
                 when, candidate.text, scores.confidence, _row_confidence(target), source
             )
-            self._edit(target["path"], lambda row: {}, history=entry)
+            self.vault.edit(target["path"], lambda row: {}, history=entry)
             return target["path"]
         # supersede: the new value wins; the old note stays, marked, and named in History.
         old_date = parse_date(target["updated"]) if target.get("updated") else None
@@ -268,7 +264,9 @@ class Learner:
             candidate.evidence.value, old_date,
         )  # fmt: skip
         stored = self._create(candidate, scores, source, when, history=(entry,))
-        self._edit(target["path"], lambda row: {"status": Status.SUPERSEDED.value, "updated": when})
+        self.vault.edit(
+            target["path"], lambda row: {"status": Status.SUPERSEDED.value, "updated": when}
+        )
         return stored.path
 
     def _create(
@@ -313,37 +311,8 @@ class Learner:
                 "sources": sources,
             }
 
-        self._edit(target["path"], changes)
+        self.vault.edit(target["path"], changes)
         return target["path"]
-
-    def _edit(
-        self,
-        rel: str,
-        changes: Callable[[dict[str, Any]], dict[str, Any]],
-        *,
-        history: str | None = None,
-    ) -> None:
-        """Patch a note surgically and reseal it; a hand edit still pending is recorded first.
-
-        `changes` is computed from the note's index row as it stands after that, never from
-        a row read before it.
-        """
-        root: Path = self.vault.root
-        data, fingerprint = read_file(root / rel)
-        rows = self.vault.index.get(path=rel)
-        if not rows or rows[0]["hash"] != fingerprint.hash:
-            # Changed since it was indexed: a person's edit is recorded before tota touches it.
-            self.vault.sync(paths=[rel])
-            data, fingerprint = read_file(root / rel)
-            rows = self.vault.index.get(path=rel)
-        text = data.decode("utf-8")
-        patch = changes(rows[0]) if rows else {}
-        if patch:
-            text = patch_frontmatter(text, patch)
-        if history:
-            text = append_history(text, history)
-        new = seal(text).encode("utf-8")
-        self.vault.index_written(rel, new, atomic_write(root / rel, new, expected=fingerprint))
 
 
 def is_learnable(mtype: MemoryType) -> bool:

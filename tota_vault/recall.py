@@ -289,7 +289,9 @@ def context_block(
     for result in results:
         date = (result.updated or "")[:10]
         conf = result.effective_confidence if result.effective_confidence is not None else 0.0
-        line = f"- {result.text} (confidence {conf:.2f}, {result.evidence}, {date})"
+        # One line a memory: a reflection's Members list and any later section stay out.
+        text = " ".join(result.text.split("\n\n", 1)[0].split())
+        line = f"- {text} (confidence {conf:.2f}, {result.evidence}, {date})"
         header = "" if result.type in lines_by_type else f"\n### {result.type}\n"
         cost = estimate_tokens(line + "\n" + header)
         if budget is not None and used + cost > budget:

@@ -12,30 +12,47 @@ import json
 import os
 import shutil
 import subprocess
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from .config import is_paused, load_config, set_paused
+from .decay import ARCHIVE_FLOOR
 from .doctor import DoctorReport, diagnose
 from .errors import NotFoundError, ValidationError, VaultError
 from .extract.base import Extractor
 from .extract.messages import Message
 from .files import Fingerprint, atomic_write, make_dirs, read_file
+from .history import append_history
 from .index import Hit, Index, record_from_note
-from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, now
-from .notes import ParsedNote, parse_note, title_from_text, unique_title
+from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, now, parse_date
+from .notes import ParsedNote, parse_note, patch_frontmatter, title_from_text, unique_title
 from .paths import index_path, resolve_vault_path, state_dir
 from .pipeline import Learner, ObserveReport
-from .recall import Recalled
+from .recall import QueryPlan, Recalled, rank
 from .recall import profile as profile_memories
 from .recall import recall as recall_memories
-from .seal import render_sealed
+from .reflect import ReflectReport, plan_reflections, reflection_memory
+from .scoring import confirm_confidence
+from .seal import SealState, render_sealed, seal, seal_state
 from .sync import Progress, SyncReport, read_note, reconcile
 
 __all__ = ["GITIGNORE_LINES", "StoredMemory", "Vault"]
+
+#: Every active memory, with what grouping and reflections need.
+#: Candidates for `tota decay`: every active memory (decay is computed when read).
+STALE_ROWS = """
+SELECT * FROM notes WHERE error IS NULL AND type IS NOT NULL AND status = 'active'
+"""
+#: `tota confirm`: the strength of a deliberate confirmation, as a clearly stated fact.
+CONFIRM_CONFIDENCE = 0.9
+
+REFLECT_ROWS = """
+SELECT path, title, text, subject, key, type, status, confidence, sources, created, memory_id
+FROM notes WHERE error IS NULL AND type IS NOT NULL AND status = 'active' ORDER BY path
+"""
 
 #: What `tota init` puts in the vault's .gitignore: the index and local state, and the Obsidian
 #: files that change whenever a note is opened.
@@ -288,15 +305,18 @@ class Vault:
         check_memory(memory)
         return self.write_new(memory)
 
-    def write_new(self, memory: Memory) -> StoredMemory:
-        """Write a new memory's note under `<type>/<Title>.md` and index it."""
+    def write_new(self, memory: Memory, *, title: str | None = None) -> StoredMemory:
+        """Write a new memory's note under `<type>/<Title>.md` and index it.
+
+        The title (file name) comes from `title` or the memory's text, made safe and unique.
+        """
         folder = self.root / memory.type.value
         make_dirs(folder)
 
         def taken(title: str) -> bool:
             return (folder / f"{title}.md").exists() or self.index.title_taken(title)
 
-        title = unique_title(title_from_text(memory.text), taken)
+        title = unique_title(title_from_text(title or memory.text), taken)
         rel = f"{memory.type.value}/{title}.md"
         data = render_sealed(memory).encode("utf-8")
         fingerprint = atomic_write(self.root / rel, data, expected=None)
@@ -380,6 +400,125 @@ class Vault:
     def profile(self, *, limit: int = 20, now: datetime | None = None) -> list[Recalled]:
         """Durable, important identity, preference and constraint memories."""
         return profile_memories(self.index, limit=limit, now=now)
+
+    def edit(
+        self,
+        rel: str,
+        changes: Callable[[dict[str, Any]], dict[str, Any]],
+        *,
+        history: str | None = None,
+    ) -> None:
+        """Change a note as tota does: a surgical frontmatter patch (and optionally one History
+        entry), resealed, written atomically, indexed at once.
+
+        A person's edit that the index has not seen yet is recorded first, and `changes` is
+        computed from the note's index row as it stands after that, never from a stale row.
+        """
+        data, fingerprint = read_file(self.root / rel)
+        rows = self.index.get(path=rel)
+        if not rows or rows[0]["hash"] != fingerprint.hash:
+            self.sync(paths=[rel])
+            data, fingerprint = read_file(self.root / rel)
+            rows = self.index.get(path=rel)
+        text = data.decode("utf-8")
+        patch = changes(rows[0]) if rows else {}
+        if patch:
+            text = patch_frontmatter(text, patch)
+        if history:
+            text = append_history(text, history)
+        new = seal(text).encode("utf-8")
+        self.index_written(rel, new, atomic_write(self.root / rel, new, expected=fingerprint))
+
+    def reflect(self, *, dry_run: bool = False, now: datetime | None = None) -> ReflectReport:
+        """Write or update one reflection note per group of related memories (`reflect`).
+
+        Running it twice changes nothing; a reflection whose members changed is rewritten in
+        place (same id, same file); one a person edited is left alone and reported.
+        """
+        at = now or datetime.now()
+        report = ReflectReport(dry_run=dry_run)
+        rows = [dict(r) for r in self.index.conn.execute(REFLECT_ROWS)]
+        for row in rows:
+            row["sources"] = json.loads(row.get("sources") or "[]")
+        existing = {r["key"]: r for r in rows if r["type"] == "reflection" and r.get("key")}
+        for group in plan_reflections(rows):
+            current = existing.get(group.key)
+            if current is None:
+                memory = reflection_memory(group, at)
+                if not dry_run:
+                    label = "The user" if group.subject == "user" else group.subject
+                    stored = self.write_new(memory, title=f"{label} and {group.theme}")
+                    report.created.append(stored.path)
+                else:
+                    report.created.append(f"(new) {group.key}")
+                continue
+            memory = reflection_memory(
+                group, at, memory_id=current["memory_id"],
+                created=parse_date(current["created"]) if current.get("created") else None,
+            )  # fmt: skip
+            same = (
+                memory.text == current["text"]
+                and list(memory.sources) == list(current["sources"])
+                and memory.confidence == current["confidence"]
+            )
+            if same:
+                report.unchanged.append(current["path"])
+                continue
+            data, fingerprint = read_file(self.root / current["path"])
+            if seal_state(data.decode("utf-8", errors="replace")) is not SealState.SEALED:
+                report.left_alone.append(current["path"])
+                continue
+            if not dry_run:
+                new = render_sealed(memory).encode("utf-8")
+                written = atomic_write(self.root / current["path"], new, expected=fingerprint)
+                self.index_written(current["path"], new, written)
+            report.updated.append(current["path"])
+        return report
+
+    def stale(self, *, now: datetime | None = None) -> list[Recalled]:
+        """Active memories whose effective confidence fell under the archive floor."""
+        at = now or datetime.now()
+        rows = [dict(r) for r in self.index.conn.execute(STALE_ROWS)]
+        for row in rows:
+            row["sources"] = json.loads(row.get("sources") or "[]")
+            row["score"] = -1.0
+        ranked = rank(rows, QueryPlan(()), at)
+        return sorted(
+            (r for r in ranked if (r.effective_confidence or 0.0) < ARCHIVE_FLOOR),
+            key=lambda r: (r.effective_confidence or 0.0, r.path),
+        )
+
+    def decay(self, *, apply: bool = False, now: datetime | None = None) -> list[Recalled]:
+        """List stale memories; with `apply`, archive them (kept on disk, never deleted)."""
+        at = (now or datetime.now()).replace(microsecond=0)
+        stale = self.stale(now=at)
+        if apply:
+            for result in stale:
+                self.edit(result.path, lambda row: {"status": Status.ARCHIVED.value, "updated": at})
+        return stale
+
+    def confirm(self, ref: str, *, now: datetime | None = None) -> str:
+        """A person or program vouches for a memory: confidence up, decay clock reset.
+
+        Returns the note's path. An archived memory becomes active again.
+        """
+        rel = self.resolve(ref)
+        at = (now or datetime.now()).replace(microsecond=0)
+
+        def changes(row: dict[str, Any]) -> dict[str, Any]:
+            if row.get("confidence") is None:
+                raise ValidationError(f"{rel}: not a valid memory; fix it before confirming it")
+            out: dict[str, Any] = {
+                "confidence": confirm_confidence(row["confidence"], CONFIRM_CONFIDENCE),
+                "confirmations": int(row.get("confirmations") or 1) + 1,
+                "confirmed": at,
+            }
+            if row.get("status") == Status.ARCHIVED.value:
+                out["status"] = Status.ACTIVE.value
+            return out
+
+        self.edit(rel, changes)
+        return rel
 
     # --- status ----------------------------------------------------------------------------
 

@@ -1,0 +1,111 @@
+"""Reflections: pure grouping, then writing, idempotency and updates on a real vault."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from tota_vault import Vault
+from tota_vault.notes import parse_note
+from tota_vault.reflect import plan_reflections, reflection_text
+from tota_vault.seal import SealState, seal_state
+
+NOW = datetime(2026, 11, 29, 12, 0)
+
+
+def row(path, text, subject="user", key=None, type="habit", confidence=0.8):
+    return {
+        "path": path, "title": path.rsplit("/", 1)[-1][:-3], "text": text, "subject": subject,
+        "key": key, "type": type, "status": "active", "confidence": confidence,
+        "sources": [f"c#{path}"], "created": "2026-01-01T10:00:00", "memory_id": path,
+    }  # fmt: skip
+
+
+FILLER = [row(f"habit/f{i}.md", f"Unrelated{i} statement{i} gardening{i}") for i in range(20)]
+
+
+def test_memories_sharing_a_distinctive_word_form_one_group():
+    pottery = [row(f"habit/p{i}.md", f"Went to a pottery class, week {i}") for i in range(4)]
+    groups = plan_reflections(pottery + FILLER)
+    assert [(g.theme, len(g.members)) for g in groups] == [("pottery", 4)]
+    assert groups[0].key == "reflection/user/pottery"
+
+
+def test_subjects_are_never_mixed_and_small_groups_are_skipped():
+    rows = [row(f"habit/a{i}.md", f"Pottery night {i}", subject="Caroline") for i in range(2)]
+    rows += [row(f"habit/b{i}.md", f"Pottery night {i}", subject="Melanie") for i in range(2)]
+    assert plan_reflections(rows + FILLER) == []
+
+
+def test_a_shared_key_groups_memories():
+    rows = [row(f"goal/g{i}.md", f"Plan {i}", key="goal/marathon") for i in range(3)]
+    groups = plan_reflections(rows + FILLER)
+    assert [g.theme for g in groups] == ["marathon"]
+
+
+def test_reflection_text_links_every_member():
+    pottery = [row(f"habit/p{i}.md", f"Went to a pottery class, week {i}") for i in range(3)]
+    text = reflection_text(plan_reflections(pottery + FILLER)[0])
+    assert text.startswith("3 memories of the user about “pottery”")
+    assert text.count("[[") == 3 and "- [[p0]]" in text
+
+
+def _vault_with_pottery(vault: Vault, n: int = 4) -> None:
+    for i in range(n):
+        vault.remember(
+            "habit", f"Went to a pottery class in week {i + 1} of the course.", sources=[f"c#{i}"]
+        )
+    for word in ("tea", "jazz", "rain", "cats", "maps", "figs", "chess", "kites"):
+        vault.remember("preference", f"Likes {word} a lot.")
+
+
+def test_reflect_writes_once_updates_when_members_change(vault: Vault):
+    _vault_with_pottery(vault)
+    first = vault.reflect(now=NOW)
+    assert len(first.created) == 1
+    path = vault.root / first.created[0]
+    note = parse_note(path.read_bytes(), first.created[0])
+    assert note.memory.evidence.value == "system" and note.memory.type.value == "reflection"
+    assert seal_state(path.read_text()) is SealState.SEALED
+    assert len(note.memory.sources) == 4
+    for link in note.body.split("## Members")[1].split("[[")[1:]:
+        assert (vault.root / "habit" / (link.split("]]")[0] + ".md")).exists()
+
+    before = path.read_bytes()
+    again = vault.reflect(now=NOW)
+    assert again.created == [] and again.updated == [] and path.read_bytes() == before
+
+    vault.remember("habit", "Went to a pottery class in week 5 of the course.")
+    third = vault.reflect(now=NOW)
+    assert third.updated == [first.created[0]] and third.created == []
+    assert "5 memories" in path.read_text()
+    assert len(list((vault.root / "reflection").glob("*.md"))) == 1
+
+
+def test_a_reflection_a_person_edited_is_left_alone(vault: Vault):
+    _vault_with_pottery(vault)
+    path = vault.root / vault.reflect(now=NOW).created[0]
+    path.write_text(path.read_text().replace("memories of", "memories (my notes) of"))
+    vault.sync(quiet=3600)  # seen, not yet patched: the person may still be typing
+    edited = path.read_bytes()
+    vault.remember("habit", "Went to a pottery class in week 5 of the course.")
+    report = vault.reflect(now=NOW)
+    assert report.left_alone == [str(path.relative_to(vault.root))]
+    assert path.read_bytes() == edited
+
+
+def test_decay_lists_then_archives_and_confirm_revives(vault: Vault):
+    old = vault.remember("episode", "Ran a 5k in the rain.", durability=0.2,
+                         confidence=0.6, when=datetime(2024, 1, 1))  # fmt: skip
+    fresh = vault.remember("identity", "Lives in Porto.", when=datetime(2026, 11, 1))
+    stale = vault.decay(now=NOW)
+    assert [r.path for r in stale] == [old.path]
+    assert "status: active" in (vault.root / old.path).read_text()  # listing changes nothing
+    vault.decay(apply=True, now=NOW)
+    archived = (vault.root / old.path).read_text()
+    assert "status: archived" in archived and "Ran a 5k" in archived
+    assert not any(r.path == old.path for r in vault.recall("ran 5k rain"))
+    assert [r.path for r in vault.recall("lives porto")] == [fresh.path]
+    vault.confirm(old.memory.id, now=NOW)
+    revived = (vault.root / old.path).read_text()
+    assert "status: active" in revived and "confirmations: 2" in revived
+    assert vault.recall("ran 5k rain", now=NOW)[0].path == old.path

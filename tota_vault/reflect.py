@@ -1,0 +1,198 @@
+"""Reflections: one note that consolidates a group of related memories.
+
+Grouping (`plan_reflections`) is a pure function over index rows. Within one subject, two
+memories are related when they fill the same slot (`key`), or when they share a distinctive
+word: one that several of the subject's memories use, but not so many that it says nothing
+(a word in half of them is noise). Each memory joins at most one group, the group of its
+rarest qualifying word, so groups do not overlap and a run is deterministic.
+
+A reflection is a memory of type `reflection`, evidence `system`: a short summary, then a
+`## Members` section with a `[[wikilink]]` to each member, and the union of the members'
+sources. Its `key` (`reflection/<subject>/<theme>`) is its identity: running `tota reflect`
+again finds it and updates it when its members changed, and otherwise leaves it alone. A
+reflection a person edited (its seal broken) is never rewritten.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from .model import Evidence, Memory, MemoryType, Status, new_id, parse_date
+from .recall import STOPWORDS
+
+__all__ = ["Group", "ReflectReport", "plan_reflections", "reflection_text"]
+
+MIN_MEMBERS = 3
+MAX_MEMBERS = 12
+#: A word in more than this share of a subject's memories describes the subject, not a theme.
+MAX_SHARE = 0.2
+_WORD = re.compile(r"[a-zà-ÿ][a-zà-ÿ'-]{3,}")
+_EXTRA_STOP = frozenset(
+    "user others their them they have been being with from that this will would about "
+    "after before really feels feel felt things something lately today week weeks month "
+    "year years time times great good nice love loves loved like likes liked".split()
+)
+
+
+@dataclass(frozen=True)
+class Group:
+    """Related memories of one subject, and the word or slot that relates them."""
+
+    subject: str
+    theme: str
+    members: tuple[dict[str, Any], ...]
+
+    @property
+    def key(self) -> str:
+        """The reflection's identity across runs."""
+        slug = re.sub(r"[^a-z0-9]+", "-", self.theme.lower()).strip("-")
+        subject = re.sub(r"[^a-z0-9]+", "-", self.subject.lower()).strip("-")
+        return f"reflection/{subject}/{slug}"
+
+
+@dataclass
+class ReflectReport:
+    """What `tota reflect` did."""
+
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    left_alone: list[str] = field(default_factory=list)  # edited by a person: not rewritten
+    dry_run: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view (`tota reflect --json`)."""
+        return {
+            "dry_run": self.dry_run,
+            "created": self.created,
+            "updated": self.updated,
+            "unchanged": len(self.unchanged),
+            "left_alone": self.left_alone,
+        }
+
+
+#: Dates and verb or adverb forms make poor themes ("august", "decided", "really").
+_NOT_A_THEME = re.compile(
+    r"^(?:january|february|march|april|june|july|august|september|october|november|"
+    r"december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|.*(?:ed|ing|ly))$"
+)
+
+
+def _words(text: str) -> set[str]:
+    return {
+        w.strip("'-")
+        for w in _WORD.findall(text.lower())
+        if w not in STOPWORDS and w not in _EXTRA_STOP and not _NOT_A_THEME.match(w)
+    }
+
+
+def plan_reflections(
+    rows: Sequence[dict[str, Any]],
+    *,
+    min_members: int = MIN_MEMBERS,
+    max_members: int = MAX_MEMBERS,
+) -> list[Group]:
+    """Group related active memories (see the module docstring). Pure and deterministic."""
+    by_subject: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        if row.get("type") == MemoryType.REFLECTION.value or row.get("status") != "active":
+            continue
+        by_subject.setdefault(row.get("subject") or "user", []).append(row)
+    groups: list[Group] = []
+    for subject in sorted(by_subject):
+        members = sorted(by_subject[subject], key=lambda r: r["path"])
+        taken: set[str] = set()
+        keyed: dict[str, list[dict[str, Any]]] = {}
+        for row in members:
+            if row.get("key"):
+                keyed.setdefault(row["key"], []).append(row)
+        for key in sorted(keyed):
+            if len(keyed[key]) >= min_members:
+                groups.append(_group(subject, key.split("/")[-1], keyed[key], max_members))
+                taken.update(r["path"] for r in keyed[key])
+        words = {r["path"]: _words(f"{r.get('title', '')} {r.get('text', '')}") for r in members}
+        df = Counter(w for ws in words.values() for w in ws)
+        ceiling = max(max_members, int(len(members) * MAX_SHARE))
+        by_word: dict[str, list[dict[str, Any]]] = {}
+        for row in members:
+            if row["path"] in taken:
+                continue
+            candidates = [w for w in words[row["path"]] if min_members <= df[w] <= ceiling]
+            if candidates:
+                best = min(
+                    candidates, key=lambda w: (df[w], -len(w), w)
+                )  # rarest, then most specific
+                by_word.setdefault(best, []).append(row)
+        for word in sorted(by_word):
+            if len(by_word[word]) >= min_members:
+                groups.append(_group(subject, word, by_word[word], max_members))
+    return groups
+
+
+def _group(subject: str, theme: str, rows: list[dict[str, Any]], limit: int) -> Group:
+    ranked = sorted(rows, key=lambda r: (-(r.get("confidence") or 0.0), r["path"]))[:limit]
+    return Group(subject, theme, tuple(sorted(ranked, key=lambda r: r["path"])))
+
+
+def _when(row: dict[str, Any]) -> datetime | None:
+    try:
+        return parse_date(row["created"]) if row.get("created") else None
+    except ValueError:
+        return None
+
+
+def reflection_text(group: Group) -> str:
+    """The body of a reflection: a short summary, then its members as wikilinks."""
+    label = "the user" if group.subject == "user" else group.subject
+    dates = sorted(d for d in (_when(r) for r in group.members) if d is not None)
+    span = ""
+    if dates:
+        first, last = dates[0], dates[-1]
+        span = (
+            f", from {first:%d %B %Y}"
+            + (f" to {last:%d %B %Y}" if last.date() != first.date() else "")
+        ).replace(" 0", " ")
+    types = Counter(r.get("type") for r in group.members)
+    kinds = ", ".join(f"{n} {t}" for t, n in sorted(types.items(), key=lambda i: (-i[1], i[0])))
+    highlights = [str(r.get("text") or "").split("\n")[0].strip() for r in group.members[:3]]
+    summary = (
+        f"{len(group.members)} memories of {label} about “{group.theme}”{span} ({kinds}). "
+        + " ".join(h if h.endswith((".", "!", "?")) else h + "." for h in highlights if h)
+    )
+    links = "\n".join(f"- [[{r['title']}]]" for r in group.members)
+    return f"{summary}\n\n## Members\n{links}"
+
+
+def reflection_memory(group: Group, at: datetime, *, memory_id: str | None = None,
+                      created: datetime | None = None) -> Memory:  # fmt: skip
+    """The reflection note for a group, as tota writes it."""
+    sources: list[str] = []
+    for row in group.members:
+        for source in row.get("sources") or ():
+            if source not in sources:
+                sources.append(source)
+    confidence = sum((r.get("confidence") or 0.0) for r in group.members) / len(group.members)
+    stamp = at.replace(microsecond=0)
+    return Memory(
+        id=memory_id or new_id(),
+        type=MemoryType.REFLECTION,
+        text=reflection_text(group),
+        confidence=round(confidence, 2),
+        importance=0.6,
+        durability=0.8,
+        evidence=Evidence.SYSTEM,
+        status=Status.ACTIVE,
+        created=created or stamp,
+        updated=stamp,
+        confirmed=stamp,
+        confirmations=len(group.members),
+        key=group.key,
+        subject=group.subject,
+        sources=tuple(sources),
+        tags=("tota/reflection",),
+    )
