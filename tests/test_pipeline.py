@@ -188,7 +188,9 @@ def test_create_writes_a_sealed_note_with_the_scores(vault: Vault):
     assert path == "preference/Prefers Neovim over VS Code.md"
     assert fields["confidence"] == "0.85" and fields["evidence"] == "direct"
     assert fields["sources"] == ["c1#1"] and fields["created"] == "2023-05-08T10:00:00"
-    assert text.rstrip().endswith("Prefers Neovim over VS Code.")
+    assert text.endswith(
+        "Prefers Neovim over VS Code.\n\n> I prefer Neovim over VS Code. (the user, 8 May 2023)\n"
+    )
     assert vault.search("Neovim")[0].row["path"] == path
 
 
@@ -245,7 +247,7 @@ def test_a_later_contradiction_supersedes_and_history_names_the_old_value(vault:
     old_text = (vault.root / old).read_text("utf-8")
     old_fields = frontmatter(old_text)
     assert old_fields["status"] == "superseded" and old_fields["updated"] == "2023-06-01T09:15:00"
-    assert old_text.rstrip().endswith("Lives in Porto.")
+    assert "\nLives in Porto.\n\n> I live in Porto." in old_text
     assert seal_state(old_text) is SealState.SEALED
     assert [r["path"] for r in vault.index.by_key("identity/location", "user")] == [new]
 
@@ -484,7 +486,7 @@ def test_a_pending_hand_edit_is_recorded_as_manual_before_a_merge_patches_it(vau
     text = note.read_text("utf-8")
     fields = frontmatter(text)
     assert fields["evidence"] == "manual"
-    assert text.rstrip().endswith("Prefers Neovim over VS Code, with LazyVim.")
+    assert "\nPrefers Neovim over VS Code, with LazyVim.\n\n> I prefer" in text  # their words kept
     assert fields["confirmations"] == "2" and fields["sources"] == ["c1#1", "c2#2"]
     assert fields["confirmed"] == "2023-05-09T11:30:00"
     assert seal_state(text) is SealState.SEALED

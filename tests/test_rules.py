@@ -547,3 +547,31 @@ THIRD_PERSON = [
 @pytest.mark.parametrize(("sentence", "subject", "expected"), THIRD_PERSON)
 def test_third_person(sentence: str, subject: str, expected: str):
     assert third_person(sentence, subject) == expected
+
+
+# --- quotes and remarks -----------------------------------------------------------------------
+
+
+def test_every_candidate_quotes_the_message_it_came_from():
+    candidates, _ = extract("Yesterday I ran 10 km. My key is sk-" + "A1b2" * 6 + " ok?")
+    assert [c.text for c in candidates] == ["Ran 10 km on 7 May 2023."]
+    quote = candidates[0].quote
+    assert quote.startswith("Yesterday I ran 10 km.") and quote.endswith("(the user, 8 May 2023)")
+    assert "A1b2" not in quote and "[REDACTED openai_key]" in quote
+
+
+def test_a_message_with_nothing_about_the_speaker_keeps_one_remark():
+    content = (
+        "Thanks! The transgender stories at the group were so inspiring and moving for everyone "
+        "there. It was short."
+    )
+    candidates, _ = extract(content, name="Caroline")
+    assert [c.cue for c in candidates] == ["remark"]
+    assert candidates[0].text.startswith("Caroline said: The transgender stories")
+    assert candidates[0].evidence.value == "inferred"
+
+
+def test_no_remark_when_the_message_already_says_something_about_the_speaker():
+    content = "I went to the group. The transgender stories were so inspiring and moving for all."
+    candidates, _ = extract(content, name="Caroline")
+    assert [c.cue for c in candidates] == ["episode"]

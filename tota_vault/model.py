@@ -129,6 +129,7 @@ class Memory:
     tags: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     history: tuple[str, ...] = ()
+    quote: str = ""  # the person's own words it was learned from, shown as a block quote
     extra: dict[str, Any] = field(default_factory=dict)
 
     def with_changes(self, **changes: Any) -> Memory:
@@ -258,6 +259,7 @@ def memory_from_fields(
     text: str,
     *,
     history: tuple[str, ...] = (),
+    quote: str = "",
     default_type: MemoryType | None = None,
     fallback_time: datetime | None = None,
     path: str | None = None,
@@ -375,6 +377,7 @@ def memory_from_fields(
         tags=lists["tags"],
         aliases=lists["aliases"],
         history=history,
+        quote=quote,
         extra=extra,
     )
 

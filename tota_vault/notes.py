@@ -47,6 +47,7 @@ __all__ = [
     "render_fields",
     "render_note",
     "split_body",
+    "split_quote",
     "title_from_text",
     "unique_title",
 ]
@@ -272,6 +273,22 @@ def _yaml_error(exc: yaml.YAMLError) -> str:
     return f"invalid YAML frontmatter{where}: {problem}"
 
 
+def split_quote(statement: str) -> tuple[str, str]:
+    """Split a trailing block quote off a statement: the words the memory was learned from.
+
+    "Goes to a support group.\n\n> I went to a support group yesterday." gives the statement
+    and the quoted words (without their `> `).
+    """
+    lines = statement.rstrip().split("\n")
+    cut = len(lines)
+    while cut > 0 and lines[cut - 1].startswith(">"):
+        cut -= 1
+    if cut == len(lines) or cut == 0:
+        return statement.strip(), ""
+    quote = "\n".join(line[1:].removeprefix(" ") for line in lines[cut:])
+    return "\n".join(lines[:cut]).strip(), quote.strip()
+
+
 def split_body(body: str) -> tuple[str, tuple[str, ...]]:
     """Split a body into its statement and the entries of its `## History` section."""
     match = _HISTORY_RE.search(body)
@@ -361,11 +378,13 @@ def parse_note(
         return ParsedNote(path, title, fields, body, None, None, located is not None)
 
     statement, history = split_body(body)
+    statement, quote = split_quote(statement)
     try:
         memory = memory_from_fields(
             fields,
             statement,
             history=history,
+            quote=quote,
             default_type=default_type,
             fallback_time=fallback_time,
             path=None,
@@ -444,9 +463,14 @@ def render_fields(fields: Mapping[str, Any]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def render_body(text: str, history: Iterable[str] = ()) -> str:
-    """Render a memory's body: its statement, then a `## History` section when it has one."""
+def render_body(text: str, history: Iterable[str] = (), quote: str = "") -> str:
+    """Render a memory's body: its statement, the words it was learned from as a block quote,
+    then a `## History` section when it has one."""
     out = text.strip() + "\n"
+    if quote.strip():
+        out += "\n" + "".join(
+            f"> {line}\n" if line else ">\n" for line in quote.strip().split("\n")
+        )
     entries = list(history)
     if entries:
         out += "\n## History\n" + "".join(f"- {entry}\n" for entry in entries)
@@ -459,7 +483,7 @@ def render_note(memory: Memory) -> str:
         "---\n"
         + render_fields(memory.fields())
         + "---\n"
-        + render_body(memory.text, memory.history)
+        + render_body(memory.text, memory.history, memory.quote)
     )
 
 

@@ -294,6 +294,7 @@ class Learner:
             sources=(source,),
             tags=(f"tota/{candidate.type.value}", *candidate.tags),
             history=history,
+            quote=candidate.quote,
         )
         return self.vault.write_new(memory)
 

@@ -52,6 +52,7 @@ class Candidate:
     days: tuple[date, ...] = ()
     timestamp: datetime | None = None
     tags: tuple[str, ...] = field(default=())
+    quote: str = ""  # the person's words it came from (secrets redacted), kept in the note
 
 
 @dataclass(frozen=True)

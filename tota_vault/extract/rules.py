@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..model import Evidence, MemoryType
 from .base import Candidate, Skip
-from .dates import resolve_dates
+from .dates import format_day, resolve_dates
 from .messages import Message
 from .secrets import find_secrets, redact
 
@@ -491,6 +491,31 @@ def _skip_reason(sentence: str) -> str | None:
     return None
 
 
+#: A remark (see `RuleExtractor._remark`) is inferred evidence at this strength: 0.55 after
+#: the inferred penalty, stored at the default threshold, dropped when hedged.
+REMARK_STRENGTH = 0.65
+#: A remark needs this many words: shorter ones are reactions more often than content.
+REMARK_WORDS = 10
+#: The quote kept in a note is cut here: it is provenance, not an archive of the chat.
+MAX_QUOTE_CHARS = 600
+
+
+def _is_remark(sentence: str) -> bool:
+    """A sentence worth keeping as something the person said: long enough to carry content."""
+    words = re.findall(r"[\w']+", sentence)
+    return len(words) >= REMARK_WORDS and not _SMALL_TALK.match(sentence)
+
+
+def _quote(content: str, message: Message) -> str:
+    """The message as the note quotes it: whitespace collapsed, cut, with who and when."""
+    text = " ".join(content.split())
+    if len(text) > MAX_QUOTE_CHARS:
+        text = text[:MAX_QUOTE_CHARS].rsplit(" ", 1)[0] + " …"
+    who = message.name or "the user"
+    when = f", {format_day(message.timestamp)}" if message.timestamp else ""
+    return f"{text} ({who}{when})"
+
+
 def _short_fact(sentence: str) -> bool:
     """A short sentence that still states something: a typed cue matches it, and it is not a
     reaction ("Wow, I love that!")."""
@@ -542,10 +567,15 @@ class RuleExtractor:
                 skipped.append(Skip(message.id, f"[REDACTED {found.kind}]",
                                     f"contains a secret ({found.kind})"))  # fmt: skip
             content = redact(content)
+            quote = _quote(content, message)
+            found = len(candidates)
+            remarks: list[str] = []
             for sentence in _sentences(content):
                 reason = _skip_reason(sentence)
                 if reason == "small talk" and _short_fact(sentence):
                     reason = None  # "I like jazz." is short, and a fact
+                if reason == "not about the speaker" and _is_remark(sentence):
+                    remarks.append(sentence)
                 if reason is not None:
                     skipped.append(Skip(message.id, sentence, reason))
                     continue
@@ -553,7 +583,12 @@ class RuleExtractor:
                 if candidate is None:
                     skipped.append(Skip(message.id, sentence, "no cue"))
                 else:
-                    candidates.append(candidate)
+                    candidates.append(replace(candidate, quote=quote))
+            if len(candidates) == found and remarks:
+                # Nothing about the speaker, but they said something of substance: keep one
+                # remark for the message (its longest sentence), with the whole message quoted.
+                longest = max(remarks, key=len)
+                candidates.append(self._remark(longest, message, subject, label, quote))
         return candidates, skipped
 
     def _candidate(
@@ -569,6 +604,28 @@ class RuleExtractor:
             weak = Cue("statement", T.EPISODE, _I_WORD, 0.6)
             return self._build(sentence, message, subject, label, weak, None)
         return None
+
+    def _remark(
+        self, sentence: str, message: Message, subject: str, label: str, quote: str
+    ) -> Candidate:
+        """Something a person said that is not a statement about themselves ("The stories
+        were so inspiring!"): kept as what they said, weakly, with its date resolved."""
+        dated, days = resolve_dates(sentence, message.timestamp)
+        who = "The user" if label == "the user" else label
+        return Candidate(
+            type=T.EPISODE,
+            text=f"{who} said: {dated.rstrip()}",
+            subject=subject,
+            source=message.id,
+            evidence=Evidence.INFERRED,
+            strength=REMARK_STRENGTH,
+            hedged=bool(_HEDGES.search(sentence)),
+            emphatic=False,
+            cue="remark",
+            days=tuple(days),
+            timestamp=message.timestamp,
+            quote=quote,
+        )
 
     def _build(
         self,
