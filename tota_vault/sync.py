@@ -16,7 +16,8 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -32,7 +33,7 @@ from .files import (
     read_file,
     scan_vault,
 )
-from .index import Index, IndexedFile, NoteRecord, record_from_note
+from .index import Index, IndexedFile, IndexedStat, NoteRecord, record_from_note
 from .model import Evidence, format_date, new_id, now
 from .notes import ParsedNote, parse_note, patch_frontmatter
 from .seal import SealState, hand_edit_changes, seal, seal_state
@@ -118,7 +119,9 @@ class SyncReport:
         }
 
 
-def plan_scan(snapshot: Mapping[str, FileStat], indexed: Mapping[str, IndexedFile]) -> ScanPlan:
+def plan_scan(
+    snapshot: Mapping[str, FileStat], indexed: Mapping[str, IndexedStat | IndexedFile]
+) -> ScanPlan:
     """Decide from stat alone: same size and mtime as indexed means unchanged."""
     unchanged: list[str] = []
     to_read: list[str] = []
@@ -129,7 +132,9 @@ def plan_scan(snapshot: Mapping[str, FileStat], indexed: Mapping[str, IndexedFil
         else:
             to_read.append(path)
     vanished = [path for path in indexed if path not in snapshot]
-    return ScanPlan(tuple(sorted(unchanged)), tuple(sorted(to_read)), tuple(sorted(vanished)))
+    # Unchanged paths are only counted: sorting 100k of them would be a no-change sync's
+    # biggest cost after the stat pass.
+    return ScanPlan(tuple(unchanged), tuple(sorted(to_read)), tuple(sorted(vanished)))
 
 
 def plan_reads(
@@ -318,16 +323,16 @@ def reconcile(
     report = SyncReport()
     paths = None if paths is None else sorted(set(paths))
     # A partial sync (the daemon's, a write's) reads only its own rows: O(paths), not O(vault).
-    indexed = index.files(paths)
+    # A full one compares stat alone first, then loads hashes only for what changed.
+    stats = index.stats(paths)
     blocked: list[tuple[str, str]] = []
     snapshot = take_snapshot(root, paths, blocked)
     report.blocked = blocked
-    if paths is not None:
-        indexed_scope = {p: indexed[p] for p in paths if p in indexed}
-    else:
-        indexed_scope = indexed
-    plan = plan_scan(snapshot, indexed_scope)
+    plan = plan_scan(snapshot, stats)
     report.unchanged = len(plan.unchanged)
+    indexed = index.files(paths) if paths is not None else {}
+    if paths is None and stats:
+        indexed = index.files([*plan.to_read, *plan.vanished])
 
     vanished_by_hash: dict[str, list[str]] = {}
     for path in plan.vanished:
@@ -336,94 +341,97 @@ def reconcile(
     vanished_id_set = set(vanished_ids.values())
     claimed: set[str] = set()
 
-    total = len(plan.to_read)
-    for start in range(0, total, BATCH_SIZE):
-        batch = plan.to_read[start : start + BATCH_SIZE]
-        contents: dict[str, tuple[bytes, Fingerprint]] = {}
-        upserts: list[NoteRecord] = []
-        for path in batch:
-            st = snapshot[path]
-            if (
-                quiet > 0
-                and st.size == 0
-                and path in indexed
-                and indexed[path].size > 0
-                and time.time() - st.mtime_ns / 1e9 < quiet
-            ):
-                # Caught empty mid-save (truncate, then write): keep the old row and look again
-                # once the file has been quiet, rather than drop the memory from search.
-                report.deferred.append((path, st.mtime_ns / 1e9 + quiet))
-                continue
-            stat_error = st.error
-            if stat_error is None:
-                try:
-                    contents[path] = read_file(root / path)
+    # A cold load of many notes into an empty index goes in bulk (see Index.begin_bulk_load).
+    bulk = paths is None and not stats and len(plan.to_read) >= BATCH_SIZE
+    with _bulk_load(index, enabled=bulk):
+        total = len(plan.to_read)
+        for start in range(0, total, BATCH_SIZE):
+            batch = plan.to_read[start : start + BATCH_SIZE]
+            contents: dict[str, tuple[bytes, Fingerprint]] = {}
+            upserts: list[NoteRecord] = []
+            for path in batch:
+                st = snapshot[path]
+                if (
+                    quiet > 0
+                    and st.size == 0
+                    and path in indexed
+                    and indexed[path].size > 0
+                    and time.time() - st.mtime_ns / 1e9 < quiet
+                ):
+                    # Caught empty mid-save (truncate, then write): keep the old row and look again
+                    # once the file has been quiet, rather than drop the memory from search.
+                    report.deferred.append((path, st.mtime_ns / 1e9 + quiet))
                     continue
-                except NoteError as exc:
-                    stat_error = str(exc).split(": ", 1)[-1]
-            # Unreadable: index the path with its reason so doctor and sync name it. The reason
-            # is its "hash": checked again every sync, reported again only when it changes.
-            marker = "unreadable:" + stat_error
-            known = indexed.get(path)
-            if known is not None and known.hash == marker:
-                report.unchanged += 1
-                continue
-            note = ParsedNote(path, Path(path).stem, {}, "", None, stat_error, False)
-            upserts.append(record_from_note(note, Fingerprint(0, 0, marker)))
-            (report.updated if path in indexed else report.added).append(path)
-
-        reads = plan_reads(
-            {p: fp.hash for p, (_, fp) in contents.items()}, indexed, vanished_by_hash
-        )
-        touches = [(p, contents[p][1].size, contents[p][1].mtime_ns) for p in reads.touches]
-        moves = list(reads.moves)
-        parsed: dict[str, tuple[ParsedNote, Fingerprint]] = {}
-        to_parse = set(reads.to_parse)
-        for path in (*reads.to_parse, *(new for _, new in reads.moves)):
-            data, fp = contents[path]
-            note = parse_note(data, path, fallback_time=_local(fp.mtime_ns / 1e9))
-            memory = note.memory
-            if assign_ids and note.needs_id:
-                note, fp, outcome = _assign_id(root, note, data, fp, quiet=quiet)
-                if outcome == "assigned":
-                    report.ids_assigned.append(path)
-                elif outcome == "deferred":
-                    report.deferred.append((path, contents[path][1].mtime_ns / 1e9 + quiet))
-            elif assign_ids and memory is not None and path in to_parse:
-                seen = path in indexed or memory.id in vanished_id_set
-                note, fp, outcome = _hand_edit(
-                    root, index, note, data, fp, seen_before=seen, quiet=quiet
-                )
-                if outcome == "recorded":
-                    report.hand_edits.append(path)
-                elif outcome == "deferred":
-                    report.deferred.append((path, contents[path][1].mtime_ns / 1e9 + quiet))
-            parsed[path] = (note, fp)
-
-        new_ids = {
-            p: n.memory.id
-            for p, (n, _) in parsed.items()
-            if p in to_parse and p not in indexed and n.memory is not None and n.memory.id
-        }
-        live_vanished = {p: i for p, i in vanished_ids.items() if p not in claimed}
-        for old, new in match_moves(new_ids, live_vanished):
-            moves.append((old, new))
-        for old, new in moves:
-            claimed.add(old)
-            report.moved.append((old, new))
-        moved_to = {new for _, new in moves}
-        for path, (note, fp) in parsed.items():
-            upserts.append(record_from_note(note, fp))
-            if path not in moved_to:
+                stat_error = st.error
+                if stat_error is None:
+                    try:
+                        contents[path] = read_file(root / path)
+                        continue
+                    except NoteError as exc:
+                        stat_error = str(exc).split(": ", 1)[-1]
+                # Unreadable: index the path with its reason so doctor and sync name it. The reason
+                # is its "hash": checked again every sync, reported again only when it changes.
+                marker = "unreadable:" + stat_error
+                known = indexed.get(path)
+                if known is not None and known.hash == marker:
+                    report.unchanged += 1
+                    continue
+                note = ParsedNote(path, Path(path).stem, {}, "", None, stat_error, False)
+                upserts.append(record_from_note(note, Fingerprint(0, 0, marker)))
                 (report.updated if path in indexed else report.added).append(path)
-        index.apply(
-            upserts=upserts,
-            moves=[(old, new, Path(new).stem) for old, new in moves],
-            touches=touches,
-        )
-        report.unchanged += len(touches)
-        if progress is not None:
-            progress(min(start + BATCH_SIZE, total), total)
+
+            reads = plan_reads(
+                {p: fp.hash for p, (_, fp) in contents.items()}, indexed, vanished_by_hash
+            )
+            touches = [(p, contents[p][1].size, contents[p][1].mtime_ns) for p in reads.touches]
+            moves = list(reads.moves)
+            parsed: dict[str, tuple[ParsedNote, Fingerprint]] = {}
+            to_parse = set(reads.to_parse)
+            for path in (*reads.to_parse, *(new for _, new in reads.moves)):
+                data, fp = contents[path]
+                note = parse_note(data, path, fallback_time=_local(fp.mtime_ns / 1e9))
+                memory = note.memory
+                if assign_ids and note.needs_id:
+                    note, fp, outcome = _assign_id(root, note, data, fp, quiet=quiet)
+                    if outcome == "assigned":
+                        report.ids_assigned.append(path)
+                    elif outcome == "deferred":
+                        report.deferred.append((path, contents[path][1].mtime_ns / 1e9 + quiet))
+                elif assign_ids and memory is not None and path in to_parse:
+                    seen = path in indexed or memory.id in vanished_id_set
+                    note, fp, outcome = _hand_edit(
+                        root, index, note, data, fp, seen_before=seen, quiet=quiet
+                    )
+                    if outcome == "recorded":
+                        report.hand_edits.append(path)
+                    elif outcome == "deferred":
+                        report.deferred.append((path, contents[path][1].mtime_ns / 1e9 + quiet))
+                parsed[path] = (note, fp)
+
+            new_ids = {
+                p: n.memory.id
+                for p, (n, _) in parsed.items()
+                if p in to_parse and p not in indexed and n.memory is not None and n.memory.id
+            }
+            live_vanished = {p: i for p, i in vanished_ids.items() if p not in claimed}
+            for old, new in match_moves(new_ids, live_vanished):
+                moves.append((old, new))
+            for old, new in moves:
+                claimed.add(old)
+                report.moved.append((old, new))
+            moved_to = {new for _, new in moves}
+            for path, (note, fp) in parsed.items():
+                upserts.append(record_from_note(note, fp))
+                if path not in moved_to:
+                    (report.updated if path in indexed else report.added).append(path)
+            index.apply(
+                upserts=upserts,
+                moves=[(old, new, Path(new).stem) for old, new in moves],
+                touches=touches,
+            )
+            report.unchanged += len(touches)
+            if progress is not None:
+                progress(min(start + BATCH_SIZE, total), total)
 
     # A delete needs proof: the file must still be gone now, after everything else was read.
     hidden = tuple(folder for folder, _ in blocked)
@@ -442,6 +450,19 @@ def reconcile(
     report.invalid = index.invalid()
     report.seconds = time.perf_counter() - started
     return report
+
+
+@contextmanager
+def _bulk_load(index: Index, *, enabled: bool) -> Iterator[None]:
+    """Run a cold load in bulk mode, and always leave it, also on an error."""
+    if not enabled:
+        yield
+        return
+    index.begin_bulk_load()
+    try:
+        yield
+    finally:
+        index.end_bulk_load()
 
 
 def _local(timestamp: float) -> datetime:
