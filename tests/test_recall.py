@@ -95,3 +95,13 @@ def test_recall_leaves_out_superseded_and_archived(vault):
     vault.observe([{"role": "user", "content": "I live in Lisbon now."}], conversation_id="b")
     texts = [r.text for r in vault.recall("where does the user live, Porto or Lisbon?")]
     assert any("Lisbon" in t for t in texts) and not any("Porto" in t for t in texts)
+
+
+def test_memories_from_an_already_cited_message_move_down():
+    plan = QueryPlan(("tea",), {"tea": 1.0})
+    rows = [
+        _row("a", -5.0, text="Likes tea", sources=["c#1"]),
+        _row("b", -4.9, text="Likes green tea", sources=["c#1"]),
+        _row("c", -3.0, text="Drinks tea at four", sources=["c#2"]),
+    ]
+    assert [r.path for r in rank(rows, plan, NOW)] == ["a", "c", "b"]

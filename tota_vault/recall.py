@@ -14,7 +14,9 @@ docs/recall.md):
           + 0.10 * importance
           + 0.05 * recency        0.5 ^ (days since updated / 365)
 
-Superseded and archived memories are left out unless asked for. `context_block` turns the
+Memories whose every source is already cited by a better-ranked one move down the list, so the
+top results cover more of what the person said. Superseded and archived memories are left out
+unless asked for. `context_block` turns the
 results into Markdown an assistant can put in its prompt, grouped by type, each line with its
 confidence, evidence and date, cut to a token budget.
 """
@@ -199,7 +201,25 @@ def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list
             )  # fmt: skip
         )
     out.sort(key=lambda r: (-r.score, r.path))
-    return out
+    return _diversify(out)
+
+
+def _diversify(ranked: list[Recalled]) -> list[Recalled]:
+    """Move a memory whose every source is already cited by a better one after the others.
+
+    Several memories learned from one message say related things; the top of the list is
+    worth more spent on what else the person said.
+    """
+    seen: set[str] = set()
+    first: list[Recalled] = []
+    later: list[Recalled] = []
+    for result in ranked:
+        if result.sources and set(result.sources) <= seen:
+            later.append(result)
+        else:
+            first.append(result)
+            seen.update(result.sources)
+    return first + later
 
 
 #: Recall candidates: full-text matches among memories (not plain or invalid notes), with the
