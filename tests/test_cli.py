@@ -15,7 +15,8 @@ from tota_vault.cli import app
 runner = CliRunner()
 COMMANDS = [
     "init", "add", "show", "search", "sync", "reindex", "doctor", "path", "watch", "status",
-    "extract", "pause", "resume", "recall", "confirm", "decay", "reflect",
+    "extract", "pause", "resume", "recall", "confirm", "decay", "reflect", "memory", "overview",
+    "recent", "clear",
 ]  # fmt: skip
 
 

@@ -458,6 +458,86 @@ def reflect(
 
 
 @app.command()
+def memory() -> None:
+    """Open the interactive memory manager (overview, recent, search, pause, clear all)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise ValidationError(
+            "tota memory needs a terminal; in scripts use tota overview, recent, search, "
+            "pause, resume or clear --yes"
+        )
+    from .menu import run_menu
+
+    with _open(create=True) as vault:
+        run_menu(vault)
+
+
+@app.command()
+def overview(as_json: JsonOption = False) -> None:
+    """Totals per type and evidence kind, whether learning is paused, a short profile."""
+    from . import manage
+
+    with _open() as vault:
+        data = manage.overview(vault)
+        if as_json:
+            _print_json(data)
+            return
+        print(f"{data['memories']} memories in {data['vault']}; learning is {data['learning']}")
+        for mtype, count in data["by_type"].items():
+            print(f"  {mtype:13} {count}")
+        evidence = ", ".join(f"{k} {v}" for k, v in data["by_evidence"].items()) or "none"
+        print(f"evidence: {evidence}")
+        if data["invalid"]:
+            print(f"invalid notes: {data['invalid']} (see tota doctor)")
+        if data["profile"]:
+            print("profile:")
+            for line in data["profile"]:
+                print(f"  - {line}")
+
+
+@app.command()
+def recent(
+    limit: Annotated[int, typer.Option("--limit", "-n", help="How many.", min=1)] = 10,
+    as_json: JsonOption = False,
+) -> None:
+    """The memories changed most recently, with confidence and evidence kind."""
+    from . import manage
+
+    with _open() as vault:
+        results = manage.recent(vault, limit=limit)
+        if as_json:
+            _print_json([r.to_dict() for r in results])
+            return
+        if not results:
+            print("No memories yet.")
+            return
+        from .menu import recent_table
+
+        _console().print(recent_table(results))
+
+
+@app.command()
+def clear(
+    yes: Annotated[
+        bool, typer.Option("--yes", help="Confirm: delete every memory note, irreversibly.")
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Delete all memory notes (irreversible). Notes that are not memories stay."""
+    from . import manage
+
+    if not yes:
+        raise ValidationError(
+            "tota clear deletes every memory note and cannot be undone; run it with --yes"
+        )
+    with _open() as vault:
+        report = manage.clear(vault)
+        if as_json:
+            _print_json(report.to_dict())
+            return
+        print(f"Deleted {len(report.deleted)} memories; {report.kept} other notes kept.")
+
+
+@app.command()
 def watch(
     debounce: Annotated[
         float, typer.Option(help="Seconds of quiet after a file's last event before syncing it.")
