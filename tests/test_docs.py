@@ -29,3 +29,19 @@ def test_ci_runs_the_readme_test_command():
 def test_every_command_is_in_the_readme():
     for command in COMMANDS:
         assert f"`tota {command}" in README, command
+
+
+def test_the_cli_reference_is_current():
+    from tota_vault.cli import cli_reference
+
+    assert (ROOT / "docs" / "cli.md").read_text() == cli_reference(), (
+        "docs/cli.md is stale: python -m tota_vault.cli --reference > docs/cli.md"
+    )
+
+
+def test_every_command_has_help_text_in_the_reference():
+    reference = (ROOT / "docs" / "cli.md").read_text()
+    for command in COMMANDS:
+        section = reference.split(f"## tota {command}\n", 1)[1].split("## tota ", 1)[0]
+        summary = section.split("\n\n", 2)[1].strip() if "\n\n" in section else ""
+        assert len(summary) > 10, command

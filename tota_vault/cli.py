@@ -618,10 +618,48 @@ def path(
     print(index_path(root) if index else root)
 
 
+def cli_reference(width: int = 88) -> str:
+    """The command-line reference in Markdown, made from the commands' own help.
+
+    `docs/cli.md` is this text (a test keeps it so); regenerate it with
+    `python -m tota_vault.cli --reference > docs/cli.md`.
+    """
+    from typer.main import get_command
+
+    group = get_command(app)
+    ctx = group.make_context("tota", [], resilient_parsing=True)
+    ctx.terminal_width = ctx.max_content_width = width
+    parts = [
+        "# Command line reference",
+        "",
+        "Generated from the commands' own `--help` by `tota_vault.cli.cli_reference()`; "
+        "`tests/test_docs.py` fails when it is out of date.",
+        "",
+        "## tota",
+        "",
+        "```text",
+        group.get_help(ctx).rstrip(),
+        "```",
+    ]
+    for name in group.list_commands(ctx):  # type: ignore[attr-defined]
+        command = group.get_command(ctx, name)  # type: ignore[attr-defined]
+        sub = command.make_context(name, [], parent=ctx, resilient_parsing=True)
+        sub.terminal_width = sub.max_content_width = width
+        parts += ["", f"## tota {name}", "", "```text", command.get_help(sub).rstrip(), "```"]
+    return "\n".join(parts) + "\n"
+
+
 def main() -> None:
     """Entry point of the `tota` console script."""
+    if sys.argv[1:] == ["--reference"]:  # python -m tota_vault.cli --reference > docs/cli.md
+        sys.stdout.write(cli_reference())
+        return
     try:
         app()
     except KeyboardInterrupt:
         sys.stderr.write("tota: interrupted\n")
         sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
