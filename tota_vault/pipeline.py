@@ -28,7 +28,7 @@ from typing import Any, Literal
 from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
 from .history import kept_entry, replaced_entry
-from .model import Memory, MemoryType, Status, new_id, now, parse_date
+from .model import Memory, Status, new_id, now, parse_date
 from .scoring import (
     DEFAULT_MIN_CONFIDENCE,
     MERGE_THRESHOLD,
@@ -314,8 +314,3 @@ class Learner:
 
         self.vault.edit(target["path"], changes)
         return target["path"]
-
-
-def is_learnable(mtype: MemoryType) -> bool:
-    """Reflections are made by `tota reflect`, never extracted from a conversation."""
-    return mtype is not MemoryType.REFLECTION

@@ -57,32 +57,35 @@ class SealState(StrEnum):
     UNSEALED = "unsealed"  # no digest at all
 
 
-def _without_digest(text: str) -> str:
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n")
+def _split(text: str) -> tuple[str, str] | None:
+    """(frontmatter up to its closing fence, the rest) of a normalised note, or None."""
     first = _FENCE.match(text)
     if first is None:
-        return text
+        return None
     closing = _FENCE.search(text, first.end() + 1)
     if closing is None:
-        return text
-    head = text[: closing.start()]
-    return _DIGEST_LINE.sub("", head) + text[closing.start() :]
+        return None
+    return text[: closing.start()], text[closing.start() :]
+
+
+def _normal(text: str) -> str:
+    return text.removeprefix("\ufeff").replace("\r\n", "\n")
 
 
 def content_digest(text: str) -> str:
     """The digest of a note's text, ignoring its own `digest` line, BOM and line endings."""
-    return "sha256:" + hashlib.sha256(_without_digest(text).encode("utf-8")).hexdigest()[:24]
+    normal = _normal(text)
+    parts = _split(normal)
+    if parts is not None:
+        normal = _DIGEST_LINE.sub("", parts[0]) + parts[1]
+    return "sha256:" + hashlib.sha256(normal.encode("utf-8")).hexdigest()[:24]
 
 
 def _stored_digest(text: str) -> str | None:
-    head = text.removeprefix("\ufeff").replace("\r\n", "\n")
-    first = _FENCE.match(head)
-    if first is None:
+    parts = _split(_normal(text))
+    if parts is None:
         return None
-    closing = _FENCE.search(head, first.end() + 1)
-    if closing is None:
-        return None
-    match = re.search(r"^digest:[ \t]*(.*?)[ \t]*$", head[: closing.start()], re.MULTILINE)
+    match = re.search(r"^digest:[ \t]*(.*?)[ \t]*$", parts[0], re.MULTILINE)
     if match is None:
         return None
     value = match.group(1)

@@ -24,7 +24,7 @@ from .doctor import DoctorReport, diagnose
 from .errors import NotFoundError, ValidationError, VaultError
 from .extract.base import Extractor
 from .extract.messages import Message
-from .files import Fingerprint, atomic_write, make_dirs, read_file
+from .files import Fingerprint, atomic_write, fingerprint_of, make_dirs, read_file
 from .history import append_history
 from .index import Hit, Index, record_from_note
 from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, now, parse_date
@@ -121,7 +121,7 @@ class Vault:
             atomic_write(
                 gitignore,
                 text.encode("utf-8"),
-                expected=None if not gitignore.exists() else _fingerprint(gitignore),
+                expected=fingerprint_of(gitignore),
             )
             created.append(".gitignore")
         if git:
@@ -553,7 +553,3 @@ def _as_messages(messages: Sequence[Message | Mapping[str, Any]]) -> list[Messag
 
     plain = [m if isinstance(m, Mapping) else m.__dict__ for m in messages]
     return parse_conversation(json.dumps(plain, default=str), "json", source="messages")
-
-
-def _fingerprint(path: Path) -> Fingerprint:
-    return read_file(path)[1]
