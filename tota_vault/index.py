@@ -14,6 +14,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import combinations
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -34,7 +35,7 @@ __all__ = [
 ]
 
 #: Bump on any schema change: the index is a cache, so a new version rebuilds from the files.
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 9
 
 SCHEMA = """
 -- An explicit INTEGER PRIMARY KEY: external-content FTS is keyed by rowid, and implicit rowids
@@ -85,7 +86,12 @@ CREATE TRIGGER notes_ad AFTER DELETE ON notes BEGIN
     INSERT INTO notes_fts(notes_fts, rowid, title, body, tags, aliases)
     VALUES ('delete', old.id, old.title, old.body, old.tags, old.aliases);
 END;
-CREATE TRIGGER notes_au AFTER UPDATE OF title, body, tags, aliases ON notes BEGIN
+-- Only when the text changed: a merge rewrites a row's frontmatter columns, and re-indexing
+-- an unchanged body would cost an FTS delete and insert for nothing.
+CREATE TRIGGER notes_au AFTER UPDATE OF title, body, tags, aliases ON notes
+WHEN old.title IS NOT new.title OR old.body IS NOT new.body
+  OR old.tags IS NOT new.tags OR old.aliases IS NOT new.aliases
+BEGIN
     INSERT INTO notes_fts(notes_fts, rowid, title, body, tags, aliases)
     VALUES ('delete', old.id, old.title, old.body, old.tags, old.aliases);
     INSERT INTO notes_fts(rowid, title, body, tags, aliases)
@@ -118,7 +124,7 @@ SECONDARY_INDEXES = {
     # Not UNIQUE: a copied note repeats an id, and doctor must find both copies.
     "notes_memory_id": "ON notes(memory_id)",
     "notes_type_status": "ON notes(type, status)",
-    "notes_key": "ON notes(key) WHERE key IS NOT NULL",
+    "notes_key": "ON notes(key, subject, updated) WHERE key IS NOT NULL",
     "notes_title": "ON notes(title COLLATE NOCASE)",
     "notes_updated": "ON notes(updated)",
     "sources_source": "ON sources(source)",
@@ -186,11 +192,14 @@ LIMIT :limit
 
 
 #: Merge candidates: the best text matches among active memories of one type and subject.
-SIMILAR = f"""
-SELECT n.* FROM notes_fts JOIN notes AS n ON n.id = notes_fts.rowid
-WHERE notes_fts MATCH :query AND n.type = :type AND n.subject = :subject
-  AND n.status = 'active' AND n.error IS NULL
-ORDER BY {BM25}
+#: The inner query lets FTS5 rank its own matches (`ORDER BY rank LIMIT`, its fast path)
+#: before any row of `notes` is read; the pairs of words keep the matches few.
+SIMILAR = """
+SELECT n.* FROM (
+    SELECT rowid, rank FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rank LIMIT 50
+) AS f JOIN notes AS n ON n.id = f.rowid
+WHERE n.type = :type AND n.subject = :subject AND n.status = 'active' AND n.error IS NULL
+ORDER BY f.rank
 LIMIT :limit
 """
 
@@ -586,10 +595,11 @@ class Index:
         return [_row_dict(r) for r in rows]
 
     def by_key(self, key: str, subject: str) -> list[dict[str, Any]]:
-        """Active memories that fill this slot for this subject (the conflict look-up)."""
+        """Active memories that fill this slot for this subject, newest first (the conflict
+        look-up; conflicts leave one active value, so a few rows are all there is to see)."""
         rows = self.conn.execute(
             "SELECT * FROM notes WHERE key = ? AND subject = ? AND status = 'active' "
-            "AND error IS NULL ORDER BY updated DESC",
+            "AND error IS NULL ORDER BY updated DESC LIMIT 3",
             (key, subject),
         )
         return [_row_dict(r) for r in rows]
@@ -600,16 +610,28 @@ class Index:
         """Active memories of a type and subject that share words with a statement.
 
         The merge step's candidate look-up: FTS5 narrows 100k notes to a handful, which are
-        then compared with rapidfuzz; nothing ever compares all pairs.
+        then compared with rapidfuzz; nothing ever compares all pairs. `words` come rarest
+        first (longest, as a proxy); a near-duplicate shares most of its words, so it holds at
+        least two of the first three: the query asks for any such pair, which a common word
+        alone never satisfies.
         """
-        terms = [w for w in words if w]
+        terms = [w.replace('"', '""') for w in words if w][:3]
         if not terms:
             return []
-        match = " OR ".join('"' + w.replace('"', '""') + '"' for w in terms[:12])
-        rows = self.conn.execute(
-            SIMILAR, {"query": match, "type": type, "subject": subject, "limit": limit}
-        )
-        return [_row_dict(r) for r in rows]
+        if len(terms) == 1:
+            expression = f'"{terms[0]}"'
+        else:
+            expression = " OR ".join(f'("{a}" AND "{b}")' for a, b in combinations(terms, 2))
+        params = {"type": type, "subject": subject, "limit": limit}
+        # Titles first: a tota note's title is its statement's first sentence, while its body
+        # also quotes the whole message, whose words match a hundred times more notes. A
+        # person's note may be titled anything, so the body is searched when titles find none.
+        for column in ("title", "body"):
+            params["query"] = f"{column} : ({expression})"
+            rows = [_row_dict(r) for r in self.conn.execute(SIMILAR, params)]
+            if rows:
+                return rows
+        return []
 
     def title_taken(self, title: str) -> bool:
         """True when some note already has this title (Obsidian resolves links by name)."""

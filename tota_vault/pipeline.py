@@ -51,6 +51,15 @@ _STOPWORDS = frozenset(
     "would will can could should about into over after before up down out off than more most "
     "some any all each other such only own same very user".split()
 )
+#: The verbs the rules open statements with: every preference "prefers" or "likes", every
+#: habit "usually" does something. They say which kind of memory it is, not which memory, and
+#: as search terms they would match a large share of the vault.
+_CUE_WORDS = frozenset(
+    "prefers likes loves enjoys hates dislikes wants hopes plans aims intends planning hoping "
+    "trying saving going works working lives living based moved decided chose switched "
+    "usually always often never regularly every called name favorite favourite said others "
+    "went ran made took got started finished".split()
+)
 
 
 @dataclass(frozen=True)
@@ -126,8 +135,13 @@ def _is_newer(candidate: Candidate, row: dict[str, Any]) -> bool:
 
 
 def query_words(text: str) -> list[str]:
-    """The words of a statement worth searching for: no stopwords, longest first."""
-    words = {w for w in re.findall(r"[\w'-]{3,}", text.lower()) if w not in _STOPWORDS}
+    """The words of a statement worth searching for: no stopwords or cue verbs, longest first
+    (a long word is usually a rarer one)."""
+    words = {
+        w
+        for w in re.findall(r"[\w'-]{3,}", text.lower())
+        if w not in _STOPWORDS and w not in _CUE_WORDS
+    }
     return sorted(words, key=lambda w: (-len(w), w))
 
 
