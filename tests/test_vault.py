@@ -91,3 +91,10 @@ def test_init_git_commits_cleanly_without_the_index(tmp_path: Path):
         ["git", "log", "--oneline"], cwd=vault.root, capture_output=True, text=True
     )
     assert "new memory vault" in log.stdout
+
+
+def test_every_public_name_imports():
+    import tota_vault
+
+    for name in tota_vault.__all__:
+        assert getattr(tota_vault, name) is not None, name

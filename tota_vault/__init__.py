@@ -46,21 +46,35 @@ _EXPORTS = {
     "SyncReport": "sync",
     "StoredMemory": "vault",
     "Vault": "vault",
+    "Message": "extract.messages",
+    "Candidate": "extract.base",
+    "Extractor": "extract.base",
+    "ObserveReport": "pipeline",
+    "Recalled": "recall",
+    "ReflectReport": "reflect",
+    "ClearReport": "manage",
 }
 
 __all__ = [
+    "Candidate",
+    "ClearReport",
     "DoctorReport",
     "Evidence",
+    "Extractor",
     "Hit",
     "IndexError_",
     "InvalidNoteError",
     "Memory",
     "MemoryType",
+    "Message",
     "NotFoundError",
     "NoteChangedError",
     "NoteError",
+    "ObserveReport",
     "ParsedNote",
     "QueryError",
+    "Recalled",
+    "ReflectReport",
     "Status",
     "StoredMemory",
     "SyncReport",
@@ -103,9 +117,15 @@ if TYPE_CHECKING:
         ValidationError,
         VaultError,
     )
+    from .extract.base import Candidate, Extractor
+    from .extract.messages import Message
     from .index import Hit
+    from .manage import ClearReport
     from .model import Evidence, Memory, MemoryType, Status
     from .notes import ParsedNote, parse_note, patch_frontmatter, render_note
     from .paths import default_vault_path, tota_home
+    from .pipeline import ObserveReport
+    from .recall import Recalled
+    from .reflect import ReflectReport
     from .sync import SyncReport
     from .vault import StoredMemory, Vault
