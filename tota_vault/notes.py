@@ -397,6 +397,10 @@ def parse_note(
 # --- rendering -------------------------------------------------------------------------------
 
 
+#: Words YAML 1.1 readers (PyYAML, Obsidian's) turn into booleans or null.
+_YAML11_WORDS = frozenset("y n yes no true false on off null".split())
+
+
 @lru_cache(maxsize=4096)
 def _plain_ok(value: str) -> bool:
     """True when `value` may be written unquoted and every YAML reader gets the same string."""
@@ -404,6 +408,10 @@ def _plain_ok(value: str) -> bool:
         return False
     if ": " in value or " #" in value:
         return False
+    if value[0].isalpha() and value.lower() not in _YAML11_WORDS:
+        # Starts with a letter and is no YAML 1.1 boolean or null: every reader sees a string
+        # (numbers, dates and times start with a digit, sign or dot). Skips a YAML parse.
+        return True
     try:
         return yaml.safe_load(value) == value
     except yaml.YAMLError:
