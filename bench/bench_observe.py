@@ -4,9 +4,17 @@
     python bench/bench_observe.py --vault /tmp/tota-bench/vault-100000 --messages 10000
 
 The vault is copied first (the original is left as it was) and synced cold, untimed. Then a
-deterministic stream of chat messages (facts of every type, repeats that must merge, a few
-contradictions, questions and small talk) is observed in turns of 4 messages, the way an
-assistant calls `observe` after each response. Reported, in one run:
+stream of messages is observed in turns of 4, the way an assistant calls `observe` after each
+response. Two streams (`--stream`):
+
+* `locomo` (the default): real dialog turns from ../shared/eval/locomo-dev.json (read from
+  there, never copied), both speakers as named people, each session dated, conversations
+  cycled (with fresh conversation ids) until there are enough messages;
+* `synthetic`: 15 templates of facts, questions and small talk with a small vocabulary, so the
+  same few facts are stated hundreds of times: a stress case for merging, in which the hot
+  notes' `sources` grow to thousands of entries.
+
+Reported, in one run:
 
 * messages per second through `Vault.observe` (target >= 500), next to the same stream through
   the extractor alone (the baseline: no look-ups, no writes), as a ratio;
@@ -100,6 +108,32 @@ def message_stream(count: int, seed: int = 11) -> list[Message]:
     return out
 
 
+def locomo_stream(count: int, data: Path) -> list[tuple[str, list[Message]]]:
+    """Real dialog turns as (conversation id, session messages), cycled to `count` messages."""
+    sys.path.insert(0, str(data.parent))
+    import evalkit  # type: ignore[import-not-found]
+
+    from tota_vault.extract.formats import parse_conversation
+
+    dataset = evalkit.load_locomo(str(data))
+    out: list[tuple[str, list[Message]]] = []
+    total, cycle = 0, 0
+    while total < count:
+        for conv in dataset.conversations:
+            for _key, date, turns in evalkit.iter_sessions(conv):
+                when = parse_conversation(f"Date: {date}\nX: x", "text")[0].timestamp
+                session = [
+                    Message("user", t.text, t.local_id, name=t.speaker, timestamp=when)
+                    for t in turns
+                ][: count - total]
+                out.append((f"{conv.conv_id}-cycle{cycle}", session))
+                total += len(session)
+                if total >= count:
+                    return out
+        cycle += 1
+    return out
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
@@ -110,6 +144,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--vault", type=Path, required=True, help="a generated vault (copied)")
     parser.add_argument("--messages", type=int, default=10_000)
     parser.add_argument("--turn", type=int, default=4, help="messages per observe call")
+    parser.add_argument("--stream", choices=("locomo", "synthetic"), default="locomo")
+    parser.add_argument(
+        "--data", type=Path, default=ROOT.parent / "shared" / "eval" / "locomo-dev.json"
+    )
     parser.add_argument("--work", type=Path, default=Path("/tmp/tota-bench/observe"))
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "observe.json")
     args = parser.parse_args(argv)
@@ -117,12 +155,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.work.exists():
         shutil.rmtree(args.work)
     shutil.copytree(args.vault, args.work, ignore=shutil.ignore_patterns(".tota"))
-    messages = message_stream(args.messages)
+    if args.stream == "synthetic":
+        sessions = [("bench", message_stream(args.messages))]
+    else:
+        sessions = locomo_stream(args.messages, args.data)
+    turns = [
+        (cid, session[i : i + args.turn])
+        for cid, session in sessions
+        for i in range(0, len(session), args.turn)
+    ]
+    messages = [m for _cid, turn in turns for m in turn]
 
     started = time.perf_counter()
     extractor = RuleExtractor()
-    for i in range(0, len(messages), args.turn):
-        extractor.extract(messages[i : i + args.turn], conversation_id="bench")
+    for cid, turn in turns:
+        extractor.extract(turn, conversation_id=cid)
     baseline = time.perf_counter() - started
 
     lookups: list[float] = []
@@ -143,8 +190,8 @@ def main(argv: list[str] | None = None) -> int:
         cold = time.perf_counter() - t0
         memories = vault.stats()["memories"]
         started = time.perf_counter()
-        for i in range(0, len(messages), args.turn):
-            report = vault.observe(messages[i : i + args.turn], conversation_id="bench")
+        for cid, turn in turns:
+            report = vault.observe(turn, conversation_id=cid)
             for action, n in report.to_dict()["counts"].items():
                 counts[action] = counts.get(action, 0) + n
         seconds = time.perf_counter() - started
@@ -152,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
 
     rate = len(messages) / seconds
     result = {
+        "stream": args.stream,
         "memories_before": memories,
         "messages": len(messages),
         "observe_seconds": round(seconds, 2),

@@ -319,10 +319,10 @@ _HISTORY_SOURCE = re.compile(r"\bsource ([^\s),]+)")
 def _observed(sources: Iterable[str], history: Iterable[str]) -> list[str]:
     """A memory's sources plus the messages its History names (contradictions it was kept
     over): every message that must not be learned from twice."""
-    out = list(dict.fromkeys(sources))
+    seen = dict.fromkeys(sources)  # ordered and O(1) membership: lists grow to thousands
     for entry in history:
-        out.extend(s for s in _HISTORY_SOURCE.findall(entry) if s not in out)
-    return out
+        seen.update(dict.fromkeys(_HISTORY_SOURCE.findall(entry)))
+    return list(seen)
 
 
 def fts_query(text: str) -> str:
