@@ -39,7 +39,8 @@ def test_subjects_are_never_mixed_and_small_groups_are_skipped():
 def test_a_shared_key_groups_memories():
     rows = [row(f"goal/g{i}.md", f"Plan {i}", key="goal/marathon") for i in range(3)]
     groups = plan_reflections(rows + FILLER)
-    assert [g.theme for g in groups] == ["marathon"]
+    assert [(g.theme, g.label) for g in groups] == [("goal/marathon", "marathon")]
+    assert groups[0].key == "reflection/user/goal-marathon"
 
 
 def test_reflection_text_links_every_member():
@@ -109,3 +110,10 @@ def test_decay_lists_then_archives_and_confirm_revives(vault: Vault):
     revived = (vault.root / old.path).read_text()
     assert "status: active" in revived and "confirmations: 2" in revived
     assert vault.recall("ran 5k rain", now=NOW)[0].path == old.path
+
+
+def test_a_key_and_a_word_with_the_same_name_are_two_reflections():
+    keyed = [row(f"goal/g{i}.md", f"Plan {i} for the term", key="goal/arabic") for i in range(3)]
+    words = [row(f"habit/w{i}.md", f"Arabic lesson number {i}") for i in range(3)]
+    groups = plan_reflections(keyed + words + FILLER)
+    assert sorted(g.key for g in groups) == ["reflection/user/arabic", "reflection/user/goal-arabic"]

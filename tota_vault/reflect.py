@@ -48,6 +48,11 @@ class Group:
     members: tuple[dict[str, Any], ...]
 
     @property
+    def label(self) -> str:
+        """The theme as a reader sees it: a word, or the last part of a key."""
+        return self.theme.rsplit("/", 1)[-1]
+
+    @property
     def key(self) -> str:
         """The reflection's identity across runs."""
         slug = re.sub(r"[^a-z0-9]+", "-", self.theme.lower()).strip("-")
@@ -113,7 +118,9 @@ def plan_reflections(
                 keyed.setdefault(row["key"], []).append(row)
         for key in sorted(keyed):
             if len(keyed[key]) >= min_members:
-                groups.append(_group(subject, key.split("/")[-1], keyed[key], max_members))
+                # The whole key is the theme: "goal/arabic" and the word "arabic" are two
+                # different groups, and must never share a reflection.
+                groups.append(_group(subject, key, keyed[key], max_members))
                 taken.update(r["path"] for r in keyed[key])
         words = {r["path"]: _words(f"{r.get('title', '')} {r.get('text', '')}") for r in members}
         df = Counter(w for ws in words.values() for w in ws)
@@ -161,7 +168,7 @@ def reflection_text(group: Group) -> str:
     kinds = ", ".join(f"{n} {t}" for t, n in sorted(types.items(), key=lambda i: (-i[1], i[0])))
     highlights = [str(r.get("text") or "").split("\n")[0].strip() for r in group.members[:3]]
     summary = (
-        f"{len(group.members)} memories of {label} about “{group.theme}”{span} ({kinds}). "
+        f"{len(group.members)} memories of {label} about “{group.label}”{span} ({kinds}). "
         + " ".join(h if h.endswith((".", "!", "?")) else h + "." for h in highlights if h)
     )
     links = "\n".join(f"- [[{r['title']}]]" for r in group.members)

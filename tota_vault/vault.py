@@ -450,7 +450,7 @@ class Vault:
                 memory = reflection_memory(group, at)
                 if not dry_run:
                     label = "The user" if group.subject == "user" else group.subject
-                    stored = self.write_new(memory, title=f"{label} and {group.theme}")
+                    stored = self.write_new(memory, title=f"{label} and {group.label}")
                     report.created.append(stored.path)
                 else:
                     report.created.append(f"(new) {group.key}")
