@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 #: Bump on any schema change: the index is a cache, so a new version rebuilds from the files.
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 SCHEMA = """
 -- An explicit INTEGER PRIMARY KEY: external-content FTS is keyed by rowid, and implicit rowids
@@ -74,6 +74,10 @@ CREATE VIRTUAL TABLE notes_fts USING fts5(
     content='notes', content_rowid='id',
     tokenize='porter unicode61 remove_diacritics 2'
 );
+
+-- `rank` is bm25 with the same column weights as BM25 below (title, body, tags, aliases), so
+-- `ORDER BY rank LIMIT n`, FTS5's fast path, ranks as search does.
+INSERT INTO notes_fts(notes_fts, rank) VALUES ('rank', 'bm25(10.0, 1.0, 6.0, 6.0)');
 
 -- The trigger trio. Deletes and updates must hand FTS5 the old values: a rowid-only 'delete'
 -- leaves the old tokens behind without any error.

@@ -31,7 +31,7 @@ from datetime import datetime
 from typing import Any
 
 from .decay import effective_confidence
-from .index import BM25, Index
+from .index import Index
 from .model import MemoryType, parse_date
 
 __all__ = [
@@ -66,7 +66,7 @@ STOPWORDS = frozenset(
     you you'd you'll you're you've your yours yourself yourselves also just really like get got
     thing things something anything know think tell said say much many well still even ever
     kind sort lot lots way ways go going went make made want wants please remind recall
-    remember user tota hey hi hello thanks thank ok okay yes yeah""".split()
+    remember user tota hey hi hello thanks thank ok okay yes yeah help around""".split()
 )
 _WORD = re.compile(r"[A-Za-zÀ-ÿ0-9][\w'’+-]*")
 _SUFFIXES = ("ingly", "edly", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "s", "'s")
@@ -224,15 +224,56 @@ def _diversify(ranked: list[Recalled]) -> list[Recalled]:
 
 #: Recall candidates: full-text matches among memories (not plain or invalid notes), with the
 #: statuses asked for.
-RECALL = f"""
-SELECT n.*, {BM25} AS score
-FROM notes_fts JOIN notes AS n ON n.id = notes_fts.rowid
-WHERE notes_fts MATCH :query AND n.error IS NULL AND n.type IS NOT NULL
+#: FTS5 ranks its own matches first (`ORDER BY rank`, bm25 with the index's column weights,
+#: its fast path), and only the best are joined to `notes` and filtered. Twice the candidates
+#: are fetched so that filtered-out rows (archived, other types) rarely starve the list.
+RECALL = """
+SELECT n.*, f.rank AS score FROM (
+    SELECT rowid, rank FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rank LIMIT :fetch
+) AS f JOIN notes AS n ON n.id = f.rowid
+WHERE n.error IS NULL AND n.type IS NOT NULL
   AND (:type IS NULL OR n.type = :type)
   AND (n.status = 'active' OR :include_archived)
-ORDER BY score
+ORDER BY f.rank
 LIMIT :limit
 """
+#: A term matching at least this many notes is common: when the message has rarer terms, the
+#: common ones are left out of the full-text query (they still count in the coverage score).
+#: bm25 would give them little weight anyway, but scoring their thousands of matches is most of
+#: a slow query's time. Counting stops at the cap, so the check costs little.
+COMMON_MATCHES = 2000
+COUNT_UP_TO = "SELECT count(*) FROM (SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? LIMIT ?)"
+
+
+def _quoted(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def _match(index: Index, plan: QueryPlan) -> str:
+    """The full-text query for a plan, kept cheap on a large vault.
+
+    Rare terms (fewer than `COMMON_MATCHES` notes) are ORed and the common ones left to the
+    coverage score. When every term is common, notes must hold all of them (an AND is a cheap
+    intersection of posting lists), or failing that the two weightiest; and if that still
+    matches thousands, only the titles are searched.
+    """
+
+    def matches(expression: str, cap: int = COMMON_MATCHES) -> int:
+        return index.conn.execute(COUNT_UP_TO, (expression, cap)).fetchone()[0]
+
+    rare, common = [], []
+    for term in plan.terms:
+        (rare if matches(_quoted(term)) < COMMON_MATCHES else common).append(term)
+    if rare:
+        return " OR ".join(_quoted(t) for t in rare)
+    every = " AND ".join(_quoted(t) for t in common)
+    if len(common) > 1 and not matches(every, 1):
+        every = " AND ".join(_quoted(t) for t in common[:2])
+    if matches(every) >= COMMON_MATCHES and matches(f"title : ({every})", 1):
+        # Still thousands of notes (a message of common words): the ones whose title, their
+        # statement, says it are the ones worth ranking.
+        return f"title : ({every})"
+    return every
 
 
 def recall(
@@ -249,8 +290,9 @@ def recall(
     if not plan.terms:
         return []
     params = {
-        "query": plan.match, "type": type, "include_archived": include_archived,
-        "limit": max(CANDIDATES, limit),
+        "query": _match(index, plan), "type": type,
+        "include_archived": include_archived, "limit": max(CANDIDATES, limit),
+        "fetch": 2 * max(CANDIDATES, limit),
     }  # fmt: skip
     rows = [dict(r) for r in index.conn.execute(RECALL, params)]
     for row in rows:
