@@ -105,3 +105,12 @@ def test_memories_from_an_already_cited_message_move_down():
         _row("c", -3.0, text="Drinks tea at four", sources=["c#2"]),
     ]
     assert [r.path for r in rank(rows, plan, NOW)] == ["a", "c", "b"]
+
+
+def test_a_memory_about_the_person_the_message_names_ranks_first():
+    plan = build_query("What did Caroline paint?")
+    rows = [
+        _row("melanie", -5.0, text="Melanie painted a lake; Caroline loved it", subject="Melanie"),
+        _row("caroline", -4.8, text="Caroline painted a sunset", subject="Caroline"),
+    ]
+    assert [r.path for r in rank(rows, plan, NOW)] == ["caroline", "melanie"]

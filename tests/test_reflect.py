@@ -116,4 +116,7 @@ def test_a_key_and_a_word_with_the_same_name_are_two_reflections():
     keyed = [row(f"goal/g{i}.md", f"Plan {i} for the term", key="goal/arabic") for i in range(3)]
     words = [row(f"habit/w{i}.md", f"Arabic lesson number {i}") for i in range(3)]
     groups = plan_reflections(keyed + words + FILLER)
-    assert sorted(g.key for g in groups) == ["reflection/user/arabic", "reflection/user/goal-arabic"]
+    assert sorted(g.key for g in groups) == [
+        "reflection/user/arabic",
+        "reflection/user/goal-arabic",
+    ]

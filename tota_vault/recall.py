@@ -13,6 +13,7 @@ docs/recall.md):
           + 0.15 * effective confidence   (decay.effective_confidence)
           + 0.10 * importance
           + 0.05 * recency        0.5 ^ (days since updated / 365)
+          + 0.10 if the message names the memory's subject (a capitalised name)
 
 Memories whose every source is already cited by a better-ranked one move down the list, so the
 top results cover more of what the person said. Superseded and archived memories are left out
@@ -46,6 +47,10 @@ __all__ = [
 ]
 
 W_RELEVANCE, W_COVERAGE, W_CONFIDENCE, W_IMPORTANCE, W_RECENCY = 0.50, 0.20, 0.15, 0.10, 0.05
+#: A bonus when the message names the person the memory is about (its `subject`): in a chat
+#: between people, "What did Caroline research?" is about Caroline's memories, not about
+#: Melanie's that merely mention her.
+W_SUBJECT = 0.10
 NAME_WEIGHT, RARE_WEIGHT = 2.0, 1.5
 #: How many full-text matches are re-ranked: enough that confidence and recency can lift a
 #: slightly weaker text match into the top results, few enough to stay well under 20 ms.
@@ -175,8 +180,11 @@ def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list
             effective = effective_confidence(confidence, row.get("durability") or 0.8, when, now)
         importance = row.get("importance") if row.get("importance") is not None else 0.5
         recency = 0.5 ** (_days(row.get("updated"), now) / RECENCY_HALF_LIFE_DAYS)
+        subject = str(row.get("subject") or "").lower()
+        named = subject in plan.weights and plan.weights[subject] == NAME_WEIGHT
         score = (
-            W_RELEVANCE * relevance
+            (W_SUBJECT if named else 0.0)
+            + W_RELEVANCE * relevance
             + W_COVERAGE * coverage
             + W_CONFIDENCE * (effective if effective is not None else 0.5)
             + W_IMPORTANCE * importance
