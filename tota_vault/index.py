@@ -1,9 +1,9 @@
 """The SQLite index: a cache of the vault for search, recall and change detection.
 
 One row per note file (`notes`), with the structured fields tota filters and ranks by, and an
-external-content FTS5 table over title, body, tags and aliases kept by triggers. Nothing here
-is the truth: `PRAGMA user_version` names the schema, and any mismatch drops the tables so the
-next sync rebuilds them from the files.
+external-content FTS5 table over title, statement, body, tags and aliases kept by triggers.
+Nothing here is the truth: `PRAGMA user_version` names the schema, and any mismatch drops the
+tables so the next sync rebuilds them from the files.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 #: Bump on any schema change: the index is a cache, so a new version rebuilds from the files.
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 12
 
 SCHEMA = """
 -- An explicit INTEGER PRIMARY KEY: external-content FTS is keyed by rowid, and implicit rowids
@@ -70,36 +70,36 @@ CREATE TABLE notes (
 );
 
 CREATE VIRTUAL TABLE notes_fts USING fts5(
-    title, body, tags, aliases,
+    title, text, body, tags, aliases,
     content='notes', content_rowid='id',
     tokenize='porter unicode61 remove_diacritics 2'
 );
 
--- `rank` is bm25 with the same column weights as BM25 below (title, body, tags, aliases), so
--- `ORDER BY rank LIMIT n`, FTS5's fast path, ranks as search does.
-INSERT INTO notes_fts(notes_fts, rank) VALUES ('rank', 'bm25(10.0, 1.0, 6.0, 6.0)');
+-- `rank` is bm25 with the same column weights as BM25 below, so `ORDER BY rank LIMIT n`,
+-- FTS5's fast path, ranks as search does.
+INSERT INTO notes_fts(notes_fts, rank) VALUES ('rank', 'bm25(10.0, 0.0, 1.0, 6.0, 6.0)');
 
 -- The trigger trio. Deletes and updates must hand FTS5 the old values: a rowid-only 'delete'
 -- leaves the old tokens behind without any error.
 CREATE TABLE bulk_load (active INTEGER);
 CREATE TRIGGER notes_ai AFTER INSERT ON notes WHEN NOT EXISTS (SELECT 1 FROM bulk_load) BEGIN
-    INSERT INTO notes_fts(rowid, title, body, tags, aliases)
-    VALUES (new.id, new.title, new.body, new.tags, new.aliases);
+    INSERT INTO notes_fts(rowid, title, text, body, tags, aliases)
+    VALUES (new.id, new.title, new.text, new.body, new.tags, new.aliases);
 END;
 CREATE TRIGGER notes_ad AFTER DELETE ON notes BEGIN
-    INSERT INTO notes_fts(notes_fts, rowid, title, body, tags, aliases)
-    VALUES ('delete', old.id, old.title, old.body, old.tags, old.aliases);
+    INSERT INTO notes_fts(notes_fts, rowid, title, text, body, tags, aliases)
+    VALUES ('delete', old.id, old.title, old.text, old.body, old.tags, old.aliases);
 END;
 -- Only when the text changed: a merge rewrites a row's frontmatter columns, and re-indexing
 -- an unchanged body would cost an FTS delete and insert for nothing.
-CREATE TRIGGER notes_au AFTER UPDATE OF title, body, tags, aliases ON notes
-WHEN old.title IS NOT new.title OR old.body IS NOT new.body
+CREATE TRIGGER notes_au AFTER UPDATE OF title, text, body, tags, aliases ON notes
+WHEN old.title IS NOT new.title OR old.text IS NOT new.text OR old.body IS NOT new.body
   OR old.tags IS NOT new.tags OR old.aliases IS NOT new.aliases
 BEGIN
-    INSERT INTO notes_fts(notes_fts, rowid, title, body, tags, aliases)
-    VALUES ('delete', old.id, old.title, old.body, old.tags, old.aliases);
-    INSERT INTO notes_fts(rowid, title, body, tags, aliases)
-    VALUES (new.id, new.title, new.body, new.tags, new.aliases);
+    INSERT INTO notes_fts(notes_fts, rowid, title, text, body, tags, aliases)
+    VALUES ('delete', old.id, old.title, old.text, old.body, old.tags, old.aliases);
+    INSERT INTO notes_fts(rowid, title, text, body, tags, aliases)
+    VALUES (new.id, new.title, new.text, new.body, new.tags, new.aliases);
 END;
 
 -- Which messages a memory has consumed (its sources, and contradictions its History names),
@@ -166,8 +166,8 @@ UPSERT_NOTE = (
 #: the text of the rows it just inserted in one statement: about five times faster on SQLite
 #: 3.40, whose FTS5 flushes its pending terms at every trigger's savepoint.
 BULK_FTS = (
-    "INSERT INTO notes_fts (rowid, title, body, tags, aliases) "
-    "SELECT id, title, body, tags, aliases FROM notes WHERE id > ?"
+    "INSERT INTO notes_fts (rowid, title, text, body, tags, aliases) "
+    "SELECT id, title, text, body, tags, aliases FROM notes WHERE id > ?"
 )
 #: A move keeps the row (and so the memory's id and its FTS row); only the path and title change.
 MOVE_NOTE = "UPDATE notes SET path = ?, title = ? WHERE path = ?"
@@ -177,15 +177,18 @@ DELETE_NOTE = "DELETE FROM notes WHERE path = ?"
 SYNC_ROWS = "SELECT path, size, mtime_ns, hash, memory_id FROM notes"
 STAT_ROWS = "SELECT path, size, mtime_ns FROM notes"
 
-#: bm25 column weights (title, body, tags, aliases): a word in the title or a tag says more
+#: bm25 column weights (title, text, body, tags, aliases). The statement (`text`) is also in
+#: the body, so its own column adds nothing to ranking (a weight of 4 measured slightly worse
+#: on LoCoMo); it is there for the merge look-up, which must ignore the quoted message. A word
+#: in the title or a tag says more
 #: about what a note is than the same word deep in its body. Scores are negative-better.
-BM25 = "bm25(notes_fts, 10.0, 1.0, 6.0, 6.0)"
+BM25 = "bm25(notes_fts, 10.0, 0.0, 1.0, 6.0, 6.0)"
 #: Snippet markers are control characters no note contains, so callers can style or escape the
 #: text around them safely (rich markup would eat `[` and `]`).
 MARK_START, MARK_END = "\x02", "\x03"
 SEARCH = f"""
 SELECT n.*, {BM25} AS score,
-       snippet(notes_fts, 1, '{MARK_START}', '{MARK_END}', '…', 12) AS snippet
+       snippet(notes_fts, 2, '{MARK_START}', '{MARK_END}', '…', 12) AS snippet
 FROM notes_fts JOIN notes AS n ON n.id = notes_fts.rowid
 WHERE notes_fts MATCH :query
   AND (:type IS NULL OR n.type = :type)
@@ -196,14 +199,15 @@ LIMIT :limit
 
 
 #: Merge candidates: the best text matches among active memories of one type and subject.
-#: The inner query lets FTS5 rank its own matches (`ORDER BY rank LIMIT`, its fast path)
-#: before any row of `notes` is read; the pairs of words keep the matches few.
+#: The pairs of words keep the matches few, and the candidates are judged by rapidfuzz, not
+#: by bm25: the inner query takes the newest 50 matches in rowid order (a posting-list walk,
+#: no scoring) before any row of `notes` is read.
 SIMILAR = """
 SELECT n.* FROM (
-    SELECT rowid, rank FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rank LIMIT 50
+    SELECT rowid FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rowid DESC LIMIT 50
 ) AS f JOIN notes AS n ON n.id = f.rowid
 WHERE n.type = :type AND n.subject = :subject AND n.status = 'active' AND n.error IS NULL
-ORDER BY f.rank
+ORDER BY n.id DESC
 LIMIT :limit
 """
 
@@ -626,16 +630,11 @@ class Index:
             expression = f'"{terms[0]}"'
         else:
             expression = " OR ".join(f'("{a}" AND "{b}")' for a, b in combinations(terms, 2))
+        # Statements only: the body also quotes the whole message, whose words would match a
+        # hundred times more notes for nothing.
         params = {"type": type, "subject": subject, "limit": limit}
-        # Titles first: a tota note's title is its statement's first sentence, while its body
-        # also quotes the whole message, whose words match a hundred times more notes. A
-        # person's note may be titled anything, so the body is searched when titles find none.
-        for column in ("title", "body"):
-            params["query"] = f"{column} : ({expression})"
-            rows = [_row_dict(r) for r in self.conn.execute(SIMILAR, params)]
-            if rows:
-                return rows
-        return []
+        params["query"] = f"text : ({expression})"
+        return [_row_dict(r) for r in self.conn.execute(SIMILAR, params)]
 
     def title_taken(self, title: str) -> bool:
         """True when some note already has this title (Obsidian resolves links by name)."""

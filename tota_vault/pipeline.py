@@ -134,13 +134,15 @@ def _is_newer(candidate: Candidate, row: dict[str, Any]) -> bool:
         return True
 
 
-def query_words(text: str) -> list[str]:
-    """The words of a statement worth searching for: no stopwords or cue verbs, longest first
-    (a long word is usually a rarer one)."""
+def query_words(text: str, *, subject: str = "user") -> list[str]:
+    """The words of a statement worth searching for: no stopwords, cue verbs or the subject's
+    own name (every memory about Caroline names her), longest first (a long word is usually
+    a rarer one)."""
+    name = subject.lower()
     words = {
         w
         for w in re.findall(r"[\w'-]{3,}", text.lower())
-        if w not in _STOPWORDS and w not in _CUE_WORDS
+        if w not in _STOPWORDS and w not in _CUE_WORDS and w.removesuffix("'s") != name
     }
     return sorted(words, key=lambda w: (-len(w), w))
 
@@ -227,7 +229,9 @@ class Learner:
                 observed[source] = bool(index.by_source(source))
             scores = score(candidate)
             similar = index.similar(
-                query_words(candidate.text), type=candidate.type.value, subject=candidate.subject
+                query_words(candidate.text, subject=candidate.subject),
+                type=candidate.type.value,
+                subject=candidate.subject,
             )
             same_key = index.by_key(candidate.key, candidate.subject) if candidate.key else []
             decision = decide(

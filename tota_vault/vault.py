@@ -218,7 +218,7 @@ class Vault:
     def search(
         self, query: str, *, type: str | None = None, limit: int = 20, raw: bool = False
     ) -> list[Hit]:
-        """Full-text search over every note (title, body, tags, aliases), best first."""
+        """Full-text search over every note (title, statement, body, tags, aliases), best first."""
         if type is not None:
             type = _memory_type(type).value
         if limit < 1:
