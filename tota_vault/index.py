@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 #: Bump on any schema change: the index is a cache, so a new version rebuilds from the files.
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 
 SCHEMA = """
 -- An explicit INTEGER PRIMARY KEY: external-content FTS is keyed by rowid, and implicit rowids
@@ -109,9 +109,13 @@ CREATE TABLE sources (note_id INTEGER NOT NULL, source TEXT NOT NULL);
 CREATE TRIGGER sources_ai AFTER INSERT ON notes BEGIN
     INSERT INTO sources (note_id, source) SELECT new.id, value FROM json_each(new.observed);
 END;
-CREATE TRIGGER sources_au AFTER UPDATE OF observed ON notes BEGIN
-    DELETE FROM sources WHERE note_id = old.id;
-    INSERT INTO sources (note_id, source) SELECT new.id, value FROM json_each(new.observed);
+-- Only the difference: a fact confirmed a thousand times must not rewrite a thousand rows.
+CREATE TRIGGER sources_au AFTER UPDATE OF observed ON notes
+WHEN old.observed IS NOT new.observed BEGIN
+    DELETE FROM sources WHERE note_id = old.id
+        AND source NOT IN (SELECT value FROM json_each(new.observed));
+    INSERT INTO sources (note_id, source) SELECT new.id, value FROM json_each(new.observed)
+        WHERE value NOT IN (SELECT value FROM json_each(old.observed));
 END;
 CREATE TRIGGER sources_ad AFTER DELETE ON notes BEGIN
     DELETE FROM sources WHERE note_id = old.id;
@@ -203,7 +207,9 @@ LIMIT :limit
 #: by bm25: the inner query takes the newest 50 matches in rowid order (a posting-list walk,
 #: no scoring) before any row of `notes` is read.
 SIMILAR = """
-SELECT n.* FROM (
+SELECT n.id, n.path, n.title, n.text, n.type, n.subject, n.key, n.confidence, n.updated,
+       n.memory_id, n.status
+FROM (
     SELECT rowid FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rowid DESC LIMIT 50
 ) AS f JOIN notes AS n ON n.id = f.rowid
 WHERE n.type = :type AND n.subject = :subject AND n.status = 'active' AND n.error IS NULL
