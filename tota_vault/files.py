@@ -32,6 +32,7 @@ __all__ = [
     "FileStat",
     "Fingerprint",
     "atomic_write",
+    "fsync_folder",
     "content_hash",
     "fingerprint_of",
     "is_note_path",
@@ -211,7 +212,9 @@ def make_dirs(path: Path) -> None:
             folder.mkdir(mode=0o700)
 
 
-def atomic_write(path: Path, data: bytes, *, expected: Fingerprint | None) -> Fingerprint:
+def atomic_write(
+    path: Path, data: bytes, *, expected: Fingerprint | None, sync_folder: bool = True
+) -> Fingerprint:
     """Write `data` to `path` atomically; return the new file's fingerprint.
 
     `expected=None` creates a new note and refuses to replace any file at `path`; otherwise the
@@ -237,19 +240,40 @@ def atomic_write(path: Path, data: bytes, *, expected: Fingerprint | None) -> Fi
                 ) from None
             tmp.unlink()
         else:
-            current = fingerprint_of(path)
-            if current is None or current.hash != expected.hash:
+            if not _unchanged(path, expected):
                 raise NoteChangedError(
                     f"{path}: changed on disk since tota read it; not overwritten", path=path
                 )
             os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
             os.replace(tmp, path)
-        _fsync_dir(path.parent)
+        if sync_folder:  # a caller writing many notes fsyncs each folder once, after them
+            _fsync_dir(path.parent)
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
     st = os.stat(path)
     return Fingerprint(st.st_size, st.st_mtime_ns, content_hash(data))
+
+
+def _unchanged(path: Path, expected: Fingerprint) -> bool:
+    """Is the file still what tota read? Same size and the same fine-grained mtime is enough;
+    otherwise the bytes decide (a `touch` changes the mtime, not the content). On a filesystem
+    with coarse timestamps (whole seconds or milliseconds) an edit can keep the mtime, so
+    there the bytes always decide."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    fine = expected.mtime_ns % 1_000_000 != 0
+    if fine and st.st_size == expected.size and st.st_mtime_ns == expected.mtime_ns:
+        return True
+    current = fingerprint_of(path)
+    return current is not None and current.hash == expected.hash
+
+
+def fsync_folder(folder: Path) -> None:
+    """Make the renames in a folder durable (see `atomic_write(sync_folder=False)`)."""
+    _fsync_dir(folder)
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -407,6 +407,7 @@ class Index:
         self.rebuilt = rebuilt
         #: True during a cold bulk load (see `begin_bulk_load`).
         self.bulk = False
+        self._batch_depth = 0
 
     @classmethod
     def open(cls, path: Path) -> Index:
@@ -474,13 +475,42 @@ class Index:
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction, taken with BEGIN IMMEDIATE so it never fails half-way."""
+        """One write transaction, taken with BEGIN IMMEDIATE so it never fails half-way.
+
+        Inside `batch()` it joins the batch's transaction instead.
+        """
+        if self._batch_depth:
+            yield self.conn
+            return
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
+        self.conn.execute("COMMIT")
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One transaction for many writes (a whole `observe` call): one commit, not one per
+        note. The files are the truth: if the batch fails, its rows roll back and the next
+        sync reads the notes it wrote."""
+        if self._batch_depth:
+            self._batch_depth += 1
+            try:
+                yield
+            finally:
+                self._batch_depth -= 1
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        self._batch_depth = 1
+        try:
+            yield
+        except BaseException:
+            self._batch_depth = 0
+            self.conn.execute("ROLLBACK")
+            raise
+        self._batch_depth = 0
         self.conn.execute("COMMIT")
 
     # --- sync ------------------------------------------------------------------------------

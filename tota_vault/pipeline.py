@@ -221,6 +221,18 @@ class Learner:
         report = ObserveReport(conversation_id, dry_run=dry_run)
         candidates, skipped = self.extractor.extract(messages, conversation_id=conversation_id)
         report.skipped.extend(skipped)
+        with self.vault.batch():
+            self._observe(candidates, report, conversation_id, at, dry_run)
+        return report
+
+    def _observe(
+        self,
+        candidates: list[Candidate],
+        report: ObserveReport,
+        conversation_id: str,
+        at: datetime | None,
+        dry_run: bool,
+    ) -> None:
         index = self.vault.index
         observed: dict[str, bool] = {}
         for candidate in candidates:
@@ -256,7 +268,6 @@ class Learner:
                     scores.confidence,
                 )  # fmt: skip
             )
-        return report
 
     # --- writes ----------------------------------------------------------------------------
 

@@ -12,7 +12,8 @@ import json
 import os
 import shutil
 import subprocess
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -24,7 +25,14 @@ from .doctor import DoctorReport, diagnose
 from .errors import NotFoundError, ValidationError, VaultError
 from .extract.base import Extractor
 from .extract.messages import Message
-from .files import Fingerprint, atomic_write, fingerprint_of, make_dirs, read_file
+from .files import (
+    Fingerprint,
+    atomic_write,
+    fingerprint_of,
+    fsync_folder,
+    make_dirs,
+    read_file,
+)
 from .history import append_history
 from .index import Hit, Index, record_from_note
 from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, now, parse_date
@@ -74,6 +82,8 @@ class Vault:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._index: Index | None = None
+        #: Folders written during `batch()`, fsynced once when it ends.
+        self._unsynced: set[Path] | None = None
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -319,9 +329,35 @@ class Vault:
         title = unique_title(title_from_text(title or memory.text), taken)
         rel = f"{memory.type.value}/{title}.md"
         data = render_sealed(memory).encode("utf-8")
-        fingerprint = atomic_write(self.root / rel, data, expected=None)
+        fingerprint = self._write(self.root / rel, data, None)
         self.index_written(rel, data, fingerprint)
         return StoredMemory(memory, rel, fingerprint)
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Many writes as one: one index transaction, and each folder fsynced once at the end.
+
+        Every note is still written atomically and refused over a newer edit; only the
+        durability of the renames waits for the end of the batch.
+        """
+        if self._unsynced is not None:
+            yield
+            return
+        self._unsynced = set()
+        try:
+            with self.index.batch():
+                yield
+        finally:
+            folders, self._unsynced = self._unsynced, None
+            for folder in sorted(folders):
+                fsync_folder(folder)
+
+    def _write(self, path: Path, data: bytes, expected: Fingerprint | None) -> Fingerprint:
+        """`atomic_write`, deferring the folder's fsync inside a batch."""
+        if self._unsynced is None:
+            return atomic_write(path, data, expected=expected)
+        self._unsynced.add(path.parent)
+        return atomic_write(path, data, expected=expected, sync_folder=False)
 
     def index_written(self, rel: str, data: bytes, fingerprint: Fingerprint) -> None:
         """Tell the index at once about a note tota just wrote (no need to read it back).
@@ -430,7 +466,7 @@ class Vault:
         if history:
             text = append_history(text, history)
         new = seal(text).encode("utf-8")
-        self.index_written(rel, new, atomic_write(self.root / rel, new, expected=fingerprint))
+        self.index_written(rel, new, self._write(self.root / rel, new, fingerprint))
 
     def reflect(self, *, dry_run: bool = False, now: datetime | None = None) -> ReflectReport:
         """Write or update one reflection note per group of related memories (`reflect`).
