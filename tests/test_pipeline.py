@@ -531,3 +531,27 @@ def test_low_confidence_candidates_are_reported_but_not_stored(vault: Vault):
     report = vault.observe([say("I think I might try pottery sometime.")], conversation_id="c1")
     assert [(o.action, o.confidence) for o in report.outcomes] == [("skip", 0.45)]
     assert notes(vault.root) == {}
+
+
+def test_rows_patched_in_place_equal_a_fresh_reindex(vault: Vault):
+    """Merges, supersedes, confirmations and archiving update index rows without re-parsing
+    the note; the rows must be exactly what a reindex from the files gives."""
+    vault.observe([say("I prefer Neovim over VS Code.")], conversation_id="c1")
+    vault.observe([say("I really prefer Neovim over VS Code!", "2", D2)], conversation_id="c2")
+    vault.observe([say("Maybe I live in Porto.")], conversation_id="c3")
+    vault.observe([say("I live in Lisbon!", "2", D2)], conversation_id="c4")
+    stored = vault.remember("episode", "Ran a 5k in the rain.", durability=0.2, confidence=0.6,
+                            when=datetime(2020, 1, 1))  # fmt: skip
+    vault.confirm(stored.memory.id)
+    vault.decay(apply=True, now=datetime(2040, 1, 1))
+
+    def rows() -> dict[str, dict]:
+        cursor = vault.index.conn.execute("SELECT * FROM notes ORDER BY path")
+        return {r["path"]: {k: r[k] for k in r.keys() if k != "id"} for r in cursor}
+
+    before = rows()
+    assert any(r["status"] == "superseded" for r in before.values())
+    assert any(r["status"] == "archived" for r in before.values())
+    assert any(r["confirmations"] == 2 for r in before.values())
+    vault.reindex()
+    assert rows() == before

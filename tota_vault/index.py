@@ -30,6 +30,7 @@ __all__ = [
     "IndexedFile",
     "IndexedStat",
     "NoteRecord",
+    "PATCHABLE_COLUMNS",
     "fts_query",
     "record_from_note",
 ]
@@ -172,6 +173,10 @@ UPSERT_NOTE = (
 BULK_FTS = (
     "INSERT INTO notes_fts (rowid, title, text, body, tags, aliases) "
     "SELECT id, title, text, body, tags, aliases FROM notes WHERE id > ?"
+)
+#: Frontmatter keys whose patch `Index.update_row` applies to a row without a re-parse.
+PATCHABLE_COLUMNS = frozenset(
+    {"confidence", "confirmations", "confirmed", "updated", "sources", "status", "evidence"}
 )
 #: A move keeps the row (and so the memory's id and its FTS row); only the path and title change.
 MOVE_NOTE = "UPDATE notes SET path = ?, title = ? WHERE path = ?"
@@ -577,6 +582,38 @@ class Index:
                 else:
                     conn.executemany(UPSERT_NOTE, [r.values for r in upserts])
             conn.executemany(DELETE_NOTE, [(p,) for p in deletes])
+
+    def update_row(self, path: str, changes: dict[str, Any], fingerprint: Fingerprint) -> None:
+        """Apply a frontmatter patch of `PATCHABLE_COLUMNS` to a row, as a parse would.
+
+        Values are stored as the note renders and reads them (scores rounded to 4 places,
+        dates in the note's form); `observed` gains the new sources. A test holds this to the
+        row a full re-parse gives.
+        """
+        values: dict[str, Any] = {
+            "size": fingerprint.size,
+            "mtime_ns": fingerprint.mtime_ns,
+            "hash": fingerprint.hash,
+        }
+        for name, value in changes.items():
+            if name == "sources":
+                values["sources"] = json.dumps([str(v) for v in value], ensure_ascii=False)
+            elif name == "confidence":
+                values[name] = round(float(value), 4)
+            elif name == "confirmations":
+                values[name] = int(value)
+            elif name in ("updated", "confirmed"):
+                values[name] = value if isinstance(value, str) else format_date(value)
+            else:
+                values[name] = str(value)
+        with self.write() as conn:
+            if "sources" in changes:
+                row = conn.execute("SELECT observed FROM notes WHERE path = ?", (path,)).fetchone()
+                observed = dict.fromkeys(json.loads(row[0]) if row else [])
+                observed.update(dict.fromkeys(str(v) for v in changes["sources"]))
+                values["observed"] = json.dumps(list(observed), ensure_ascii=False)
+            sets = ", ".join(f"{name} = :{name}" for name in values)
+            conn.execute(f"UPDATE notes SET {sets} WHERE path = :path", {**values, "path": path})
 
     def optimize(self) -> None:
         """Merge FTS5 segments after a large sync (cheap later searches)."""

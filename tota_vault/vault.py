@@ -34,7 +34,7 @@ from .files import (
     read_file,
 )
 from .history import append_history
-from .index import Hit, Index, record_from_note
+from .index import PATCHABLE_COLUMNS, Hit, Index, record_from_note
 from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, now, parse_date
 from .notes import ParsedNote, parse_note, patch_frontmatter, title_from_text, unique_title
 from .paths import index_path, resolve_vault_path, state_dir
@@ -458,6 +458,7 @@ class Vault:
             rows = self.index.get(path=rel)
         text = data.decode("utf-8")
         patch = changes(rows[0]) if rows else {}
+        known = False
         if patch:
             # A note exactly as tota wrote it has tota's own, known layout: the read-back
             # check is for notes a person wrote or edited.
@@ -466,7 +467,13 @@ class Vault:
         if history:
             text = append_history(text, history)
         new = seal(text).encode("utf-8")
-        self.index_written(rel, new, self._write(self.root / rel, new, fingerprint))
+        written = self._write(self.root / rel, new, fingerprint)
+        if rows and known and not history and set(patch) <= PATCHABLE_COLUMNS:
+            # Only frontmatter scalars and sources changed in a note of tota's own layout: the
+            # row takes the same values a parse would give, without parsing the note again.
+            self.index.update_row(rel, patch, written)
+        else:
+            self.index_written(rel, new, written)
 
     def reflect(self, *, dry_run: bool = False, now: datetime | None = None) -> ReflectReport:
         """Write or update one reflection note per group of related memories (`reflect`).
