@@ -520,35 +520,29 @@ class Index:
 
     # --- sync ------------------------------------------------------------------------------
 
-    def stats(self, paths: Iterable[str] | None = None) -> dict[str, IndexedStat]:
-        """Size and mtime of every indexed path (or just `paths`): all a no-change sync reads."""
+    def _rows(self, sql: str, paths: Iterable[str] | None) -> list[tuple[Any, ...]]:
+        """`sql`'s rows, for every note or just `paths`, as plain tuples (sqlite3.Row costs a
+        third more at 100k rows)."""
         cursor = self.conn.cursor()
         cursor.row_factory = None
         if paths is None:
-            rows = cursor.execute(STAT_ROWS).fetchall()
-        else:
-            wanted = list(paths)
-            rows = []
-            for start in range(0, len(wanted), 500):
-                chunk = wanted[start : start + 500]
-                marks = ", ".join("?" for _ in chunk)
-                rows += cursor.execute(f"{STAT_ROWS} WHERE path IN ({marks})", chunk).fetchall()
+            return cursor.execute(sql).fetchall()
+        wanted = list(paths)
+        rows: list[tuple[Any, ...]] = []
+        for start in range(0, len(wanted), 500):  # stay under SQLite's variable limit
+            chunk = wanted[start : start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            rows += cursor.execute(f"{sql} WHERE path IN ({marks})", chunk).fetchall()
+        return rows
+
+    def stats(self, paths: Iterable[str] | None = None) -> dict[str, IndexedStat]:
+        """Size and mtime of every indexed path (or just `paths`): all a no-change sync reads."""
         make = IndexedStat._make
-        return {row[0]: make(row[1:]) for row in rows}
+        return {row[0]: make(row[1:]) for row in self._rows(STAT_ROWS, paths)}
 
     def files(self, paths: Iterable[str] | None = None) -> dict[str, IndexedFile]:
         """Every indexed path (or just `paths`) and what is known of its file."""
-        cursor = self.conn.cursor()
-        cursor.row_factory = None  # plain tuples: sqlite3.Row costs a third more at 100k rows
-        if paths is None:
-            rows = cursor.execute(SYNC_ROWS).fetchall()
-        else:
-            wanted = list(paths)
-            rows = []
-            for start in range(0, len(wanted), 500):  # stay under SQLite's variable limit
-                chunk = wanted[start : start + 500]
-                marks = ", ".join("?" for _ in chunk)
-                rows += cursor.execute(f"{SYNC_ROWS} WHERE path IN ({marks})", chunk).fetchall()
+        rows = self._rows(SYNC_ROWS, paths)
         make = IndexedFile._make
         return {row[0]: make(row[1:]) for row in rows}
 

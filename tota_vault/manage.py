@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .files import read_file
-from .recall import Recalled, profile
+from .recall import Recalled, as_recalled, profile
 
 if TYPE_CHECKING:
     from .vault import Vault
@@ -48,17 +48,7 @@ def overview(vault: Vault, *, profile_size: int = 5) -> dict[str, Any]:
 
 def recent(vault: Vault, *, limit: int = 10) -> list[Recalled]:
     """The `limit` active memories changed most recently, with effective confidence."""
-    from datetime import datetime
-
-    from .recall import QueryPlan, rank
-
-    rows = [dict(r) for r in vault.index.conn.execute(RECENT, {"limit": limit})]
-    for row in rows:
-        row["sources"] = []
-        row["score"] = -1.0
-    order = {row["path"]: i for i, row in enumerate(rows)}
-    ranked = rank(rows, QueryPlan(()), datetime.now())
-    return sorted(ranked, key=lambda r: order[r.path])
+    return as_recalled(vault.index.conn.execute(RECENT, {"limit": limit}))
 
 
 @dataclass

@@ -41,6 +41,7 @@ __all__ = [
     "REMOVE",
     "ParsedNote",
     "decode_note",
+    "locate_frontmatter",
     "parse_note",
     "patch_frontmatter",
     "render_body",
@@ -251,7 +252,7 @@ def _salvage_text(data: bytes) -> str:
     )
 
 
-def _locate(text: str) -> tuple[int, int, int] | None:
+def locate_frontmatter(text: str) -> tuple[int, int, int] | None:
     """Return (start of YAML, end of YAML, start of body) offsets, or None without frontmatter."""
     first = _FENCE_RE.match(text)
     if first is None:
@@ -327,7 +328,7 @@ def parse_note(
         return ParsedNote(path, title, {}, readable.replace("\r\n", "\n"), None, exc.reason, False)
 
     text = text.replace("\r\n", "\n")
-    located = _locate(text)
+    located = locate_frontmatter(text)
     fields: dict[str, Any] = {}
     body = text
     if located is not None:
@@ -535,7 +536,7 @@ def patch_frontmatter(text: str, changes: Mapping[str, Any], *, verify: bool = T
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     text = text.removeprefix("\ufeff")
     newline = "\r\n" if "\r\n" in text[: text.find("\n") + 1 or len(text)] else "\n"
-    located = _locate(text.replace("\r\n", "\n")) if newline == "\r\n" else _locate(text)
+    located = locate_frontmatter(text.replace("\r\n", "\n"))
 
     def rendered(name: str, value: Any) -> list[str]:
         return [line + newline for line in _render_key(name, value)]

@@ -24,6 +24,7 @@ confidence, evidence and date, cut to a token budget.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Iterable, Sequence
@@ -38,6 +39,7 @@ from .model import MemoryType, parse_date
 __all__ = [
     "QueryPlan",
     "Recalled",
+    "as_recalled",
     "build_query",
     "context_block",
     "estimate_tokens",
@@ -309,8 +311,6 @@ def recall(
 
 
 def _json_list(value: Any) -> list[str]:
-    import json
-
     if isinstance(value, list):
         return value
     try:
@@ -330,15 +330,22 @@ LIMIT :limit
 """
 
 
-def profile(index: Index, *, limit: int = 20, now: datetime | None = None) -> list[Recalled]:
-    """Durable, important identity, preference and constraint memories, most important first."""
-    rows = [dict(r) for r in index.conn.execute(PROFILE, {"limit": limit})]
-    for row in rows:
+def as_recalled(rows: Iterable[Any], now: datetime | None = None) -> list[Recalled]:
+    """Index rows as `Recalled` memories (effective confidence included), in their order.
+
+    For lists that are not answers to a message: the profile, recent memories, stale ones.
+    """
+    plain = [dict(r) for r in rows]
+    for row in plain:
         row["sources"] = _json_list(row.get("sources"))
         row["score"] = -1.0
-    order = {row["path"]: i for i, row in enumerate(rows)}
-    ranked = rank(rows, QueryPlan(()), now or datetime.now())
-    return sorted(ranked, key=lambda r: order[r.path])  # the SQL's importance order
+    order = {row["path"]: i for i, row in enumerate(plain)}
+    return sorted(rank(plain, QueryPlan(()), now or datetime.now()), key=lambda r: order[r.path])
+
+
+def profile(index: Index, *, limit: int = 20, now: datetime | None = None) -> list[Recalled]:
+    """Durable, important identity, preference and constraint memories, most important first."""
+    return as_recalled(index.conn.execute(PROFILE, {"limit": limit}), now)
 
 
 def estimate_tokens(text: str) -> int:

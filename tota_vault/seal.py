@@ -28,7 +28,7 @@ from enum import StrEnum
 from typing import Any
 
 from .model import Evidence, Memory
-from .notes import patch_frontmatter, render_note
+from .notes import locate_frontmatter, patch_frontmatter, render_note
 
 __all__ = [
     "DIGEST_KEY",
@@ -45,7 +45,6 @@ DIGEST_KEY = "digest"
 #: A person's own words are the strongest evidence tota has.
 MANUAL_CONFIDENCE = 0.95
 
-_FENCE = re.compile(r"^-{3,}[ \t]*$", re.MULTILINE)
 _DIGEST_LINE = re.compile(r"^digest:[^\n]*\n", re.MULTILINE)
 
 
@@ -59,13 +58,10 @@ class SealState(StrEnum):
 
 def _split(text: str) -> tuple[str, str] | None:
     """(frontmatter up to its closing fence, the rest) of a normalised note, or None."""
-    first = _FENCE.match(text)
-    if first is None:
+    located = locate_frontmatter(text)
+    if located is None:
         return None
-    closing = _FENCE.search(text, first.end() + 1)
-    if closing is None:
-        return None
-    return text[: closing.start()], text[closing.start() :]
+    return text[: located[1]], text[located[1] :]
 
 
 def _normal(text: str) -> str:

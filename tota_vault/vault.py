@@ -39,7 +39,7 @@ from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, n
 from .notes import ParsedNote, parse_note, patch_frontmatter, title_from_text, unique_title
 from .paths import index_path, resolve_vault_path, state_dir
 from .pipeline import Learner, ObserveReport
-from .recall import QueryPlan, Recalled, rank
+from .recall import Recalled, as_recalled
 from .recall import profile as profile_memories
 from .recall import recall as recall_memories
 from .reflect import ReflectReport, plan_reflections, reflection_memory
@@ -523,14 +523,9 @@ class Vault:
 
     def stale(self, *, now: datetime | None = None) -> list[Recalled]:
         """Active memories whose effective confidence fell under the archive floor."""
-        at = now or datetime.now()
-        rows = [dict(r) for r in self.index.conn.execute(STALE_ROWS)]
-        for row in rows:
-            row["sources"] = json.loads(row.get("sources") or "[]")
-            row["score"] = -1.0
-        ranked = rank(rows, QueryPlan(()), at)
+        memories = as_recalled(self.index.conn.execute(STALE_ROWS), now)
         return sorted(
-            (r for r in ranked if (r.effective_confidence or 0.0) < ARCHIVE_FLOOR),
+            (r for r in memories if (r.effective_confidence or 0.0) < ARCHIVE_FLOOR),
             key=lambda r: (r.effective_confidence or 0.0, r.path),
         )
 
