@@ -97,6 +97,23 @@ def test_recall_leaves_out_superseded_and_archived(vault):
     assert any("Lisbon" in t for t in texts) and not any("Porto" in t for t in texts)
 
 
+def test_a_memory_is_found_by_the_words_of_the_question_it_answered(vault):
+    # "Woodhaven" says nothing of a road trip; the message it answered does, and the note
+    # keeps that message, so the question finds it.
+    vault.observe(
+        [
+            {"role": "user", "name": "Nate", "content": "Your road trip sounds great! Where did you go?"},
+            {"role": "user", "name": "Joanna", "content": "I went to Woodhaven, a small town in the Midwest."},
+        ],
+        conversation_id="c",
+    )  # fmt: skip
+    results = vault.recall("Where did Joanna go on her road trip?", 3)
+    assert results[0].text.startswith("Joanna went to Woodhaven")
+    assert results[0].sources == ("c#2",)
+    note = (vault.root / results[0].path).read_text()
+    assert "> Nate: Your road trip sounds great! Where did you go?" in note
+
+
 def test_memories_from_an_already_cited_message_move_down():
     plan = QueryPlan(("tea",), {"tea": 1.0})
     rows = [

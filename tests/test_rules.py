@@ -560,6 +560,50 @@ def test_every_candidate_quotes_the_message_it_came_from():
     assert "A1b2" not in quote and "[REDACTED openai_key]" in quote
 
 
+def _chat(*turns: tuple[str, str | None, str]) -> list[Candidate]:
+    messages = [
+        Message(role=role, content=content, id=str(i), name=name, timestamp=TS)
+        for i, (role, name, content) in enumerate(turns, 1)
+    ]
+    return RuleExtractor().extract(messages, conversation_id="c")[0]
+
+
+def test_the_quote_keeps_the_message_it_answers():
+    candidates = _chat(
+        ("user", "Nate", "That road trip sounds great! Where did you go?"),
+        ("user", "Joanna", "I went to Woodhaven, a small town in the Midwest."),
+    )
+    joanna = [c for c in candidates if c.subject == "Joanna"]
+    assert joanna[0].quote == (
+        "Nate: That road trip sounds great! Where did you go?\n\n"
+        "I went to Woodhaven, a small town in the Midwest. (Joanna, 8 May 2023)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("previous", "context"),
+    [
+        (("assistant", None, "Which editor do you use these days?"),
+         "assistant: Which editor do you use these days?"),
+        (("user", None, "I moved last week."), None),  # the speaker's own words: no context
+        (("system", None, "You are a helpful assistant."), None),
+        (("assistant", None, "Try the key sk-" + "A1b2" * 6 + " now. Which editor?"),
+         "assistant: Try the key [REDACTED openai_key] now. Which editor?"),
+        (("assistant", None, "word " * 100 + "Which editor do you use?"),
+         "assistant: … " + "word " * 43 + "Which editor do you use?"),  # 240 characters at most
+    ],
+    ids=["assistant", "same speaker", "system", "secret redacted", "cut to its last words"],
+)  # fmt: skip
+def test_which_message_is_kept_as_the_one_answered(previous, context):
+    candidates = _chat(previous, ("user", None, "I use Neovim for everything."))
+    quote = [c for c in candidates if "Neovim" in c.text][0].quote
+    if context is None:
+        assert quote.startswith("I use Neovim")
+    else:
+        assert quote.split("\n\n")[0] == context
+        assert "A1b2" not in quote
+
+
 def test_a_message_with_nothing_about_the_speaker_keeps_one_remark():
     content = (
         "Thanks! The transgender stories at the group were so inspiring and moving for everyone "

@@ -498,6 +498,9 @@ REMARK_STRENGTH = 0.65
 REMARK_WORDS = 10
 #: The quote kept in a note is cut here: it is provenance, not an archive of the chat.
 MAX_QUOTE_CHARS = 600
+#: The message a statement answers is kept before it, cut to its last words (where the
+#: question usually is): "Where did you go?" is what gives "I went to Woodhaven" its meaning.
+MAX_CONTEXT_CHARS = 240
 
 
 def _is_remark(sentence: str) -> bool:
@@ -514,6 +517,24 @@ def _quote(content: str, message: Message) -> str:
     who = message.name or "the user"
     when = f", {format_day(message.timestamp)}" if message.timestamp else ""
     return f"{text} ({who}{when})"
+
+
+def _context(previous: Message | None, message: Message) -> str:
+    """The message `message` replies to, as one quoted line: "Nate: Where did you go?".
+
+    Only the message just before, and only when someone else said it (the assistant or another
+    person): a person's own previous message is not what they were answering.
+    """
+    if previous is None or previous.role not in ("user", "assistant"):
+        return ""
+    if previous.speaker == message.speaker:
+        return ""
+    text = " ".join(redact(_clean(previous.content)).split())
+    if not text:
+        return ""
+    if len(text) > MAX_CONTEXT_CHARS:
+        text = "… " + text[-MAX_CONTEXT_CHARS:].split(" ", 1)[-1]
+    return f"{previous.name or previous.role}: {text}"
 
 
 def _short_fact(sentence: str) -> bool:
@@ -551,7 +572,9 @@ class RuleExtractor:
         """Propose a candidate per sentence a person said about themselves."""
         candidates: list[Candidate] = []
         skipped: list[Skip] = []
+        previous: Message | None = None
         for message in messages:
+            replied_to, previous = previous, message
             if message.role != "user":
                 if message.content.strip():
                     skipped.append(
@@ -568,6 +591,9 @@ class RuleExtractor:
                                     f"contains a secret ({found.kind})"))  # fmt: skip
             content = redact(content)
             quote = _quote(content, message)
+            context = _context(replied_to, message)
+            if context:
+                quote = f"{context}\n\n{quote}"
             found = len(candidates)
             remarks: list[str] = []
             for sentence in _sentences(content):
