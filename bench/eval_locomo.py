@@ -8,8 +8,9 @@ with the evaluation kit's judge-free extraction scorer.
     python bench/eval_locomo.py                      # extraction and recall, both scored
     python bench/eval_locomo.py --out bench/out/locomo
 
-Recall: every question (category 5, adversarial, is skipped by the scorer) is asked of its own
-conversation's vault through `Vault.recall(question, limit=20)`; the ranked memories' sources
+Recall: once a conversation is ingested, `Vault.reflect` consolidates it (as `tota reflect` or
+a scheduled run would), then every question (category 5, adversarial, is skipped by the
+scorer) is asked of its own conversation's vault through `Vault.recall(question, limit=20)`; the ranked memories' sources
 are written as the run file (`run.jsonl`) and scored like any memory system.
 
 The data is read from ../shared/eval/ and never copied into this repository.
@@ -107,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
             conversations = conversations[: args.limit]
         for conv in conversations:
             vault, turns, seconds = ingest(evalkit, conv, Path(tmp) / conv.conv_id)
-            mems = memories_of(vault, conv.conv_id)
+            mems = memories_of(vault, conv.conv_id)  # what extraction made, before reflections
+            reflected = vault.reflect(now=last_date(evalkit, conv))
             for question in dataset.questions:
                 if question.conv_id != conv.conv_id:
                     continue
@@ -120,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
             vault.close()
             extracted[conv.conv_id] = mems
             per_conv.append({"conversation": conv.conv_id, "turns": turns,
-                             "memories": len(mems), "seconds": round(seconds, 2)})  # fmt: skip
+                             "memories": len(mems), "reflections": len(reflected.created),
+                             "seconds": round(seconds, 2)})  # fmt: skip
     with open(args.out / "memories.jsonl", "w", encoding="utf-8") as handle:
         for cid, mems in extracted.items():
             handle.write(json.dumps({"conversation_id": cid, "memories": mems}) + "\n")
@@ -135,9 +138,10 @@ def main(argv: list[str] | None = None) -> int:
     scores = evalkit.score_extraction(gold, extracted)
     result = {"extraction": scores, "recall": recall_summary, "per_conversation": per_conv}
     (args.out / "extraction.json").write_text(json.dumps(result, indent=1))
-    print("| conversation | turns | memories | seconds |\n|---|---:|---:|---:|")
+    print("| conversation | turns | memories | reflections | seconds |\n|---|---:|---:|---:|---:|")
     for row in per_conv:
-        print(f"| {row['conversation']} | {row['turns']} | {row['memories']} | {row['seconds']} |")
+        print(f"| {row['conversation']} | {row['turns']} | {row['memories']} "
+              f"| {row['reflections']} | {row['seconds']} |")  # fmt: skip
     print()
     for name in ("grounded_precision", "grounded_recall", "lexical_recall", "memories"):
         value = scores[name]

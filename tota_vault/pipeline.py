@@ -39,6 +39,7 @@ from .scoring import (
     similarity,
     slot_value,
 )
+from .topics import TOPIC_TAG, topics_of
 
 __all__ = ["Decision", "Learner", "ObserveReport", "Outcome", "decide", "query_words"]
 
@@ -69,6 +70,13 @@ class Decision:
     action: Action
     reason: str
     target: dict[str, Any] | None = None
+
+
+def _tags(candidate: Candidate) -> tuple[str, ...]:
+    """A new memory's tags: its type, the extractor's, then the topics of its statement."""
+    tags = [f"tota/{candidate.type.value}", *candidate.tags]
+    tags += [TOPIC_TAG + t for t in topics_of(candidate.text) if TOPIC_TAG + t not in tags]
+    return tuple(tags)
 
 
 def _row_confidence(row: dict[str, Any]) -> float:
@@ -321,7 +329,7 @@ class Learner:
             key=candidate.key,
             subject=candidate.subject,
             sources=(source,),
-            tags=(f"tota/{candidate.type.value}", *candidate.tags),
+            tags=_tags(candidate),
             history=history,
             quote=candidate.quote,
         )

@@ -2,7 +2,9 @@
 
 Query: the message's words, minus stopwords, each quoted (any text is a valid query), ORed so
 a memory that shares some of the words can still be found. Names (capitalised words inside a
-sentence) and rare, long words weigh more when ranking.
+sentence) and rare, long words weigh more when ranking. The topics of the message's words
+(topics.py) are searched among tags too, so "Which cities has Jon visited?" finds memories
+tagged `topic/travel` that never say "city".
 
 Ranking (`rank`, a pure function; the constants are the contract, documented in
 docs/recall.md):
@@ -14,12 +16,14 @@ docs/recall.md):
           + 0.10 * importance
           + 0.05 * recency        0.5 ^ (days since updated / 365)
           + 0.10 if the message names the memory's subject (a capitalised name)
+          + 0.05 if the memory shares a topic with the message
 
-Memories whose every source is already cited by a better-ranked one move down the list, so the
-top results cover more of what the person said. Superseded and archived memories are left out
-unless asked for. `context_block` turns the
-results into Markdown an assistant can put in its prompt, grouped by type, each line with its
-confidence, evidence and date, cut to a token budget.
+A memory found by its topic alone has relevance 0. Memories whose every source is already cited
+by a better-ranked one move down the list, so the top results cover more of what the person
+said, and so do reflections after the first. Superseded and archived memories are left out
+unless asked for. `context_block` turns the results into Markdown an assistant can put in its
+prompt, grouped by type, each line with its confidence, evidence and date, cut to a token
+budget.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from typing import Any
 from .decay import effective_confidence
 from .index import Index
 from .model import MemoryType, parse_date
+from .topics import TOPIC_TAG, topics_of_words
 
 __all__ = [
     "QueryPlan",
@@ -53,6 +58,12 @@ W_RELEVANCE, W_COVERAGE, W_CONFIDENCE, W_IMPORTANCE, W_RECENCY = 0.50, 0.20, 0.1
 #: between people, "What did Caroline research?" is about Caroline's memories, not about
 #: Melanie's that merely mention her.
 W_SUBJECT = 0.10
+#: A bonus when the memory shares a topic with the message (topics.py): small, a tie-breaker
+#: among memories the words match about as well, and what ranks a topic reflection.
+W_TOPIC = 0.05
+#: At most this many reflections in the top results: one gives the overview of an area of the
+#: person's life; more would spend the context on summaries of summaries.
+MAX_REFLECTIONS = 1
 NAME_WEIGHT, RARE_WEIGHT = 2.0, 1.5
 #: How many full-text matches are re-ranked: enough that confidence and recency can lift a
 #: slightly weaker text match into the top results, few enough to stay well under 20 ms.
@@ -94,11 +105,19 @@ class QueryPlan:
 
     terms: tuple[str, ...]
     weights: dict[str, float] = field(default_factory=dict)
+    topics: tuple[str, ...] = ()
 
     @property
     def match(self) -> str:
-        """An FTS5 expression: every term quoted, ORed."""
-        return " OR ".join('"' + t.replace('"', '""') + '"' for t in self.terms)
+        """An FTS5 expression: every term quoted, ORed, and the topics among tags."""
+        return " OR ".join(filter(None, [" OR ".join(map(_quoted, self.terms)), self.topic_match]))
+
+    @property
+    def topic_match(self) -> str:
+        """The message's topics as an FTS5 expression over tags only ("" when it has none)."""
+        if not self.topics:
+            return ""
+        return "tags : (" + " OR ".join(_quoted(t) for t in self.topics) + ")"
 
 
 def build_query(message: str) -> QueryPlan:
@@ -118,7 +137,7 @@ def build_query(message: str) -> QueryPlan:
                 weight = RARE_WEIGHT
             weights[word] = max(weights.get(word, 0.0), weight)
     terms = tuple(sorted(weights, key=lambda w: (-weights[w], w)))
-    return QueryPlan(terms, weights)
+    return QueryPlan(terms, weights, topics_of_words(terms))
 
 
 @dataclass(frozen=True)
@@ -171,6 +190,9 @@ def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list
         present = {_stem(w) for w in _WORD.findall(haystack)}
         matched = tuple(sorted({stems[s] for s in stems if s in present}))
         coverage = sum(plan.weights[t] for t in matched) / total_weight
+        tags = str(row.get("tags") or "").split()
+        shared = tuple(t for t in plan.topics if TOPIC_TAG + t in tags)
+        matched += tuple(TOPIC_TAG + t for t in shared)
         confidence = row.get("confidence")
         effective = None
         if confidence is not None:
@@ -186,6 +208,7 @@ def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list
         named = subject in plan.weights and plan.weights[subject] == NAME_WEIGHT
         score = (
             (W_SUBJECT if named else 0.0)
+            + (W_TOPIC if shared else 0.0)
             + W_RELEVANCE * relevance
             + W_COVERAGE * coverage
             + W_CONFIDENCE * (effective if effective is not None else 0.5)
@@ -223,7 +246,13 @@ def _diversify(ranked: list[Recalled]) -> list[Recalled]:
     seen: set[str] = set()
     first: list[Recalled] = []
     later: list[Recalled] = []
+    reflections = 0
     for result in ranked:
+        if result.type == "reflection":
+            reflections += 1
+            if reflections > MAX_REFLECTIONS:
+                later.append(result)
+                continue
         if result.sources and set(result.sources) <= seen:
             later.append(result)
         else:
@@ -305,6 +334,13 @@ def recall(
         "fetch": 2 * max(CANDIDATES, limit),
     }  # fmt: skip
     rows = [dict(r) for r in index.conn.execute(RECALL, params)]
+    if plan.topic_match:
+        # Memories that share a topic but no word: candidates too, with no text relevance, so
+        # they rank on coverage, subject, topic and the rest, below any good word match.
+        seen = {r["path"] for r in rows}
+        for row in index.conn.execute(RECALL, {**params, "query": plan.topic_match}):
+            if row["path"] not in seen:
+                rows.append({**dict(row), "score": 0.0})
     for row in rows:
         row["sources"] = _json_list(row.get("sources"))
     return rank(rows, plan, now or datetime.now())[:limit]

@@ -1,10 +1,17 @@
 """Reflections: one note that consolidates a group of related memories.
 
 Grouping (`plan_reflections`) is a pure function over index rows. Within one subject, two
-memories are related when they fill the same slot (`key`), or when they share a distinctive
-word: one that several of the subject's memories use, but not so many that it says nothing
-(a word in half of them is noise). Each memory joins at most one group, the group of its
-rarest qualifying word, so groups do not overlap and a run is deterministic.
+memories are related when they fill the same slot (`key`), when they share a topic (a
+`topic/<name>` tag, see topics.py: "Took a trip to Rome" and "Visited Paris" are both
+`topic/travel`), or, for memories with neither, when they share a distinctive word: one that
+several of the subject's memories use, but not so many that it says nothing (a word in half of
+them is noise). A memory with two topics is in both topics' reflections; otherwise each memory
+joins at most one group (the group of its rarest qualifying word), and a run is deterministic.
+
+A topic reflection is what answers a question about a whole area of a person's life ("What
+has Joanna written?", "Which cities has Jon visited?") whose answers were said in different
+conversations in different words; on LoCoMo it is most of what lifts multi-hop recall
+(docs/quality.md).
 
 A reflection is a memory of type `reflection`, evidence `system`: a short summary, then a
 `## Members` section with a `[[wikilink]]` to each member, and the union of the members'
@@ -24,11 +31,14 @@ from typing import Any
 
 from .model import Evidence, Memory, MemoryType, Status, new_id, parse_date
 from .recall import STOPWORDS
+from .topics import TOPIC_TAG
 
 __all__ = ["Group", "ReflectReport", "plan_reflections", "reflection_text"]
 
 MIN_MEMBERS = 3
-MAX_MEMBERS = 12
+#: A reflection links at most this many members (the most confident): it is recalled as one
+#: memory, and its sources are the context an assistant pays for.
+MAX_MEMBERS = 16
 #: A word in more than this share of a subject's memories describes the subject, not a theme.
 MAX_SHARE = 0.2
 _WORD = re.compile(r"[a-zà-ÿ][a-zà-ÿ'-]{3,}")
@@ -122,6 +132,15 @@ def plan_reflections(
                 # different groups, and must never share a reflection.
                 groups.append(_group(subject, key, keyed[key], max_members))
                 taken.update(r["path"] for r in keyed[key])
+        by_topic: dict[str, list[dict[str, Any]]] = {}
+        for row in members:
+            if row["path"] not in taken:
+                for tag in _topic_tags(row):
+                    by_topic.setdefault(tag, []).append(row)
+        for topic in sorted(by_topic):
+            if len(by_topic[topic]) >= min_members:
+                groups.append(_group(subject, topic, by_topic[topic], max_members))
+                taken.update(r["path"] for r in by_topic[topic])
         words = {r["path"]: _words(f"{r.get('title', '')} {r.get('text', '')}") for r in members}
         df = Counter(w for ws in words.values() for w in ws)
         ceiling = max(max_members, int(len(members) * MAX_SHARE))
@@ -139,6 +158,12 @@ def plan_reflections(
             if len(by_word[word]) >= min_members:
                 groups.append(_group(subject, word, by_word[word], max_members))
     return groups
+
+
+def _topic_tags(row: dict[str, Any]) -> list[str]:
+    tags = row.get("tags") or ""
+    tags = tags.split() if isinstance(tags, str) else [str(t) for t in tags]
+    return sorted({t for t in tags if t.startswith(TOPIC_TAG)})
 
 
 def _group(subject: str, theme: str, rows: list[dict[str, Any]], limit: int) -> Group:
@@ -201,5 +226,5 @@ def reflection_memory(group: Group, at: datetime, *, memory_id: str | None = Non
         key=group.key,
         subject=group.subject,
         sources=tuple(sources),
-        tags=("tota/reflection",),
+        tags=("tota/reflection", *((group.theme,) if group.theme.startswith(TOPIC_TAG) else ())),
     )

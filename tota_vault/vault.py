@@ -58,7 +58,7 @@ SELECT * FROM notes WHERE error IS NULL AND type IS NOT NULL AND status = 'activ
 CONFIRM_CONFIDENCE = 0.9
 
 REFLECT_ROWS = """
-SELECT path, title, text, subject, key, type, status, confidence, sources, created, memory_id
+SELECT path, title, text, subject, key, type, status, confidence, sources, created, memory_id, tags
 FROM notes WHERE error IS NULL AND type IS NOT NULL AND status = 'active' ORDER BY path
 """
 

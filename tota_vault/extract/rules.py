@@ -447,7 +447,22 @@ def _clean(content: str) -> str:
     text = _INLINE_CODE.sub(" ", text)
     text = _INDENTED.sub(" ", text)
     text = _BLOCKQUOTE.sub(" ", text)
-    return _QUOTED.sub(" ", text)
+    return _QUOTED.sub(_unless_title, text)
+
+
+#: A quoted span that speaks (a pronoun, or a sentence's end) is someone's words.
+_SPEECH = re.compile(r"\b(?:I|I'm|I've|I'd|me|my|we|our|you|your)\b|[.!?,;]\W*$", re.I)
+#: A quoted span of at most this many words that does not speak is a name or a title.
+TITLE_WORDS = 8
+
+
+def _unless_title(match: re.Match[str]) -> str:
+    """Remove quoted words, but keep a quoted title: 'a show called "The Wheel of Time"' is a
+    fact about the show, and the statement would read "a show called ." without it."""
+    inner = match.group(0)[1:-1]
+    if len(inner.split()) <= TITLE_WORDS and not _SPEECH.search(inner):
+        return match.group(0)
+    return " "
 
 
 def _sentences(text: str) -> list[str]:

@@ -1,0 +1,127 @@
+"""Topics: the broad areas of a life a memory belongs to, from a small fixed lexicon.
+
+A question is often asked in a topic's words while the memories that answer it use others:
+"Which cities has Jon visited?" is answered by "Took a short trip to Rome" and "Has been to
+Paris"; "What recipes has Joanna made?" by "Made dairy-free chocolate cupcakes". Full-text search
+cannot link them. tota gives each memory it writes a `topic/<name>` tag for every topic its
+statement's words belong to (`topics_of`), and recall adds the topics of a message's words to its
+query, matched against tags only, so a memory tagged `topic/travel` is found for "cities" or
+"visited" (docs/recall.md). A person can browse the tags in Obsidian and add or remove them;
+recall reads the tags, whoever wrote them.
+
+The lexicon is everyday English for the areas a personal assistant hears about, about thirty
+words each; a word may belong to two topics ("camping": outdoors and travel). Words are matched
+by a light stem, so "recipe" and "recipes", "paint" and "painting" are one word. It is
+deliberately small and broad: a missing word costs a link, a wrong one costs precision.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+__all__ = ["TOPIC_TAG", "TOPICS", "stem", "topics_of", "topics_of_words"]
+
+#: The tag prefix: `topic/travel` is a nested tag in Obsidian.
+TOPIC_TAG = "topic/"
+
+TOPICS: dict[str, str] = {
+    "food": """food cook cooking cooked cooks chef recipe bake baking baked baker cake cupcake
+        cookie bread dessert desserts meal dinner lunch breakfast brunch dish soup salad pasta
+        pizza chocolate icecream ice-cream restaurant kitchen snack tart pie flavor flavour
+        vegan vegetarian sushi taco burger coffee tea wine beer cuisine grill bbq barbecue""",
+    "travel": """travel traveling travelling traveled travelled trip trips vacation holiday
+        journey flight flew airport abroad tour touring tourist sightseeing city cities country
+        countries visit visited visiting passport hotel road-trip roadtrip overseas destination
+        explore exploring backpacking cruise""",
+    "books": """book books novel novels read reading reader author authors library chapter
+        literature fiction nonfiction non-fiction memoir biography poem poems poetry bookstore
+        kindle audiobook""",
+    "writing": """write writing wrote writer written screenplay script scripts blog blogging
+        journal journaling essay article draft drafts publish published story stories poem
+        poems novel manuscript""",
+    "screen": """movie movies film films tv television show shows series episode episodes
+        watch watched watching netflix cinema documentary actor actress anime sitcom streaming
+        trailer""",
+    "music": """music song songs sing singing singer guitar piano violin drums drum band
+        concert concerts album albums playlist instrument musician dj rap jazz rock
+        classical orchestra choir melody lyrics""",
+    "art": """art arts artist artwork paint painting paintings painted draw drawing drawings
+        sketch sketching pottery ceramics sculpture gallery museum canvas craft crafts
+        crafting photography photo photos mural watercolor""",
+    "sport": """sport sports gym workout workouts exercise exercising fitness run running
+        runner marathon yoga basketball football soccer tennis baseball volleyball hockey golf
+        swim swimming swimmer cycling bike biking training train coach team match league
+        tournament championship surf surfing skate skating ski skiing climbing""",
+    "outdoors": """outdoors outdoor nature camping camp hike hiking hiked trail trails
+        mountain mountains forest lake beach river park parks garden gardening fishing
+        kayaking picnic""",
+    "games": """game games gaming gamer videogame video-game console tournament esports chess
+        board-game puzzle puzzles""",
+    "pets": """pet pets dog dogs puppy puppies cat cats kitten kittens turtle turtles bird
+        birds horse horses fish hamster rabbit animal animals vet""",
+    "family": """family families kid kids child children son sons daughter daughters mom
+        mother dad father parent parents sister sisters brother brothers husband wife
+        grandma grandmother grandpa grandfather grandparents baby babies aunt uncle cousin
+        adoption adopt""",
+    "relationships": """friend friends friendship partner boyfriend girlfriend dating date
+        relationship wedding married marriage engaged fiance fiancee breakup divorce""",
+    "work": """job jobs work working career boss office colleague colleagues coworker
+        promotion interview company business startup client clients hired salary manager
+        project projects""",
+    "learning": """school class classes course courses study studying studied degree college
+        university exam exams teacher student students lesson lessons learn learning
+        workshop certificate research""",
+    "health": """health healthy doctor hospital injury injured hurt sick illness therapy
+        therapist medication medicine diet sleep mental anxiety stress
+        surgery recovery recover pain allergy allergic""",
+    "community": """volunteer volunteering volunteered charity donate donated donation
+        donations fundraiser fundraising shelter nonprofit non-profit community cause
+        activism activist campaign protest advocacy""",
+    "home": """house home apartment move moved moving rent renting renovate renovation
+        furniture neighborhood neighbour neighbor roommate""",
+    "money": """money budget save saving savings invest investing investment loan debt
+        pay paid bills expensive cheap income""",
+    "faith": """faith church religion religious pray prayer spiritual spirituality temple
+        mosque meditation""",
+    "celebrations": """birthday party parties celebrate celebrated celebration anniversary
+        festival holiday holidays christmas thanksgiving halloween new-year graduation""",
+}
+
+_SUFFIXES = ("ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "s")
+_WORD = re.compile(r"[a-z][a-z'-]+")
+
+
+def stem(word: str) -> str:
+    """A light stem shared by the lexicon and the text it is matched against."""
+    word = word.lower().replace("’", "'").removesuffix("'s")
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def _build(topics: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    by_stem: dict[str, list[str]] = {}
+    for topic, words in topics.items():
+        for word in words.split():
+            names = by_stem.setdefault(stem(word), [])
+            if topic not in names:
+                names.append(topic)
+    return {key: tuple(value) for key, value in by_stem.items()}
+
+
+_BY_STEM = _build(TOPICS)
+
+
+def topics_of_words(words: Iterable[str]) -> tuple[str, ...]:
+    """The topics any of `words` belongs to, in the lexicon's order. Pure."""
+    found: set[str] = set()
+    for word in words:
+        found.update(_BY_STEM.get(stem(word), ()))
+    return tuple(t for t in TOPICS if t in found)
+
+
+def topics_of(text: str) -> tuple[str, ...]:
+    """The topics of a statement: "Took a trip to Rome" -> ("travel",). Pure."""
+    return topics_of_words(_WORD.findall(text.lower()))
