@@ -10,8 +10,9 @@ with the evaluation kit's judge-free extraction scorer.
 
 Recall: once a conversation is ingested, `Vault.reflect` consolidates it (as `tota reflect` or
 a scheduled run would), then every question (category 5, adversarial, is skipped by the
-scorer) is asked of its own conversation's vault through `Vault.recall(question, limit=20)`; the ranked memories' sources
-are written as the run file (`run.jsonl`) and scored like any memory system.
+scorer) is asked of its own conversation's vault through `Vault.recall(question, limit=20)`;
+the ranked memories' sources are written as the run file (`run.jsonl`) and scored like any
+memory system.
 
 The data is read from ../shared/eval/ and never copied into this repository.
 """

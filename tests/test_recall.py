@@ -114,6 +114,32 @@ def test_a_memory_is_found_by_the_words_of_the_question_it_answered(vault):
     assert "> Nate: Your road trip sounds great! Where did you go?" in note
 
 
+def test_the_topics_of_a_message_are_searched_among_tags():
+    plan = build_query("Which cities has Jon visited?")
+    assert plan.topics == ("travel",)
+    assert plan.match.endswith('OR tags : ("travel")')
+    assert build_query("Which editor?").topic_match == ""
+
+
+def test_a_memory_that_shares_only_a_topic_is_found(vault):
+    vault.remember("episode", "Took a short trip to Rome to clear my head.")
+    vault.remember("preference", "Likes cities with good coffee.", tags=["food"])
+    results = vault.recall("Which cities have I visited?", 5)
+    rome = [r for r in results if "Rome" in r.text]
+    assert rome and "topic/travel" in rome[0].matched
+    assert results[0].text.startswith("Likes cities")  # a word match still ranks first
+
+
+def test_only_one_reflection_in_the_top_results():
+    plan = build_query("pottery")
+    rows = [
+        _row("r1", -9.0, text="Reflection one about pottery", type="reflection", sources=["c#1"]),
+        _row("r2", -8.0, text="Reflection two about pottery", type="reflection", sources=["c#2"]),
+        _row("m", -3.0, text="Made pottery", sources=["c#3"]),
+    ]
+    assert [r.path for r in rank(rows, plan, NOW)] == ["r1", "m", "r2"]
+
+
 def test_memories_from_an_already_cited_message_move_down():
     plan = QueryPlan(("tea",), {"tea": 1.0})
     rows = [

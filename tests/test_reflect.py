@@ -36,6 +36,29 @@ def test_subjects_are_never_mixed_and_small_groups_are_skipped():
     assert plan_reflections(rows + FILLER) == []
 
 
+def test_memories_sharing_a_topic_form_one_group_and_a_memory_may_be_in_two():
+    trips = [row(f"episode/t{i}.md", f"Trip {i}", type="episode") for i in range(3)]
+    for r in trips:
+        r["tags"] = "tota/episode topic/travel"
+    trips[0]["tags"] += " topic/food"
+    food = [row(f"episode/f{i}.md", f"Dinner {i}", type="episode") for i in range(2)]
+    for r in food:
+        r["tags"] = ["tota/episode", "topic/food"]  # a list, as the note's own property
+    groups = plan_reflections(trips + food + FILLER)
+    assert [(g.theme, len(g.members)) for g in groups] == [("topic/food", 3), ("topic/travel", 3)]
+    assert groups[1].key == "reflection/user/topic-travel" and groups[1].label == "travel"
+
+
+def test_a_topic_reflection_carries_its_topic_tag(vault: Vault):
+    for city in ("Rome", "Paris", "Lisbon"):
+        vault.remember("episode", f"Took a trip to {city}.", sources=[f"c#{city}"])
+    report = vault.reflect(now=NOW)
+    assert report.created == ["reflection/The user and travel.md"]
+    note = parse_note((vault.root / report.created[0]).read_bytes(), report.created[0])
+    assert note.memory.tags == ("tota/reflection", "topic/travel")
+    assert note.memory.text.startswith("3 memories of the user about “travel”")
+
+
 def test_a_shared_key_groups_memories():
     rows = [row(f"goal/g{i}.md", f"Plan {i}", key="goal/marathon") for i in range(3)]
     groups = plan_reflections(rows + FILLER)
@@ -52,9 +75,7 @@ def test_reflection_text_links_every_member():
 
 def _vault_with_pottery(vault: Vault, n: int = 4) -> None:
     for i in range(n):
-        vault.remember(
-            "habit", f"Went to a pottery class in week {i + 1} of the course.", sources=[f"c#{i}"]
-        )
+        vault.remember("habit", f"Made pottery at the studio in week {i + 1}.", sources=[f"c#{i}"])
     for word in ("tea", "jazz", "rain", "cats", "maps", "figs", "chess", "kites"):
         vault.remember("preference", f"Likes {word} a lot.")
 
@@ -75,7 +96,7 @@ def test_reflect_writes_once_updates_when_members_change(vault: Vault):
     again = vault.reflect(now=NOW)
     assert again.created == [] and again.updated == [] and path.read_bytes() == before
 
-    vault.remember("habit", "Went to a pottery class in week 5 of the course.")
+    vault.remember("habit", "Made pottery at the studio in week 5.")
     third = vault.reflect(now=NOW)
     assert third.updated == [first.created[0]] and third.created == []
     assert "5 memories" in path.read_text()
@@ -88,7 +109,7 @@ def test_a_reflection_a_person_edited_is_left_alone(vault: Vault):
     path.write_text(path.read_text().replace("memories of", "memories (my notes) of"))
     vault.sync(quiet=3600)  # seen, not yet patched: the person may still be typing
     edited = path.read_bytes()
-    vault.remember("habit", "Went to a pottery class in week 5 of the course.")
+    vault.remember("habit", "Made pottery at the studio in week 5.")
     report = vault.reflect(now=NOW)
     assert report.left_alone == [str(path.relative_to(vault.root))]
     assert path.read_bytes() == edited

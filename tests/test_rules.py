@@ -400,6 +400,13 @@ def test_quoted_words_do_not_become_the_speakers():
     assert all("cats" not in s.text for s in skipped)
 
 
+def test_a_quoted_title_is_kept_but_quoted_speech_is_not():
+    candidates, _ = extract('I just finished watching "The Wheel of Time" with my sister.')
+    assert candidates[0].text == 'Just finished watching "The Wheel of Time" with their sister.'
+    candidates, _ = extract('She said "I will call you" and I waited all evening.')
+    assert all("call" not in c.text for c in candidates)
+
+
 def test_code_is_removed_but_the_prose_around_it_is_learned():
     content = "I'm working on a Rust compiler.\n```\nI like pizza\n```\nAlso `I hate tests` here."
     candidates, _ = extract(content)

@@ -39,7 +39,7 @@ from .scoring import (
     similarity,
     slot_value,
 )
-from .topics import TOPIC_TAG, topics_of
+from .topics import with_topics
 
 __all__ = ["Decision", "Learner", "ObserveReport", "Outcome", "decide", "query_words"]
 
@@ -74,9 +74,7 @@ class Decision:
 
 def _tags(candidate: Candidate) -> tuple[str, ...]:
     """A new memory's tags: its type, the extractor's, then the topics of its statement."""
-    tags = [f"tota/{candidate.type.value}", *candidate.tags]
-    tags += [TOPIC_TAG + t for t in topics_of(candidate.text) if TOPIC_TAG + t not in tags]
-    return tuple(tags)
+    return with_topics((f"tota/{candidate.type.value}", *candidate.tags), candidate.text)
 
 
 def _row_confidence(row: dict[str, Any]) -> float:

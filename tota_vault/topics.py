@@ -10,17 +10,17 @@ query, matched against tags only, so a memory tagged `topic/travel` is found for
 recall reads the tags, whoever wrote them.
 
 The lexicon is everyday English for the areas a personal assistant hears about, about thirty
-words each; a word may belong to two topics ("camping": outdoors and travel). Words are matched
-by a light stem, so "recipe" and "recipes", "paint" and "painting" are one word. It is
+words each; a word may belong to two topics ("novel": books and writing). Words are matched
+with plurals folded, so "recipe" and "recipes", "city" and "cities" are one word. It is
 deliberately small and broad: a missing word costs a link, a wrong one costs precision.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-__all__ = ["TOPIC_TAG", "TOPICS", "stem", "topics_of", "topics_of_words"]
+__all__ = ["TOPIC_TAG", "TOPICS", "stem", "topics_of", "topics_of_words", "with_topics"]
 
 #: The tag prefix: `topic/travel` is a nested tag in Obsidian.
 TOPIC_TAG = "topic/"
@@ -88,16 +88,20 @@ TOPICS: dict[str, str] = {
         festival holiday holidays christmas thanksgiving halloween new-year graduation""",
 }
 
-_SUFFIXES = ("ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "s")
 _WORD = re.compile(r"[a-z][a-z'-]+")
 
 
 def stem(word: str) -> str:
-    """A light stem shared by the lexicon and the text it is matched against."""
+    """A plural-folding stem shared by the lexicon and the text: "cities" and "city",
+    "recipes" and "recipe", "dishes" and "dish" meet. Verb forms are listed in the lexicon
+    ("paint painting painted"), which is more predictable than stripping them."""
     word = word.lower().replace("’", "'").removesuffix("'s")
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("ses", "xes", "zes", "ches", "shes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
     return word
 
 
@@ -125,3 +129,10 @@ def topics_of_words(words: Iterable[str]) -> tuple[str, ...]:
 def topics_of(text: str) -> tuple[str, ...]:
     """The topics of a statement: "Took a trip to Rome" -> ("travel",). Pure."""
     return topics_of_words(_WORD.findall(text.lower()))
+
+
+def with_topics(tags: Sequence[str], text: str) -> tuple[str, ...]:
+    """`tags`, then a `topic/<name>` tag for each topic of `text` not already among them."""
+    out = list(dict.fromkeys(tags))
+    out += [TOPIC_TAG + t for t in topics_of(text) if TOPIC_TAG + t not in out]
+    return tuple(out)

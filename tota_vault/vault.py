@@ -46,6 +46,7 @@ from .reflect import ReflectReport, plan_reflections, reflection_memory
 from .scoring import confirm_confidence
 from .seal import SealState, render_sealed, seal, seal_state
 from .sync import Progress, SyncReport, read_note, reconcile
+from .topics import with_topics
 
 __all__ = ["GITIGNORE_LINES", "StoredMemory", "Vault"]
 
@@ -294,7 +295,7 @@ class Vault:
             allowed = ", ".join(e.value for e in Evidence)
             raise ValidationError(f"unknown evidence {evidence!r} (expected: {allowed})") from None
         stamp = (when or now()).replace(microsecond=0)
-        all_tags = tuple(dict.fromkeys([f"tota/{mtype.value}", *(t.lstrip("#") for t in tags)]))
+        all_tags = with_topics([f"tota/{mtype.value}", *(t.lstrip("#") for t in tags)], text)
         memory = Memory(
             id=new_id(),
             type=mtype,

@@ -1,0 +1,61 @@
+"""Topics: the lexicon, plural folding, and the tags tota writes on its memories."""
+
+from __future__ import annotations
+
+import pytest
+
+from tota_vault import Vault
+from tota_vault.notes import parse_note
+from tota_vault.topics import TOPICS, stem, topics_of, with_topics
+
+
+@pytest.mark.parametrize(
+    ("text", "topics"),
+    [
+        ("Took a short trip to Rome.", ("travel",)),
+        ("Which cities has Jon visited?", ("travel",)),
+        ("What recipes has Joanna made?", ("food",)),
+        ("Baked chocolate cupcakes for the kids.", ("food", "family")),
+        ("Finished reading a novel.", ("books", "writing")),
+        ("Painted a lake at sunset with watercolor.", ("art", "outdoors")),
+        ("Volunteers at the shelter every Sunday.", ("community",)),
+        ("Prefers Neovim over VS Code.", ()),
+        ("", ()),
+    ],
+)
+def test_topics_of(text: str, topics: tuple[str, ...]):
+    assert topics_of(text) == topics
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [("recipes", "recipe"), ("cities", "city"), ("dishes", "dish"), ("boxes", "box"),
+     ("glass", "glass"), ("bus", "bus"), ("Sam's", "sam"), ("painting", "painting")],
+)  # fmt: skip
+def test_stem_folds_plurals_only(word: str, expected: str):
+    assert stem(word) == expected
+
+
+def test_every_lexicon_word_finds_its_topic():
+    for topic, words in TOPICS.items():
+        for word in words.split():
+            assert topic in topics_of(word), (topic, word)
+
+
+def test_with_topics_keeps_the_given_tags_first_and_adds_no_duplicates():
+    assert with_topics(["tota/episode", "topic/travel"], "A trip to Lisbon and a beach") == (
+        "tota/episode",
+        "topic/travel",
+        "topic/outdoors",
+    )
+
+
+def test_tota_tags_what_it_learns_and_what_a_person_adds(vault: Vault):
+    report = vault.observe(
+        [{"role": "user", "content": "I took a road trip to Woodhaven and visited the library."}],
+        conversation_id="c",
+    )
+    learned = parse_note((vault.root / report.outcomes[0].path).read_bytes(), "x")
+    assert "topic/travel" in learned.memory.tags
+    added = vault.remember("preference", "Loves jazz concerts.", evidence="manual", tags=["me"])
+    assert added.memory.tags == ("tota/preference", "me", "topic/music")
