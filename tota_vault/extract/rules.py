@@ -534,17 +534,19 @@ def _quote(content: str, message: Message) -> str:
     return f"{text} ({who}{when})"
 
 
-def _context(previous: Message | None, message: Message) -> str:
+def _context(previous: Message | None, message: Message, cleaned: str | None = None) -> str:
     """The message `message` replies to, as one quoted line: "Nate: Where did you go?".
 
     Only the message just before, and only when someone else said it (the assistant or another
-    person): a person's own previous message is not what they were answering.
+    person): a person's own previous message is not what they were answering. `cleaned` is the
+    previous message already cleaned and redacted, when the loop has it (scanning a message for
+    secrets twice is most of what the context would cost).
     """
     if previous is None or previous.role not in ("user", "assistant"):
         return ""
     if previous.speaker == message.speaker:
         return ""
-    text = " ".join(redact(_clean(previous.content)).split())
+    text = " ".join((cleaned if cleaned is not None else redact(_clean(previous.content))).split())
     if not text:
         return ""
     if len(text) > MAX_CONTEXT_CHARS:
@@ -588,8 +590,10 @@ class RuleExtractor:
         candidates: list[Candidate] = []
         skipped: list[Skip] = []
         previous: Message | None = None
+        previous_text: str | None = None  # `previous`, cleaned and redacted, if it was a user's
         for message in messages:
-            replied_to, previous = previous, message
+            replied_to, replied_text = previous, previous_text
+            previous, previous_text = message, None
             if message.role != "user":
                 if message.content.strip():
                     skipped.append(
@@ -605,8 +609,9 @@ class RuleExtractor:
                 skipped.append(Skip(message.id, f"[REDACTED {found.kind}]",
                                     f"contains a secret ({found.kind})"))  # fmt: skip
             content = redact(content)
+            previous_text = content
             quote = _quote(content, message)
-            context = _context(replied_to, message)
+            context = _context(replied_to, message, replied_text)
             if context:
                 quote = f"{context}\n\n{quote}"
             found = len(candidates)
