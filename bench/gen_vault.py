@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tota_vault.topics import TOPIC_TAG, topics_of  # noqa: E402
+from tota_vault.topics import with_topics  # noqa: E402
 
 #: 3: memories carry `topic/<name>` tags, as tota's pipeline writes them.
 GENERATOR_VERSION = 3
@@ -583,7 +583,7 @@ def generate(n: int, seed: int) -> tuple[list[tuple[str, bytes]], dict]:
 
         body = " ".join(sentences) + "\n"
         if mtype != "reflection":  # as tota's pipeline tags what it writes (topics.py)
-            tags.extend(f"{TOPIC_TAG}{t}" for t in topics_of(body) if f"{TOPIC_TAG}{t}" not in tags)
+            tags = list(with_topics(tags, body))
         if mtype == "reflection":
             members = rng.sample(titles, min(len(titles), rng.randint(3, 6))) if titles else []
             sources = [f"chat-{d:%Y-%m-%d}#{rng.randint(1, 40)}" for d in sorted(

@@ -117,7 +117,7 @@ def test_a_memory_is_found_by_the_words_of_the_question_it_answered(vault):
 def test_the_topics_of_a_message_are_searched_among_tags():
     plan = build_query("Which cities has Jon visited?")
     assert plan.topics == ("travel",)
-    assert plan.match.endswith('OR tags : ("travel")')
+    assert plan.topic_match == 'tags : ("travel")'  # a second query, beside the words
     assert build_query("Which editor?").topic_match == ""
 
 

@@ -109,8 +109,8 @@ class QueryPlan:
 
     @property
     def match(self) -> str:
-        """An FTS5 expression: every term quoted, ORed, and the topics among tags."""
-        return " OR ".join(filter(None, [" OR ".join(map(_quoted, self.terms)), self.topic_match]))
+        """An FTS5 expression: every term quoted, ORed."""
+        return " OR ".join(map(_quoted, self.terms))
 
     @property
     def topic_match(self) -> str:
