@@ -168,6 +168,7 @@ REDACTIONS = [
 @pytest.mark.parametrize(("text", "expected"), REDACTIONS)
 def test_redact(text: str, expected: str) -> None:
     assert redact(text) == expected
+    assert redact(text, find_secrets(text)) == expected  # the scan the extractor already has
 
 
 def test_text_around_secrets_is_kept_exactly() -> None:

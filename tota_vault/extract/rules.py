@@ -605,10 +605,11 @@ class RuleExtractor:
             content = _clean(message.content)
             # Secrets are found in the whole message (a private key spans lines), reported by
             # kind only, and redacted before anything else reads the text.
-            for found in find_secrets(content):
+            secrets = find_secrets(content)
+            for found in secrets:
                 skipped.append(Skip(message.id, f"[REDACTED {found.kind}]",
                                     f"contains a secret ({found.kind})"))  # fmt: skip
-            content = redact(content)
+            content = redact(content, secrets)
             previous_text = content
             quote = _quote(content, message)
             context = _context(replied_to, message, replied_text)

@@ -19,7 +19,7 @@ fail Luhn); what it cannot tell apart is documented as the cost of being safe.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 __all__ = ["KINDS", "SecretMatch", "contains_secret", "find_secrets", "redact"]
@@ -235,11 +235,14 @@ def contains_secret(text: str) -> str | None:
     return secrets[0].kind if secrets else None
 
 
-def redact(text: str) -> str:
-    """`text` with each secret replaced by `[REDACTED <kind>]`; every other character kept."""
+def redact(text: str, secrets: Sequence[SecretMatch] | None = None) -> str:
+    """`text` with each secret replaced by `[REDACTED <kind>]`; every other character kept.
+
+    `secrets` is `find_secrets(text)` when the caller already has it (scanning is the cost).
+    """
     parts: list[str] = []
     position = 0
-    for secret in find_secrets(text):
+    for secret in find_secrets(text) if secrets is None else secrets:
         parts.append(text[position : secret.start])
         parts.append(f"[REDACTED {secret.kind}]")
         position = secret.end
