@@ -322,6 +322,18 @@ def test_observing_the_same_messages_twice_changes_nothing(vault: Vault):
     assert notes(vault.root) == before
 
 
+def test_a_skipped_candidate_is_compared_with_nothing(vault: Vault, monkeypatch):
+    vault.observe(conversation(), conversation_id="chat")
+    looked_up: list[str] = []
+    monkeypatch.setattr(vault.index, "similar", lambda *a, **k: looked_up.append("x") or [])
+    monkeypatch.setattr(vault.index, "by_key", lambda *a, **k: looked_up.append("x") or [])
+    again = vault.observe(conversation(), conversation_id="chat")
+    assert again.outcomes and looked_up == []
+    weak = vault.observe([{"role": "user", "content": "Maybe I kind of like jazz, I think."}],
+                         conversation_id="weak")  # fmt: skip
+    assert [o.action for o in weak.outcomes] == ["skip"] and looked_up == []
+
+
 def test_observing_a_kept_contradiction_twice_changes_nothing(vault: Vault):
     vault.observe([say("I live in Lisbon.")], conversation_id="c1")
     messages = [say("Maybe I live in Madrid.", when=D2)]
