@@ -216,13 +216,39 @@ SPLIT_CASES = [
     ("Text.\n### History\n- a\n", "Text.\n### History\n- a", ()),
     ("Text.\n## Historyish\n- a\n", "Text.\n## Historyish\n- a", ()),
     ("Text.\n\n## History\n\nnot a bullet\n- kept\n", "Text.", ("kept",)),
+    # A person's code block or HTML that shows a History heading is text, not the section.
+    ("Text.\n```\n## History\n- a\n```\n", "Text.\n```\n## History\n- a\n```", ()),
+    (
+        "Text.\n~~~md\n## History\n~~~\n\n## History\n- real\n",
+        "Text.\n~~~md\n## History\n~~~",
+        ("real",),
+    ),
+    ("Text.\n<div>\n## History\n- a\n</div>\n", "Text.\n<div>\n## History\n- a\n</div>", ()),
+    (
+        "Text.\n## History\n- a\n```\n# not a heading\n```\n## Notes\nx\n",
+        "Text.\n\n## Notes\nx",
+        ("a",),
+    ),
 ]
 
 
 @pytest.mark.parametrize(
     ("body", "statement", "history"),
     SPLIT_CASES,
-    ids=["none", "two", "star", "only-history", "section-after", "h3", "other-heading", "prose"],
+    ids=[
+        "none",
+        "two",
+        "star",
+        "only-history",
+        "section-after",
+        "h3",
+        "other-heading",
+        "prose",
+        "fenced",
+        "tilde-fence-then-real",
+        "html-block",
+        "fence-inside-section",
+    ],
 )
 def test_split_body(body: str, statement: str, history: tuple[str, ...]) -> None:
     assert split_body(body) == (statement, history)

@@ -9,13 +9,60 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
 
 from .model import format_date
 
-__all__ = ["append_history", "kept_entry", "replaced_entry"]
+__all__ = ["append_history", "history_span", "kept_entry", "replaced_entry"]
 
 _HISTORY = re.compile(r"^##[ \t]+History[ \t]*$", re.MULTILINE)
 _NEXT_HEADING = re.compile(r"^#{1,2}[ \t]+\S", re.MULTILINE)
+#: Only these can hide a line that looks like a heading at the start of a line (a fence, an
+#: HTML block); without any of them the line regexes above read the body exactly as a Markdown
+#: parser would, and most notes never pay for a parse.
+_HIDING = ("```", "~~~", "<")
+
+
+@lru_cache(maxsize=1)
+def _markdown() -> MarkdownIt:
+    return MarkdownIt("commonmark")
+
+
+def history_span(text: str) -> tuple[int, int] | None:
+    """Where a body's `## History` section is, as (start, end) offsets into `text` (LF line
+    endings): from its heading line to the next level-1 or level-2 heading, or the end.
+
+    A `## History` line inside a fenced code block, an HTML block or a block quote is a
+    person's text, not the section: the body is read with a CommonMark parser whenever it
+    holds anything that could hide a heading that way.
+    """
+    match = _HISTORY.search(text)
+    if match is None:
+        return None
+    if not any(marker in text for marker in _HIDING):
+        following = _NEXT_HEADING.search(text, match.end())
+        return match.start(), following.start() if following else len(text)
+    return _parsed_span(text)
+
+
+def _parsed_span(text: str) -> tuple[int, int] | None:
+    tokens = _markdown().parse(text)
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    start: int | None = None
+    for i, token in enumerate(tokens):
+        if token.type != "heading_open" or token.level != 0 or token.tag not in ("h1", "h2"):
+            continue
+        line = token.map[0] if token.map else 0
+        if start is not None:
+            return start, starts[line]
+        title = tokens[i + 1].content.strip() if i + 1 < len(tokens) else ""
+        if token.tag == "h2" and token.markup == "##" and title == "History":
+            start = starts[line]
+    return (start, len(text)) if start is not None else None
 
 
 def _quote(text: str) -> str:
@@ -60,13 +107,12 @@ def append_history(text: str, entry: str) -> str:
     newline = "\r\n" if "\r\n" in text else "\n"
     lf = text.replace("\r\n", "\n")
     line = f"- {entry}\n"
-    match = _HISTORY.search(lf)
-    if match is None:
+    span = history_span(lf)
+    if span is None:
         body = lf if lf.endswith("\n") else lf + "\n"
         out = body + "\n## History\n" + line
     else:
-        following = _NEXT_HEADING.search(lf, match.end())
-        end = following.start() if following else len(lf)
+        end = span[1]
         section = lf[:end].rstrip("\n") + "\n"
-        out = section + line + ("\n" + lf[end:] if following else "")
+        out = section + line + ("\n" + lf[end:] if end < len(lf) else "")
     return out.replace("\n", newline) if newline == "\r\n" else out

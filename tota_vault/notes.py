@@ -29,6 +29,7 @@ import frontmatter
 import yaml
 
 from .errors import InvalidNoteError
+from .history import history_span
 from .model import (
     Memory,
     MemoryType,
@@ -65,8 +66,6 @@ REMOVE = object()
 _FENCE_RE = re.compile(r"^-{3,}[ \t]*\r?$", re.MULTILINE)
 _STRAY_BYTE_RE = re.compile("[\udc80-\udcff]")  # bytes that surrogateescape could not decode
 _CONFLICT_RE = re.compile(r"^(<{7}|={7}|>{7})(?: |$)", re.MULTILINE)
-_HISTORY_RE = re.compile(r"^##[ \t]+History[ \t]*$", re.MULTILINE)
-_HEADING_RE = re.compile(r"^#{1,2}[ \t]+\S", re.MULTILINE)
 _TOP_KEY_RE = re.compile(r"^([^\s#\-][^:\n]*?)[ \t]*:(?:[ \t]|$)")
 _FORBIDDEN_TITLE_CHARS = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f\x7f]')
 _WINDOWS_RESERVED = {"CON", "PRN", "AUX", "NUL"} | {
@@ -292,17 +291,16 @@ def split_quote(statement: str) -> tuple[str, str]:
 
 def split_body(body: str) -> tuple[str, tuple[str, ...]]:
     """Split a body into its statement and the entries of its `## History` section."""
-    match = _HISTORY_RE.search(body)
-    if match is None:
+    span = history_span(body)
+    if span is None:
         return body.strip(), ()
-    rest = body[match.end() :]
-    following = _HEADING_RE.search(rest)
-    section = rest[: following.start()] if following else rest
-    tail = rest[following.start() :] if following else ""
+    start, end = span
+    section = body[start:end].split("\n", 1)[1] if "\n" in body[start:end] else ""
+    tail = body[end:]
     entries = tuple(
         line[2:].strip() for line in section.splitlines() if line.startswith(("- ", "* "))
     )
-    statement = (body[: match.start()].rstrip() + ("\n\n" + tail.strip() if tail else "")).strip()
+    statement = (body[:start].rstrip() + ("\n\n" + tail.strip() if tail else "")).strip()
     return statement, entries
 
 
