@@ -98,3 +98,37 @@ def test_every_public_name_imports():
 
     for name in tota_vault.__all__:
         assert getattr(tota_vault, name) is not None, name
+
+
+def test_forget_deletes_the_note_and_its_row(tmp_path) -> None:
+    vault = Vault.open(tmp_path / "v")
+    kept = vault.remember("preference", "Prefers tea over coffee")
+    gone = vault.remember("goal", "Run a half-marathon in spring")
+    assert vault.forget(gone.memory.id[:20]) == gone.path
+    assert not (vault.root / gone.path).exists()
+    assert vault.index.get(memory_id=gone.memory.id) == []
+    assert vault.index.get(memory_id=kept.memory.id)[0]["path"] == kept.path
+    vault.close()
+
+
+def test_an_ambiguous_or_unknown_id_prefix_is_refused(tmp_path) -> None:
+    from tota_vault.errors import NotFoundError
+
+    vault = Vault.open(tmp_path / "v")
+    a = vault.remember("preference", "Prefers tea over coffee")
+    with pytest.raises(NotFoundError, match="no memory"):
+        vault.forget("ZZZZZZZZ")
+    assert vault.resolve(a.memory.id[:6].lower()) == a.path
+    vault.close()
+
+
+def test_forget_refuses_a_note_that_is_not_a_memory(tmp_path) -> None:
+    from tota_vault.errors import ValidationError
+
+    vault = Vault.open(tmp_path / "v")
+    broken = vault.root / "goal" / "Broken.md"
+    broken.write_text("---\ntype: [unclosed\n---\nMy own words.\n")
+    with pytest.raises(ValidationError, match="not a memory"):
+        vault.forget("goal/Broken.md")
+    assert broken.read_text() == "---\ntype: [unclosed\n---\nMy own words.\n"
+    vault.close()

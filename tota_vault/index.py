@@ -661,6 +661,19 @@ class Index:
             rows = self.conn.execute("SELECT * FROM notes WHERE path = ?", (path,))
         return [_row_dict(r) for r in rows]
 
+    def ids_with_prefix(self, prefix: str, *, limit: int = 2) -> list[tuple[str, str]]:
+        """(memory id, path) of the notes whose id starts with `prefix` (ids are upper-case
+        ULIDs, so the prefix is compared upper-cased). `limit` 2 is enough to tell unique."""
+        upper = prefix.upper()
+        # A range on the id index instead of LIKE: LIKE's escaping and case rules are not
+        # wanted here, and the range uses the index on memory_id.
+        rows = self.conn.execute(
+            "SELECT memory_id, path FROM notes WHERE memory_id >= ? AND memory_id < ? "
+            "ORDER BY memory_id LIMIT ?",
+            (upper, upper + "\U0010ffff", limit),
+        )
+        return [(r[0], r[1]) for r in rows]
+
     def by_source(self, source: str) -> list[dict[str, Any]]:
         """Notes that cite this source (`<conversation>#<message>`)."""
         rows = self.conn.execute(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -22,7 +23,7 @@ from typing import Any
 from .config import is_paused, load_config, set_paused
 from .decay import ARCHIVE_FLOOR
 from .doctor import DoctorReport, diagnose
-from .errors import NotFoundError, ValidationError, VaultError
+from .errors import NoteChangedError, NotFoundError, ValidationError, VaultError
 from .extract.base import Extractor
 from .extract.messages import Message
 from .files import (
@@ -57,6 +58,11 @@ SELECT * FROM notes WHERE error IS NULL AND type IS NOT NULL AND status = 'activ
 """
 #: `tota confirm`: the strength of a deliberate confirmation, as a clearly stated fact.
 CONFIRM_CONFIDENCE = 0.9
+#: The shortest id prefix accepted where an id is. A ULID starts with its time (10 characters),
+#: so memories learned in the same second share their first 8 or 9: a prefix that matches
+#: more than one memory is refused, never guessed.
+MIN_ID_PREFIX = 6
+_ID_CHARS = re.compile(r"[0-9A-Za-z]+")
 
 REFLECT_ROWS = """
 SELECT path, title, text, subject, key, type, status, confidence, sources, created, memory_id, tags
@@ -237,10 +243,19 @@ class Vault:
         return self.index.search(query, type=type, limit=limit, raw=raw)
 
     def resolve(self, ref: str) -> str:
-        """Find a note's vault-relative path from a memory id, a path or a title."""
+        """Find a note's vault-relative path from a memory id (or an unambiguous prefix of at
+        least `MIN_ID_PREFIX` characters), a path or a title."""
         rows = self.index.get(memory_id=ref)
         if rows:
             return rows[0]["path"]
+        if MIN_ID_PREFIX <= len(ref) < 26 and _ID_CHARS.fullmatch(ref):
+            matches = self.index.ids_with_prefix(ref)
+            if len(matches) > 1:
+                raise NotFoundError(
+                    f"id prefix {ref!r} matches more than one memory; give more of it"
+                )
+            if matches:
+                return matches[0][1]
         candidate = Path(ref)
         if candidate.is_absolute():
             try:
@@ -538,6 +553,24 @@ class Vault:
             for result in stale:
                 self.edit(result.path, lambda row: {"status": Status.ARCHIVED.value, "updated": at})
         return stale
+
+    def forget(self, ref: str) -> str:
+        """Delete one memory: its note and its index row. Returns the note's path.
+
+        Only a memory is forgotten (a note with an id); a note that changed on disk since it
+        was indexed is refused rather than deleted unseen, like every write of tota's.
+        """
+        self.sync()
+        rel = self.resolve(ref)
+        rows = self.index.get(path=rel)
+        if not rows or rows[0].get("memory_id") is None or rows[0].get("error"):
+            raise ValidationError(f"{rel}: not a memory note; tota forgets only memories")
+        _note, fingerprint, _data = read_note(self.root, rel)
+        if fingerprint.hash != rows[0]["hash"]:
+            raise NoteChangedError("changed on disk while forgetting it; try again", path=rel)
+        os.unlink(self.root / rel)
+        self.index.apply(deletes=[rel])
+        return rel
 
     def confirm(self, ref: str, *, now: datetime | None = None) -> str:
         """A person or program vouches for a memory: confidence up, decay clock reset.
