@@ -373,6 +373,74 @@ def _print_extract(reports: list[Any], messages: int, *, dry_run: bool, as_json:
             )
 
 
+#: Host names as people write them, for `tota setup`'s messages.
+_HOST_TITLES = {
+    "claude-code": "Claude Code",
+    "claude-desktop": "Claude Desktop",
+    "cursor": "Cursor",
+    "vscode": "VS Code",
+}
+
+
+@app.command()
+def setup(
+    host: Annotated[str, typer.Argument(help="claude-code, claude-desktop, cursor or vscode.")],
+    scope: Annotated[
+        str,
+        typer.Option(
+            "--scope", help="user (every project) or project (the current folder's config)."
+        ),
+    ] = "user",
+    print_only: Annotated[
+        bool, typer.Option("--print", help="Show the JSON tota would add; write nothing.")
+    ] = False,
+    remove: Annotated[
+        bool, typer.Option("--remove", help="Take out what tota added; leave the rest.")
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Connect tota to an assistant: write its MCP server (and for Claude Code its hooks) into
+    the host's own config file, keeping every other key, with a backup of a file it changes.
+
+    The command written is the absolute path of this tota (a host does not see a venv's PATH);
+    a vault chosen with --vault, TOTA_VAULT or TOTA_HOME is passed along. Running it again
+    changes nothing.
+    """
+    from .hosts import Environment, config_edits, setup_host, tota_command
+    from .paths import resolve_vault_path
+
+    chosen = _state["vault"] or os.environ.get("TOTA_HOME")
+    vault = resolve_vault_path(_state["vault"]) if chosen else None
+    if print_only:
+        edits = config_edits(
+            host, scope, command=tota_command(), vault=vault, environment=Environment.current()
+        )
+        if as_json:
+            _print_json([{"path": str(e.path), "snippet": e.snippet()} for e in edits])
+            return
+        for edit in edits:
+            verb = "remove from" if remove else "add to"
+            print(f"# {verb} {edit.path}")
+            print(json.dumps(edit.snippet(), indent=2, ensure_ascii=False))
+        return
+    results = setup_host(host, scope, remove=remove, vault=vault)
+    if as_json:
+        _print_json([r.to_dict() for r in results])
+        return
+    words = {
+        "created": "Created",
+        "updated": "Updated",
+        "removed": "Removed tota from",
+        "unchanged": "Already set up:",
+        "absent": "Nothing of tota's in",
+    }
+    for result in results:
+        backup = f"; backup {result.backup}" if result.backup else ""
+        print(f"{words[result.action]} {result.path} ({result.what}{backup})")
+    if any(r.action in ("created", "updated", "removed") for r in results):
+        print(f"Restart {_HOST_TITLES[host]} to load the change.")
+
+
 @app.command()
 def pause() -> None:
     """Pause learning: `tota extract` and `observe` store nothing until `tota resume`."""
