@@ -259,6 +259,11 @@ def test_claude_ai_reads_text_blocks_only():
     ).astimezone().replace(tzinfo=None)
 
 
+def test_a_wrapped_export_reads_the_same():
+    wrapped = json.dumps({"account": {"uuid": "acct"}, "conversations": claude_export()})
+    assert read_conversations(wrapped) == read_conversations(json.dumps(claude_export()))
+
+
 def test_claude_ai_branch_ends_at_the_current_leaf():
     conversation = {
         "uuid": "c-branch", "name": "Edited", "current_leaf_message_uuid": "h-new",
@@ -279,6 +284,7 @@ def test_claude_ai_branch_ends_at_the_current_leaf():
         ([chatgpt_conversation()], "chatgpt"),
         (chatgpt_conversation(), "chatgpt"),
         (claude_export(), "claude-ai"),
+        ({"account": {"uuid": "a"}, "conversations": claude_export()}, "claude-ai"),
         ([{"role": "user", "content": "hi"}], None),
         ({"messages": [{"role": "user", "content": "hi"}]}, None),
         ([], None),

@@ -439,6 +439,14 @@ def setup(
         print(f"{words[result.action]} {result.path} ({result.what}{backup})")
     if any(r.action in ("created", "updated", "removed") for r in results):
         print(f"Restart {_HOST_TITLES[host]} to load the change.")
+    import importlib.util
+
+    if not remove and importlib.util.find_spec("mcp") is None:
+        typer.echo(
+            "tota: note: the MCP server needs the MCP SDK, not installed here: "
+            "pipx install --force 'tota_vault[mcp]' (or pip install 'tota_vault[mcp]')",
+            err=True,
+        )
 
 
 @app.command()

@@ -56,9 +56,11 @@ CLAUDE_SENDERS = {"human": "user", "user": "user", "assistant": "assistant"}
 def detect_export(data: Any) -> str | None:
     """`chatgpt`, `claude-ai`, or None: which export the parsed JSON `data` is, by its shape.
 
-    A list of conversation objects (or one conversation object) with a `mapping` is ChatGPT's;
-    with `chat_messages`, Claude.ai's. Chat message lists never carry these keys.
+    A list of conversation objects (or one conversation object, or `{"conversations": [...]}`)
+    with a `mapping` is ChatGPT's; with `chat_messages`, Claude.ai's. Chat message lists never
+    carry these keys.
     """
+    data = _unwrap(data)
     first = data[0] if isinstance(data, list) and data else data
     if not isinstance(first, dict):
         return None
@@ -80,6 +82,7 @@ def read_export(data: Any, format: str, *, source: str) -> list[Conversation]:
         "claude-ai": _claude_conversation,
     }
     reader = readers[format]
+    data = _unwrap(data)
     items = data if isinstance(data, list) else [data]
     conversations = []
     for position, item in enumerate(items, start=1):
@@ -96,6 +99,13 @@ def read_export(data: Any, format: str, *, source: str) -> list[Conversation]:
         if conversation.messages:
             conversations.append(conversation)
     return conversations
+
+
+def _unwrap(data: Any) -> Any:
+    """The conversations of `{"conversations": [...]}`, as some export tools wrap them."""
+    if isinstance(data, dict) and isinstance(data.get("conversations"), list):
+        return data["conversations"]
+    return data
 
 
 # --- ChatGPT ---------------------------------------------------------------------------------
