@@ -370,7 +370,8 @@ def test_an_empty_file_is_an_empty_config(home: Path):
     [
         ('{\n  // my servers\n  "servers": {}\n}\n', "has a comment (line 2 column 3); tota does not rewrite a file with comments, they would be lost: add the entry by hand (see --print)"),
         ('{"servers": {}, /* x */ "inputs": []}', "has a comment (line 1 column 17)"),
-        ('{"servers": {"a": {"command": "x"},}}', "not valid JSON (line 1 column 36: Expecting property name enclosed in double quotes); not changed"),
+        ('{"servers": {"a": {"command": "x"},}}', "has a trailing comma (line 1 column 36); tota does not rewrite JSON with comments or trailing commas: add the entry by hand (see --print)"),
+        ('{"servers": {"a": 1 "b": 2}}', "not valid JSON (line 1 column 21: Expecting ',' delimiter); not changed"),
         ('{"servers": {}, "servers": {"a": {}}}', "the key 'servers' appears twice; tota leaves this file alone (rewriting it would drop one)"),
         ("[]", "expected a JSON object, got a list; not changed"),
         ('"servers"', "expected a JSON object, got a single value; not changed"),
@@ -387,6 +388,12 @@ def test_a_config_tota_cannot_rewrite_is_refused_and_left_alone(home: Path, text
         setup("vscode", "project", home)
     assert str(caught.value).startswith(f"{config}: {error}")
     assert config.read_bytes() == data and not backups(home)
+
+
+def test_a_folder_where_the_config_should_be_is_refused(home: Path):
+    (home / ".cursor" / "mcp.json").mkdir(parents=True)
+    with pytest.raises(ConfigFileError, match=r"mcp\.json: not a regular file"):
+        setup("cursor", "user", home)
 
 
 def test_one_refused_file_stops_every_write(home: Path):

@@ -63,8 +63,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigFileError, ValidationError
-from .files import Fingerprint, atomic_write, fingerprint_of, read_file
+from .errors import ConfigFileError, NoteError, ValidationError
+from .files import Fingerprint, atomic_write, read_file
 
 __all__ = [
     "HOOK_EVENTS",
@@ -300,6 +300,11 @@ def parse_config(text: str, path: Path | str) -> dict[str, Any]:
                 f"{path}: has a comment ({where}); tota does not rewrite a file with comments, "
                 "they would be lost: add the entry by hand (see --print)"
             ) from None
+        if text[exc.pos : exc.pos + 1] in ("}", "]") and text[: exc.pos].rstrip().endswith(","):
+            raise ConfigFileError(
+                f"{path}: has a trailing comma ({where}); tota does not rewrite JSON with "
+                "comments or trailing commas: add the entry by hand (see --print)"
+            ) from None
         raise ConfigFileError(f"{path}: not valid JSON ({where}: {exc.msg}); not changed") from None
     except RecursionError:
         raise ConfigFileError(f"{path}: not valid JSON (nested too deeply); not changed") from None
@@ -441,11 +446,11 @@ def _plan(edit: ConfigEdit, *, remove: bool) -> _Plan:
     """Read one file and compute its new text; raise `ConfigFileError` before any write."""
     target = Path(os.path.realpath(edit.path)) if edit.path.is_symlink() else edit.path
     old = None
-    if fingerprint_of(target) is not None:
+    if os.path.lexists(target):
         try:
             old = read_file(target)
-        except Exception as exc:  # NoteError: unreadable, not a regular file
-            raise ConfigFileError(f"{edit.path}: cannot be read ({exc})") from None
+        except NoteError as exc:  # unreadable, or a folder where the file should be
+            raise ConfigFileError(str(exc)) from None
     if old is None:
         if remove:
             return _Plan(edit, target, None, "", "absent")
