@@ -408,7 +408,7 @@ ERROR_CASES = [
     pytest.param('{"role": "user"}\n{"role": "user"}\n{bad\n', "auto", "chat.txt: line 3: not JSON (Expecting property name enclosed in double quotes)", id="auto-jsonl-bad-line"),
     pytest.param('\n{"role": "user"}\n{"role": "robot"}', "jsonl", "chat.txt: line 3: unknown role 'robot' (expected user, assistant, system, tool)", id="jsonl-unknown-role"),
     # the format itself
-    pytest.param("User: hi", "yaml", "chat.txt: unknown format 'yaml' (expected one of: auto, text, json, jsonl)", id="unknown-format"),
+    pytest.param("User: hi", "yaml", "chat.txt: unknown format 'yaml' (expected one of: auto, text, json, jsonl, chatgpt, claude-ai)", id="unknown-format"),
 ]  # fmt: skip
 
 

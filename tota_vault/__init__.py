@@ -53,11 +53,18 @@ _EXPORTS = {
     "Recalled": "recall",
     "ReflectReport": "reflect",
     "ClearReport": "manage",
+    "ConfigFileError": "errors",
+    "Conversation": "extract.messages",
+    "read_conversations": "extract.formats",
+    "SetupResult": "hosts",
+    "setup_host": "hosts",
 }
 
 __all__ = [
     "Candidate",
     "ClearReport",
+    "ConfigFileError",
+    "Conversation",
     "DoctorReport",
     "Evidence",
     "Extractor",
@@ -75,6 +82,7 @@ __all__ = [
     "QueryError",
     "Recalled",
     "ReflectReport",
+    "SetupResult",
     "Status",
     "StoredMemory",
     "SyncReport",
@@ -86,7 +94,9 @@ __all__ = [
     "default_vault_path",
     "parse_note",
     "patch_frontmatter",
+    "read_conversations",
     "render_note",
+    "setup_host",
     "tota_home",
 ]
 
@@ -107,6 +117,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from .doctor import DoctorReport
     from .errors import (
+        ConfigFileError,
         IndexError_,
         InvalidNoteError,
         NoteChangedError,
@@ -118,7 +129,9 @@ if TYPE_CHECKING:
         VaultError,
     )
     from .extract.base import Candidate, Extractor
-    from .extract.messages import Message
+    from .extract.formats import read_conversations
+    from .extract.messages import Conversation, Message
+    from .hosts import SetupResult, setup_host
     from .index import Hit
     from .manage import ClearReport
     from .model import Evidence, Memory, MemoryType, Status

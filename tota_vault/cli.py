@@ -8,7 +8,6 @@ Heavy modules are imported inside the commands so `tota --help` starts fast.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
@@ -288,12 +287,15 @@ def extract(
         str, typer.Argument(help="A conversation file, or - for standard input.")
     ] = "-",
     format: Annotated[
-        str, typer.Option("--format", "-f", help="auto, text, json or jsonl.")
+        str,
+        typer.Option("--format", "-f", help="auto, text, json, jsonl, chatgpt or claude-ai."),
     ] = "auto",
     conversation_id: Annotated[
         str | None,
         typer.Option(
-            "--conversation-id", help="Names the conversation in sources (default: file name)."
+            "--conversation-id",
+            help="Names the conversation in sources (default: the transcript's own id, else the "
+            "file name and a digest of the messages).",
         ),
     ] = None,
     dry_run: Annotated[
@@ -301,8 +303,14 @@ def extract(
     ] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Learn from a conversation: extract, score, merge, resolve conflicts and store memories."""
-    from .extract.formats import FORMATS, parse_conversation
+    """Learn from a conversation: extract, score, merge, resolve conflicts and store memories.
+
+    Reads a transcript, chat JSON or JSONL, or a ChatGPT or Claude.ai data export
+    (conversations.json), whose conversations are each learned under their own id.
+    """
+    from dataclasses import replace
+
+    from .extract.formats import FORMATS, read_conversations
 
     if format not in FORMATS:
         raise typer.BadParameter(
@@ -317,34 +325,128 @@ def extract(
             raise ValidationError(f"{file}: cannot be read ({exc.strerror or exc})") from None
         except UnicodeDecodeError as exc:
             raise ValidationError(f"{file}: not UTF-8 text (byte at offset {exc.start})") from None
-    messages = parse_conversation(text, format, source=source)
+    conversations = read_conversations(text, format, source=source)
     if conversation_id:
-        cid = conversation_id
-    elif file != "-":
-        cid = Path(file).stem  # re-running the same file is then a no-op
-    else:
-        # Piped conversations differ by content: two of them must not share message ids.
-        cid = "stdin-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+        if len(conversations) > 1:
+            raise ValidationError(
+                f"{source}: holds {len(conversations)} conversations, each learned under its "
+                "own id; --conversation-id names a file of one conversation"
+            )
+        conversations = [replace(conversations[0], id=conversation_id)]
     with _open(create=True) as vault:
-        report = vault.observe(messages, conversation_id=cid, dry_run=dry_run)
-        if as_json:
-            _print_json(report.to_dict())
-            return
-        if report.paused:
-            print("Learning is paused: nothing was stored (resume with `tota resume`).")
-            return
-        counts = report.to_dict()["counts"]
-        verb = "Would store" if dry_run else "Stored"
-        print(
-            f"{verb} from {len(messages)} messages: {counts['create']} created, "
-            f"{counts['merge']} merged, {counts['supersede']} superseded, "
-            f"{counts['keep']} kept over a contradiction, {counts['skip']} skipped"
-        )
+        reports = [
+            vault.observe(c.messages, conversation_id=c.id, dry_run=dry_run) for c in conversations
+        ]
+    messages = sum(len(c.messages) for c in conversations)
+    _print_extract(reports, messages, dry_run=dry_run, as_json=as_json)
+
+
+def _print_extract(reports: list[Any], messages: int, *, dry_run: bool, as_json: bool) -> None:
+    """`tota extract`'s output: one report as it is, several (an export) with their totals."""
+    actions = ("create", "merge", "supersede", "keep", "skip")
+    dicts = [r.to_dict() for r in reports]
+    counts = {a: sum(d["counts"][a] for d in dicts) for a in actions}
+    if as_json:
+        if len(dicts) == 1:
+            _print_json(dicts[0])
+        else:
+            _print_json(
+                {"paused": any(r.paused for r in reports), "dry_run": dry_run,
+                 "counts": counts, "conversations": dicts}
+            )  # fmt: skip
+        return
+    if any(r.paused for r in reports):
+        print("Learning is paused: nothing was stored (resume with `tota resume`).")
+        return
+    verb = "Would store" if dry_run else "Stored"
+    scope = f" in {len(reports)} conversations" if len(reports) > 1 else ""
+    print(
+        f"{verb} from {messages} messages{scope}: {counts['create']} created, "
+        f"{counts['merge']} merged, {counts['supersede']} superseded, "
+        f"{counts['keep']} kept over a contradiction, {counts['skip']} skipped"
+    )
+    for report in reports:
         for outcome in report.outcomes:
             where = f" -> {outcome.path}" if outcome.path else ""
             print(
                 f"  {outcome.action:9} {outcome.type:12} {outcome.text}{where} ({outcome.reason})"
             )
+
+
+#: Host names as people write them, for `tota setup`'s messages.
+_HOST_TITLES = {
+    "claude-code": "Claude Code",
+    "claude-desktop": "Claude Desktop",
+    "cursor": "Cursor",
+    "vscode": "VS Code",
+}
+
+
+@app.command()
+def setup(
+    host: Annotated[str, typer.Argument(help="claude-code, claude-desktop, cursor or vscode.")],
+    scope: Annotated[
+        str,
+        typer.Option(
+            "--scope", help="user (every project) or project (the current folder's config)."
+        ),
+    ] = "user",
+    print_only: Annotated[
+        bool, typer.Option("--print", help="Show the JSON tota would add; write nothing.")
+    ] = False,
+    remove: Annotated[
+        bool, typer.Option("--remove", help="Take out what tota added; leave the rest.")
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Connect tota to an assistant: write its MCP server (and for Claude Code its hooks) into
+    the host's own config file, keeping every other key, with a backup of a file it changes.
+
+    The command written is the absolute path of this tota (a host does not see a venv's PATH);
+    a vault chosen with --vault, TOTA_VAULT or TOTA_HOME is passed along. Running it again
+    changes nothing.
+    """
+    from .hosts import Environment, config_edits, setup_host, tota_command
+    from .paths import resolve_vault_path
+
+    chosen = _state["vault"] or os.environ.get("TOTA_HOME")
+    vault = resolve_vault_path(_state["vault"]) if chosen else None
+    if print_only:
+        edits = config_edits(
+            host, scope, command=tota_command(), vault=vault, environment=Environment.current()
+        )
+        if as_json:
+            _print_json([{"path": str(e.path), "snippet": e.snippet()} for e in edits])
+            return
+        for edit in edits:
+            verb = "remove from" if remove else "add to"
+            print(f"# {verb} {edit.path}")
+            print(json.dumps(edit.snippet(), indent=2, ensure_ascii=False))
+        return
+    results = setup_host(host, scope, remove=remove, vault=vault)
+    if as_json:
+        _print_json([r.to_dict() for r in results])
+        return
+    words = {
+        "created": "Created",
+        "updated": "Updated",
+        "removed": "Removed tota from",
+        "unchanged": "Already set up:",
+        "absent": "Nothing of tota's in",
+    }
+    for result in results:
+        backup = f"; backup {result.backup}" if result.backup else ""
+        print(f"{words[result.action]} {result.path} ({result.what}{backup})")
+    if any(r.action in ("created", "updated", "removed") for r in results):
+        print(f"Restart {_HOST_TITLES[host]} to load the change.")
+    import importlib.util
+
+    if not remove and importlib.util.find_spec("mcp") is None:
+        typer.echo(
+            "tota: note: the MCP server needs the MCP SDK, not installed here: "
+            "pipx install --force 'tota_vault[mcp]' (or pip install 'tota_vault[mcp]')",
+            err=True,
+        )
 
 
 @app.command()

@@ -8,7 +8,9 @@
     ├── NotFoundError             no memory has that id or path
     ├── QueryError                a search query SQLite's FTS5 cannot run
     ├── IndexError_               the SQLite index is unusable (corrupt, locked too long)
-    └── ValidationError           a value given to the API is out of range or of the wrong kind
+    ├── ValidationError           a value given to the API is out of range or of the wrong kind
+    └── ConfigFileError           an assistant's config file tota was asked to change is unsafe
+                                  to rewrite (not JSON, comments, duplicate keys); left as it was
 
 Each message is one line that names the file or the value, so the CLI can print it as it is.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 __all__ = [
+    "ConfigFileError",
     "IndexError_",
     "InvalidNoteError",
     "NoteChangedError",
@@ -77,3 +80,7 @@ class ValidationError(TotaError):
     """A value given to tota is out of range or of the wrong kind."""
 
     exit_code = 2
+
+
+class ConfigFileError(TotaError):
+    """A host's config file (`tota setup`) cannot be changed safely; it was left as it was."""

@@ -1,6 +1,7 @@
 """Read a conversation in any supported format into a list of `Message`s.
 
-Three formats, one result:
+Three formats, one result (and two chat-app exports of many conversations, read by
+`read_conversations`; see `exports.py`):
 
 - **text**: a transcript of `Speaker: content` lines (`User: ...`, `Assistant: ...`, or people's
   names, `Caroline: ...`), with optional timestamps and date header lines;
@@ -41,16 +42,18 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import PurePath
 from typing import Any
 
 from ..errors import ValidationError
 from ..model import parse_date
-from .messages import Message
+from .messages import Conversation, Message, fallback_conversation_id
 
-__all__ = ["FORMATS", "parse_conversation"]
+__all__ = ["FORMATS", "parse_conversation", "read_conversations"]
 
 #: The formats `parse_conversation` reads; `auto` picks one of the others by the text's shape.
-FORMATS = ("auto", "text", "json", "jsonl")
+#: `chatgpt` and `claude-ai` are the chat apps' data exports (`exports.py`).
+FORMATS = ("auto", "text", "json", "jsonl", "chatgpt", "claude-ai")
 
 #: Speaker words of a text transcript that name a role, not a person (compared lowercased).
 TEXT_ROLES = {
@@ -176,21 +179,106 @@ TIME_KEYS = ("timestamp", "created_at", "date")
 TEXT_PART_TYPES = frozenset({"text", "input_text", "output_text"})
 
 
+def read_conversations(
+    text: str, format: str = "auto", *, source: str = "<input>", name: str | None = None
+) -> list[Conversation]:
+    """Read a file's conversations, each with its id, for learning one by one.
+
+    An export (ChatGPT's or Claude.ai's `conversations.json`) gives one `Conversation` per
+    conversation it holds, under the export's own ids. A single conversation in another format
+    gets `fallback_conversation_id(name, messages)`: `name` (the file's stem; by default the
+    stem of `source`) and a digest of its messages, never the name alone, so two files of the
+    same name are two conversations. Raises `ValidationError` like `parse_conversation`.
+    """
+    _check_format(format, source)
+    text = text.removeprefix("\ufeff")
+    conversations = _export_conversations(text, format, source)
+    if conversations is not None:
+        return conversations
+    messages = _parse_single(text, format, source)
+    own = _own_id(text) if format in ("auto", "json") else None
+    if own is not None:
+        return [Conversation(own, messages)]
+    if name is None:
+        name = "stdin" if source == "<stdin>" else PurePath(source).stem
+    return [Conversation(fallback_conversation_id(name, messages), messages)]
+
+
+#: The keys under which a chat JSON object `{"messages": [...]}` may name its conversation.
+OWN_ID_KEYS = ("conversation_id", "session_id", "thread_id", "id")
+
+
+def _own_id(text: str) -> str | None:
+    """The id a chat JSON object gives its conversation (`{"id": ..., "messages": [...]}`)."""
+    data = _loads_or_none(text.strip()) if text.lstrip()[:1] == "{" else None
+    if not isinstance(data, dict) or not isinstance(data.get("messages"), list):
+        return None
+    for key in OWN_ID_KEYS:
+        value = data.get(key)
+        if isinstance(value, str | int) and not isinstance(value, bool) and str(value).strip():
+            return str(value).strip()
+    return None
+
+
 def parse_conversation(
     text: str, format: str = "auto", *, source: str = "<input>"
 ) -> list[Message]:
-    """Read a conversation in `format` (`auto`, `text`, `json` or `jsonl`) into messages.
+    """Read a conversation in `format` (one of `FORMATS`) into messages.
 
     `source` names the input in errors (a file name, usually). Messages without an id get
     their 1-based position as id, so a memory's source `<conversation>#<id>` always resolves.
     Raises `ValidationError` with one line naming the source and the position of the problem;
-    an input with no messages at all is an error too (`chat.txt: no messages`).
+    an input with no messages at all is an error too (`chat.txt: no messages`). An export of
+    several conversations is an error here: `read_conversations` reads those.
     """
+    _check_format(format, source)
+    text = text.removeprefix("\ufeff")  # editors on Windows save a BOM that JSON rejects
+    conversations = _export_conversations(text, format, source)
+    if conversations is not None:
+        if len(conversations) > 1:
+            raise ValidationError(
+                f"{source}: an export of {len(conversations)} conversations "
+                "(read it with read_conversations, or tota extract)"
+            )
+        return conversations[0].messages
+    return _parse_single(text, format, source)
+
+
+def _check_format(format: str, source: str) -> None:
     if format not in FORMATS:
         raise ValidationError(
             f"{source}: unknown format {format!r} (expected one of: {', '.join(FORMATS)})"
         )
-    text = text.removeprefix("\ufeff")  # editors on Windows save a BOM that JSON rejects
+
+
+def _export_conversations(text: str, format: str, source: str) -> list[Conversation] | None:
+    """The conversations of a chat-app export, or None when `text` is not one.
+
+    `auto` reads an export when the JSON has an export's shape; `chatgpt` and `claude-ai`
+    insist on it. An export with nothing to read is an error (`no messages`).
+    """
+    from .exports import EXPORT_FORMATS, detect_export, read_export
+
+    if format not in EXPORT_FORMATS and format != "auto":
+        return None
+    stripped = text.strip()
+    if format == "auto":
+        if stripped[:1] not in ("[", "{"):
+            return None
+        data = _loads_or_none(stripped)
+        format = detect_export(data) or ""
+        if not format:
+            return None
+    else:
+        data = _load_json(text, source)
+    conversations = read_export(data, format, source=source)
+    if not conversations:
+        raise ValidationError(f"{source}: no messages")
+    return conversations
+
+
+def _parse_single(text: str, format: str, source: str) -> list[Message]:
+    """`parse_conversation` for the one-conversation formats (the BOM already removed)."""
     if format == "auto":
         format = _detect(text)
         stripped = text.strip()
@@ -528,15 +616,20 @@ def _message(obj: Any, position: int, *, where: str) -> Message:
     return Message(role=role, content=content, id=message_id, name=name, timestamp=timestamp)
 
 
-def _parse_json(text: str, source: str) -> list[Message]:
+def _load_json(text: str, source: str) -> Any:
+    """The JSON value of a whole file; `ValidationError` naming the line and column if not."""
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValidationError(
             f"{source}: line {exc.lineno} column {exc.colno}: not JSON ({exc.msg})"
         ) from None
     except RecursionError:
         raise ValidationError(f"{source}: not JSON (nested too deeply)") from None
+
+
+def _parse_json(text: str, source: str) -> list[Message]:
+    data = _load_json(text, source)
     if isinstance(data, dict) and isinstance(data.get("messages"), list):
         items = data["messages"]
     elif isinstance(data, list):

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
 from datetime import datetime
 
-__all__ = ["Message"]
+__all__ = ["Conversation", "Message", "fallback_conversation_id"]
 
 
 @dataclass(frozen=True)
@@ -28,3 +31,46 @@ class Message:
     def speaker(self) -> str:
         """Who said it: the name when there is one, else the role."""
         return self.name or self.role
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """One conversation of a file: its id, its messages, and its title when it has one.
+
+    `id` is the transcript's own id (a ChatGPT conversation id, a Claude.ai uuid, a session
+    id) when the format carries one; otherwise `fallback_conversation_id` made it from the
+    file's name and the messages. A memory cites `<id>#<message id>`, and the pipeline skips a
+    message whose source a memory already cites, so the id must tell conversations apart.
+    """
+
+    id: str
+    messages: list[Message] = field(default_factory=list)
+    title: str | None = None
+
+
+# Characters kept in the readable part of a fallback id: the rest become "-".
+_UNSAFE_ID_CHARS = re.compile(r"[^\w.-]+")
+
+
+def fallback_conversation_id(name: str, messages: list[Message]) -> str:
+    """An id for a conversation that has none of its own: `<name>-<digest of its messages>`.
+
+    The name alone (a file's stem) is not enough: two exports both called
+    `conversations.json`, or two chats saved as `chat.txt`, would share every source
+    `conversations#1`, `#2`... and the second would be skipped as "already observed", its
+    memories silently lost. The digest covers each message's role, speaker, text and time, so
+    the same conversation read again (the same file, or the same chat in another format) gets
+    the same id and learning it twice changes nothing, while a different one never collides.
+    A log that keeps growing gets a new id each time it grows: name it with
+    `--conversation-id` (or `Vault.observe(conversation_id=...)`) to keep one.
+    """
+    canonical = json.dumps(
+        [
+            [m.role, m.name, m.content, m.timestamp.isoformat() if m.timestamp else None]
+            for m in messages
+        ],
+        ensure_ascii=False,
+    )
+    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:10]
+    readable = _UNSAFE_ID_CHARS.sub("-", name).strip("-.")[:60] or "chat"
+    return f"{readable}-{digest}"
