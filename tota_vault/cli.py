@@ -136,7 +136,12 @@ def _print_sync(report: SyncReport, as_json: bool, verb: str) -> None:
 @app.command()
 def init(
     git: Annotated[
-        bool, typer.Option("--git", help="Also make a git repository and its first commit.")
+        bool,
+        typer.Option(
+            "--git",
+            help="Also make a git repository and its first commit, with the merge driver for "
+            "memory notes registered (see `tota git setup`).",
+        ),
     ] = False,
 ) -> None:
     """Create a vault: one folder per memory type and a .gitignore for the index."""
@@ -276,6 +281,8 @@ def doctor(as_json: JsonOption = False) -> None:
                 print(f"index: {problem}")
             for folder, reason in report.blocked:
                 print(f"unreadable folder: {folder}: {reason}")
+            for problem in report.git:
+                print(f"git: {problem}")
             if report.ok:
                 print(f"All good: {report.notes} notes, index in sync.")
         if not report.ok:
@@ -616,6 +623,37 @@ def path(
 
     root = _resolve()
     print(index_path(root) if index else root)
+
+
+git_app = typer.Typer(
+    cls=_TotaGroup,
+    help="Sync the vault between devices with git: memory notes merge field by field.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(git_app, name="git")
+
+
+@git_app.command("setup")
+def git_setup() -> None:
+    """Register the merge driver for memory notes in this clone (idempotent).
+
+    Writes `*.md merge=tota` to the vault's .gitattributes and sets merge.tota.driver in the
+    repository's config, naming this Python by its absolute path. Run it in every clone: git
+    does not copy its config, and without it notes merge as text, with conflict markers.
+    """
+    from .gitdriver import setup_git
+
+    root = _resolve()
+    changed = setup_git(root)
+    if not changed:
+        print(f"The merge driver is already set up for {root}.")
+        return
+    print(f"Merge driver set up for {root}:")
+    for item in changed:
+        print(f"  {item}")
+    if ".gitattributes" in changed:
+        print("Commit .gitattributes so every clone merges notes the same way.")
 
 
 def cli_reference(width: int = 88) -> str:
