@@ -408,8 +408,10 @@ class _Merger:
 
     def _merge_body(self) -> str | None:
         b, o, t = self.base, self.ours, self.theirs
+        om, tm = o.memory, t.memory
+        two_ids = om.id != tm.id and bool(om.id and tm.id) and (b is None or not b.memory.id)
         whole = _three_way(b.body if b else None, o.body, t.body)
-        if whole is not _BOTH:
+        if whole is not _BOTH and not two_ids:
             return whole
         bp = _split_body(b.body) if b else None
         op, tp = _split_body(o.body), _split_body(t.body)
@@ -423,17 +425,16 @@ class _Merger:
             entry = self._statement_entry()
             if entry is None:
                 return None
-            extra += [entry] if entry else []
+            extra += [f"- {entry}"] if entry else []
             pre = _split_body(self.winner.body).pre
         elif _norm(op.pre) == _norm(tp.pre):
             pre = _pick_raw(bp.pre if bp else None, op.pre, tp.pre)
         else:
             pre = op.pre if choice == _norm(op.pre) else tp.pre
-        om, tm = o.memory, t.memory
-        if om.id != tm.id and om.id and tm.id and (b is None or not b.memory.id):
+        if two_ids:
             keep, other = sorted((om, tm), key=lambda m: m.id)
             extra.append(
-                f"{format_date(max(om.updated, tm.updated))} merged {other.id}, the same "
+                f"- {format_date(max(om.updated, tm.updated))} merged {other.id}, the same "
                 f"memory given an id on another device (confidence {other.confidence:.2f}, "
                 f"{other.confirmations} confirmations)"
             )
