@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .history import history_span, replaced_entry
-from .model import FIELD_ORDER, Memory, MemoryType, cap_sources, format_date
+from .model import FIELD_ORDER, SOURCES_COUNT_KEY, Memory, MemoryType, cap_sources, format_date
 from .notes import (
     key_spans,
     locate_frontmatter,
@@ -56,8 +56,6 @@ from .seal import DIGEST_KEY, SealState, seal, seal_state
 
 __all__ = ["MergeResult", "merge_notes"]
 
-#: The key that counts every source a memory has had once `sources` is capped.
-SOURCES_COUNT_KEY = "sources_count"
 _LATER = ("updated", "confirmed")
 _EARLIER = ("created",)
 _HIGHER = ("confidence", "importance", "durability")
@@ -433,10 +431,11 @@ class _Merger:
             pre = op.pre if choice == _norm(op.pre) else tp.pre
         if two_ids:
             keep, other = sorted((om, tm), key=lambda m: m.id)
+            how = "learned" if b is None else "given an id"
             extra.append(
                 f"- {format_date(max(om.updated, tm.updated))} merged {other.id}, the same "
-                f"memory given an id on another device (confidence {other.confidence:.2f}, "
-                f"{other.confirmations} confirmations)"
+                f"memory {how} on another device (confidence {other.confidence:.2f}, "
+                f"confirmations {other.confirmations})"
             )
             self.decisions.append(f"one memory under two ids: kept {keep.id}, merged {other.id}")
         history = _union_lines(

@@ -24,6 +24,7 @@ __all__ = [
     "Evidence",
     "Memory",
     "MemoryType",
+    "SOURCES_COUNT_KEY",
     "Status",
     "cap_sources",
     "format_date",
@@ -174,6 +175,8 @@ class Memory:
 #: otherwise grow its note, its diffs and its merges without bound.
 SOURCES_FIRST = 5
 SOURCES_LATEST = 20
+#: The property that counts every source once the list is capped.
+SOURCES_COUNT_KEY = "sources_count"
 
 
 def cap_sources(sources: Sequence[str], total: int | None = None) -> tuple[list[str], int | None]:
