@@ -270,13 +270,14 @@ EDITS = st.lists(
         st.tuples(st.just("status"), st.sampled_from(["active", "archived"])),
         st.tuples(st.just("mood"), st.sampled_from(["calm", "busy"])),
         st.tuples(st.just("hand"), st.sampled_from([" Really.", " Mostly."])),
+        st.tuples(st.just("crlf"), st.just(True)),
     ),
     max_size=5,
 )
 
 
 def apply(memory: Memory, edits: list[tuple[str, object]]) -> str:
-    hand = ""
+    hand, crlf = "", False
     for kind, value in edits:
         if kind == "confirm":
             memory = confirm(memory, str(value), memory.updated + timedelta(hours=1))
@@ -298,12 +299,14 @@ def apply(memory: Memory, edits: list[tuple[str, object]]) -> str:
             memory = memory.with_changes(status=Status(value))
         elif kind == "mood":
             memory = memory.with_changes(extra={"mood": value})
+        elif kind == "crlf":
+            crlf = True
         else:
             hand = str(value)
     text = note(memory)
     if hand:  # a person's edit after tota's last write: the seal no longer matches
         text = text.replace(memory.text, memory.text + hand, 1)
-    return text
+    return text.replace("\n", "\r\n") if crlf else text
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -587,3 +590,31 @@ def test_setup_outside_a_repository_says_so(tmp_path: Path, git_env: Path):
     with pytest.raises(VaultError, match="not in a git repository"):
         setup_git(tmp_path / "plain")
     assert git_problems(tmp_path / "plain") == []
+
+
+@needs_git
+def test_the_cli_sets_up_reports_and_runs_the_driver(tmp_path: Path, git_env: Path):
+    vault = tmp_path / "v"
+
+    def tota(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "tota_vault", "--vault", str(vault), *args],
+                              capture_output=True, text=True)  # fmt: skip
+
+    made = tota("init", "--git")
+    assert made.returncode == 0 and "created .gitattributes" in made.stdout
+    assert git(vault, "ls-files", ".gitattributes").stdout == ".gitattributes\n"  # committed
+    assert git(vault, "config", "merge.tota.driver").stdout.strip() == driver_command()
+    assert tota("git", "setup").stdout.startswith("The merge driver is already set up")
+    git(vault, "config", "--unset", "merge.tota.driver")
+    doctor = tota("doctor")
+    assert doctor.returncode == 1 and "git: .gitattributes names the `tota` merge driver" in (
+        doctor.stdout
+    )
+    assert "git config merge.tota.driver" in tota("git", "setup").stdout
+    assert tota("doctor").returncode == 0
+    o, a, b = write_three(tmp_path, note(), note(confirm(BASE, "c2#1", day(1))),
+                          note(confirm(BASE, "c3#1", day(2))))  # fmt: skip
+    run = subprocess.run([sys.executable, "-m", "tota_vault", "merge-driver", str(o), str(a),
+                          str(b), "7", PATH], capture_output=True, text=True)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert parse_note(a.read_bytes(), PATH).memory.confirmations == 3

@@ -579,6 +579,9 @@ def test_a_fact_confirmed_many_times_lists_its_first_and_latest_sources(vault: V
     assert fields["sources"] == listed  # the first 5 and the latest 20
     assert fields["sources_count"] == "40" and fields["confirmations"] == "40"
     assert seal_state(text) is SealState.SEALED
-    assert vault.observe([say("I prefer Neovim over VS Code.")], conversation_id="c39").outcomes[
-        0
-    ].action == "skip"  # the latest ones are still known as observed
+    assert (
+        vault.observe([say("I prefer Neovim over VS Code.")], conversation_id="c39")
+        .outcomes[0]
+        .action
+        == "skip"
+    )  # the latest ones are still known as observed

@@ -53,6 +53,9 @@ _EXPORTS = {
     "Recalled": "recall",
     "ReflectReport": "reflect",
     "ClearReport": "manage",
+    "MergeResult": "gitmerge",
+    "merge_notes": "gitmerge",
+    "setup_git": "gitdriver",
 }
 
 __all__ = [
@@ -66,6 +69,7 @@ __all__ = [
     "InvalidNoteError",
     "Memory",
     "MemoryType",
+    "MergeResult",
     "Message",
     "NotFoundError",
     "NoteChangedError",
@@ -84,9 +88,11 @@ __all__ = [
     "VaultError",
     "__version__",
     "default_vault_path",
+    "merge_notes",
     "parse_note",
     "patch_frontmatter",
     "render_note",
+    "setup_git",
     "tota_home",
 ]
 
@@ -119,6 +125,8 @@ if TYPE_CHECKING:
     )
     from .extract.base import Candidate, Extractor
     from .extract.messages import Message
+    from .gitdriver import setup_git
+    from .gitmerge import MergeResult, merge_notes
     from .index import Hit
     from .manage import ClearReport
     from .model import Evidence, Memory, MemoryType, Status
