@@ -14,8 +14,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tota_vault import Vault
-from tota_vault.gitdriver import driver_command, git_problems, run_driver, setup_git
-from tota_vault.gitmerge import merge_notes
+from tota_vault.gitdriver import (
+    driver_command,
+    git_problems,
+    resolve_both_kept,
+    run_driver,
+    setup_git,
+)
+from tota_vault.gitmerge import merge_notes, split_both_kept
 from tota_vault.model import Evidence, Memory, MemoryType, Status, cap_sources
 from tota_vault.notes import parse_note
 from tota_vault.seal import SealState, render_sealed, seal_state
@@ -544,6 +550,27 @@ def test_add_add_of_different_memories_is_a_marked_conflict_that_sync_reports(
         assert [p for p, _ in report.invalid] == [goal]
         assert "unresolved git merge conflict" in report.invalid[0][1]
         assert [p for p, _ in vault.doctor().invalid] == [goal]
+    assert resolve_both_kept(desktop) == [(goal, "goal/Run a marathon 2.md")]
+    git(desktop, "commit", "-qm", "kept both goals")
+    assert git(desktop, "status", "--porcelain").stdout == ""
+    with Vault.open(desktop) as vault:
+        report = vault.sync()
+        assert report.invalid == [] and report.hand_edits == []  # both as tota wrote them
+        assert vault.doctor().ok
+        assert len({h.memory_id for h in vault.search("marathon")}) == 2
+    assert resolve_both_kept(desktop) == []
+
+
+def test_split_both_kept_takes_only_the_drivers_own_shape():
+    a = note(BASE.with_changes(id="01JAAAA0000000000000000000"))
+    b = note(BASE.with_changes(id="01JBBBB0000000000000000000", text="Prefers tea. Always."))
+    kept = merge_notes(None, a, b, path=PATH).text
+    assert split_both_kept(kept) == (a, b)
+    crlf = merge_notes(None, a.replace("\n", "\r\n"), b.replace("\n", "\r\n"), path=PATH)
+    assert split_both_kept(crlf.text) == (a.replace("\n", "\r\n"), b.replace("\n", "\r\n"))
+    assert split_both_kept("<<<<<<< ours\nmine\n=======\ntheirs\n>>>>>>> theirs\n") is None
+    assert split_both_kept(kept.replace(">>>>>>> theirs\n", ">>>>>>> theirs\nmore\n")) is None
+    assert split_both_kept(a) is None
 
 
 @needs_git

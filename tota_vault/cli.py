@@ -656,6 +656,25 @@ def git_setup() -> None:
         print("Commit .gitattributes so every clone merges notes the same way.")
 
 
+@git_app.command("resolve")
+def git_resolve() -> None:
+    """Keep both notes of an add/add conflict: two different memories added at one path.
+
+    The merge driver leaves such a file with both notes whole between conflict markers; this
+    writes the first back to its path and the second to `<title> 2.md`, and stages both, so
+    `git commit` finishes the merge. Conflicts of any other shape are left to you.
+    """
+    from .gitdriver import resolve_both_kept
+
+    done = resolve_both_kept(_resolve())
+    if not done:
+        print("No add/add conflict of two memories to resolve.")
+        return
+    for first, second in done:
+        print(f"kept both: {first} and {second}")
+    print("Commit to finish the merge.")
+
+
 def cli_reference(width: int = 88) -> str:
     """The command-line reference in Markdown, made from the commands' own help.
 

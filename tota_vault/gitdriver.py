@@ -29,8 +29,8 @@ from pathlib import Path
 
 from .errors import VaultError
 from .files import atomic_write, fingerprint_of
-from .gitmerge import merge_notes
-from .notes import parse_note
+from .gitmerge import merge_notes, split_both_kept
+from .notes import parse_note, unique_title
 
 __all__ = [
     "ATTRIBUTES_LINE",
@@ -38,6 +38,7 @@ __all__ = [
     "driver_command",
     "git_problems",
     "main",
+    "resolve_both_kept",
     "run_driver",
     "setup_git",
 ]
@@ -210,3 +211,37 @@ def git_problems(root: Path) -> list[str]:
             "run `tota git setup`"
         ]
     return []
+
+
+def resolve_both_kept(root: Path) -> list[tuple[str, str]]:
+    """Make each add/add of two different memories that the driver kept between markers two
+    notes: the first stays at its path, the second gets the next free title (`<title> 2`).
+    Both are staged with `git add`, so a commit finishes the merge. Returns (path, new path)
+    pairs, relative to `root`; conflicts of any other shape are left to a person.
+    """
+    if not _in_work_tree(root):
+        raise VaultError(f"{root}: not in a git repository")
+    listed = _git(root, "diff", "--name-only", "--diff-filter=U", "--relative", "-z")
+    done: list[tuple[str, str]] = []
+    for rel in filter(None, listed.stdout.split("\0")):
+        path = root / rel
+        if path.suffix.lower() != ".md" or not path.is_file():
+            continue
+        data = path.read_bytes()
+        try:
+            halves = split_both_kept(data.decode("utf-8"))
+        except UnicodeDecodeError:
+            halves = None
+        if halves is None:
+            continue
+        folder = path.parent
+        title = unique_title(path.stem, lambda t, folder=folder: (folder / f"{t}.md").exists())
+        other = folder / f"{title}.md"
+        atomic_write(other, halves[1].encode("utf-8"), expected=None)
+        atomic_write(path, halves[0].encode("utf-8"), expected=fingerprint_of(path))
+        new_rel = other.relative_to(root).as_posix()
+        added = _git(root, "add", "--", rel, new_rel)
+        if added.returncode != 0:
+            raise VaultError(f"git add {rel} failed: {added.stderr.strip() or '?'}")
+        done.append((rel, new_rel))
+    return done

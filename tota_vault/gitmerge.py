@@ -54,7 +54,7 @@ from .notes import (
 )
 from .seal import DIGEST_KEY, SealState, seal, seal_state
 
-__all__ = ["MergeResult", "merge_notes"]
+__all__ = ["MergeResult", "merge_notes", "split_both_kept"]
 
 _LATER = ("updated", "confirmed")
 _EARLIER = ("created",)
@@ -136,7 +136,10 @@ def merge_notes(
         return MergeResult(None, False, ("the base is not a memory note: merge as text",))
     if b is None and not _same_memory(o.memory, t.memory):
         text = _whole_conflict(o.text, t.text, marker_size)
-        note = "add/add of two different memories at one path: both kept, for a person"
+        note = (
+            "two different memories were added at one path: both kept between markers "
+            "(`tota git resolve` makes them two notes)"
+        )
         return MergeResult(_finish(text, newline, bom), False, (note,))
     merger = _Merger(b, o, t, marker_size)
     text = merger.merge()
@@ -523,6 +526,33 @@ def _whole_conflict(ours: str, theirs: str, size: int) -> str:
     return (
         f"{'<' * size} ours\n{line_end(ours)}{'=' * size}\n{line_end(theirs)}{'>' * size} theirs\n"
     )
+
+
+def split_both_kept(text: str) -> tuple[str, str] | None:
+    """The two notes of an add/add the driver kept whole between markers, or None.
+
+    Only that exact shape (a marker line, a whole note, a separator, a whole note, a closing
+    marker, nothing else) and only when both halves are memory notes: anything else is a
+    person's conflict to resolve by hand.
+    """
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    crlf = "\r\n" in text
+    lines = text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n")
+    if len(lines) < 4 or lines[-1] != "":
+        return None
+    size = len(lines[0]) - len(lines[0].lstrip("<"))
+    if size < 7 or lines[0][size:] not in ("", " ours") or not lines[-2].startswith(">" * size):
+        return None
+    middle = [i for i, line in enumerate(lines) if line == "=" * size]
+    if len(middle) != 1:
+        return None
+    halves = ("\n".join(lines[1 : middle[0]]) + "\n", "\n".join(lines[middle[0] + 1 : -2]) + "\n")
+    for half in halves:
+        parsed = parse_note(half.encode("utf-8"), "check.md")
+        if parsed.memory is None or parsed.error is not None or not parsed.memory.id:
+            return None
+    one, two = (bom + (h.replace("\n", "\r\n") if crlf else h) for h in halves)
+    return one, two
 
 
 def _style(base: str | None, ours: str, theirs: str, test: Any, yes: str, no: str) -> str:
