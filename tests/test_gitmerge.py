@@ -645,3 +645,25 @@ def test_the_cli_sets_up_reports_and_runs_the_driver(tmp_path: Path, git_env: Pa
                           str(b), "7", PATH], capture_output=True, text=True)  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert parse_note(a.read_bytes(), PATH).memory.confirmations == 3
+
+
+@needs_git
+def test_the_daemon_catches_up_with_a_merge_and_writes_nothing(clones: tuple[Path, Path]):
+    from watchkit import DaemonThread, converge, index_rows
+
+    laptop, desktop = clones
+    both_learn(laptop, desktop)
+    with Vault.open(desktop) as vault:
+        vault.sync()
+    daemon = DaemonThread(desktop)
+    daemon.start()
+    try:
+        git(desktop, "pull", "--no-rebase", "-q")
+        converge(desktop, timeout=20, what="the daemon to index the merged notes")
+        rows = index_rows(desktop)
+        assert rows[PATH]["confirmations"] == 3
+        assert len([r for r in rows.values() if r["type"] == "goal"]) == 1
+        assert len({r["memory_id"] for r in rows.values() if r["memory_id"]}) == len(rows)
+    finally:
+        daemon.stop()
+    assert git(desktop, "status", "--porcelain").stdout == ""  # merged notes are tota's own
