@@ -139,6 +139,18 @@ def test_a_statement_tie_in_confidence_goes_to_the_newer():
     assert '"Prefers black tea."' in memory.history[0]
 
 
+def test_a_long_statement_changed_on_both_sides_is_marked_with_the_rest_merged():
+    long_ours = "Prefers tea over coffee. " + "Green tea in the morning, black after lunch. " * 4
+    long_theirs = "Prefers tea over coffee. " + "Mint tea in the evening, never with sugar. " * 4
+    ours = note(confirm(BASE, "c2#1", day(1)), text=long_ours.strip())
+    theirs = note(confirm(BASE, "c3#1", day(2)), text=long_theirs.strip())
+    result = merge_notes(note(), ours, theirs, path=PATH)
+    assert not result.clean
+    assert "confirmations: 3\n" in result.text  # the frontmatter is merged all the same
+    head, marked = result.text.split("---\n<<<<<<< ours\n", 1)
+    assert marked == f"{long_ours.strip()}\n=======\n{long_theirs.strip()}\n>>>>>>> theirs\n"
+
+
 def test_history_lines_are_united_by_date():
     base = BASE.with_changes(history=('2025-12-01T00:00:00 replaced "x" (old)',))
     ours = base.with_changes(history=(*base.history, '2026-01-05T00:00:00 kept over "y"'))

@@ -143,8 +143,6 @@ def merge_notes(
         return MergeResult(_finish(text, newline, bom), False, (note,))
     merger = _Merger(b, o, t, marker_size)
     text = merger.merge()
-    if text is None:
-        return MergeResult(None, False, (*merger.decisions, "left to a text merge"))
     if merger.conflicts:
         return MergeResult(_finish(text, newline, bom), False, tuple(merger.decisions))
     text = _reseal(text, o, t)
@@ -280,11 +278,9 @@ class _Merger:
     def _b(self, name: str) -> str | None:
         return self.base.blocks.get(name) if self.base else None
 
-    def merge(self) -> str | None:
+    def merge(self) -> str:
         blocks = self._merge_blocks()
         body = self._merge_body()
-        if body is None:
-            return None
         b, o, t = self.base, self.ours, self.theirs
         head = self._piece(b.head if b else None, o.head, t.head)
         lead = self._piece(b.lead if b else None, o.lead, t.lead)
@@ -344,10 +340,13 @@ class _Merger:
         if name in _WINNER_KEYS or self.base is None:
             self.decisions.append(f"{name}: the winner's (higher confidence, then newer)")
             return self.winner.blocks[name]
-        self.conflicts += 1
         self.decisions.append(f"{name}: changed differently on both sides: left for a person")
-        size = self.marker_size
-        return f"{'<' * size} ours\n{ours}{'=' * size}\n{theirs}{'>' * size} theirs\n"
+        return self._markers(ours, theirs)
+
+    def _markers(self, ours: str, theirs: str) -> str:
+        """One conflict, marked as git marks it, for a person to resolve."""
+        self.conflicts += 1
+        return _whole_conflict(ours, theirs, self.marker_size)
 
     def _merge_counts(self) -> dict[str, str | None]:
         """confirmations, sources and sources_count add up, so "both changed" is never "no
@@ -407,7 +406,7 @@ class _Merger:
 
     # --- body ----------------------------------------------------------------------------------
 
-    def _merge_body(self) -> str | None:
+    def _merge_body(self) -> str:
         b, o, t = self.base, self.ours, self.theirs
         om, tm = o.memory, t.memory
         two_ids = om.id != tm.id and bool(om.id and tm.id) and (b is None or not b.memory.id)
@@ -418,16 +417,17 @@ class _Merger:
         op, tp = _split_body(o.body), _split_body(t.body)
         post = _three_way(bp.post if bp else None, op.post, tp.post)
         if post is _BOTH:
-            self.decisions.append("text after the History section changed on both sides")
-            return None
+            self.decisions.append("text after the History changed on both sides: left for a person")
+            post = self._markers(op.post, tp.post)
         extra: list[str] = []
         choice = _three_way(_norm(bp.pre) if bp else None, _norm(op.pre), _norm(tp.pre))
         if choice is _BOTH:
             entry = self._statement_entry()
-            if entry is None:
-                return None
-            extra += [f"- {entry}"] if entry else []
-            pre = _split_body(self.winner.body).pre
+            if entry is None:  # History would cut it: a person decides
+                pre = self._markers(op.pre, tp.pre)
+            else:
+                extra += [f"- {entry}"] if entry else []
+                pre = _split_body(self.winner.body).pre
         elif _norm(op.pre) == _norm(tp.pre):
             pre = _pick_raw(bp.pre if bp else None, op.pre, tp.pre)
         else:
@@ -454,7 +454,9 @@ class _Merger:
             return ""
         lost = " ".join(lose.text.split())
         if len(lost) > _MAX_REPLACED_CHARS:
-            self.decisions.append("statement changed on both sides and too long for History")
+            self.decisions.append(
+                "statement: changed on both sides and too long for History: left for a person"
+            )
             return None
         self.decisions.append(
             f"statement: kept the one at confidence {win.confidence:.2f} (updated "
@@ -520,8 +522,10 @@ def _reseal(text: str, ours: _Note, theirs: _Note) -> str:
 
 
 def _whole_conflict(ours: str, theirs: str, size: int) -> str:
+    """Both texts between conflict markers, as git writes them."""
+
     def line_end(text: str) -> str:
-        return text if text.endswith("\n") else text + "\n"
+        return text if text.endswith("\n") or not text else text + "\n"
 
     return (
         f"{'<' * size} ours\n{line_end(ours)}{'=' * size}\n{line_end(theirs)}{'>' * size} theirs\n"
