@@ -83,6 +83,30 @@ def test_both_sides_confirming_add_their_increments():
     assert memory.confirmed == day(2) and memory.updated == day(2)
 
 
+def test_a_persons_note_without_confirmations_counts_as_confirmed_once():
+    person = "---\ntype: preference\n---\nPrefers tea over coffee.\n"
+    ours = person.replace("---\nP", "confirmations: 2\nsources:\n  - a#1\n---\nP")
+    theirs = person.replace("---\nP", "confirmations: 2\nsources:\n  - b#1\n---\nP")
+    memory = merged(person, ours, theirs)
+    assert memory.confirmations == 3 and memory.sources == ("a#1", "b#1")
+
+
+def test_a_persons_note_given_an_id_on_both_clones_keeps_the_smaller(tmp_path: Path):
+    person = "---\ntype: goal\n---\nLearn Portuguese.\n"
+    sides = []
+    for name in ("laptop", "desktop"):  # each clone's sync gives the new note its own id
+        root = tmp_path / name
+        Vault(root).init()
+        (root / "goal" / "Learn Portuguese.md").write_text(person)
+        with Vault.open(root) as vault:
+            assert vault.sync().ids_assigned == ["goal/Learn Portuguese.md"]
+        sides.append((root / "goal" / "Learn Portuguese.md").read_text())
+    ids = sorted(parse_note(s.encode(), "goal/x.md").memory.id for s in sides)
+    memory = merged(person, *sides, path="goal/Learn Portuguese.md")
+    assert memory.id == ids[0]
+    assert any(f"merged {ids[1]}, the same memory given an id" in h for h in memory.history)
+
+
 def test_one_message_seen_on_both_devices_counts_once():
     ours = note(confirm(BASE, "c2#5", day(1)))
     theirs = note(confirm(BASE, "c2#5", day(2)))

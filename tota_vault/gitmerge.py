@@ -363,7 +363,8 @@ class _Merger:
         base, ours, theirs = (self._b("confirmations"), o.blocks.get("confirmations"),
                               t.blocks.get("confirmations"))  # fmt: skip
         if ours is not None and theirs is not None and base not in (ours, theirs):
-            start = b.memory.confirmations if b and base is not None else 0
+            # A note without the property counts as confirmed once, as the model reads it.
+            start = b.memory.confirmations if b else 0
             total = _additive(start, o.memory.confirmations, t.memory.confirmations, overlap)
             out["confirmations"] = _block("confirmations", total)
             self.decisions.append(f"confirmations: both sides' increments added ({total})")
@@ -379,9 +380,7 @@ class _Merger:
             out[SOURCES_COUNT_KEY] = (
                 _block(SOURCES_COUNT_KEY, counted) if counted is not None else None
             )
-            self.decisions.append(
-                f"sources: united ({len(kept)} listed of {max(total, len(united))})"
-            )
+            self.decisions.append(f"sources: united ({len(kept)} listed of {total})")
         return out
 
     def _order(self, blocks: dict[str, str]) -> list[str]:
