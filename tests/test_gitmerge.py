@@ -351,7 +351,13 @@ def apply(memory: Memory, edits: list[tuple[str, object]]) -> str:
     return text.replace("\n", "\r\n") if crlf else text
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,  # the same examples on every run: a failure is reproducible
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(EDITS, EDITS, st.booleans())
 def test_merging_a_into_b_and_b_into_a_give_the_same_note(edits_a, edits_b, add_add):
     base: str | None = note()
