@@ -567,3 +567,21 @@ def test_rows_patched_in_place_equal_a_fresh_reindex(vault: Vault):
     assert any(r["confirmations"] == 2 for r in before.values())
     vault.reindex()
     assert rows() == before
+
+
+def test_a_fact_confirmed_many_times_lists_its_first_and_latest_sources(vault: Vault):
+    for i in range(40):
+        vault.observe([say("I prefer Neovim over VS Code.")], conversation_id=f"c{i:02}")
+    (path,) = notes(vault.root)
+    text = (vault.root / path).read_text("utf-8")
+    fields = frontmatter(text)
+    listed = [f"c{i:02}#1" for i in (*range(5), *range(20, 40))]
+    assert fields["sources"] == listed  # the first 5 and the latest 20
+    assert fields["sources_count"] == "40" and fields["confirmations"] == "40"
+    assert seal_state(text) is SealState.SEALED
+    assert (
+        vault.observe([say("I prefer Neovim over VS Code.")], conversation_id="c39")
+        .outcomes[0]
+        .action
+        == "skip"
+    )  # the latest ones are still known as observed

@@ -58,6 +58,9 @@ _EXPORTS = {
     "read_conversations": "extract.formats",
     "SetupResult": "hosts",
     "setup_host": "hosts",
+    "MergeResult": "gitmerge",
+    "merge_notes": "gitmerge",
+    "setup_git": "gitdriver",
 }
 
 __all__ = [
@@ -73,6 +76,7 @@ __all__ = [
     "InvalidNoteError",
     "Memory",
     "MemoryType",
+    "MergeResult",
     "Message",
     "NotFoundError",
     "NoteChangedError",
@@ -92,11 +96,13 @@ __all__ = [
     "VaultError",
     "__version__",
     "default_vault_path",
+    "merge_notes",
     "parse_note",
     "patch_frontmatter",
     "read_conversations",
     "render_note",
     "setup_host",
+    "setup_git",
     "tota_home",
 ]
 
@@ -131,6 +137,8 @@ if TYPE_CHECKING:
     from .extract.base import Candidate, Extractor
     from .extract.formats import read_conversations
     from .extract.messages import Conversation, Message
+    from .gitdriver import setup_git
+    from .gitmerge import MergeResult, merge_notes
     from .hosts import SetupResult, setup_host
     from .index import Hit
     from .manage import ClearReport

@@ -135,7 +135,12 @@ def _print_sync(report: SyncReport, as_json: bool, verb: str) -> None:
 @app.command()
 def init(
     git: Annotated[
-        bool, typer.Option("--git", help="Also make a git repository and its first commit.")
+        bool,
+        typer.Option(
+            "--git",
+            help="Also make a git repository and its first commit, with the merge driver for "
+            "memory notes registered (see `tota git setup`).",
+        ),
     ] = False,
 ) -> None:
     """Create a vault: one folder per memory type and a .gitignore for the index."""
@@ -275,6 +280,8 @@ def doctor(as_json: JsonOption = False) -> None:
                 print(f"index: {problem}")
             for folder, reason in report.blocked:
                 print(f"unreadable folder: {folder}: {reason}")
+            for problem in report.git:
+                print(f"git: {problem}")
             if report.ok:
                 print(f"All good: {report.notes} notes, index in sync.")
         if not report.ok:
@@ -718,6 +725,56 @@ def path(
 
     root = _resolve()
     print(index_path(root) if index else root)
+
+
+git_app = typer.Typer(
+    cls=_TotaGroup,
+    help="Sync the vault between devices with git: memory notes merge field by field.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(git_app, name="git")
+
+
+@git_app.command("setup")
+def git_setup() -> None:
+    """Register the merge driver for memory notes in this clone (idempotent).
+
+    Writes `*.md merge=tota` to the vault's .gitattributes and sets merge.tota.driver in the
+    repository's config, naming this Python by its absolute path. Run it in every clone: git
+    does not copy its config, and without it notes merge as text, with conflict markers.
+    """
+    from .gitdriver import setup_git
+
+    root = _resolve()
+    changed = setup_git(root)
+    if not changed:
+        print(f"The merge driver is already set up for {root}.")
+        return
+    print(f"Merge driver set up for {root}:")
+    for item in changed:
+        print(f"  {item}")
+    if ".gitattributes" in changed:
+        print("Commit .gitattributes so every clone merges notes the same way.")
+
+
+@git_app.command("resolve")
+def git_resolve() -> None:
+    """Keep both notes of an add/add conflict: two different memories added at one path.
+
+    The merge driver leaves such a file with both notes whole between conflict markers; this
+    writes the first back to its path and the second to `<title> 2.md`, and stages both, so
+    `git commit` finishes the merge. Conflicts of any other shape are left to you.
+    """
+    from .gitdriver import resolve_both_kept
+
+    done = resolve_both_kept(_resolve())
+    if not done:
+        print("No add/add conflict of two memories to resolve.")
+        return
+    for first, second in done:
+        print(f"kept both: {first} and {second}")
+    print("Commit to finish the merge.")
 
 
 def cli_reference(width: int = 88) -> str:

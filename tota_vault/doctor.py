@@ -28,13 +28,19 @@ class DoctorReport:
     duplicate_ids: dict[str, list[str]] = field(default_factory=dict)
     integrity: list[str] = field(default_factory=list)
     blocked: list[tuple[str, str]] = field(default_factory=list)
+    git: list[str] = field(default_factory=list)
     notes: int = 0
 
     @property
     def ok(self) -> bool:
         """True when nothing needs attention."""
         return not (
-            self.invalid or self.drift or self.duplicate_ids or self.integrity or self.blocked
+            self.invalid
+            or self.drift
+            or self.duplicate_ids
+            or self.integrity
+            or self.blocked
+            or self.git
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -47,6 +53,7 @@ class DoctorReport:
             "duplicate_ids": [{"id": i, "paths": ps} for i, ps in self.duplicate_ids.items()],
             "integrity": self.integrity,
             "unreadable_folders": [{"path": p, "reason": r} for p, r in self.blocked],
+            "git": self.git,
         }
 
 
@@ -80,4 +87,12 @@ def diagnose(root: Path, index: Index) -> DoctorReport:
     report.invalid = index.invalid()
     report.duplicate_ids = index.duplicate_ids()
     report.integrity = index.integrity_problems()
+    report.git = check_git(root)
     return report
+
+
+def check_git(root: Path) -> list[str]:
+    """Problems with the git merge driver of a vault in a git clone (see `gitdriver`)."""
+    from .gitdriver import git_problems  # only a vault in git pays for the subprocesses
+
+    return git_problems(root)

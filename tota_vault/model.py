@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
@@ -23,7 +24,9 @@ __all__ = [
     "Evidence",
     "Memory",
     "MemoryType",
+    "SOURCES_COUNT_KEY",
     "Status",
+    "cap_sources",
     "format_date",
     "memory_from_fields",
     "new_id",
@@ -165,6 +168,29 @@ class Memory:
         for name, value in self.extra.items():
             out.setdefault(name, value)
         return out
+
+
+#: How many of a memory's sources its note lists: the first ones (where it was learned) and
+#: the latest ones (what confirmed it lately). A fact confirmed thousands of times would
+#: otherwise grow its note, its diffs and its merges without bound.
+SOURCES_FIRST = 5
+SOURCES_LATEST = 20
+#: The property that counts every source once the list is capped.
+SOURCES_COUNT_KEY = "sources_count"
+
+
+def cap_sources(sources: Sequence[str], total: int | None = None) -> tuple[list[str], int | None]:
+    """Cap a sources list: the first `SOURCES_FIRST` and the latest `SOURCES_LATEST` entries.
+
+    `total` is how many sources the memory has had (default: the list's length). Returns the
+    list to write and the count to write as `sources_count`, or None when nothing is left out
+    (the list is then the whole story and needs no count).
+    """
+    items = list(sources)
+    count = max(total if total is not None else len(items), len(items))
+    if len(items) > SOURCES_FIRST + SOURCES_LATEST:
+        items = items[:SOURCES_FIRST] + items[-SOURCES_LATEST:]
+    return items, (count if count > len(items) else None)
 
 
 def now() -> datetime:

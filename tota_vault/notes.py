@@ -42,6 +42,7 @@ __all__ = [
     "REMOVE",
     "ParsedNote",
     "decode_note",
+    "key_spans",
     "locate_frontmatter",
     "parse_note",
     "patch_frontmatter",
@@ -518,6 +519,15 @@ def _key_spans(lines: list[str]) -> dict[str, tuple[int, int]]:
     if current is not None:
         spans[current] = (start, len(lines))
     return spans
+
+
+def key_spans(lines: list[str]) -> dict[str, tuple[int, int]]:
+    """Map each top-level key of frontmatter lines to its [start, end) line range.
+
+    The same reading `patch_frontmatter` uses, for the git merge driver, which merges a
+    note's frontmatter key by key on these raw line blocks so untouched keys keep their bytes.
+    """
+    return _key_spans(lines)
 
 
 def patch_frontmatter(text: str, changes: Mapping[str, Any], *, verify: bool = True) -> str:

@@ -27,8 +27,20 @@ from typing import Any, Literal
 
 from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
+from .files import read_file
 from .history import kept_entry, replaced_entry
-from .model import Memory, Status, new_id, now, parse_date
+from .model import (
+    SOURCES_COUNT_KEY,
+    SOURCES_FIRST,
+    SOURCES_LATEST,
+    Memory,
+    Status,
+    cap_sources,
+    new_id,
+    now,
+    parse_date,
+)
+from .notes import parse_note
 from .scoring import (
     DEFAULT_MIN_CONFIDENCE,
     MERGE_THRESHOLD,
@@ -347,14 +359,27 @@ class Learner:
             # From the row as it is after any pending hand edit was recorded, so a person's
             # own confidence is what the confirmation builds on.
             sources = list(row.get("sources") or [])
+            capped: dict[str, Any] = {}
             if source not in sources:
                 sources.append(source)
+                if len(sources) > SOURCES_FIRST + SOURCES_LATEST:
+                    total = self._sources_count(target["path"], len(sources) - 1) + 1
+                    kept, count = cap_sources(sources, total)
+                    capped = {"sources": kept, SOURCES_COUNT_KEY: count}
             return {
                 "confidence": confirm_confidence(_row_confidence(row), scores.confidence),
                 "confirmations": int(row.get("confirmations") or 1) + 1,
                 "confirmed": when.replace(microsecond=0),
                 "sources": sources,
+                **capped,
             }
 
         self.vault.edit(target["path"], changes)
         return target["path"]
+
+    def _sources_count(self, path: str, listed: int) -> int:
+        """How many sources a note has had: its `sources_count` once its list is capped (the
+        index keeps only the list), else the length of the list."""
+        data, _ = read_file(self.vault.root / path)
+        raw = str(parse_note(data, path).fields.get(SOURCES_COUNT_KEY) or "").strip()
+        return max(int(raw), listed) if raw.isdigit() else listed

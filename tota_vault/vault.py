@@ -113,7 +113,9 @@ class Vault:
         return cls(root)
 
     def init(self, *, git: bool = False) -> list[str]:
-        """Lay out the vault: type folders and a .gitignore; with `git`, a repository and commit.
+        """Lay out the vault: type folders and a .gitignore; with `git`, a repository whose
+        first commit holds a `.gitattributes` for the notes' merge driver, registered in its
+        config (`gitdriver.setup_git`; in an existing repository only the registration).
 
         Returns what was created (vault-relative). Existing files are left as they are, except
         that missing lines are appended to an existing .gitignore.
@@ -148,8 +150,10 @@ class Vault:
     def _git_init(self) -> list[str]:
         if shutil.which("git") is None:
             raise VaultError("git is not installed; install it or run `tota init` without --git")
+        from .gitdriver import setup_git
+
         if (self.root / ".git").exists():
-            return []
+            return setup_git(self.root)
         identity: list[str] = []
         probe = subprocess.run(
             ["git", "config", "user.email"], cwd=self.root, capture_output=True, text=True
@@ -161,12 +165,16 @@ class Vault:
             ["git", "add", "-A"],
             ["git", *identity, "commit", "-q", "-m", "tota: new memory vault"],
         ]
+        done: list[str] = []
         for step in steps:
+            if step[1] == "add":
+                # Before the first commit, so .gitattributes is in it and every clone has it.
+                done = setup_git(self.root)
             result = subprocess.run(step, cwd=self.root, capture_output=True, text=True)
             if result.returncode != 0:
                 detail = (result.stderr or result.stdout).strip().splitlines()
                 raise VaultError(f"{' '.join(step[:2])} failed: {detail[-1] if detail else '?'}")
-        return [".git/"]
+        return [".git/", *done]
 
     @property
     def index_path(self) -> Path:

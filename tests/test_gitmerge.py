@@ -1,0 +1,711 @@
+"""The merge driver: the pure three-way merge of memory notes, and git running it for real."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tota_vault import Vault
+from tota_vault.gitdriver import (
+    driver_command,
+    git_problems,
+    resolve_both_kept,
+    run_driver,
+    setup_git,
+)
+from tota_vault.gitmerge import merge_notes, split_both_kept
+from tota_vault.model import Evidence, Memory, MemoryType, Status, cap_sources
+from tota_vault.notes import parse_note
+from tota_vault.seal import SealState, render_sealed, seal_state
+
+T0 = datetime(2026, 1, 1, 9, 0, 0)
+PATH = "preference/Prefers tea over coffee.md"
+BASE = Memory(
+    id="01JBASE0000000000000000000",
+    type=MemoryType.PREFERENCE,
+    text="Prefers tea over coffee.",
+    confidence=0.7,
+    evidence=Evidence.DIRECT,
+    created=T0,
+    updated=T0,
+    confirmed=T0,
+    sources=("c1#1",),
+    tags=("tota/preference",),
+)
+
+
+def day(n: int) -> datetime:
+    return T0 + timedelta(days=n)
+
+
+def note(memory: Memory = BASE, **changes: object) -> str:
+    """A note exactly as tota writes it (sealed)."""
+    return render_sealed(memory.with_changes(**changes))
+
+
+def confirm(memory: Memory, source: str, when: datetime) -> Memory:
+    return memory.with_changes(
+        confirmations=memory.confirmations + 1,
+        sources=(*memory.sources, source),
+        confirmed=when,
+        updated=when,
+    )
+
+
+def merged(base: str | None, ours: str, theirs: str, path: str = PATH) -> Memory:
+    """Merge both ways round; both must be clean and give the same bytes; return the memory."""
+    one = merge_notes(base, ours, theirs, path=path)
+    two = merge_notes(base, theirs, ours, path=path)
+    assert one.clean and two.clean, (one.decisions, two.decisions)
+    assert one.text == two.text
+    parsed = parse_note(one.text.encode("utf-8"), path)
+    assert parsed.error is None and parsed.memory is not None
+    return parsed.memory
+
+
+# --- field rules -------------------------------------------------------------------------------
+
+
+def test_both_sides_confirming_add_their_increments():
+    ours = note(confirm(BASE, "c2#5", day(1)))
+    theirs = note(confirm(BASE, "c3#1", day(2)))
+    memory = merged(note(), ours, theirs)
+    assert memory.confirmations == 3  # 1 + 1 + 1, not 2 because both sides wrote 2
+    assert memory.sources == ("c1#1", "c2#5", "c3#1")
+    assert memory.confirmed == day(2) and memory.updated == day(2)
+
+
+def test_a_persons_note_without_confirmations_counts_as_confirmed_once():
+    person = "---\ntype: preference\n---\nPrefers tea over coffee.\n"
+    ours = person.replace("---\nP", "confirmations: 2\nsources:\n  - a#1\n---\nP")
+    theirs = person.replace("---\nP", "confirmations: 2\nsources:\n  - b#1\n---\nP")
+    memory = merged(person, ours, theirs)
+    assert memory.confirmations == 3 and memory.sources == ("a#1", "b#1")
+
+
+def test_a_persons_note_given_an_id_on_both_clones_keeps_the_smaller(tmp_path: Path):
+    person = "---\ntype: goal\n---\nLearn Portuguese.\n"
+    sides = []
+    for name in ("laptop", "desktop"):  # each clone's sync gives the new note its own id
+        root = tmp_path / name
+        Vault(root).init()
+        (root / "goal" / "Learn Portuguese.md").write_text(person)
+        with Vault.open(root) as vault:
+            assert vault.sync().ids_assigned == ["goal/Learn Portuguese.md"]
+        sides.append((root / "goal" / "Learn Portuguese.md").read_text())
+    ids = sorted(parse_note(s.encode(), "goal/x.md").memory.id for s in sides)
+    memory = merged(person, *sides, path="goal/Learn Portuguese.md")
+    assert memory.id == ids[0]
+    assert any(f"merged {ids[1]}, the same memory given an id" in h for h in memory.history)
+
+
+def test_one_message_seen_on_both_devices_counts_once():
+    ours = note(confirm(BASE, "c2#5", day(1)))
+    theirs = note(confirm(BASE, "c2#5", day(2)))
+    memory = merged(note(), ours, theirs)
+    assert memory.confirmations == 2
+    assert memory.sources == ("c1#1", "c2#5")
+
+
+@pytest.mark.parametrize(
+    ("base", "ours", "theirs", "expected"),
+    [
+        (("a",), ("a", "z"), ("a", "b"), ("a", "b", "z")),  # base order, then new ones sorted
+        (("a", "b"), ("b", "a", "c"), ("a", "b", "d"), ("a", "b", "c", "d")),
+        (("a", "b"), ("a",), ("a", "b", "c"), ("a", "c")),  # a removal on one side holds
+        ((), ("x",), ("x",), ("x",)),
+    ],
+)
+def test_tags_are_united_in_a_canonical_order(base, ours, theirs, expected):
+    memory = merged(note(tags=base), note(tags=ours, updated=day(1)), note(tags=theirs))
+    assert memory.tags == expected
+
+
+@pytest.mark.parametrize(
+    ("field", "ours", "theirs", "expected"),
+    [
+        ("confidence", 0.8, 0.75, 0.8),
+        ("importance", 0.2, 0.9, 0.9),
+        ("updated", day(3), day(2), day(3)),
+        ("confirmed", day(1), day(4), day(4)),
+    ],
+)
+def test_scalars_take_the_later_date_or_the_higher_score(field, ours, theirs, expected):
+    memory = merged(note(), note(**{field: ours}), note(**{field: theirs}))
+    assert getattr(memory, field) == expected
+
+
+def test_a_conflicting_statement_goes_to_the_higher_confidence_and_the_loser_to_history():
+    ours = note(text="Prefers green tea over coffee.", confidence=0.9, updated=day(1))
+    theirs = note(text="Prefers coffee in the morning.", confidence=0.6, updated=day(2))
+    memory = merged(note(), ours, theirs)
+    assert memory.text == "Prefers green tea over coffee."
+    assert memory.confidence == 0.9
+    assert len(memory.history) == 1
+    entry = memory.history[0]
+    assert entry.startswith('2026-01-03T09:00:00 replaced "Prefers coffee in the morning."')
+    assert "confidence 0.60 < 0.90" in entry
+
+
+def test_a_statement_tie_in_confidence_goes_to_the_newer():
+    ours = note(text="Prefers green tea.", updated=day(5))
+    theirs = note(text="Prefers black tea.", updated=day(2))
+    memory = merged(note(), ours, theirs)
+    assert memory.text == "Prefers green tea."
+    assert '"Prefers black tea."' in memory.history[0]
+
+
+def test_a_long_statement_changed_on_both_sides_is_marked_with_the_rest_merged():
+    long_ours = "Prefers tea over coffee. " + "Green tea in the morning, black after lunch. " * 4
+    long_theirs = "Prefers tea over coffee. " + "Mint tea in the evening, never with sugar. " * 4
+    ours = note(confirm(BASE, "c2#1", day(1)), text=long_ours.strip())
+    theirs = note(confirm(BASE, "c3#1", day(2)), text=long_theirs.strip())
+    result = merge_notes(note(), ours, theirs, path=PATH)
+    assert not result.clean
+    assert "confirmations: 3\n" in result.text  # the frontmatter is merged all the same
+    head, marked = result.text.split("---\n<<<<<<< ours\n", 1)
+    assert marked == f"{long_ours.strip()}\n=======\n{long_theirs.strip()}\n>>>>>>> theirs\n"
+
+
+def test_history_lines_are_united_by_date():
+    base = BASE.with_changes(history=('2025-12-01T00:00:00 replaced "x" (old)',))
+    ours = base.with_changes(history=(*base.history, '2026-01-05T00:00:00 kept over "y"'))
+    theirs = base.with_changes(history=(*base.history, '2026-01-02T00:00:00 kept over "z"'))
+    memory = merged(note(base), note(ours), note(theirs))
+    assert [h[:10] for h in memory.history] == ["2025-12-01", "2026-01-02", "2026-01-05"]
+
+
+def test_keys_nobody_changed_keep_their_bytes():
+    person = (
+        "---\n"
+        "id: 01JBASE0000000000000000000\n"
+        "type: preference\n"
+        "confidence: 0.70\n"
+        "# my own comment, kept\n"
+        "importance: '0.5'\n"
+        "created: 2026-01-01 09:00\n"
+        "updated: 2026-01-01T09:00:00\n"
+        "confirmations: 1\n"
+        "sources: [c1#1]\n"
+        'mood: "calm"   \n'
+        "---\n"
+        "Prefers tea over coffee.\n"
+    )
+    ours = person.replace("confirmations: 1", "confirmations: 2").replace(
+        "sources: [c1#1]", "sources:\n  - c1#1\n  - c2#1"
+    )
+    theirs = person.replace("confirmations: 1", "confirmations: 2").replace(
+        "sources: [c1#1]", "sources:\n  - c1#1\n  - c3#1"
+    )
+    result = merge_notes(person, ours, theirs, path=PATH)
+    assert result.clean
+    for line in ("confidence: 0.70", "# my own comment, kept", "importance: '0.5'",
+                 "created: 2026-01-01 09:00", 'mood: "calm"   '):  # fmt: skip
+        assert line + "\n" in result.text
+    assert "confirmations: 3\n" in result.text
+    assert "digest" not in result.text  # a person's unsealed note stays unsealed
+
+
+def test_crlf_notes_merge_and_stay_crlf():
+    base = note().replace("\n", "\r\n")
+    ours = note(confirm(BASE, "c2#1", day(1))).replace("\n", "\r\n")
+    theirs = note(confirm(BASE, "c3#1", day(2))).replace("\n", "\r\n")
+    result = merge_notes(base, ours, theirs, path=PATH)
+    assert result.clean and "\r\n" in result.text and "\n" not in result.text.replace("\r\n", "")
+    assert parse_note(result.text.encode(), PATH).memory.confirmations == 3
+
+
+def test_the_merge_of_two_own_writes_is_sealed_and_a_hand_edit_stays_visible():
+    ours = note(confirm(BASE, "c2#1", day(1)))
+    theirs = note(confirm(BASE, "c3#1", day(2)))
+    assert seal_state(merge_notes(note(), ours, theirs, path=PATH).text) is SealState.SEALED
+    hand = theirs.replace("Prefers tea over coffee.", "Prefers tea over coffee, always.")
+    result = merge_notes(note(), ours, hand, path=PATH)
+    assert result.clean and "always" in result.text
+    assert seal_state(result.text) is SealState.BROKEN  # the next sync records the hand edit
+
+
+def test_an_unknown_key_changed_differently_is_left_with_markers():
+    base = note(extra={"mood": "calm"})
+    result = merge_notes(base, note(extra={"mood": "happy"}), note(extra={"mood": "sad"}),
+                         path=PATH)  # fmt: skip
+    assert not result.clean
+    assert "<<<<<<< ours\nmood: happy\n=======\nmood: sad\n>>>>>>> theirs\n" in result.text
+    assert "unresolved git merge conflict" in parse_note(result.text.encode(), PATH).error
+    same = merge_notes(base, note(extra={"mood": "happy"}, confidence=0.9),
+                       note(extra={"mood": "happy"}), path=PATH)  # fmt: skip
+    assert same.clean
+
+
+def test_a_note_that_is_not_a_memory_is_left_to_the_text_merge():
+    readme = "# My vault\n\nSome words.\n"
+    result = merge_notes(readme, readme + "\nMore.\n", "# My vault!\n\nSome words.\n",
+                         path="README.md")  # fmt: skip
+    assert result.text is None and not result.clean
+    garbage = "---\nid: [unclosed\n---\nPrefers tea.\n"
+    assert merge_notes(note(), garbage, note(confidence=0.9), path=PATH).text is None
+
+
+def test_add_add_of_one_memory_becomes_one_note_under_the_smaller_id():
+    a = BASE.with_changes(id="01JAAAA0000000000000000000", sources=("laptop#3",), created=day(1),
+                          updated=day(1), confirmed=day(1), confidence=0.75)  # fmt: skip
+    b = BASE.with_changes(id="01JBBBB0000000000000000000", sources=("desk#9",), created=day(2),
+                          updated=day(2), confirmed=day(2), tags=("tota/preference", "drinks"))  # fmt: skip
+    for base in (None, ""):
+        memory = merged(base, note(a), note(b))
+        assert memory.id == "01JAAAA0000000000000000000"
+        assert memory.confirmations == 2 and memory.confidence == 0.75
+        assert memory.sources == ("desk#9", "laptop#3")
+        assert memory.tags == ("tota/preference", "drinks")
+        assert memory.created == day(1) and memory.updated == day(2)
+        assert any("merged 01JBBBB0000000000000000000" in h for h in memory.history)
+
+
+def test_add_add_of_different_memories_keeps_both_for_a_person():
+    a = note(BASE.with_changes(id="01JAAAA0000000000000000000"))
+    b = note(BASE.with_changes(id="01JBBBB0000000000000000000", text="Prefers tea over coffee. Black, no sugar."))  # fmt: skip
+    result = merge_notes(None, a, b, path=PATH)
+    assert not result.clean
+    assert result.text.startswith("<<<<<<< ours\n" + a) and b in result.text
+    assert result.text.endswith(">>>>>>> theirs\n")
+
+
+def test_capped_sources_merge_and_count():
+    many = tuple(f"c{i}#1" for i in range(30))
+    kept, count = cap_sources(many)
+    assert kept == [*many[:5], *many[-20:]] and count == 30
+    assert cap_sources(many[:25]) == (list(many[:25]), None)
+    base = BASE.with_changes(sources=tuple(kept), confirmations=30, extra={"sources_count": 30})
+
+    def grow(memory: Memory, source: str, when: datetime) -> Memory:
+        sources, total = cap_sources([*memory.sources, source], 31)
+        return confirm(memory, source, when).with_changes(
+            sources=tuple(sources), extra={"sources_count": total}
+        )
+
+    memory = merged(note(base), note(grow(base, "x#1", day(1))), note(grow(base, "y#1", day(2))))
+    assert memory.confirmations == 32 and memory.extra["sources_count"] == "32"
+    assert len(memory.sources) == 25
+    assert memory.sources[:5] == many[:5] and memory.sources[-2:] == ("x#1", "y#1")
+
+
+# --- symmetry, by property --------------------------------------------------------------------
+
+TEXTS = ("Prefers tea over coffee.", "Prefers green tea.", "Prefers coffee after lunch.")
+EDITS = st.lists(
+    st.one_of(
+        st.tuples(st.just("confirm"), st.sampled_from(["c2#1", "c3#4", "c4#2", "c5#9"])),
+        st.tuples(st.just("tag"), st.sampled_from(["morning", "drinks", "tota/preference"])),
+        st.tuples(st.just("untag"), st.sampled_from(["tota/preference", "old"])),
+        st.tuples(st.just("text"), st.sampled_from(TEXTS)),
+        st.tuples(st.just("confidence"), st.sampled_from([0.5, 0.7, 0.8, 0.95])),
+        st.tuples(st.just("updated"), st.integers(0, 5)),
+        st.tuples(st.just("history"), st.integers(0, 3)),
+        st.tuples(st.just("status"), st.sampled_from(["active", "archived"])),
+        st.tuples(st.just("mood"), st.sampled_from(["calm", "busy"])),
+        st.tuples(st.just("hand"), st.sampled_from([" Really.", " Mostly."])),
+        st.tuples(st.just("crlf"), st.just(True)),
+    ),
+    max_size=5,
+)
+
+
+def apply(memory: Memory, edits: list[tuple[str, object]]) -> str:
+    hand, crlf = "", False
+    for kind, value in edits:
+        if kind == "confirm":
+            memory = confirm(memory, str(value), memory.updated + timedelta(hours=1))
+        elif kind == "tag":
+            memory = memory.with_changes(tags=tuple(dict.fromkeys((*memory.tags, value))))
+        elif kind == "untag":
+            memory = memory.with_changes(tags=tuple(t for t in memory.tags if t != value))
+        elif kind == "text":
+            memory = memory.with_changes(text=value)
+        elif kind == "confidence":
+            memory = memory.with_changes(confidence=value)
+        elif kind == "updated":
+            memory = memory.with_changes(updated=day(int(value)))  # type: ignore[call-overload]
+        elif kind == "history":
+            memory = memory.with_changes(
+                history=(*memory.history, f'2026-02-0{value}T00:00:00 kept over "x{value}"')
+            )
+        elif kind == "status":
+            memory = memory.with_changes(status=Status(value))
+        elif kind == "mood":
+            memory = memory.with_changes(extra={"mood": value})
+        elif kind == "crlf":
+            crlf = True
+        else:
+            hand = str(value)
+    text = note(memory)
+    if hand:  # a person's edit after tota's last write: the seal no longer matches
+        text = text.replace(memory.text, memory.text + hand, 1)
+    return text.replace("\n", "\r\n") if crlf else text
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,  # the same examples on every run: a failure is reproducible
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(EDITS, EDITS, st.booleans())
+def test_merging_a_into_b_and_b_into_a_give_the_same_note(edits_a, edits_b, add_add):
+    base: str | None = note()
+    a, b = apply(BASE, edits_a), apply(BASE, edits_b)
+    if add_add:  # both devices created the note: no base, two ids
+        base = None
+        a = apply(BASE.with_changes(id="01JAAAA0000000000000000000"), edits_a)
+        b = apply(BASE.with_changes(id="01JBBBB0000000000000000000"), edits_b)
+    one = merge_notes(base, a, b, path=PATH)
+    two = merge_notes(base, b, a, path=PATH)
+    assert one.clean == two.clean
+    assert (one.text is None) == (two.text is None)
+    if one.clean:
+        assert one.text == two.text
+        parsed = parse_note(one.text.encode("utf-8"), PATH)
+        assert parsed.error is None and parsed.memory is not None
+        assert parsed.memory.confirmations >= max(
+            parse_note(x.encode(), PATH).memory.confirmations for x in (a, b)
+        )
+    elif one.text is not None:
+        assert "<<<<<<< ours" in one.text  # a conflict is always marked
+
+
+# --- the driver command ------------------------------------------------------------------------
+
+
+def write_three(tmp_path: Path, base: str, ours: str, theirs: str) -> tuple[Path, Path, Path]:
+    paths = tuple(tmp_path / f".merge_file_{n}" for n in ("O", "A", "B"))
+    for path, text in zip(paths, (base, ours, theirs), strict=True):
+        path.write_bytes(text.encode("utf-8"))
+    return paths  # type: ignore[return-value]
+
+
+def test_the_driver_writes_the_merge_and_exits_0(tmp_path: Path):
+    o, a, b = write_three(tmp_path, note(), note(confirm(BASE, "c2#1", day(1))),
+                          note(confirm(BASE, "c3#1", day(2))))  # fmt: skip
+    assert run_driver(o, a, b, 7, PATH) == 0
+    assert parse_note(a.read_bytes(), PATH).memory.confirmations == 3
+
+
+def test_garbage_leaves_a_text_conflict_with_markers_and_exit_1(tmp_path: Path):
+    garbage = note().replace("confidence: 0.7", "confidence: [0.9")
+    o, a, b = write_three(tmp_path, note(), garbage, note(confidence=0.8))
+    assert run_driver(o, a, b, 7, PATH) == 1
+    text = a.read_text("utf-8")
+    assert "<<<<<<< ours" in text and ">>>>>>> theirs" in text
+    assert "confidence: [0.9" in text and "confidence: 0.8" in text  # nothing dropped
+
+
+def test_a_persons_plain_note_merges_as_text(tmp_path: Path):
+    o, a, b = write_three(tmp_path, "# Plan\n\none\n\ntwo\n", "# Plan\n\nONE\n\ntwo\n",
+                          "# Plan\n\none\n\ntwo\n\nthree\n")  # fmt: skip
+    assert run_driver(o, a, b, 7, "Plan.md") == 0
+    assert a.read_text("utf-8") == "# Plan\n\nONE\n\ntwo\n\nthree\n"
+
+
+def test_an_undecodable_side_is_a_conflict_not_a_crash(tmp_path: Path):
+    o, a, b = write_three(tmp_path, note(), note(confidence=0.9), note(confidence=0.8))
+    b.write_bytes(b"\xff\xfe" + note().encode())
+    assert run_driver(o, a, b, 7, PATH) == 1  # git merged the lines; the result is no note
+    assert a.read_bytes().startswith(b"\xff\xfe---") and b"confidence: 0.9" in a.read_bytes()
+
+
+def test_the_driver_command_names_this_python_absolutely():
+    command = driver_command()
+    assert command.startswith(str(Path(sys.executable).absolute()).split(" ")[0][:10])
+    assert command.endswith("-m tota_vault merge-driver %O %A %B %L %P")
+
+
+# --- real git ----------------------------------------------------------------------------------
+
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+@pytest.fixture
+def git_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private HOME with no git config of the person running the tests."""
+    home = tmp_path / "git-home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.delenv("GIT_CONFIG_GLOBAL", raising=False)
+    for name in ("AUTHOR", "COMMITTER"):
+        monkeypatch.setenv(f"GIT_{name}_NAME", "t")
+        monkeypatch.setenv(f"GIT_{name}_EMAIL", "t@example.com")
+    return home
+
+
+def git(cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+    if check and done.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)}: {done.stdout}{done.stderr}")
+    return done
+
+
+def learn(root: Path, text: str, conversation: str, when: datetime) -> None:
+    with Vault.open(root) as vault:
+        vault.observe([{"role": "user", "content": text}], conversation_id=conversation, now=when)
+
+
+def commit(root: Path, message: str) -> None:
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", message)
+
+
+@pytest.fixture
+def clones(tmp_path: Path, git_env: Path) -> tuple[Path, Path]:
+    """A laptop and a desktop vault, clones of one bare repository, both with the driver,
+    sharing one learned preference."""
+    laptop, desktop, remote = tmp_path / "laptop", tmp_path / "desktop", tmp_path / "remote.git"
+    Vault(laptop).init(git=True)
+    learn(laptop, "I prefer tea over coffee.", "c1", T0)
+    commit(laptop, "learned")
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(laptop, "remote", "add", "origin", str(remote))
+    git(laptop, "push", "-q", "-u", "origin", "HEAD")
+    git(tmp_path, "clone", "-q", str(remote), str(desktop))
+    assert setup_git(desktop) == ["git config merge.tota.name", "git config merge.tota.driver"]
+    assert setup_git(desktop) == []  # idempotent
+    return laptop, desktop
+
+
+def both_learn(laptop: Path, desktop: Path) -> None:
+    """The issue's story: each device confirms the preference and learns the same goal."""
+    learn(laptop, "I prefer tea over coffee. My goal is to run a marathon.", "laptop", day(1))
+    commit(laptop, "laptop learned")
+    git(laptop, "push", "-q")
+    learn(desktop, "I prefer tea over coffee! My goal is to run a marathon.", "desk", day(2))
+    commit(desktop, "desktop learned")
+
+
+def notes_of(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*.md"))
+        if ".git" not in p.parts and ".tota" not in p.parts
+    }
+
+
+def check_merged(root: Path, goals: int = 1) -> Memory:
+    assert git(root, "status", "--porcelain").stdout == ""
+    with Vault.open(root) as vault:
+        report = vault.sync()
+        assert report.invalid == []
+        doctor = vault.doctor()
+        assert doctor.ok, doctor.to_dict()
+        assert vault.search("tea")[0].path == "preference/Prefers tea over coffee.md"
+    files = notes_of(root)
+    assert len([p for p in files if p.startswith("goal/")]) == goals
+    memory = parse_note(files["preference/Prefers tea over coffee.md"], PATH).memory
+    assert memory is not None
+    return memory
+
+
+@needs_git
+def test_pull_merges_both_devices_without_a_conflict(clones: tuple[Path, Path]):
+    laptop, desktop = clones
+    both_learn(laptop, desktop)
+    pulled = git(desktop, "pull", "--no-rebase", "-q")
+    assert "CONFLICT" not in pulled.stdout + pulled.stderr
+    memory = check_merged(desktop)
+    assert memory.confirmations == 3
+    assert set(memory.sources) == {"c1#1", "laptop#1", "desk#1"}
+    git(desktop, "push", "-q")
+    git(laptop, "pull", "-q")
+    assert notes_of(laptop) == notes_of(desktop)
+    check_merged(laptop)
+    with Vault.open(laptop) as one, Vault.open(desktop) as two:
+        for query in ("tea", "coffee", "marathon", "goal", "run"):
+            assert [h.path for h in one.search(query)] == [h.path for h in two.search(query)]
+            assert [h.memory_id for h in one.search(query)] == [
+                h.memory_id for h in two.search(query)
+            ]
+
+
+@needs_git
+def test_pull_rebase_gives_the_same_notes_as_a_merge(clones: tuple[Path, Path], tmp_path: Path):
+    laptop, desktop = clones
+    both_learn(laptop, desktop)
+    twin = tmp_path / "twin"
+    shutil.copytree(desktop, twin)
+    git(desktop, "pull", "--no-rebase", "-q")
+    git(twin, "pull", "--rebase", "-q")  # ours and theirs swap in a rebase
+    assert notes_of(twin) == notes_of(desktop)
+    assert check_merged(twin).confirmations == 3
+
+
+@needs_git
+def test_cherry_pick_and_stash_pop_run_the_driver(clones: tuple[Path, Path]):
+    laptop, desktop = clones
+    git(desktop, "checkout", "-q", "-b", "side")
+    learn(desktop, "I prefer tea over coffee.", "side", day(1))
+    commit(desktop, "side")
+    git(desktop, "checkout", "-q", "-")
+    learn(desktop, "I prefer tea over coffee!", "main", day(2))
+    commit(desktop, "main")
+    git(desktop, "cherry-pick", "side")
+    assert check_merged(desktop, goals=0).confirmations == 3
+
+    learn(laptop, "I prefer tea over coffee.", "l2", day(3))
+    commit(laptop, "laptop")
+    git(laptop, "push", "-q")
+    learn(desktop, "I prefer tea over coffee.", "d3", day(4))  # not committed
+    git(desktop, "stash", "-q")
+    git(desktop, "pull", "-q", "--no-rebase")
+    git(desktop, "stash", "pop", "-q")
+    git(desktop, "reset", "-q")  # stash pop leaves the merged note staged
+    memory = parse_note((desktop / PATH).read_bytes(), PATH).memory
+    assert memory is not None and memory.confirmations == 5
+    assert {"l2#1", "d3#1"} <= set(memory.sources)
+
+
+@needs_git
+def test_add_add_of_different_memories_is_a_marked_conflict_that_sync_reports(
+    clones: tuple[Path, Path],
+):
+    laptop, desktop = clones
+    goal = "goal/Run a marathon.md"
+    for root, text in ((laptop, "Run a marathon.\n\nIn Lisbon."), (desktop, "Run a marathon.")):
+        with Vault.open(root) as vault:
+            vault.remember("goal", text)
+    commit(laptop, "laptop goal")
+    git(laptop, "push", "-q")
+    commit(desktop, "desktop goal")
+    pulled = git(desktop, "pull", "--no-rebase", "-q", check=False)
+    assert pulled.returncode != 0 and "CONFLICT" in pulled.stdout + pulled.stderr
+    assert git(desktop, "status", "--porcelain").stdout.startswith(f'AA "{goal}"')
+    text = (desktop / goal).read_text("utf-8")
+    assert "In Lisbon." in text and text.count("<<<<<<< ours") == 1  # both kept, marked
+    with Vault.open(desktop) as vault:
+        report = vault.sync()
+        assert [p for p, _ in report.invalid] == [goal]
+        assert "unresolved git merge conflict" in report.invalid[0][1]
+        assert [p for p, _ in vault.doctor().invalid] == [goal]
+    assert resolve_both_kept(desktop) == [(goal, "goal/Run a marathon 2.md")]
+    git(desktop, "commit", "-qm", "kept both goals")
+    assert git(desktop, "status", "--porcelain").stdout == ""
+    with Vault.open(desktop) as vault:
+        report = vault.sync()
+        assert report.invalid == [] and report.hand_edits == []  # both as tota wrote them
+        assert vault.doctor().ok
+        assert len({h.memory_id for h in vault.search("marathon")}) == 2
+    assert resolve_both_kept(desktop) == []
+
+
+def test_split_both_kept_takes_only_the_drivers_own_shape():
+    a = note(BASE.with_changes(id="01JAAAA0000000000000000000"))
+    b = note(BASE.with_changes(id="01JBBBB0000000000000000000", text="Prefers tea. Always."))
+    kept = merge_notes(None, a, b, path=PATH).text
+    assert split_both_kept(kept) == (a, b)
+    crlf = merge_notes(None, a.replace("\n", "\r\n"), b.replace("\n", "\r\n"), path=PATH)
+    assert split_both_kept(crlf.text) == (a.replace("\n", "\r\n"), b.replace("\n", "\r\n"))
+    assert split_both_kept("<<<<<<< ours\nmine\n=======\ntheirs\n>>>>>>> theirs\n") is None
+    assert split_both_kept(kept.replace(">>>>>>> theirs\n", ">>>>>>> theirs\nmore\n")) is None
+    assert split_both_kept(a) is None
+
+
+@needs_git
+def test_a_clone_without_the_driver_is_reported_and_merges_as_text(
+    clones: tuple[Path, Path], tmp_path: Path
+):
+    laptop, _desktop = clones
+    bare = tmp_path / "bare-clone"
+    git(tmp_path, "clone", "-q", str(tmp_path / "remote.git"), str(bare))
+    problems = git_problems(bare)
+    assert len(problems) == 1 and "lacks merge.tota.driver" in problems[0]
+    with Vault.open(bare) as vault:
+        assert vault.doctor().git == problems
+    learn(laptop, "I prefer tea over coffee.", "l2", day(1))
+    commit(laptop, "laptop")
+    git(laptop, "push", "-q")
+    learn(bare, "I prefer tea over coffee.", "b2", day(2))
+    commit(bare, "bare")
+    pulled = git(bare, "pull", "--no-rebase", "-q", check=False)
+    assert "CONFLICT" in pulled.stdout + pulled.stderr  # git's text merge, as the issue saw
+    with Vault.open(bare) as vault:
+        assert [p for p, _ in vault.sync().invalid] == [PATH]
+    git(bare, "merge", "--abort")
+    assert setup_git(bare) == ["git config merge.tota.name", "git config merge.tota.driver"]
+    assert git_problems(bare) == []
+    git(bare, "pull", "--no-rebase", "-q")
+    assert parse_note((bare / PATH).read_bytes(), PATH).memory.confirmations == 3
+
+
+@needs_git
+def test_doctor_reports_a_driver_whose_python_is_gone(clones: tuple[Path, Path]):
+    laptop, _ = clones
+    git(laptop, "config", "merge.tota.driver", "/nowhere/python -m tota_vault merge-driver %O")
+    assert "/nowhere/python" in git_problems(laptop)[0]
+    assert os.path.exists(laptop / ".gitattributes")
+    assert setup_git(laptop) == ["git config merge.tota.driver"]
+    assert git_problems(laptop) == []
+
+
+def test_setup_outside_a_repository_says_so(tmp_path: Path, git_env: Path):
+    from tota_vault.errors import VaultError
+
+    (tmp_path / "plain").mkdir()
+    with pytest.raises(VaultError, match="not in a git repository"):
+        setup_git(tmp_path / "plain")
+    assert git_problems(tmp_path / "plain") == []
+
+
+@needs_git
+def test_the_cli_sets_up_reports_and_runs_the_driver(tmp_path: Path, git_env: Path):
+    vault = tmp_path / "v"
+
+    def tota(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "tota_vault", "--vault", str(vault), *args],
+                              capture_output=True, text=True)  # fmt: skip
+
+    made = tota("init", "--git")
+    assert made.returncode == 0 and "created .gitattributes" in made.stdout
+    assert git(vault, "ls-files", ".gitattributes").stdout == ".gitattributes\n"  # committed
+    assert git(vault, "config", "merge.tota.driver").stdout.strip() == driver_command()
+    assert tota("git", "setup").stdout.startswith("The merge driver is already set up")
+    git(vault, "config", "--unset", "merge.tota.driver")
+    doctor = tota("doctor")
+    assert doctor.returncode == 1 and "git: .gitattributes names the `tota` merge driver" in (
+        doctor.stdout
+    )
+    assert "git config merge.tota.driver" in tota("git", "setup").stdout
+    assert tota("doctor").returncode == 0
+    o, a, b = write_three(tmp_path, note(), note(confirm(BASE, "c2#1", day(1))),
+                          note(confirm(BASE, "c3#1", day(2))))  # fmt: skip
+    run = subprocess.run([sys.executable, "-m", "tota_vault", "merge-driver", str(o), str(a),
+                          str(b), "7", PATH], capture_output=True, text=True)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert parse_note(a.read_bytes(), PATH).memory.confirmations == 3
+
+
+@needs_git
+def test_the_daemon_catches_up_with_a_merge_and_writes_nothing(clones: tuple[Path, Path]):
+    from watchkit import DaemonThread, converge, index_rows
+
+    laptop, desktop = clones
+    both_learn(laptop, desktop)
+    with Vault.open(desktop) as vault:
+        vault.sync()
+    daemon = DaemonThread(desktop)
+    daemon.start()
+    try:
+        git(desktop, "pull", "--no-rebase", "-q")
+        converge(desktop, timeout=20, what="the daemon to index the merged notes")
+        rows = index_rows(desktop)
+        assert rows[PATH]["confirmations"] == 3
+        assert len([r for r in rows.values() if r["type"] == "goal"]) == 1
+        assert len({r["memory_id"] for r in rows.values() if r["memory_id"]}) == len(rows)
+    finally:
+        daemon.stop()
+    assert git(desktop, "status", "--porcelain").stdout == ""  # merged notes are tota's own

@@ -1,0 +1,569 @@
+"""Three-way merge of memory notes: what the git merge driver decides, as a pure function.
+
+Two devices that learn from the same person touch the same notes: both confirm a preference,
+both learn the same goal. Git's line merge turns each of those into a conflict, with markers
+in the frontmatter that make the note unreadable until a person cleans it up. A memory note
+is not free text, though; each field has a meaning, and so a rule:
+
+    confirmations   the base plus both sides' increments (1 -> 2 on both sides is 3), less
+                    the confirmations both sides took from the same message
+    sources, tags,  united in a canonical order: what both kept from the base in the base's
+    aliases         order, then what either added, sorted; sources are capped after the union
+                    (`model.cap_sources`) and `sources_count` adds up like confirmations
+    updated,        the later; `created` the earlier
+    confirmed
+    confidence,     the higher
+    importance,
+    durability
+    id              the smaller (two clones that each gave a person's new note an id)
+    type, status,   the winner's: the side with the higher confidence, a tie to the newer
+    evidence, ...
+    statement       the winner's; the loser's statement is written into the History
+    History         the lines of both, united: the base's lines in their order, then the new
+                    lines sorted (each starts with its date, so sorted is chronological)
+    digest          sealed again when both sides were tota's own writes; otherwise left
+                    broken, so the next sync sees the hand edit that came with the merge
+
+A key that neither side changed keeps its bytes; a key only one side changed takes that
+side's bytes. Nothing depends on which side is "ours": a rebase swaps the two, and the
+canonical orders and tie-breaks above give the same note either way.
+
+An add/add (no base: both devices created a note at the same path) of the same memory (same
+type, subject and statement) becomes one note: the smaller id is kept and the other one named
+in the History. Different memories under one path, an unknown key changed differently on both
+sides, or text after the History section changed on both: left as a conflict with markers
+for a person (`clean` False). A file that is not a memory note at all gives `text` None: the
+driver then runs git's own text merge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .history import history_span, replaced_entry
+from .model import FIELD_ORDER, SOURCES_COUNT_KEY, Memory, MemoryType, cap_sources, format_date
+from .notes import (
+    key_spans,
+    locate_frontmatter,
+    parse_note,
+    patch_frontmatter,
+    render_fields,
+    split_quote,
+)
+from .seal import DIGEST_KEY, SealState, seal, seal_state
+
+__all__ = ["MergeResult", "merge_notes", "split_both_kept"]
+
+_LATER = ("updated", "confirmed")
+_EARLIER = ("created",)
+_HIGHER = ("confidence", "importance", "durability")
+_SETS = ("tags", "aliases")
+_WINNER_KEYS = ("type", "evidence", "status", "key", "subject")
+#: History keeps a replaced statement on one line; a longer one would be cut (see
+#: `history.replaced_entry`), so a statement conflict that would lose words is left to a person.
+_MAX_REPLACED_CHARS = 160
+_BOTH = object()  # both sides changed a value, differently
+_TYPE_FOLDERS = frozenset(t.value for t in MemoryType)
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    """The outcome of merging three versions of one note.
+
+    `text` is the merged note (None: not a memory note, merge it as text); `clean` is False
+    when `text` holds conflict markers for a person to resolve; `decisions` says, one line
+    each, what the merge decided beyond taking one side's unchanged bytes.
+    """
+
+    text: str | None
+    clean: bool
+    decisions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Note:
+    """One version of a note, cut into the pieces the merge works on (LF text, no BOM)."""
+
+    text: str
+    head: str  # from the start to the first frontmatter line ("---\n")
+    lead: str  # frontmatter lines before the first key (comments, blank lines)
+    blocks: dict[str, str]  # key -> its lines plus the comment/blank lines after it
+    order: tuple[str, ...]
+    fence: str  # the closing fence line
+    body: str
+    memory: Memory
+    fields: dict[str, Any]
+    state: SealState
+
+
+@dataclass(frozen=True)
+class _Body:
+    pre: str  # the statement (and quote) before the History section
+    history: tuple[str, ...]  # the section's non-blank lines, heading excluded
+    post: str  # anything after the section (the next level-1/2 heading on)
+
+
+def merge_notes(
+    base: str | None,
+    ours: str,
+    theirs: str,
+    *,
+    path: str = "note.md",
+    marker_size: int = 7,
+) -> MergeResult:
+    """Merge two versions of a memory note that share `base` (None or "" for an add/add).
+
+    `path` is the note's vault-relative path (its type folder names the type of a note that
+    has none in its frontmatter). Pure: no I/O, the same inputs always give the same result,
+    and swapping `ours` and `theirs` gives the same clean result.
+    """
+    if ours == theirs:
+        return MergeResult(ours, True, ("both sides are the same",))
+    if base is not None and base == ours:
+        return MergeResult(theirs, True, ("only theirs changed",))
+    if base is not None and base == theirs:
+        return MergeResult(ours, True, ("only ours changed",))
+    newline = _style(base, ours, theirs, lambda t: "\r\n" in t, "\r\n", "\n")
+    bom = _style(base, ours, theirs, lambda t: t.startswith("\ufeff"), "\ufeff", "")
+    o = _read(ours, path)
+    t = _read(theirs, path)
+    if o is None or t is None:
+        return MergeResult(None, False, ("not a memory note on both sides: merge as text",))
+    b = _read(base, path) if base else None
+    if base and b is None:
+        return MergeResult(None, False, ("the base is not a memory note: merge as text",))
+    if b is None and not _same_memory(o.memory, t.memory):
+        text = _whole_conflict(o.text, t.text, marker_size)
+        note = (
+            "two different memories were added at one path: both kept between markers "
+            "(`tota git resolve` makes them two notes)"
+        )
+        return MergeResult(_finish(text, newline, bom), False, (note,))
+    merger = _Merger(b, o, t, marker_size)
+    text = merger.merge()
+    if merger.conflicts:
+        return MergeResult(_finish(text, newline, bom), False, tuple(merger.decisions))
+    text = _reseal(text, o, t)
+    check = parse_note(text.encode("utf-8"), _note_path(path))
+    if check.memory is None or check.error is not None:
+        reason = check.error or "not a memory"
+        return MergeResult(None, False, (*merger.decisions, f"merged note did not parse: {reason}"))
+    return MergeResult(_finish(text, newline, bom), True, tuple(merger.decisions))
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+def _note_path(path: str) -> str:
+    """The path from its type folder on, so a vault inside a larger repository still tells the
+    note's type from its folder."""
+    parts = path.replace("\\", "/").split("/")
+    for i, part in enumerate(parts[:-1]):
+        if part in _TYPE_FOLDERS:
+            return "/".join(parts[i:])
+    return parts[-1]
+
+
+def _read(raw: str, path: str) -> _Note | None:
+    text = raw.removeprefix("\ufeff").replace("\r\n", "\n")
+    parsed = parse_note(text.encode("utf-8"), _note_path(path))
+    if parsed.memory is None or parsed.error is not None:
+        return None
+    located = locate_frontmatter(text)
+    if located is None:
+        return _Note(text, "", "", {}, (), "", text, parsed.memory, {}, seal_state(text))
+    yaml_start, yaml_end, body_start = located
+    lines = text[yaml_start:yaml_end].splitlines(keepends=True)
+    spans = sorted(key_spans(lines).items(), key=lambda item: item[1][0])
+    blocks: dict[str, str] = {}
+    for i, (name, (start, _end)) in enumerate(spans):
+        stop = spans[i + 1][1][0] if i + 1 < len(spans) else len(lines)
+        block = "".join(lines[start:stop])
+        blocks[name] = block if block.endswith("\n") else block + "\n"
+    lead = "".join(lines[: spans[0][1][0]]) if spans else "".join(lines)
+    return _Note(
+        text=text,
+        head=text[:yaml_start],
+        lead=lead,
+        blocks=blocks,
+        order=tuple(blocks),
+        fence=text[yaml_end:body_start],
+        body=text[body_start:],
+        memory=parsed.memory,
+        fields=parsed.fields,
+        state=seal_state(text),
+    )
+
+
+def _split_body(body: str) -> _Body:
+    span = history_span(body)
+    if span is None:
+        return _Body(body, (), "")
+    start, end = span
+    lines = body[start:end].split("\n")[1:]
+    return _Body(body[:start], tuple(line for line in lines if line.strip()), body[end:])
+
+
+def _join_body(parts: _Body) -> str:
+    if not parts.history:
+        return parts.pre + parts.post
+    pre = parts.pre.rstrip("\n")
+    out = (pre + "\n\n" if pre else "") + "## History\n"
+    out += "".join(line + "\n" for line in parts.history)
+    return out + ("\n" + parts.post if parts.post else "")
+
+
+def _same_memory(a: Memory, b: Memory) -> bool:
+    """Two notes created apart hold one memory: the same kind, about the same person, saying
+    the same thing (whitespace and case aside)."""
+
+    def said(m: Memory) -> str:
+        return " ".join(m.text.split()).casefold()
+
+    return a.type == b.type and a.subject == b.subject and said(a) == said(b)
+
+
+# --- merging -----------------------------------------------------------------------------------
+
+
+def _three_way(base: Any, ours: Any, theirs: Any) -> Any:
+    """The one-sided answer, or `_BOTH` when both sides changed the value differently."""
+    if ours == theirs:
+        return ours
+    if ours == base:
+        return theirs
+    if theirs == base:
+        return ours
+    return _BOTH
+
+
+def _rank(note: _Note) -> tuple[Any, ...]:
+    """The product's conflict rule: higher confidence wins, a tie goes to the newer; the
+    rest only makes the choice total, so it never depends on which side is "ours"."""
+    m = note.memory
+    return (m.confidence, m.updated, m.confirmed, m.text, note.text)
+
+
+def _union(base: Sequence[str] | None, ours: Sequence[str], theirs: Sequence[str]) -> list[str]:
+    """A three-way set merge: what both sides kept from the base, in the base's order, then
+    what either added, sorted (no side's order is preferred)."""
+    if base is None:
+        common = [x for x in dict.fromkeys(ours) if x in set(theirs)]
+        kept = common
+        added = (set(ours) | set(theirs)) - set(common)
+    else:
+        kept = [x for x in dict.fromkeys(base) if x in set(ours) and x in set(theirs)]
+        added = (set(ours) | set(theirs)) - set(base)
+    return kept + sorted(added)
+
+
+def _block(name: str, value: Any) -> str:
+    return render_fields({name: value})
+
+
+class _Merger:
+    """One three-way merge (or an add/add of one memory when `base` is None)."""
+
+    def __init__(self, base: _Note | None, ours: _Note, theirs: _Note, marker_size: int) -> None:
+        self.base, self.ours, self.theirs = base, ours, theirs
+        self.marker_size = marker_size
+        self.winner, self.loser = (ours, theirs) if _rank(ours) >= _rank(theirs) else (theirs, ours)
+        self.decisions: list[str] = []
+        self.conflicts = 0
+
+    # each side's value of one piece; the base's is None in an add/add
+
+    def _b(self, name: str) -> str | None:
+        return self.base.blocks.get(name) if self.base else None
+
+    def merge(self) -> str:
+        blocks = self._merge_blocks()
+        body = self._merge_body()
+        b, o, t = self.base, self.ours, self.theirs
+        head = self._piece(b.head if b else None, o.head, t.head)
+        lead = self._piece(b.lead if b else None, o.lead, t.lead)
+        fence = self._piece(b.fence if b else None, o.fence, t.fence)
+        if not fence and not head:
+            return body  # a memory without frontmatter on every side
+        order = self._order(blocks)
+        return head + lead + "".join(blocks[k] for k in order) + (fence or "---\n") + body
+
+    def _piece(self, base: str | None, ours: str, theirs: str) -> str:
+        value = _three_way(base, ours, theirs)
+        if value is _BOTH:
+            return ours if self.winner is self.ours else theirs
+        return value
+
+    # --- frontmatter ---------------------------------------------------------------------------
+
+    def _merge_blocks(self) -> dict[str, str]:
+        o, t = self.ours, self.theirs
+        names = dict.fromkeys([*(self.base.order if self.base else ()), *o.order, *t.order])
+        names.pop(DIGEST_KEY, None)  # sealed (or not) at the end, over the merged text
+        out: dict[str, str | None] = {}
+        for name in names:
+            if name in ("confirmations", SOURCES_COUNT_KEY, "sources"):
+                continue
+            base, ours, theirs = self._b(name), o.blocks.get(name), t.blocks.get(name)
+            value = _three_way(base, ours, theirs)
+            if value is _BOTH:
+                value = self._rule(name, base, ours, theirs)
+            out[name] = value
+        out.update(self._merge_counts())
+        return {k: v for k, v in out.items() if v is not None}
+
+    def _rule(self, name: str, base: str | None, ours: str | None, theirs: str | None) -> str:
+        if ours is None or theirs is None:
+            kept = ours if ours is not None else theirs
+            assert kept is not None
+            self.decisions.append(f"{name}: changed on one side, deleted on the other: kept")
+            return kept
+        om, tm = self.ours.memory, self.theirs.memory
+        if name == "id":
+            self.decisions.append(f"id: kept the smaller of {om.id} and {tm.id}")
+            return ours if om.id <= tm.id else theirs
+        if name in _LATER or name in _EARLIER or name in _HIGHER:
+            ov, tv = getattr(om, name), getattr(tm, name)
+            if ov == tv:
+                return min(ours, theirs)  # the same value spelled two ways
+            pick_ours = (ov > tv) == (name not in _EARLIER)
+            how = "earlier" if name in _EARLIER else ("higher" if name in _HIGHER else "later")
+            self.decisions.append(f"{name}: the {how}")
+            return ours if pick_ours else theirs
+        if name in _SETS:
+            base_items = getattr(self.base.memory, name) if self.base else None
+            merged = _union(base_items, getattr(om, name), getattr(tm, name))
+            self.decisions.append(f"{name}: united")
+            return _block(name, merged)
+        if name in _WINNER_KEYS or self.base is None:
+            self.decisions.append(f"{name}: the winner's (higher confidence, then newer)")
+            return self.winner.blocks[name]
+        self.decisions.append(f"{name}: changed differently on both sides: left for a person")
+        return self._markers(ours, theirs)
+
+    def _markers(self, ours: str, theirs: str) -> str:
+        """One conflict, marked as git marks it, for a person to resolve."""
+        self.conflicts += 1
+        return _whole_conflict(ours, theirs, self.marker_size)
+
+    def _merge_counts(self) -> dict[str, str | None]:
+        """confirmations, sources and sources_count add up, so "both changed" is never "no
+        conflict", even when both sides wrote the same number (1 -> 2 on both sides is 3)."""
+        b, o, t = self.base, self.ours, self.theirs
+        out: dict[str, Any] = {}
+        for name in ("confirmations", "sources", SOURCES_COUNT_KEY):
+            out[name] = _three_way(self._b(name), o.blocks.get(name), t.blocks.get(name))
+        base_sources = b.memory.sources if b else ()
+        new_o = set(o.memory.sources) - set(base_sources)
+        new_t = set(t.memory.sources) - set(base_sources)
+        overlap = len(new_o & new_t)  # one message seen on both devices counts once
+
+        base, ours, theirs = (self._b("confirmations"), o.blocks.get("confirmations"),
+                              t.blocks.get("confirmations"))  # fmt: skip
+        if ours is not None and theirs is not None and base not in (ours, theirs):
+            # A note without the property counts as confirmed once, as the model reads it.
+            start = b.memory.confirmations if b else 0
+            total = _additive(start, o.memory.confirmations, t.memory.confirmations, overlap)
+            out["confirmations"] = _block("confirmations", total)
+            self.decisions.append(f"confirmations: both sides' increments added ({total})")
+        elif out["confirmations"] is _BOTH:
+            out["confirmations"] = self._rule("confirmations", base, ours, theirs)
+
+        if out["sources"] is _BOTH or out[SOURCES_COUNT_KEY] is _BOTH:
+            united = _union(b.memory.sources if b else None, o.memory.sources, t.memory.sources)
+            total = _additive(_count(b), _count(o), _count(t), overlap)
+            total = max(total, len(united))
+            kept, counted = cap_sources(united, total)
+            out["sources"] = _block("sources", kept)
+            out[SOURCES_COUNT_KEY] = (
+                _block(SOURCES_COUNT_KEY, counted) if counted is not None else None
+            )
+            self.decisions.append(f"sources: united ({len(kept)} listed of {total})")
+        return out
+
+    def _order(self, blocks: dict[str, str]) -> list[str]:
+        """The merged key order: the base's, then the keys the sides added (one side's own
+        order when only one added any, else a canonical order)."""
+        b, o, t = self.base, self.ours, self.theirs
+        if b is not None:
+            first = [k for k in b.order if k in blocks]
+            added_o = [k for k in o.order if k in blocks and k not in b.blocks]
+            added_t = [k for k in t.order if k in blocks and k not in b.blocks]
+        else:
+            first = [k for k in self.winner.order if k in blocks]
+            added_o = added_t = [k for k in self.loser.order if k in blocks and k not in first]
+        if not added_t or added_o == added_t:
+            added = added_o
+        elif not added_o:
+            added = added_t
+        else:
+            rank = {name: i for i, name in enumerate(FIELD_ORDER)}
+            added = sorted(set(added_o) | set(added_t), key=lambda k: (rank.get(k, 99), k))
+        return first + added
+
+    # --- body ----------------------------------------------------------------------------------
+
+    def _merge_body(self) -> str:
+        b, o, t = self.base, self.ours, self.theirs
+        om, tm = o.memory, t.memory
+        two_ids = om.id != tm.id and bool(om.id and tm.id) and (b is None or not b.memory.id)
+        whole = _three_way(b.body if b else None, o.body, t.body)
+        if whole is not _BOTH and not two_ids:
+            return whole
+        bp = _split_body(b.body) if b else None
+        op, tp = _split_body(o.body), _split_body(t.body)
+        post = _three_way(bp.post if bp else None, op.post, tp.post)
+        if post is _BOTH:
+            self.decisions.append("text after the History changed on both sides: left for a person")
+            post = self._markers(op.post, tp.post)
+        extra: list[str] = []
+        choice = _three_way(_norm(bp.pre) if bp else None, _norm(op.pre), _norm(tp.pre))
+        if choice is _BOTH:
+            entry = self._statement_entry()
+            if entry is None:  # History would cut it: a person decides
+                pre = self._markers(op.pre, tp.pre)
+            else:
+                extra += [f"- {entry}"] if entry else []
+                pre = _split_body(self.winner.body).pre
+        elif _norm(op.pre) == _norm(tp.pre):
+            pre = _pick_raw(bp.pre if bp else None, op.pre, tp.pre)
+        else:
+            pre = op.pre if choice == _norm(op.pre) else tp.pre
+        if two_ids:
+            keep, other = sorted((om, tm), key=lambda m: m.id)
+            how = "learned" if b is None else "given an id"
+            extra.append(
+                f"- {format_date(max(om.updated, tm.updated))} merged {other.id}, the same "
+                f"memory {how} on another device (confidence {other.confidence:.2f}, "
+                f"confirmations {other.confirmations})"
+            )
+            self.decisions.append(f"one memory under two ids: kept {keep.id}, merged {other.id}")
+        history = _union_lines(
+            bp.history if bp else None, [*op.history, *extra], [*tp.history, *extra]
+        )
+        return _join_body(_Body(pre, tuple(history), post))
+
+    def _statement_entry(self) -> str | None:
+        """The History line that keeps the losing statement (the product's conflict rule)."""
+        win, lose = self.winner.memory, self.loser.memory
+        if _norm(split_quote(win.text)[0]) == _norm(split_quote(lose.text)[0]):
+            self.decisions.append("statement: the same words; the winner's quote and layout")
+            return ""
+        lost = " ".join(lose.text.split())
+        if len(lost) > _MAX_REPLACED_CHARS:
+            self.decisions.append(
+                "statement: changed on both sides and too long for History: left for a person"
+            )
+            return None
+        self.decisions.append(
+            f"statement: kept the one at confidence {win.confidence:.2f} (updated "
+            f"{format_date(win.updated)}); the other is in History"
+        )
+        at = max(win.updated, lose.updated)
+        return replaced_entry(
+            at, lose.text, lose.confidence, win.confidence, lose.evidence.value, lose.updated
+        )
+
+
+def _count(note: _Note | None) -> int:
+    """How many sources a version has had: its `sources_count`, else the length of its list."""
+    if note is None:
+        return 0
+    raw = str(note.fields.get(SOURCES_COUNT_KEY) or "").strip()
+    return int(raw) if raw.isdigit() else len(note.memory.sources)
+
+
+def _additive(base: int, ours: int, theirs: int, overlap: int) -> int:
+    """The base plus both sides' increments, less what both took from the same message."""
+    if ours == base:
+        return theirs
+    if theirs == base:
+        return ours
+    return max(base + (ours - base) + (theirs - base) - overlap, ours, theirs)
+
+
+def _pick_raw(base: str | None, ours: str, theirs: str) -> str:
+    """Of two spellings of the same text, the changed one, else the smaller (deterministic)."""
+    value = _three_way(base, ours, theirs)
+    return min(ours, theirs) if value is _BOTH else value
+
+
+def _norm(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.strip().split("\n"))
+
+
+def _union_lines(
+    base: Sequence[str] | None, ours: Iterable[str], theirs: Iterable[str]
+) -> list[str]:
+    """History lines united: never lost (a line is kept if either side still has it), the
+    base's first in their order, then every new line sorted, which is by date."""
+    present = set(ours) | set(theirs)
+    kept = [x for x in dict.fromkeys(base or ()) if x in present]
+    added = sorted(present - set(kept))
+    return kept + added
+
+
+# --- finishing ---------------------------------------------------------------------------------
+
+
+def _reseal(text: str, ours: _Note, theirs: _Note) -> str:
+    """Seal the merge when both sides were tota's own writes; keep it unsealed (a stale
+    digest) when either side holds a hand edit no sync has recorded yet, so the next sync
+    on either clone records it."""
+    if ours.state is SealState.SEALED and theirs.state is SealState.SEALED:
+        return seal(text)
+    digests = [str(n.fields[DIGEST_KEY]) for n in (ours, theirs) if n.fields.get(DIGEST_KEY)]
+    if not digests:
+        return text
+    return patch_frontmatter(text, {DIGEST_KEY: min(digests)}, verify=False)
+
+
+def _whole_conflict(ours: str, theirs: str, size: int) -> str:
+    """Both texts between conflict markers, as git writes them."""
+
+    def line_end(text: str) -> str:
+        return text if text.endswith("\n") or not text else text + "\n"
+
+    return (
+        f"{'<' * size} ours\n{line_end(ours)}{'=' * size}\n{line_end(theirs)}{'>' * size} theirs\n"
+    )
+
+
+def split_both_kept(text: str) -> tuple[str, str] | None:
+    """The two notes of an add/add the driver kept whole between markers, or None.
+
+    Only that exact shape (a marker line, a whole note, a separator, a whole note, a closing
+    marker, nothing else) and only when both halves are memory notes: anything else is a
+    person's conflict to resolve by hand.
+    """
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    crlf = "\r\n" in text
+    lines = text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n")
+    if len(lines) < 4 or lines[-1] != "":
+        return None
+    size = len(lines[0]) - len(lines[0].lstrip("<"))
+    if size < 7 or lines[0][size:] not in ("", " ours") or not lines[-2].startswith(">" * size):
+        return None
+    middle = [i for i, line in enumerate(lines) if line == "=" * size]
+    if len(middle) != 1:
+        return None
+    halves = ("\n".join(lines[1 : middle[0]]) + "\n", "\n".join(lines[middle[0] + 1 : -2]) + "\n")
+    for half in halves:
+        parsed = parse_note(half.encode("utf-8"), "check.md")
+        if parsed.memory is None or parsed.error is not None or not parsed.memory.id:
+            return None
+    one, two = (bom + (h.replace("\n", "\r\n") if crlf else h) for h in halves)
+    return one, two
+
+
+def _style(base: str | None, ours: str, theirs: str, test: Any, yes: str, no: str) -> str:
+    """A text style (CRLF, BOM) both sides agree on; when they differ, the base's."""
+    if test(ours) == test(theirs):
+        return yes if test(ours) else no
+    return yes if base and test(base) else no
+
+
+def _finish(text: str, newline: str, bom: str) -> str:
+    return bom + (text.replace("\n", "\r\n") if newline == "\r\n" else text)
