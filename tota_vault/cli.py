@@ -800,11 +800,18 @@ def cli_reference(width: int = 88) -> str:
         group.get_help(ctx).rstrip(),
         "```",
     ]
-    for name in group.list_commands(ctx):  # type: ignore[attr-defined]
-        command = group.get_command(ctx, name)  # type: ignore[attr-defined]
-        sub = command.make_context(name, [], parent=ctx, resilient_parsing=True)
+
+    def document(command: Any, name: str, parent: Any, prefix: str) -> None:
+        sub = command.make_context(name, [], parent=parent, resilient_parsing=True)
         sub.terminal_width = sub.max_content_width = width
-        parts += ["", f"## tota {name}", "", "```text", command.get_help(sub).rstrip(), "```"]
+        title = f"{prefix} {name}"
+        parts.extend(["", f"## {title}", "", "```text", command.get_help(sub).rstrip(), "```"])
+        # A group's own subcommands (`tota git setup`) get sections of their own.
+        for child in getattr(command, "list_commands", lambda _ctx: [])(sub):
+            document(command.get_command(sub, child), child, sub, title)
+
+    for name in group.list_commands(ctx):  # type: ignore[attr-defined]
+        document(group.get_command(ctx, name), name, ctx, "tota")  # type: ignore[attr-defined]
     return "\n".join(parts) + "\n"
 
 
