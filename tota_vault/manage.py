@@ -46,7 +46,7 @@ RECENT = """
 SELECT * FROM notes
 WHERE error IS NULL AND memory_id IS NOT NULL AND status = 'active'
 ORDER BY updated DESC, created DESC, path
-LIMIT :limit
+LIMIT :limit OFFSET :offset
 """
 #: Every note that is a memory (valid, with an id): what Clear All deletes, and nothing else.
 MEMORY_NOTES = "SELECT path, hash, sources FROM notes WHERE memory_id IS NOT NULL AND error IS NULL"
@@ -73,9 +73,10 @@ def overview(vault: Vault, *, profile_size: int = 5) -> dict[str, Any]:
     }
 
 
-def recent(vault: Vault, *, limit: int = 10) -> list[Recalled]:
-    """The `limit` active memories changed most recently, with effective confidence."""
-    return as_recalled(vault.index.conn.execute(RECENT, {"limit": limit}))
+def recent(vault: Vault, *, limit: int = 10, offset: int = 0) -> list[Recalled]:
+    """The `limit` active memories changed most recently, with effective confidence; `offset`
+    skips that many first (the manager loads the list a page at a time)."""
+    return as_recalled(vault.index.conn.execute(RECENT, {"limit": limit, "offset": offset}))
 
 
 @dataclass
