@@ -15,7 +15,6 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from conftest import write
 
 from tota_vault import Vault
 from tota_vault.forgotten import FORGOTTEN_FILE
