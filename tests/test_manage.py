@@ -231,3 +231,47 @@ def test_edit_unchanged_and_missing_editor(vault: Vault, tmp_path: Path):
 )
 def test_editor_command(env: dict[str, str], expected: list[str]):
     assert manage.editor_command(env) == expected
+
+
+def test_cli_shows_short_ids_and_acts_on_them(sample_dir: Path, appender: Path):
+    v = str(sample_dir)
+    runner.invoke(app, ["--vault", v, "sync"])
+    recent = json.loads(runner.invoke(app, ["--vault", v, "recent", "--json", "-n", "5"]).output)
+    full = [r["id"] for r in recent]
+    assert all(len(i) == 26 for i in full)  # the full id in JSON
+    with Vault.open(sample_dir) as vault:
+        short = vault.short_ids(full)
+    table = runner.invoke(app, ["--vault", v, "recent", "-n", "5"]).output
+    assert all(short[i] in table for i in full) and full[0] not in table
+    hits = runner.invoke(app, ["--vault", v, "search", "neovim", "-n", "1"]).output
+    neovim = json.loads(runner.invoke(app, ["--vault", v, "search", "neovim", "--json"]).output)[0]
+    with Vault.open(sample_dir) as vault:
+        neovim_short = vault.short_ids([neovim["id"]])[neovim["id"]]
+    assert f"{neovim_short}  preference/Prefers Neovim" in hits
+    recalled = runner.invoke(app, ["--vault", v, "recall", "Which editor do I use?"]).output
+    assert f"id {neovim_short})" in recalled
+
+    edited = runner.invoke(
+        app, ["--vault", v, "edit", neovim_short], env={"VISUAL": "", "EDITOR": str(appender)}
+    )
+    assert edited.exit_code == 0 and "evidence: manual" in edited.output
+    unchanged = runner.invoke(app, ["--vault", v, "edit", neovim_short], env={"VISUAL": "true"})
+    assert unchanged.output.startswith("Unchanged: preference/Prefers Neovim")
+    archived = runner.invoke(app, ["--vault", v, "archive", neovim_short])
+    assert archived.output == f"Archived {neovim['path']}\n"
+    assert neovim_short not in runner.invoke(app, ["--vault", v, "recall", "Which editor?"]).output
+    forgot = runner.invoke(app, ["--vault", v, "forget", neovim_short, "--json"])
+    assert json.loads(forgot.output) == {"forgotten": neovim["path"]}
+    again = runner.invoke(app, ["--vault", v, "forget", neovim_short])
+    assert again.exit_code == 1 and "no memory with id" in again.output
+    write(
+        sample_dir, "goal/Twin A.md", "---\nid: 01JDX3M7Q9AAAAAAAAAAAAAAAA\ntype: goal\n---\nA.\n"
+    )
+    write(
+        sample_dir, "goal/Twin B.md", "---\nid: 01JDX3M7Q9BAAAAAAAAAAAAAAA\ntype: goal\n---\nB.\n"
+    )
+    ambiguous = runner.invoke(app, ["--vault", v, "forget", "01JDX3M7Q9"])
+    assert ambiguous.exit_code == 1 and "more than one memory" in ambiguous.output
+    assert (sample_dir / "goal/Twin A.md").exists() and (sample_dir / "goal/Twin B.md").exists()
+    assert runner.invoke(app, ["--vault", v, "forget", "01JDX3M7Q9B"]).exit_code == 0
+    assert not (sample_dir / "goal/Twin B.md").exists()
