@@ -543,8 +543,10 @@ class MemoryManager(App[None]):
         super().__init__()
         self.vault = vault
 
-    def on_mount(self) -> None:
-        self.push_screen(MainMenu())
+    def get_default_screen(self) -> Screen[Any]:
+        # The menu is the app's first screen itself, not pushed over a blank one: one screen
+        # less to lay out and paint before the person sees anything.
+        return MainMenu()
 
 
 def run_menu(vault: Vault) -> None:
