@@ -50,7 +50,7 @@ class Pilot:
 
 def drive(vault: Vault, script: Script, size: tuple[int, int] = (60, 20)) -> MemoryManager:
     """Run the manager headless at `size` (60 columns by default) and play `script` on it."""
-    app = MemoryManager(vault)
+    app = MemoryManager(vault.root, vault=vault)
 
     async def main() -> None:
         async with app.run_test(size=size) as pilot:

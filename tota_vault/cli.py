@@ -528,8 +528,10 @@ def memory() -> None:
         )
     from .menu import run_menu
 
-    with _open(create=True) as vault:
-        run_menu(vault)
+    root = _resolve()
+    if not root.is_dir():
+        _open(create=True).close()  # a new vault, once; otherwise the manager opens it later
+    run_menu(root)
 
 
 @app.command()

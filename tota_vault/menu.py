@@ -14,7 +14,9 @@ Note text is drawn as rich `Text`, never as markup, so a note saying "[run]" sho
 
 Only this module and `cli.py` import textual and rich, and `tota memory` imports this module
 only when it runs, so other commands start without them. The work itself is the library's
-(`manage`, `Vault.search`, `Vault.confirm`, `archive`, `forget`, `pause`).
+(`manage`, `Vault.search`, `Vault.confirm`, `archive`, `forget`, `pause`). The main menu needs
+only the vault's folder and the pause flag, so the vault itself (the index, the note layer and
+their imports) is opened after the first screen is drawn: a third of the start's CPU time.
 """
 
 from __future__ import annotations
@@ -32,10 +34,12 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from . import manage
+from .config import is_paused
 from .errors import TotaError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .index import Hit
     from .recall import Recalled
     from .vault import Vault
@@ -133,7 +137,7 @@ class MainMenu(Page):
     LABELS = ("Overview", "Recent memories", "Search", "", "Clear all")
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(f"tota memory — {self.vault.root}"), id="title")
+        yield Static(Text(f"tota memory — {self.app.root}"), id="title")  # type: ignore[attr-defined]
         yield Static(id="learning")
         yield OptionList(*(Option(self._label(i), id=str(i)) for i in range(5)), id="menu")
         yield Static(Text("↑/↓ and Enter, or a number; q or Esc leaves"), id="status")
@@ -142,16 +146,19 @@ class MainMenu(Page):
     def _label(self, index: int) -> str:
         label = self.LABELS[index]
         if index == 3:
-            label = "Resume learning" if self.vault.paused else "Pause learning"
+            label = "Resume learning" if self._paused() else "Pause learning"
         return f"{index + 1}  {label}"
 
     def on_mount(self) -> None:
         self._refresh_learning()
 
     def _refresh_learning(self) -> None:
-        state = "paused" if self.vault.paused else "on"
+        state = "paused" if self._paused() else "on"
         self.query_one("#learning", Static).update(Text(f"learning is {state}"))
         self.query_one(OptionList).replace_option_prompt("3", self._label(3))
+
+    def _paused(self) -> bool:
+        return is_paused(self.app.root)  # type: ignore[attr-defined]
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_choose(event.option_index)
@@ -186,6 +193,8 @@ class MainMenu(Page):
         if not confirmed:
             self.say("Nothing was deleted.")
             return
+        from . import manage
+
         report = manage.clear(self.vault)
         self.say(f"Deleted {len(report.deleted)} memories; {report.kept} other notes kept.")
 
@@ -194,6 +203,8 @@ class OverviewScreen(Page):
     """Totals per type and evidence kind, learning on or paused, a short profile."""
 
     def compose(self) -> ComposeResult:
+        from . import manage
+
         data = manage.overview(self.vault)
         text = Text("Overview\n", style="bold")
         text.append(f"{data['memories']} memories; learning is {data['learning']}\n\n")
@@ -263,6 +274,8 @@ class MemoryActions(Page):
 
     def action_edit(self) -> None:
         def edit(row: Row) -> str:
+            from . import manage
+
             with self._suspended():
                 report = manage.edit_in_editor(self.vault, row.path)
             self.changed(row)
@@ -357,6 +370,8 @@ class MemoriesScreen(MemoryActions):
             self.rows.append(row)
 
     def _load_page(self) -> None:
+        from . import manage
+
         page = manage.recent(self.vault, limit=PAGE, offset=len(self.rows))
         self.more = len(page) == PAGE
         self._add([Row.from_recalled(r) for r in page])
@@ -372,6 +387,8 @@ class MemoriesScreen(MemoryActions):
         if self.searching:
             self._search(self.query_text, quiet=True)
         else:
+            from . import manage
+
             page = manage.recent(self.vault, limit=max(loaded, PAGE))
             self.more = len(page) >= max(loaded, PAGE)
             self._add([Row.from_recalled(r) for r in page])
@@ -533,15 +550,34 @@ class ClearScreen(ModalScreen[bool]):
 
 
 class MemoryManager(App[None]):
-    """The manager over one vault."""
+    """The manager over the vault at `root` (or over `vault`, already open)."""
 
     CSS = CSS
     TITLE = "tota memory"
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, vault: Vault) -> None:
+    def __init__(self, root: Path, *, vault: Vault | None = None) -> None:
         super().__init__()
-        self.vault = vault
+        self.root = root
+        self._vault = vault
+
+    @property
+    def vault(self) -> Vault:
+        """The vault, opened on first use (after the first screen, see `on_mount`)."""
+        if self._vault is None:
+            from .vault import Vault
+
+            self._vault = Vault.open(self.root)
+        return self._vault
+
+    def on_mount(self) -> None:
+        # Open it once the menu is on screen, so the first key is not the one that waits.
+        self.call_after_refresh(lambda: self.vault)
+
+    def close_vault(self) -> None:
+        """Close the vault if the manager opened it."""
+        if self._vault is not None:
+            self._vault.close()
 
     def get_default_screen(self) -> Screen[Any]:
         # The menu is the app's first screen itself, not pushed over a blank one: one screen
@@ -549,6 +585,10 @@ class MemoryManager(App[None]):
         return MainMenu()
 
 
-def run_menu(vault: Vault) -> None:
-    """Run the manager on the terminal this process is attached to."""
-    MemoryManager(vault).run()
+def run_menu(root: Path) -> None:
+    """Run the manager over the vault at `root` on the terminal this process is attached to."""
+    app = MemoryManager(root)
+    try:
+        app.run()
+    finally:
+        app.close_vault()
