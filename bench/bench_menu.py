@@ -9,8 +9,8 @@ the same run.
   running `python -c "print('ready')"` (Python's own start, the same polling), so the
   difference is what tota and Textual add.
 * Start, CPU: the CPU seconds (`time.process_time()`, interpreter start included) a process
-  has used when the main menu has been drawn for the first time, headless (Textual's test driver) with the same
-  imports `tota memory` makes. Unlike the wall clock it does not grow when other processes
+  has used when the main menu has been drawn for the first time, headless (Textual's test
+  driver), with the same imports `tota memory` makes. Unlike the wall clock it does not grow when other processes
   share the machine. Baseline: `python -c` printing its own `process_time()`.
 * Short ids: `short_ids` for a page of 50 ids in an index of N memories whose ids were all
   made in the same few seconds (a bulk import: the worst case, where ids share 9-10

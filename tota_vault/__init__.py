@@ -53,12 +53,14 @@ _EXPORTS = {
     "Recalled": "recall",
     "ReflectReport": "reflect",
     "ClearReport": "manage",
+    "EditReport": "manage",
 }
 
 __all__ = [
     "Candidate",
     "ClearReport",
     "DoctorReport",
+    "EditReport",
     "Evidence",
     "Extractor",
     "Hit",
