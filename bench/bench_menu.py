@@ -10,8 +10,8 @@ the same run.
   difference is what tota and Textual add.
 * Start, CPU: the CPU seconds (`time.process_time()`, interpreter start included) a process
   has used when the main menu has been drawn for the first time, headless (Textual's test
-  driver), with the same imports `tota memory` makes. Unlike the wall clock it does not grow when other processes
-  share the machine. Baseline: `python -c` printing its own `process_time()`.
+  driver), with the same imports `tota memory` makes. Unlike the wall clock it does not grow
+  when other processes share the machine. Baseline: `python -c` printing its own `process_time()`.
 * Short ids: `short_ids` for a page of 50 ids in an index of N memories whose ids were all
   made in the same few seconds (a bulk import: the worst case, where ids share 9-10
   characters). Baseline: looking the same 50 ids up by their full id.
