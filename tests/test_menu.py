@@ -98,11 +98,22 @@ def test_numbers_open_each_screen_and_q_or_esc_goes_back(sample: Vault):
         assert isinstance(app.screen, MemoriesScreen) and not app.screen.searching
         assert app.screen.query_one(MemoryTable).row_count > 10
         await pilot.press("escape")
-        assert isinstance(app.screen, MainMenu)
+        assert isinstance(app.screen, MainMenu) and app.return_code is None
         await pilot.press("q")
+        assert app.return_code == 0  # q on the main menu leaves the manager
 
-    app = drive(sample, script)
-    assert app.return_code == 0  # q on the main menu left the manager
+    drive(sample, script)
+
+
+def test_ctrl_c_leaves_from_any_screen(sample: Vault):
+    async def script(app: MemoryManager, pilot: Pilot) -> None:
+        await pilot.press("3")
+        await pilot.type("neo")  # even while typing a search
+        assert app.return_code is None
+        await pilot.press("ctrl+c")
+        assert app.return_code == 0  # leaving, before the test's own teardown ends the app
+
+    drive(sample, script)
 
 
 def test_arrows_and_enter_search_then_open_a_memory(sample: Vault):
@@ -123,10 +134,11 @@ def test_arrows_and_enter_search_then_open_a_memory(sample: Vault):
         assert "evidence: direct" in str(app.screen.query_one("#body").render())
         await pilot.press("escape")
         assert isinstance(app.screen, MemoriesScreen)
-        await pilot.press("slash")
+        await pilot.press("slash")  # a new search, in an emptied box
+        assert app.screen.query_one("#query").value == ""
         await pilot.type("zzzz-nothing")
         await pilot.press("enter")
-        assert "0 result(s)" in status(app)
+        assert "0 result(s) for 'zzzz-nothing'" in status(app)
 
     drive(sample, script)
 

@@ -424,10 +424,9 @@ class MemoriesScreen(MemoryActions):
 
     def key_slash(self) -> None:
         if self.searching:
-            self.query_one(Input).focus()
-
-    def action_back(self) -> None:
-        self.dismiss()
+            query = self.query_one(Input)
+            query.value = ""
+            query.focus()
 
     # --- actions ---------------------------------------------------------------------------
 
@@ -555,6 +554,10 @@ class MemoryManager(App[None]):
     CSS = CSS
     TITLE = "tota memory"
     ENABLE_COMMAND_PALETTE = False
+    #: Ctrl+C leaves, as in any command (Textual's default only says how to quit).
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True)
+    ]
 
     def __init__(self, root: Path, *, vault: Vault | None = None) -> None:
         super().__init__()
