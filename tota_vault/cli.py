@@ -521,7 +521,8 @@ def reflect(
 @app.command()
 def memory() -> None:
     """Open the interactive memory manager (overview, recent, search, pause, clear all)."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    # Textual draws on stderr: all three must be the terminal, or the screen goes to a file.
+    if not (sys.stdin.isatty() and sys.stdout.isatty() and sys.stderr.isatty()):
         raise ValidationError(
             "tota memory needs a terminal; in scripts use tota overview, recent, search, "
             "pause, resume or clear --yes"
