@@ -103,8 +103,13 @@ def clear(vault: Vault) -> ClearReport:
     vault.sync()
     report = ClearReport()
     rows = vault.index.conn.execute(MEMORY_NOTES).fetchall()
-    doomed: list[tuple[str, list[str]]] = []
-    for rel, known_hash, sources in rows:
+    forgotten = [source for _rel, _hash, sources in rows for source in json.loads(sources)]
+    # Tombstones first: a crash before the deletes leaves memories and their tombstones (the
+    # memories stay findable), never deleted memories that the next observation brings back.
+    # A note left below (changed since the sync) still cites its tombstoned messages, which
+    # the pipeline skips for that reason anyway.
+    add_forgotten(vault.root, forgotten)
+    for rel, known_hash, _sources in rows:
         path = vault.root / rel
         try:
             _data, fingerprint = read_file(path)
@@ -112,13 +117,7 @@ def clear(vault: Vault) -> ClearReport:
             continue
         if fingerprint.hash != known_hash:
             continue  # changed since the sync: not the memory tota knows, so not deleted
-        doomed.append((rel, json.loads(sources or "[]")))
-    forgotten = [source for _rel, sources in doomed for source in sources]
-    # Tombstones first: a crash before the deletes leaves memories and their tombstones (the
-    # memories stay findable), never deleted memories that the next observation brings back.
-    add_forgotten(vault.root, forgotten)
-    for rel, _sources in doomed:
-        os.unlink(vault.root / rel)
+        os.unlink(path)
         report.deleted.append(rel)
     vault.reindex()
     forget_conversations(vault.index, forgotten)
