@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
+import sys
 from datetime import datetime
 from pathlib import Path
 
+import pytest
 from conftest import write
 from typer.testing import CliRunner
 
-from tota_vault import Vault, manage
+from tota_vault import Message, Vault, manage
 from tota_vault.cli import app
+from tota_vault.errors import NotFoundError, ValidationError
+from tota_vault.forgotten import FORGOTTEN_FILE
+from tota_vault.seal import SealState, seal_state
 
 runner = CliRunner()
 
@@ -74,3 +79,199 @@ def test_cli_twins(sample_dir: Path):
 def test_memory_needs_a_terminal(vault_dir: Path):
     result = runner.invoke(app, ["--vault", str(vault_dir), "memory"])
     assert result.exit_code == 2 and "needs a terminal" in result.output
+
+
+# --- one memory at a time -----------------------------------------------------------------
+
+
+def _say(content: str, id: str) -> Message:
+    return Message(role="user", content=content, id=id, timestamp=datetime(2026, 11, 2, 9, 0))
+
+
+def _texts(vault: Vault) -> list[str]:
+    return sorted(r["text"] for r in vault.index.conn.execute(
+        "SELECT text FROM notes WHERE memory_id IS NOT NULL"
+    ))  # fmt: skip
+
+
+def test_a_forgotten_memory_is_not_learned_again_from_the_same_message(vault: Vault):
+    chat = [_say("I prefer tea over coffee.", "1"), _say("My name is Ada.", "2")]
+    created = vault.observe(chat, conversation_id="chat")
+    assert created.count("create") == 2
+    tea = next(o for o in created.outcomes if "tea" in o.text)
+    vault.forget(tea.path)
+    assert not (vault.root / tea.path).exists()
+    assert "chat#1" in (vault.root / FORGOTTEN_FILE).read_text()
+    again = vault.observe(chat, conversation_id="chat")
+    assert again.count("create") == 0
+    assert [o.reason for o in again.outcomes if "tea" in o.text] == [
+        "a memory learned from this message was forgotten"
+    ]
+    assert not any("tea" in t for t in _texts(vault))
+    # The tombstone is in the vault, not the index: a rebuilt index still knows it.
+    vault.reindex()
+    assert vault.observe(chat, conversation_id="chat").count("create") == 0
+    # The same fact in a new message is a new statement: learned.
+    later = vault.observe([*chat, _say("I prefer tea over coffee.", "3")], conversation_id="chat")
+    assert later.count("create") == 1 and any("tea" in t for t in _texts(vault))
+
+
+def test_the_tombstone_file_keeps_what_a_person_wrote_in_it(vault: Vault):
+    path = vault.root / FORGOTTEN_FILE
+    path.write_text("# my note: keep this\nold#7")  # no final newline
+    a = vault.remember("goal", "Run a marathon.", sources=["c#1", "c#2"])
+    vault.forget(a.memory.id)
+    assert path.read_text() == "# my note: keep this\nold#7\nc#1\nc#2\n"
+    assert vault.forgotten_sources() == {"old#7", "c#1", "c#2"}
+    b = vault.remember("goal", "Learn Welsh.", sources=["c#2"])
+    vault.forget(b.memory.id)  # nothing new: the file is not written again
+    assert path.read_text().endswith("c#1\nc#2\n")
+
+
+def test_clear_tombstones_the_messages_behind_every_memory(vault: Vault):
+    chat = [_say("I prefer tea over coffee.", "1"), _say("My name is Ada.", "2")]
+    vault.observe(chat, conversation_id="chat")
+    manage.clear(vault)
+    assert vault.forgotten_sources() >= {"chat#1", "chat#2"}
+    assert vault.observe(chat, conversation_id="chat").count("create") == 0
+
+
+def test_forget_conversations_is_the_one_hook_and_removes_nothing_yet(vault: Vault):
+    # The index keeps no conversation turns yet: the hook has nothing to remove (see its
+    # docstring); forget and clear both call it.
+    before = vault.index.counts()
+    assert manage.forget_conversations(vault.index, ["chat#1"]) == 0
+    assert vault.index.counts() == before
+
+
+def _ids(vault: Vault, *ids: str) -> None:
+    """Notes with these exact ids (ULIDs made in one second share their first characters)."""
+    for i, memory_id in enumerate(ids):
+        write(vault.root, f"goal/G{i}.md", f"---\nid: {memory_id}\ntype: goal\n---\nGoal {i}.\n")
+    vault.sync()
+
+
+def test_short_ids_are_the_shortest_unique_prefixes(vault: Vault):
+    same_second = [
+        "01JDX3M7Q9AAAAAAAAAAAAAAAA",
+        "01JDX3M7Q9AAAAAAAAAAAAAAAB",
+        "01JDX3M7Q9B000000000000000",
+    ]
+    _ids(vault, *same_second, "01KZZZZZZZZZZZZZZZZZZZZZZZ")
+    short = vault.short_ids([*same_second, "01KZZZZZZZZZZZZZZZZZZZZZZZ", None])
+    assert short == {
+        same_second[0]: same_second[0],  # differs from its neighbour only in the last character
+        same_second[1]: same_second[1],
+        same_second[2]: "01JDX3M7Q9B",
+        "01KZZZZZZZZZZZZZZZZZZZZZZZ": "01KZZZ",  # never shorter than 6
+    }
+    for memory_id, prefix in short.items():
+        assert vault.resolve(prefix) == vault.resolve(memory_id)
+        if len(prefix) > 6:  # one character less is ambiguous
+            with pytest.raises(NotFoundError, match="more than one"):
+                vault.resolve(prefix[:-1])
+
+
+def test_archive_then_confirm_reactivates(vault: Vault):
+    stored = vault.remember("preference", "Prefers green tea in the morning.")
+    assert vault.archive(stored.memory.id[:10]) == stored.path
+    text = (vault.root / stored.path).read_text()
+    assert "status: archived" in text and seal_state(text) is SealState.SEALED
+    assert not vault.recall("green tea")
+    assert vault.archive(stored.path) == stored.path  # already archived: unchanged
+    assert (vault.root / stored.path).read_text() == text
+    vault.confirm(stored.memory.id)
+    assert "status: active" in (vault.root / stored.path).read_text()
+    assert vault.recall("green tea")
+    write(vault.root, "Plain.md", "Just a note.\n")
+    vault.sync()
+    with pytest.raises(ValidationError, match="Plain.md: not a valid memory"):
+        vault.archive("Plain.md")
+
+
+@pytest.fixture
+def appender(tmp_path: Path) -> Path:
+    """A fake editor: appends a line to the file it is given (a person's edit)."""
+    script = tmp_path / "append-editor"
+    script.write_text(
+        f"#!{sys.executable}\nimport sys\nopen(sys.argv[1], 'a').write('Also at night.\\n')\n"
+    )
+    script.chmod(0o755)
+    return script
+
+
+def test_edit_in_the_editor_records_a_hand_edit(vault: Vault, appender: Path, monkeypatch):
+    stored = vault.remember("preference", "Prefers green tea.", confidence=0.7)
+    monkeypatch.setenv("VISUAL", "")
+    monkeypatch.setenv("EDITOR", str(appender))
+    report = manage.edit_in_editor(vault, stored.memory.id[:12])
+    assert report.changed and report.evidence == "manual" and report.error is None
+    text = (vault.root / stored.path).read_text()
+    assert "Also at night." in text and "evidence: manual" in text and "confidence: 0.95" in text
+    assert seal_state(text) is SealState.SEALED  # sealed again: the next edit is seen too
+
+
+def test_edit_unchanged_and_missing_editor(vault: Vault, tmp_path: Path):
+    stored = vault.remember("preference", "Prefers green tea.")
+    before = (vault.root / stored.path).read_bytes()
+    report = manage.edit_in_editor(vault, stored.path, editor=["true"])
+    assert not report.changed and (vault.root / stored.path).read_bytes() == before
+    with pytest.raises(ValidationError, match="editor 'no-such-editor-x' not found"):
+        manage.edit_in_editor(vault, stored.path, editor=["no-such-editor-x"])
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"VISUAL": "code --wait", "EDITOR": "nano"}, ["code", "--wait"]),
+        ({"VISUAL": "  ", "EDITOR": "nano"}, ["nano"]),
+        ({"EDITOR": "'/opt/my editor/ed' -n"}, ["/opt/my editor/ed", "-n"]),
+        ({}, ["vi"]),
+    ],
+)
+def test_editor_command(env: dict[str, str], expected: list[str]):
+    assert manage.editor_command(env) == expected
+
+
+def test_cli_shows_short_ids_and_acts_on_them(sample_dir: Path, appender: Path):
+    v = str(sample_dir)
+    runner.invoke(app, ["--vault", v, "sync"])
+    recent = json.loads(runner.invoke(app, ["--vault", v, "recent", "--json", "-n", "5"]).output)
+    full = [r["id"] for r in recent]
+    assert all(len(i) == 26 for i in full)  # the full id in JSON
+    with Vault.open(sample_dir) as vault:
+        short = vault.short_ids(full)
+    table = runner.invoke(app, ["--vault", v, "recent", "-n", "5"]).output
+    assert all(short[i] in table for i in full) and full[0] not in table
+    hits = runner.invoke(app, ["--vault", v, "search", "neovim", "-n", "1"]).output
+    neovim = json.loads(runner.invoke(app, ["--vault", v, "search", "neovim", "--json"]).output)[0]
+    with Vault.open(sample_dir) as vault:
+        neovim_short = vault.short_ids([neovim["id"]])[neovim["id"]]
+    assert f"{neovim_short}  preference/Prefers Neovim" in hits
+    recalled = runner.invoke(app, ["--vault", v, "recall", "Which editor do I use?"]).output
+    assert f"id {neovim_short})" in recalled
+
+    edited = runner.invoke(
+        app, ["--vault", v, "edit", neovim_short], env={"VISUAL": "", "EDITOR": str(appender)}
+    )
+    assert edited.exit_code == 0 and "evidence: manual" in edited.output
+    unchanged = runner.invoke(app, ["--vault", v, "edit", neovim_short], env={"VISUAL": "true"})
+    assert unchanged.output.startswith("Unchanged: preference/Prefers Neovim")
+    archived = runner.invoke(app, ["--vault", v, "archive", neovim_short])
+    assert archived.output == f"Archived {neovim['path']}\n"
+    assert neovim_short not in runner.invoke(app, ["--vault", v, "recall", "Which editor?"]).output
+    forgot = runner.invoke(app, ["--vault", v, "forget", neovim_short, "--json"])
+    assert json.loads(forgot.output) == {"forgotten": neovim["path"]}
+    again = runner.invoke(app, ["--vault", v, "forget", neovim_short])
+    assert again.exit_code == 1 and "no memory with id" in again.output
+    write(
+        sample_dir, "goal/Twin A.md", "---\nid: 01JDX3M7Q9AAAAAAAAAAAAAAAA\ntype: goal\n---\nA.\n"
+    )
+    write(
+        sample_dir, "goal/Twin B.md", "---\nid: 01JDX3M7Q9BAAAAAAAAAAAAAAA\ntype: goal\n---\nB.\n"
+    )
+    ambiguous = runner.invoke(app, ["--vault", v, "forget", "01JDX3M7Q9"])
+    assert ambiguous.exit_code == 1 and "more than one memory" in ambiguous.output
+    assert (sample_dir / "goal/Twin A.md").exists() and (sample_dir / "goal/Twin B.md").exists()
+    assert runner.invoke(app, ["--vault", v, "forget", "01JDX3M7Q9B"]).exit_code == 0
+    assert not (sample_dir / "goal/Twin B.md").exists()

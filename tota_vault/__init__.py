@@ -61,6 +61,7 @@ _EXPORTS = {
     "MergeResult": "gitmerge",
     "merge_notes": "gitmerge",
     "setup_git": "gitdriver",
+    "EditReport": "manage",
 }
 
 __all__ = [
@@ -69,6 +70,7 @@ __all__ = [
     "ConfigFileError",
     "Conversation",
     "DoctorReport",
+    "EditReport",
     "Evidence",
     "Extractor",
     "Hit",

@@ -229,6 +229,8 @@ def search(
         from rich.table import Table
         from rich.text import Text
 
+        short = vault.short_ids(hit.memory_id for hit in hits)
+
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
         table.add_column("type")
         table.add_column("memory", overflow="fold")
@@ -240,7 +242,8 @@ def search(
             cell.append("\n")
             for piece, matched in hit.snippet_parts():
                 cell.append(piece.replace("\n", " "), style="reverse" if matched else "")
-            cell.append(f"\n{row['path']}", style="dim")
+            named = f"{short[row['memory_id']]}  " if row["memory_id"] in short else ""
+            cell.append(f"\n{named}{row['path']}", style="dim")
             if row["error"]:
                 cell.append(f"\ninvalid: {row['error']}", style="red")
             conf = "" if row["confidence"] is None else f"{row['confidence']:.2f}"
@@ -505,7 +508,12 @@ def recall(
         if as_json or output == "json":
             _print_json([r.to_dict() for r in results])
             return
-        block = context_block(results, budget=budget, heading="Profile" if profile else "Memories")
+        block = context_block(
+            results,
+            budget=budget,
+            heading="Profile" if profile else "Memories",
+            ids=vault.short_ids(r.id for r in results),
+        )
         sys.stdout.write(block or "No memories match.\n")
 
 
@@ -517,6 +525,59 @@ def confirm(
     with _open() as vault:
         path = vault.confirm(ref)
         print(f"Confirmed {path}")
+
+
+@app.command()
+def forget(
+    ref: Annotated[
+        str, typer.Argument(help="A memory id (or a short prefix of it), path or title.")
+    ],
+    as_json: JsonOption = False,
+) -> None:
+    """Delete one memory (its note and index row); it is not learned again from the same message."""
+    with _open() as vault:
+        path = vault.forget(ref)
+        if as_json:
+            _print_json({"forgotten": path})
+            return
+        print(f"Forgot {path}")
+
+
+@app.command()
+def archive(
+    ref: Annotated[
+        str, typer.Argument(help="A memory id (or a short prefix of it), path or title.")
+    ],
+) -> None:
+    """Archive one memory: kept on disk, skipped by recall; `tota confirm` reactivates it."""
+    with _open() as vault:
+        path = vault.archive(ref)
+        print(f"Archived {path}")
+
+
+@app.command()
+def edit(
+    ref: Annotated[
+        str, typer.Argument(help="A memory id (or a short prefix of it), path or title.")
+    ],
+    as_json: JsonOption = False,
+) -> None:
+    """Open one memory in $VISUAL or $EDITOR (default vi); a change is recorded as a hand edit."""
+    from . import manage
+
+    with _open() as vault:
+        report = manage.edit_in_editor(vault, ref)
+        if as_json:
+            _print_json(report.to_dict())
+            return
+        if report.editor_status:
+            print(f"The editor exited with status {report.editor_status}.", file=sys.stderr)
+        if not report.changed:
+            print(f"Unchanged: {report.path}")
+        elif report.error:
+            print(f"Saved {report.path}, but it is not a valid memory now: {report.error}")
+        else:
+            print(f"Saved {report.path} (evidence: {report.evidence})")
 
 
 @app.command()
@@ -569,15 +630,18 @@ def reflect(
 @app.command()
 def memory() -> None:
     """Open the interactive memory manager (overview, recent, search, pause, clear all)."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    # Textual draws on stderr: all three must be the terminal, or the screen goes to a file.
+    if not (sys.stdin.isatty() and sys.stdout.isatty() and sys.stderr.isatty()):
         raise ValidationError(
             "tota memory needs a terminal; in scripts use tota overview, recent, search, "
             "pause, resume or clear --yes"
         )
     from .menu import run_menu
 
-    with _open(create=True) as vault:
-        run_menu(vault)
+    root = _resolve()
+    if not root.is_dir():
+        _open(create=True).close()  # a new vault, once; otherwise the manager opens it later
+    run_menu(root)
 
 
 @app.command()
@@ -619,9 +683,33 @@ def recent(
         if not results:
             print("No memories yet.")
             return
-        from .menu import recent_table
+        _console().print(recent_table(results, vault.short_ids(r.id for r in results)))
 
-        _console().print(recent_table(results))
+
+def recent_table(results: list[Any], short_ids: dict[str, str]) -> Any:
+    """The recent memories as a rich table: short id, text, type, confidence, evidence, date."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
+    table.add_column("id", no_wrap=True)
+    table.add_column("memory", overflow="fold")
+    table.add_column("type")
+    table.add_column("conf.", justify="right")
+    table.add_column("evidence")
+    table.add_column("updated")
+    for result in results:
+        conf = result.effective_confidence
+        first = result.text.strip().split("\n", 1)[0]
+        table.add_row(
+            short_ids.get(result.id or "", "-"),
+            Text(first if len(first) <= 120 else first[:119] + "…"),
+            result.type or "-",
+            "" if conf is None else f"{conf:.2f}",
+            result.evidence or "-",
+            (result.updated or "")[:10],
+        )
+    return table
 
 
 @app.command()

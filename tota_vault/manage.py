@@ -1,33 +1,60 @@
-"""Managing the memory as a whole: an overview, the recent memories, and clearing it all.
+"""Managing the memory: an overview, the recent memories, one memory at a time, clearing it all.
 
 These are what the `/memory` manager shows (`tota memory`) and their script-friendly twins
-(`tota overview`, `tota recent`, `tota clear --yes`). Reads come from the index; `clear` is
-the one place tota deletes notes, and it deletes only memories.
+(`tota overview`, `tota recent`, `tota edit`, `tota clear --yes`). Reads come from the index;
+`clear` and `Vault.forget` are the only places tota deletes notes, and they delete only
+memories. Both leave a tombstone of the messages behind what they deleted (`forgotten.py`), so
+the same conversation observed again does not bring it back, and both call
+`forget_conversations`, the one place that will remove what the index keeps of those
+conversations.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import shlex
+import subprocess
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .errors import ValidationError
 from .files import read_file
+from .forgotten import add_forgotten
 from .recall import Recalled, as_recalled, profile
+from .vault import MIN_ID_PREFIX
 
 if TYPE_CHECKING:
+    from .index import Index
     from .vault import Vault
 
-__all__ = ["ClearReport", "clear", "overview", "recent"]
+__all__ = [
+    "ClearReport",
+    "EditReport",
+    "clear",
+    "edit_in_editor",
+    "editor_command",
+    "forget_conversations",
+    "overview",
+    "recent",
+    "short_ids",
+]
 
 #: The last memories, newest change first: what the person has just taught tota.
 RECENT = """
 SELECT * FROM notes
 WHERE error IS NULL AND memory_id IS NOT NULL AND status = 'active'
 ORDER BY updated DESC, created DESC, path
-LIMIT :limit
+LIMIT :limit OFFSET :offset
 """
 #: Every note that is a memory (valid, with an id): what Clear All deletes, and nothing else.
-MEMORY_NOTES = "SELECT path, hash FROM notes WHERE memory_id IS NOT NULL AND error IS NULL"
+MEMORY_NOTES = "SELECT path, hash, sources FROM notes WHERE memory_id IS NOT NULL AND error IS NULL"
+#: The ids just before and just after one id in sorted order, through the index on memory_id
+#: (two O(log n) seeks). A prefix is unique once it is longer than what the id shares with
+#: either neighbour, so these two decide an id's shortest unique prefix at any vault size.
+ID_BEFORE = "SELECT max(memory_id) FROM notes WHERE memory_id < ?"
+ID_AFTER = "SELECT min(memory_id) FROM notes WHERE memory_id > ?"
 
 
 def overview(vault: Vault, *, profile_size: int = 5) -> dict[str, Any]:
@@ -46,9 +73,10 @@ def overview(vault: Vault, *, profile_size: int = 5) -> dict[str, Any]:
     }
 
 
-def recent(vault: Vault, *, limit: int = 10) -> list[Recalled]:
-    """The `limit` active memories changed most recently, with effective confidence."""
-    return as_recalled(vault.index.conn.execute(RECENT, {"limit": limit}))
+def recent(vault: Vault, *, limit: int = 10, offset: int = 0) -> list[Recalled]:
+    """The `limit` active memories changed most recently, with effective confidence; `offset`
+    skips that many first (the manager loads the list a page at a time)."""
+    return as_recalled(vault.index.conn.execute(RECENT, {"limit": limit, "offset": offset}))
 
 
 @dataclass
@@ -68,12 +96,20 @@ def clear(vault: Vault) -> ClearReport:
 
     Files that are not memories (plain notes, invalid notes, anything that is not Markdown)
     stay. The vault is synced first, so a memory a person just wrote is known; a note that
-    changes between that sync and its deletion is left alone.
+    changes between that sync and its deletion is left alone. The messages behind the deleted
+    memories are tombstoned (an assistant hook that reads the whole conversation again after
+    the next reply must not learn everything back) and handed to `forget_conversations`.
     """
     vault.sync()
     report = ClearReport()
     rows = vault.index.conn.execute(MEMORY_NOTES).fetchall()
-    for rel, known_hash in rows:
+    forgotten = [source for _rel, _hash, sources in rows for source in json.loads(sources)]
+    # Tombstones first: a crash before the deletes leaves memories and their tombstones (the
+    # memories stay findable), never deleted memories that the next observation brings back.
+    # A note left below (changed since the sync) still cites its tombstoned messages, which
+    # the pipeline skips for that reason anyway.
+    add_forgotten(vault.root, forgotten)
+    for rel, known_hash, _sources in rows:
         path = vault.root / rel
         try:
             _data, fingerprint = read_file(path)
@@ -84,5 +120,104 @@ def clear(vault: Vault) -> ClearReport:
         os.unlink(path)
         report.deleted.append(rel)
     vault.reindex()
+    forget_conversations(vault.index, forgotten)
     report.kept = vault.index.counts()["notes"]
     return report
+
+
+def forget_conversations(index: Index, sources: Iterable[str]) -> int:
+    """Remove what the index keeps of the conversations behind deleted memories.
+
+    The one place `Vault.forget` and `clear` call for it, given the deleted memories' sources
+    (`<conversation>#<message>`); returns how many records it removed. Today the index keeps no
+    conversation turns (only the notes and the sources they cite, whose rows go with the
+    notes), so there is nothing to remove and it returns 0. When raw turns get their own
+    table, deleting the turns these sources name belongs here, so that forgetting a memory
+    also forgets the words it came from.
+    """
+    del index, sources  # nothing is kept yet: see the docstring
+    return 0
+
+
+def short_ids(index: Index, ids: Iterable[str]) -> dict[str, str]:
+    """The shortest unambiguous prefix (at least `MIN_ID_PREFIX` characters) of each id.
+
+    Like git's abbreviated hashes: ULIDs start with their time, so memories made in the same
+    second share 8 or 9 characters and a fixed length would be ambiguous. Each id's prefix is
+    decided by its two neighbours in sorted order among every id in the index, so a page of
+    ids costs two index seeks per id, at any vault size. An id the index does not know is
+    made unique against the ids it does know.
+    """
+    out: dict[str, str] = {}
+    for memory_id in ids:
+        if not memory_id or memory_id in out:
+            continue
+        shared = 0
+        for sql in (ID_BEFORE, ID_AFTER):
+            neighbour = index.conn.execute(sql, (memory_id,)).fetchone()[0]
+            if neighbour:
+                shared = max(shared, _common_prefix(memory_id, neighbour))
+        out[memory_id] = memory_id[: max(MIN_ID_PREFIX, shared + 1)]
+    return out
+
+
+def _common_prefix(a: str, b: str) -> int:
+    return len(os.path.commonprefix([a, b]))
+
+
+def editor_command(environ: Mapping[str, str] | None = None) -> list[str]:
+    """The person's editor as a command line: `$VISUAL`, else `$EDITOR`, else vi (notepad on
+    Windows). Split as a shell would, so `code --wait` works."""
+    env = os.environ if environ is None else environ
+    default = "notepad" if os.name == "nt" else "vi"
+    raw = (env.get("VISUAL") or "").strip() or (env.get("EDITOR") or "").strip() or default
+    return shlex.split(raw, posix=os.name != "nt")
+
+
+@dataclass(frozen=True)
+class EditReport:
+    """What a person's edit in their editor did to one note."""
+
+    path: str
+    changed: bool
+    evidence: str | None = None  # the note's evidence afterwards (`manual` after a change)
+    error: str | None = None  # why the note is no longer a valid memory, if it is not
+    editor_status: int = 0  # the editor's exit status (non-zero: it reported a problem)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view."""
+        return dict(self.__dict__)
+
+
+def edit_in_editor(vault: Vault, ref: str, *, editor: Sequence[str] | None = None) -> EditReport:
+    """Open one note in the person's editor, wait for it to close, and record the change.
+
+    A changed note is synced at once, so it goes through the same hand-edit path as an edit
+    in any other editor (`evidence: manual`, sealed again; see seal.py); a note the person
+    broke is kept as written and reported invalid. An unchanged note is left untouched.
+    The caller gives the editor the terminal (the manager suspends itself first).
+    """
+    rel = vault.resolve(ref)
+    vault.sync(paths=[rel])  # a pending change is recorded before, not mistaken for this one
+    path = vault.root / rel
+    _data, before = read_file(path)
+    command = list(editor) if editor else editor_command()
+    try:
+        status = subprocess.run([*command, str(path)], check=False).returncode
+    except FileNotFoundError:
+        raise ValidationError(
+            f"editor {command[0]!r} not found; set $VISUAL or $EDITOR to one that is installed"
+        ) from None
+    if not os.path.lexists(path):
+        # Deleting a memory is `tota forget`'s job; the index learns of the deletion as usual.
+        vault.sync(paths=[rel])
+        return EditReport(rel, True, error="the editor deleted the note", editor_status=status)
+    _data, after = read_file(path)
+    if after.hash == before.hash:
+        return EditReport(rel, False, editor_status=status)
+    vault.sync(paths=[rel])
+    rows = vault.index.get(path=rel)
+    row = rows[0] if rows else {}
+    return EditReport(
+        rel, True, evidence=row.get("evidence"), error=row.get("error"), editor_status=status
+    )

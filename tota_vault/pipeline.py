@@ -14,7 +14,8 @@ around it: the index look-ups before, the note writes after, each through the no
                old value; the old note is marked `superseded`, never deleted
     keep       the existing value is more confident: it stays, and its History notes the
                contradiction
-    skip       below the confidence threshold, or this message was already observed
+    skip       below the confidence threshold, or this message was already observed, or a
+               memory learned from it was forgotten (its tombstone, see forgotten.py)
 """
 
 from __future__ import annotations
@@ -102,8 +103,11 @@ def decide(
     similar: Sequence[dict[str, Any]],
     same_key: Sequence[dict[str, Any]],
     threshold: float = MERGE_THRESHOLD,
+    forgotten: bool = False,
 ) -> Decision:
     """The storage policy for one candidate (see the module docstring). Pure."""
+    if forgotten:
+        return Decision("skip", "a memory learned from this message was forgotten")
     if already_observed:
         return Decision("skip", "this message was already observed")
     if scores.confidence < min_confidence:
@@ -252,11 +256,12 @@ class Learner:
         dry_run: bool,
     ) -> None:
         index = self.vault.index
+        forgotten = self.vault.forgotten_sources()
         observed: dict[str, bool] = {}
         for candidate in candidates:
             source = f"{conversation_id}#{candidate.source}"
             if source not in observed:
-                observed[source] = bool(index.by_source(source))
+                observed[source] = source in forgotten or bool(index.by_source(source))
             scores = score(candidate)
             # `decide` skips a repeated message or a weak candidate before comparing it with
             # anything: those need no look-up (a fifth of a real conversation's candidates).
@@ -276,7 +281,7 @@ class Learner:
             decision = decide(
                 candidate, scores, min_confidence=self.min_confidence,
                 already_observed=observed[source], similar=similar, same_key=same_key,
-                threshold=self.threshold,
+                threshold=self.threshold, forgotten=source in forgotten,
             )  # fmt: skip
             when = at or candidate.timestamp or now()
             path = None

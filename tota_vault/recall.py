@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -403,12 +403,18 @@ def estimate_tokens(text: str) -> int:
 
 
 def context_block(
-    results: Iterable[Recalled], *, budget: int | None = None, heading: str = "Memories"
+    results: Iterable[Recalled],
+    *,
+    budget: int | None = None,
+    heading: str = "Memories",
+    ids: Mapping[str, str] | None = None,
 ) -> str:
     """Markdown for a prompt: grouped by type, one line a memory, cut to `budget` tokens.
 
     Memories are taken best first until the next would pass the budget; the groups follow the
-    order of the memory types (identity first), each keeping its members' rank order.
+    order of the memory types (identity first), each keeping its members' rank order. With
+    `ids` (full id -> short id, `Vault.short_ids`) each line names its memory's short id, so a
+    person can confirm, archive or forget it.
     """
     lines_by_type: dict[str, list[str]] = {}
     used = estimate_tokens(f"## {heading}\n")
@@ -417,7 +423,8 @@ def context_block(
         conf = result.effective_confidence if result.effective_confidence is not None else 0.0
         # One line a memory: a reflection's Members list and any later section stay out.
         text = " ".join(result.text.split("\n\n", 1)[0].split())
-        line = f"- {text} (confidence {conf:.2f}, {result.evidence}, {date})"
+        named = f", id {ids[result.id]}" if ids and result.id in ids else ""
+        line = f"- {text} (confidence {conf:.2f}, {result.evidence}, {date}{named})"
         header = "" if result.type in lines_by_type else f"\n### {result.type}\n"
         cost = estimate_tokens(line + "\n" + header)
         if budget is not None and used + cost > budget:

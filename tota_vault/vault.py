@@ -34,6 +34,7 @@ from .files import (
     make_dirs,
     read_file,
 )
+from .forgotten import add_forgotten, read_forgotten
 from .history import append_history
 from .index import PATCHABLE_COLUMNS, Hit, Index, record_from_note
 from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, now, parse_date
@@ -566,8 +567,12 @@ class Vault:
         """Delete one memory: its note and its index row. Returns the note's path.
 
         Only a memory is forgotten (a note with an id); a note that changed on disk since it
-        was indexed is refused rather than deleted unseen, like every write of tota's.
+        was indexed is refused rather than deleted unseen, like every write of tota's. The
+        messages it came from are tombstoned (`.tota-forgotten`), so observing the same
+        conversation again does not learn it back; a new message saying the same is learned.
         """
+        from .manage import forget_conversations
+
         self.sync()
         rel = self.resolve(ref)
         rows = self.index.get(path=rel)
@@ -576,9 +581,40 @@ class Vault:
         _note, fingerprint, _data = read_note(self.root, rel)
         if fingerprint.hash != rows[0]["hash"]:
             raise NoteChangedError("changed on disk while forgetting it; try again", path=rel)
+        sources = list(rows[0].get("sources") or [])
+        # The tombstone before the delete: a crash between them leaves the memory (and a
+        # tombstone that changes nothing while the memory cites the same messages).
+        add_forgotten(self.root, sources)
         os.unlink(self.root / rel)
         self.index.apply(deletes=[rel])
+        forget_conversations(self.index, sources)
         return rel
+
+    def forgotten_sources(self) -> frozenset[str]:
+        """The messages (`<conversation>#<message>`) of forgotten memories: never learned again."""
+        return read_forgotten(self.root)
+
+    def archive(self, ref: str, *, now: datetime | None = None) -> str:
+        """Archive one memory: kept on disk, skipped by recall; `confirm` makes it active again.
+
+        Returns the note's path. An archived memory is left as it is.
+        """
+        rel = self.resolve(ref)
+        rows = self.index.get(path=rel)
+        if not rows or rows[0].get("memory_id") is None or rows[0].get("error"):
+            raise ValidationError(f"{rel}: not a valid memory note; tota archives only memories")
+        if rows[0].get("status") == Status.ARCHIVED.value:
+            return rel
+        at = (now or datetime.now()).replace(microsecond=0)
+        self.edit(rel, lambda row: {"status": Status.ARCHIVED.value, "updated": at})
+        return rel
+
+    def short_ids(self, ids: Iterable[str | None]) -> dict[str, str]:
+        """Each id's shortest unambiguous prefix in this vault (at least 6 characters), for
+        displays; `resolve` accepts any of them (see `manage.short_ids`)."""
+        from .manage import short_ids
+
+        return short_ids(self.index, [i for i in ids if i])
 
     def confirm(self, ref: str, *, now: datetime | None = None) -> str:
         """A person or program vouches for a memory: confidence up, decay clock reset.

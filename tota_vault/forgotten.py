@@ -1,0 +1,86 @@
+"""Tombstones: the messages whose memories a person deleted, so tota does not learn them again.
+
+The pipeline skips a message the index says a memory already cites (`<conversation>#<msg>`).
+Once a memory is forgotten its note and row are gone, so without a tombstone the next time
+the same conversation is observed (an assistant hook re-reads the whole transcript after
+every reply) the memory would come straight back.
+
+Where the tombstones live is a choice with a trade-off:
+
+* `<vault>/.tota-forgotten` (what tota does): a small text file in the vault itself, so it
+  survives `tota reindex` and a deleted `.tota/`, and travels with the vault through git,
+  Syncthing or a backup. A memory forgotten on the laptop is not learned again on the desktop
+  from the same conversation. The cost: the file is versioned, so `git log` shows which
+  message ids were forgotten and when (never their text: only ids are written).
+* `<vault>/.tota/forgotten` (local state) would keep even the ids out of git, but another
+  device would learn the memory again, and the person would have to forget it once per device.
+
+One source a line, appended (the file is never rewritten, so a line or comment a person added
+stays as it is, and two devices that each forgot something merge line by line:
+`.tota-forgotten merge=union` in the vault's `.gitattributes` lets git do it without a
+conflict). Lines that start with `# ` are comments. Deleting a line lets tota learn from that
+message again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from .errors import InvalidNoteError
+from .files import atomic_write, read_file
+
+__all__ = ["FORGOTTEN_FILE", "add_forgotten", "read_forgotten"]
+
+#: The tombstone file, vault-relative. A dot-file: Obsidian hides it and sync skips it.
+FORGOTTEN_FILE = ".tota-forgotten"
+HEADER = (
+    "# tota: messages whose memories were forgotten; tota does not learn from them again.\n"
+    "# One <conversation>#<message> a line. Delete a line to let tota learn from it again.\n"
+)
+
+
+def _parse(text: str) -> set[str]:
+    return {
+        line.strip()
+        for line in text.splitlines()
+        if line.strip() and not line.startswith("# ") and line.strip() != "#"
+    }
+
+
+def read_forgotten(root: Path) -> frozenset[str]:
+    """The sources tota must not learn from again (empty when nothing was forgotten)."""
+    path = root / FORGOTTEN_FILE
+    if not os.path.lexists(path):
+        return frozenset()
+    data, _fingerprint = read_file(path)
+    try:
+        return frozenset(_parse(data.decode("utf-8")))
+    except UnicodeDecodeError as exc:
+        raise InvalidNoteError(f"not UTF-8 text (byte at offset {exc.start})", path=path) from None
+
+
+def add_forgotten(root: Path, sources: Iterable[str]) -> int:
+    """Append the sources not yet in the tombstone file (sorted); return how many were new.
+
+    Every byte already there is kept. The write is atomic and refused (as every write of
+    tota's) if the file changed since it was read, so a line added elsewhere is never dropped.
+    """
+    path = root / FORGOTTEN_FILE
+    fingerprint = None
+    text = HEADER
+    try:
+        if os.path.lexists(path):
+            data, fingerprint = read_file(path)
+            text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidNoteError(f"not UTF-8 text (byte at offset {exc.start})", path=path) from None
+    new = {s.strip() for s in sources if s.strip()} - _parse(text)
+    if not new:
+        return 0
+    if text and not text.endswith("\n"):
+        text += "\n"
+    text += "".join(f"{line}\n" for line in sorted(new))
+    atomic_write(path, text.encode("utf-8"), expected=fingerprint)
+    return len(new)
