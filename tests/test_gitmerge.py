@@ -709,3 +709,36 @@ def test_the_daemon_catches_up_with_a_merge_and_writes_nothing(clones: tuple[Pat
     finally:
         daemon.stop()
     assert git(desktop, "status", "--porcelain").stdout == ""  # merged notes are tota's own
+
+
+def test_setup_lets_git_union_the_tombstones_of_two_devices(tmp_path: Path) -> None:
+    """Two devices that each forgot a memory keep both tombstones after a merge."""
+    from tota_vault.gitdriver import setup_git
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    env = {**os.environ, "HOME": str(tmp_path), "GIT_CONFIG_NOSYSTEM": "1"}
+
+    def run(*args: str) -> None:
+        subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+            cwd=repo,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+
+    run("init", "-q", "-b", "main")
+    assert ".gitattributes" in setup_git(repo)
+    assert setup_git(repo) == []  # idempotent
+    (repo / ".tota-forgotten").write_text("a#1\n")
+    run("add", "-A")
+    run("commit", "-qm", "base")
+    run("checkout", "-qb", "other")
+    (repo / ".tota-forgotten").write_text("a#1\nb#2\n")
+    run("commit", "-qam", "forgot b")
+    run("checkout", "-q", "main")
+    (repo / ".tota-forgotten").write_text("a#1\nc#3\n")
+    run("commit", "-qam", "forgot c")
+    run("merge", "-q", "other", "-m", "merge")
+    assert (repo / ".tota-forgotten").read_text().splitlines() == ["a#1", "c#3", "b#2"]

@@ -48,6 +48,9 @@ DRIVER = "tota"
 #: Every Markdown file in the vault: a person may move a note to any folder (its frontmatter
 #: `type` is the truth), and a file that is not a memory note falls back to git's text merge.
 ATTRIBUTES_LINE = f"*.md merge={DRIVER}"
+#: The tombstones of forgotten memories (`forgotten.py`) are lines that only grow on every
+#: device: git's built-in union merge keeps both sides' lines, with no driver to register.
+FORGOTTEN_LINE = ".tota-forgotten merge=union"
 _NAME = "tota memory notes (field-by-field merge)"
 
 
@@ -153,7 +156,8 @@ def _in_work_tree(root: Path) -> bool:
 def setup_git(root: Path, *, python: str | None = None) -> list[str]:
     """Register the merge driver for the vault at `root` (in a git work tree); idempotent.
 
-    Adds `*.md merge=tota` to the vault's `.gitattributes` and sets `merge.tota.name` and
+    Adds `*.md merge=tota` (and `.tota-forgotten merge=union`) to the vault's `.gitattributes`
+    and sets `merge.tota.name` and
     `merge.tota.driver` in the repository's config. Returns what changed (empty when all
     was in place already).
     """
@@ -164,10 +168,16 @@ def setup_git(root: Path, *, python: str | None = None) -> list[str]:
     changed: list[str] = []
     attributes = root / ".gitattributes"
     existing = attributes.read_text("utf-8") if attributes.exists() else ""
-    if ATTRIBUTES_LINE not in existing.splitlines():
-        text = existing + ("" if not existing or existing.endswith("\n") else "\n")
-        text += "# Memory notes merge field by field: `tota git setup` registers the driver.\n"
-        text += ATTRIBUTES_LINE + "\n"
+    lines = existing.splitlines()
+    additions = ""
+    if ATTRIBUTES_LINE not in lines:
+        additions += "# Memory notes merge field by field: `tota git setup` registers the driver.\n"
+        additions += ATTRIBUTES_LINE + "\n"
+    if FORGOTTEN_LINE not in lines:
+        additions += "# Forgotten memories' messages: both devices' lines are kept.\n"
+        additions += FORGOTTEN_LINE + "\n"
+    if additions:
+        text = existing + ("" if not existing or existing.endswith("\n") else "\n") + additions
         atomic_write(attributes, text.encode("utf-8"), expected=fingerprint_of(attributes))
         changed.append(".gitattributes")
     wanted = {f"merge.{DRIVER}.name": _NAME, f"merge.{DRIVER}.driver": driver_command(python)}
