@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import write
 
-from tota_vault.errors import NoteChangedError
+from tota_vault.errors import NoteChangedError, WriteError
 from tota_vault.files import (
     FileStat,
     atomic_write,
@@ -144,9 +144,9 @@ def test_atomic_write_leaves_no_temp_file_when_writing_fails(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", broken_fsync)
-    with pytest.raises(OSError, match="No space"):
+    with pytest.raises(WriteError, match="Run.md: cannot write .No space"):
         atomic_write(target, b"new\n", expected=fp)
-    with pytest.raises(OSError, match="No space"):
+    with pytest.raises(WriteError, match="Fresh.md: cannot write .No space"):
         atomic_write(target.with_name("Fresh.md"), b"new\n", expected=None)
     monkeypatch.undo()
     assert target.read_bytes() == b"old\n"
