@@ -442,21 +442,25 @@ def index_error(exc: BaseException, path: Path, *, kind: str | None = None) -> I
     """One line for a failed index operation: what is wrong with which file, what to do."""
     kind = kind or fault_kind(exc)
     reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    error: IndexError_
     if kind == "corrupt":
-        return IndexCorruptError(
+        error = IndexCorruptError(
             f"{path}: the index is damaged ({reason}); run `tota reindex` to rebuild it from "
             "the notes"
         )
-    if kind in ("readonly", "cantopen"):
-        return IndexReadOnlyError(
+    elif kind in ("readonly", "cantopen"):
+        error = IndexReadOnlyError(
             f"{path}: the index cannot be written ({reason}); make it and its folder writable "
             f"(chmod u+w {path} {path.parent}), or delete {path.parent} to rebuild it"
         )
-    if kind == "full":
-        return IndexError_(f"{path}: the disk is full ({reason}); free some space and retry")
-    if kind == "moved":
-        return IndexError_(f"{path}: the index was deleted or replaced while in use; retry")
-    return IndexError_(f"{path}: the index failed ({reason})")
+    elif kind == "full":
+        error = IndexError_(f"{path}: the disk is full ({reason}); free some space and retry")
+    elif kind == "moved":
+        error = IndexError_(f"{path}: the index was deleted or replaced while in use; retry")
+    else:
+        error = IndexError_(f"{path}: the index failed ({reason})")
+    error.reason = reason  # type: ignore[attr-defined]
+    return error
 
 
 def _make_private(path: Path) -> None:
@@ -747,6 +751,8 @@ class Index:
         try:
             rows = self.conn.execute(SEARCH, params).fetchall()
         except sqlite3.OperationalError as exc:
+            if fault_kind(exc) is not None:
+                raise  # the file, not the query: the vault recovers or says so
             message = str(exc)
             hint = "" if not raw else "; drop --raw to search for the words as typed"
             raise QueryError(f"cannot search for {query!r}: {message}{hint}") from None
