@@ -47,6 +47,7 @@ __all__ = [
     "read_file",
     "scan_vault",
     "sweep_temps",
+    "through_link",
 ]
 
 #: Folders never indexed: tota's own state, Obsidian's config and trash, version control.
@@ -121,6 +122,13 @@ def external_target(real_root: str, path: str) -> str | None:
     if target == real_root or target.startswith(real_root.rstrip(os.sep) + os.sep):
         return None
     return target
+
+
+def through_link(root: Path, rel: str) -> bool:
+    """True when a vault-relative path reaches its file through a link (its own, or a linked
+    folder's): tota reads such a note but never writes it (it may not even be in the vault)."""
+    real_root = os.path.realpath(root)
+    return os.path.realpath(root / rel) != os.path.join(real_root, *rel.split("/"))
 
 
 def outside_reason(target: str) -> str:

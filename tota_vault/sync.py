@@ -35,6 +35,7 @@ from .files import (
     read_file,
     scan_vault,
     sweep_temps,
+    through_link,
 )
 from .index import Index, IndexedFile, IndexedStat, NoteRecord, record_from_note
 from .model import Evidence, format_date, new_id, now
@@ -281,7 +282,7 @@ def _assign_id(
     """
     if any("{{" in str(v) or "<%" in str(v) for v in note.fields.values()):
         return note, fp, None
-    if os.path.islink(root / note.path):
+    if through_link(root, note.path):
         # tota never writes through a link (see atomic_write): indexed as it is, every sync,
         # instead of a patch deferred (and reported as "updated") forever.
         return note, fp, None
@@ -325,7 +326,7 @@ def _hand_edit(
     if state is SealState.SEALED or (state is SealState.UNSEALED and not seen_before):
         return note, fp, None
     at = now()
-    if os.path.islink(root / note.path):  # never written through: the index alone records it
+    if through_link(root, note.path):  # never written through: the index alone records it
         memory = note.memory.with_changes(evidence=Evidence.MANUAL, updated=at)
         return replace(note, memory=memory), fp, None
     if _settled(root, note.path, fp, quiet):

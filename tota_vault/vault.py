@@ -570,8 +570,17 @@ class Vault:
 
     @_guarded
     def doctor(self) -> DoctorReport:
-        """Check the vault and its index without changing either (see `tota doctor`)."""
-        return diagnose(self.root, self.index, follow_external=self._follow_external())
+        """Check the vault and its index without changing either (see `tota doctor`).
+
+        Except that a damaged index (its integrity checks fail) is a cache gone bad: it is
+        moved aside and rebuilt from the notes, as any other command would, and checked again.
+        """
+        follow = self._follow_external()
+        report = diagnose(self.root, self.index, follow_external=follow)
+        if report.integrity:
+            self._recover("corrupt", IndexCorruptError("; ".join(report.integrity)))
+            report = diagnose(self.root, self.index, follow_external=follow)
+        return report
 
     # --- learning --------------------------------------------------------------------------
 

@@ -12,6 +12,8 @@ Shape (each part small, so each can be trusted):
   once when watchdog reports that the kernel dropped events (inotify queue overflow).
 * A lock file per vault (`flock`): one daemon per vault; a lock left by a killed daemon is
   released by the kernel and simply taken over.
+* The index file is checked between syncs (one stat): deleted or replaced, it is opened
+  again and rebuilt from the notes, with a warning in the log.
 * On stop (SIGINT, SIGTERM): the observer stops first, then one last full reconcile flushes
   every pending edit, also one still in flight when the signal came.
 
@@ -288,6 +290,15 @@ class Daemon:
             self.pending.add_at(path, now_mono + max(0.0, retry_at - now_wall) + 0.05)
         _log_report(report, full=paths is None)
 
+    def _index_replaced(self, vault: Vault) -> bool:
+        """Someone deleted `.tota/` (or the index) while watching: build a new index from the
+        notes at once, instead of writing on into a deleted file forever."""
+        try:
+            return vault.check_index()
+        except TotaError as exc:
+            log.error("cannot recreate the index: %s", exc)
+            return False
+
     def run(self) -> None:
         """Watch until stopped. Takes the lock, reconciles, then serves events."""
         overflow = _OverflowWatcher(self.pending)
@@ -304,6 +315,8 @@ class Daemon:
             next_full = time.monotonic() + self.options.full_every
             while not self._stop.is_set():
                 self.pending.wait(min(1.0, max(0.0, next_full - time.monotonic())))
+                if self._index_replaced(vault):
+                    next_full = time.monotonic() + self.options.full_every
                 due, full = self.pending.take()
                 if full or time.monotonic() >= next_full:
                     self._sync(vault, None)
