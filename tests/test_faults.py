@@ -492,6 +492,22 @@ def test_index_deleted_under_the_daemon_is_rebuilt(vault_dir: Path) -> None:
         assert searched(vault, "island") == ["goal/Sail.md"]
 
 
+def test_index_deleted_under_an_open_vault(vault_dir: Path) -> None:
+    """Writes into an index whose files were deleted succeed, into files nobody reads again:
+    the vault sees the file is gone, opens a new one and fills it from the notes."""
+    write(vault_dir, TEA, TEA_TEXT)
+    notices: list[str] = []
+    with Vault.open(vault_dir) as vault:
+        vault.on_notice = notices.append
+        vault.sync()
+        delete_index(vault_dir)
+        stored = vault.remember("goal", "Sail around the island")
+        assert index_path(vault_dir).exists()
+        assert searched(vault, "island") == [stored.path]
+        assert searched(vault, "green tea") == [TEA]
+    assert len(notices) == 1 and "deleted or replaced" in notices[0]
+
+
 def test_state_folder_deleted_under_tota_watch(vault_dir: Path, tmp_path: Path) -> None:
     write(vault_dir, TEA, TEA_TEXT)
     watch = WatchProcess(vault_dir, tmp_path / "watch.log")

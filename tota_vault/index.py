@@ -573,8 +573,8 @@ class Index:
         """Checkpoint the WAL into the database file and close."""
         try:
             self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        except sqlite3.OperationalError:
-            pass  # another connection is reading; the next close will checkpoint
+        except sqlite3.DatabaseError:
+            pass  # another connection is reading (or the file is damaged): later, or never
         self.conn.close()
 
     def __enter__(self) -> Index:

@@ -101,7 +101,8 @@ def _guarded(method: _Method) -> _Method:
     """Run a `Vault` method so that an index fault never escapes as a traceback.
 
     The index is a cache: when it turns out damaged (or deleted under an open connection),
-    it is moved aside (or reopened), rebuilt from the notes, and the call runs once more.
+    it is moved aside (or reopened), rebuilt from the notes, and the call runs once more. A
+    deleted or replaced index file is also looked for (one stat) before the call.
     Any other fault of the index file (read-only, a full disk) becomes one `IndexError_`
     line that names the file and what to do. Only the outermost guarded call recovers.
     """
@@ -112,6 +113,9 @@ def _guarded(method: _Method) -> _Method:
             return method(self, *args, **kwargs)
         self._guard_depth += 1
         try:
+            # Deleted under an open connection, the index takes writes into a file nobody
+            # will read again, without an error (the -wal went with it): look first.
+            self.check_index()
             try:
                 return method(self, *args, **kwargs)
             except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
@@ -308,6 +312,8 @@ class Vault:
         while target.exists():
             target = self.index_path.with_name(f"{self.index_path.name}.broken-{stamp}-{n}")
             n += 1
+        if not self.index_path.exists():
+            return  # already gone: the next open makes a new one
         try:
             os.replace(self.index_path, target)
             for suffix in ("-wal", "-shm"):
