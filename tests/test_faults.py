@@ -240,6 +240,7 @@ COMMANDS = [
     ("doctor",),
     ("status",),
     ("add", "goal", "Learn the cello"),
+    ("extract", "TALK"),
 ]
 
 
@@ -257,6 +258,10 @@ def test_garbled_index_is_moved_aside_and_rebuilt(
             conn.execute("SELECT * FROM notes").fetchall()
         finally:
             conn.close()
+    if command[0] == "extract":  # a merge look-up reads the statements' text
+        talk = synced_vault.parent / "talk.txt"
+        talk.write_text("user: I like green tea in the morning.\nuser: I prefer oolong.\n")
+        command = ("extract", str(talk))
     done = tota(synced_vault, *command)
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 0, done.stdout + done.stderr
@@ -274,6 +279,8 @@ def test_garbled_index_is_moved_aside_and_rebuilt(
         assert searched(vault, "green tea") == [TEA]
         assert len(searched(vault, "milestone")) == 30
         assert vault.doctor().ok
+        if command[0] == "extract":
+            assert len(searched(vault, "oolong")) == 1
     if command[0] == "add":
         assert (synced_vault / "goal" / "Learn the cello.md").exists()
         with Vault.open(synced_vault) as vault:

@@ -120,7 +120,9 @@ def _guarded(method: _Method) -> _Method:
                 return method(self, *args, **kwargs)
             except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
                 kind = self._fault(exc)
-                if kind not in _RECOVERABLE:
+                # Inside a caller's `batch()` the call cannot be run again safely (notes of
+                # the batch are written, its rows rolled back): say so, and let it end first.
+                if kind not in _RECOVERABLE or self._unsynced is not None:
                     if kind is None and isinstance(exc, UnicodeDecodeError):
                         raise
                     raise index_error(exc, self.index_path, kind=kind) from None
