@@ -108,6 +108,19 @@ def test_a_key_indexed_before_leaves_the_index(vault_dir: Path, outside: Path) -
         assert "quokka" not in row["body"] + row["text"]
 
 
+def test_a_linked_folder_indexed_before_leaves_the_index(vault_dir: Path, outside: Path) -> None:
+    (vault_dir / "project" / "work").symlink_to(outside / "work", target_is_directory=True)
+    write(vault_dir, "tota.toml", "[sync]\nfollow_external_links = true\n")
+    with Vault.open(vault_dir) as vault:
+        vault.sync()
+        assert searched(vault, "zanzibar") == ["project/work/Plan.md"]
+        write(vault_dir, "tota.toml", "[sync]\nfollow_external_links = false\n")
+        report = vault.sync()
+        assert report.removed == ["project/work/Plan.md"]
+        assert searched(vault, "zanzibar") == []
+    assert (outside / "work" / "Plan.md").exists()  # the row went, never the file
+
+
 def test_folder_linked_outside_is_not_entered(vault_dir: Path, outside: Path) -> None:
     (vault_dir / "project" / "work").symlink_to(outside / "work", target_is_directory=True)
     with Vault.open(vault_dir) as vault:

@@ -240,13 +240,8 @@ def take_snapshot(
                 continue
             if not os.path.isfile(root / rel):
                 continue
-            parent = rel.rpartition("/")[0]
-            if parent and os.path.realpath(root / parent) != os.path.join(
-                real_root, *parent.split("/")
-            ):
-                # Behind a linked folder: the walk does not enter it, so neither does this.
-                if not (follow_external and external_target(real_root, str(root / parent))):
-                    continue
+            if _behind_link(root, real_root, rel, follow_external):
+                continue  # the walk does not enter that folder, so neither does this
             if not follow_external and os.path.islink(root / rel):
                 target = external_target(real_root, str(root / rel))
                 if target is not None:
@@ -256,6 +251,15 @@ def take_snapshot(
     if templates:
         found = {p: s for p, s in found.items() if not p.startswith(templates)}
     return found
+
+
+def _behind_link(root: Path, real_root: str, rel: str, follow_external: bool) -> bool:
+    """True when `rel` lies in a linked folder the walk does not enter (every linked folder,
+    except one leading outside the vault when `follow_external`)."""
+    parent = rel.rpartition("/")[0]
+    if not parent or os.path.realpath(root / parent) == os.path.join(real_root, *parent.split("/")):
+        return False
+    return not (follow_external and external_target(real_root, str(root / parent)))
 
 
 def _settled(root: Path, rel: str, fp: Fingerprint, quiet: float) -> bool:
@@ -495,11 +499,16 @@ def reconcile(
                 progress(min(start + BATCH_SIZE, total), total)
 
     # A delete needs proof: the file must still be gone now, after everything else was read.
+    # A row behind a linked folder the walk no longer enters (follow_external_links turned
+    # off) is gone too, though the path still leads to a file.
     hidden = tuple(folder for folder, _ in blocked)
+    real_root = os.path.realpath(root)
     gone = [
         p
         for p in plan.vanished
-        if p not in claimed and not p.startswith(hidden) and not os.path.lexists(root / p)
+        if p not in claimed
+        and not p.startswith(hidden)
+        and (not os.path.lexists(root / p) or _behind_link(root, real_root, p, follow_external))
     ]
     if gone:
         index.apply(deletes=gone)
