@@ -428,6 +428,21 @@ def test_read_only_state_folder(other: tuple[Path, Callable[..., tuple[int, str]
     assert code == 0, output
 
 
+def test_watch_with_a_read_only_state_folder(
+    other: tuple[Path, Callable[..., tuple[int, str]]],
+) -> None:
+    root, run = other
+    state = root / ".tota"
+    state.mkdir(exist_ok=True)
+    os.chown(state, nobody().pw_uid, nobody().pw_gid)
+    state.chmod(0o500)
+    try:
+        code, output = run("watch")
+        assert code == 1 and str(state) in one_line(output), output
+    finally:
+        state.chmod(0o700)
+
+
 def test_read_only_type_folder(other: tuple[Path, Callable[..., tuple[int, str]]]) -> None:
     root, run = other
     assert run("sync")[0] == 0
@@ -543,6 +558,21 @@ def test_state_folder_deleted_under_tota_watch(vault_dir: Path, tmp_path: Path) 
         watch.kill()
     assert "Traceback" not in watch.log()
     assert "deleted or replaced" in watch.log()
+
+
+def test_tota_watch_rebuilds_a_garbled_index(synced_vault: Path, tmp_path: Path) -> None:
+    garble_table(index_path(synced_vault))
+    watch = WatchProcess(synced_vault, tmp_path / "watch.log")
+    try:
+        watch.wait_watching()
+        write(synced_vault, "goal/Sail.md", fm("type: goal\n", "Sail around the island."))
+        wait_for(lambda: index_count(synced_vault) == 32, what="the new note in a new index")
+        watch.signal(signal.SIGTERM)
+        assert watch.wait() == 0
+    finally:
+        watch.kill()
+    assert "Traceback" not in watch.log()
+    assert "was damaged" in watch.log() and "rebuilt it from the notes" in watch.log()
 
 
 # --- a writer killed mid-write ------------------------------------------------------------------

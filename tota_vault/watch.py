@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import TotaError
-from .files import IGNORED_DIRS, is_note_path
+from .errors import TotaError, WriteError
+from .files import IGNORED_DIRS, is_note_path, make_dirs
 from .paths import state_dir
 from .sync import SyncReport
 from .vault import Vault
@@ -213,8 +213,15 @@ class Daemon:
     def acquire_lock(self) -> None:
         """Take the vault's daemon lock or raise `DaemonRunningError` naming the holder."""
         path = lock_path(self.root)
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the daemon's life
+        make_dirs(path.parent)
+        try:
+            handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the daemon's life
+        except OSError as exc:
+            raise WriteError(
+                f"{path}: cannot take the daemon's lock ({exc.strerror or exc}); check that "
+                f"{path.parent} is writable",
+                path=path,
+            ) from None
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
