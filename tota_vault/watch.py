@@ -367,6 +367,12 @@ def _log_report(report: SyncReport, *, full: bool) -> None:
             "reconciled: %d unchanged, %d invalid (%.2fs)",
             report.unchanged, len(report.invalid), report.seconds,
         )  # fmt: skip
+    for path, reason in report.unreadable:
+        log.warning("cannot read %s: %s (its last readable version stays indexed)", path, reason)
+    for folder, reason in report.links:
+        log.warning("link not followed: %s: %s", folder, reason)
+    for path in report.swept:
+        log.info("removed a temp file left by an interrupted write: %s", path)
     changed = set(report.added) | set(report.updated) | {new for _, new in report.moved}
     for path, reason in report.invalid:
         if full or path in changed:
