@@ -196,7 +196,7 @@ def scan_vault(
                 if _linked_folder(entry.path, real_root, prefix + name, follow_external,
                                   stack, entered, links):  # fmt: skip
                     continue
-            if temps is not None and name.endswith(".tota.tmp") and _TEMP_RE.match(name):
+            if temps is not None and name.endswith(".tota.tmp") and is_temp_name(name):
                 temps.append(prefix + name)
                 continue
             # The walk never enters dot-folders, so the name alone decides (a full path check
