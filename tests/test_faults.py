@@ -454,6 +454,18 @@ def test_read_only_type_folder(other: tuple[Path, Callable[..., tuple[int, str]]
         assert sorted(p.name for p in (root / "goal").iterdir()) == ["Run a marathon.md"]
         code, output = run("sync")
         assert code == 0, output
+        # A conversation whose first memory is written and whose second cannot be: the first
+        # is indexed all the same, and the output names it.
+        talk = root.parent / "goals.txt"
+        talk.write_text(
+            "user: I prefer jasmine tea over coffee.\n"
+            "user: My goal is to climb Mont Blanc next summer.\n"
+        )
+        code, output = run("extract", str(talk))
+        assert code == 1 and f"{root / 'goal'} is writable" in one_line(output), output
+        assert "written and indexed before the error: preference/" in output, output
+        code, output = run("search", "jasmine")
+        assert code == 0 and "jasmine" in output.lower(), output
     finally:
         (root / "goal").chmod(0o700)
 

@@ -31,6 +31,7 @@ from .errors import (
     IndexError_,
     NoteChangedError,
     NotFoundError,
+    TotaError,
     ValidationError,
     VaultError,
 )
@@ -164,6 +165,8 @@ class Vault:
         self.on_notice: Callable[[str], None] = log.warning
         #: Folders written during `batch()`, fsynced once when it ends.
         self._unsynced: set[Path] | None = None
+        #: Notes written during `batch()` (vault-relative), indexed again if it fails.
+        self._batch_written: list[str] = []
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -525,20 +528,41 @@ class Vault:
             yield
             return
         self._unsynced = set()
+        self._batch_written = []
         try:
             with self.index.batch():
                 yield
+        except BaseException:
+            # The batch's rows rolled back, but the notes it wrote are on disk (the truth):
+            # index them now, and never leave one written and unindexed without saying so.
+            self._index_after_failed_batch(self._batch_written)
+            raise
         finally:
             folders, self._unsynced = self._unsynced, None
             for folder in sorted(folders):
                 fsync_folder(folder)
+
+    def _index_after_failed_batch(self, written: list[str]) -> None:
+        if not written:
+            return
+        names = ", ".join(written)
+        try:
+            self.sync(paths=written)
+        except (TotaError, sqlite3.Error, OSError) as exc:
+            self.on_notice(
+                f"written before the error but not indexed: {names} ({exc}); run `tota sync`"
+            )
+        else:
+            self.on_notice(f"written and indexed before the error: {names}")
 
     def _write(self, path: Path, data: bytes, expected: Fingerprint | None) -> Fingerprint:
         """`atomic_write`, deferring the folder's fsync inside a batch."""
         if self._unsynced is None:
             return atomic_write(path, data, expected=expected)
         self._unsynced.add(path.parent)
-        return atomic_write(path, data, expected=expected, sync_folder=False)
+        written = atomic_write(path, data, expected=expected, sync_folder=False)
+        self._batch_written.append(path.relative_to(self.root).as_posix())
+        return written
 
     def index_written(self, rel: str, data: bytes, fingerprint: Fingerprint) -> None:
         """Tell the index at once about a note tota just wrote (no need to read it back).
