@@ -300,6 +300,18 @@ def test_garbled_index_is_moved_aside_and_rebuilt(
             assert searched(vault, "cello") == ["goal/Learn the cello.md"]
 
 
+def test_garbled_index_met_by_a_query_of_the_cli_itself(synced_vault: Path) -> None:
+    """`tota overview` reads the profile with a query of its own, outside `Vault`'s guarded
+    calls: the damage is repaired all the same, and a second run works."""
+    garble_text(index_path(synced_vault))
+    done = tota(synced_vault, "overview")
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 1 and "run the command again" in done.stderr, done.stderr
+    assert "was damaged" in done.stderr
+    again = tota(synced_vault, "overview")
+    assert again.returncode == 0 and "31 memories" in again.stdout, again.stdout + again.stderr
+
+
 def test_garbled_index_in_the_library(synced_vault: Path) -> None:
     notices: list[str] = []
     with Vault.open(synced_vault) as vault:

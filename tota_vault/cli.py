@@ -40,11 +40,16 @@ class _TotaGroup(TyperGroup):
             raise typer.Exit(exc.exit_code) from None
         except sqlite3.DatabaseError as exc:
             # A query outside the library's guarded calls: still one line, and the cure.
-            typer.echo(
-                f"tota: error: the index failed ({exc}); run `tota reindex` to rebuild it "
-                "from the notes",
-                err=True,
-            )
+            vault = _state.get("opened")
+            if vault is not None and vault.repair_index(exc):
+                vault.close()
+                typer.echo("tota: error: the index was damaged; run the command again", err=True)
+            else:
+                typer.echo(
+                    f"tota: error: the index failed ({exc}); run `tota reindex` to rebuild it "
+                    "from the notes",
+                    err=True,
+                )
             raise typer.Exit(1) from None
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
@@ -93,6 +98,7 @@ def _open(create: bool = False) -> Vault:
 
     vault = Vault.open(_state["vault"], create=create)
     vault.on_notice = _notice  # what tota repaired by itself: one line on stderr
+    _state["opened"] = vault
     return vault
 
 

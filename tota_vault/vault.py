@@ -334,6 +334,15 @@ class Vault:
             "and rebuilt it from the notes"
         )
 
+    def repair_index(self, exc: BaseException) -> bool:
+        """For a caller that met `exc` in a query of its own (outside `Vault`'s methods): if it
+        says the index is damaged, move the index aside and rebuild it from the notes, and
+        return True; the caller may then run its work again."""
+        if self._fault(exc) != "corrupt":
+            return False
+        self._recover("corrupt", exc)
+        return True
+
     def check_index(self) -> bool:
         """Reopen the index if its file was deleted or replaced since it was opened (someone
         removed `.tota/` while `tota watch` runs): the next use fills a new one from the
