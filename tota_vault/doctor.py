@@ -106,14 +106,16 @@ def diagnose(root: Path, index: Index, *, follow_external: bool = False) -> Doct
         if fp.hash != known.hash:
             report.drift.append((path, "changed since it was indexed (run `tota sync`)"))
     # A chmod does not change size or mtime, so the stat pass cannot see it: ask the kernel
-    # (one access() per note; doctor is not the hot path).
+    # (one access() per note; doctor is not the hot path). Plain strings: Path joins cost
+    # more than the system calls.
+    base = os.path.join(root, "")
     for path, st in snapshot.items():
         known = indexed.get(path)
         if path in stale or st.error is not None or known is None:
             continue
         if known.hash.startswith("unreadable:"):
             continue
-        if not os.access(root / path, os.R_OK, effective_ids=EFFECTIVE):
+        if not os.access(base + path, os.R_OK, effective_ids=EFFECTIVE):
             report.unreadable.append(
                 (path, "permission denied; the index keeps its last readable text")
             )
