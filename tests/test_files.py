@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from pathlib import Path
 
 import pytest
 from conftest import write
 
-from tota_vault.errors import NoteChangedError
+from tota_vault.errors import NoteChangedError, WriteError
 from tota_vault.files import (
+    STALE_TEMP_SECONDS,
     FileStat,
     atomic_write,
     content_hash,
     fingerprint_of,
     is_note_path,
+    is_temp_name,
     scan_vault,
+    sweep_temps,
 )
 
 NOTE_PATHS = [
@@ -144,9 +148,9 @@ def test_atomic_write_leaves_no_temp_file_when_writing_fails(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", broken_fsync)
-    with pytest.raises(OSError, match="No space"):
+    with pytest.raises(WriteError, match="Run.md: cannot write .No space"):
         atomic_write(target, b"new\n", expected=fp)
-    with pytest.raises(OSError, match="No space"):
+    with pytest.raises(WriteError, match="Fresh.md: cannot write .No space"):
         atomic_write(target.with_name("Fresh.md"), b"new\n", expected=None)
     monkeypatch.undo()
     assert target.read_bytes() == b"old\n"
@@ -233,3 +237,74 @@ def test_scan_of_a_missing_or_empty_root(tmp_path: Path) -> None:
     assert scan_vault(tmp_path / "nope") == {}
     (tmp_path / "empty").mkdir()
     assert scan_vault(tmp_path / "empty") == {}
+
+
+# --- tota's temp files and links leading outside ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "temp"),
+    [
+        (".Run a marathon.md.k2j3_x9a.tota.tmp", True),
+        (".x.tota.tmp", True),
+        ("x.tota.tmp", False),  # not ours: atomic_write's names start with a dot
+        (".x.md.abc.tmp", False),
+        (".x.tota.tmp.md", False),
+        ("Run.md", False),
+    ],
+)
+def test_is_temp_name(name: str, temp: bool) -> None:
+    assert is_temp_name(name) is temp
+
+
+def test_scan_collects_temp_files_and_never_indexes_them(tmp_path: Path) -> None:
+    write(tmp_path, "goal/Run.md", b"run\n")
+    write(tmp_path, "goal/.Run.md.abc123.tota.tmp", b"half\n")
+    write(tmp_path, ".obsidian/.x.md.abc.tota.tmp", b"not walked\n")
+    temps: list[str] = []
+    found = scan_vault(tmp_path, temps=temps)
+    assert sorted(found) == ["goal/Run.md"]
+    assert temps == ["goal/.Run.md.abc123.tota.tmp"]
+
+
+def test_sweep_temps_takes_only_stale_ones_nobody_holds(tmp_path: Path) -> None:
+    fresh = write(tmp_path, "goal/.A.md.1.tota.tmp", b"a")
+    stale = write(tmp_path, "goal/.B.md.2.tota.tmp", b"b")
+    held = write(tmp_path, "goal/.C.md.3.tota.tmp", b"c")
+    old = time.time() - STALE_TEMP_SECONDS - 60
+    for path in (stale, held):
+        os.utime(path, (old, old))
+    rels = [p.relative_to(tmp_path).as_posix() for p in (fresh, stale, held)]
+    with open(held, "ab"):  # a live writer holds it open for writing
+        swept = sweep_temps(tmp_path, rels)
+    assert swept == ["goal/.B.md.2.tota.tmp"]
+    assert fresh.exists() and held.exists() and not stale.exists()
+
+
+def test_scan_reports_links_leading_outside(tmp_path: Path) -> None:
+    root = tmp_path / "vault"
+    write(tmp_path, "outside/key", b"secret\n")
+    write(tmp_path, "outside/notes/Plan.md", b"plan\n")
+    write(root, "goal/Real.md", b"real\n")
+    os.symlink(tmp_path / "outside" / "key", root / "goal" / "Key.md")
+    os.symlink(tmp_path / "outside" / "notes", root / "goal" / "notes")
+    os.symlink("Real.md", root / "goal" / "Inside.md")
+    links: list[tuple[str, str]] = []
+    found = scan_vault(root, links=links)
+    assert "outside the vault" in (found["goal/Key.md"].error or "")
+    assert found["goal/Inside.md"].error is None
+    assert "goal/notes/Plan.md" not in found
+    assert [p for p, _ in links] == ["goal/notes/"]
+    followed = scan_vault(root, links=links, follow_external=True)
+    assert followed["goal/Key.md"].error is None
+    assert "goal/notes/Plan.md" in followed
+
+
+def test_scan_follows_an_outside_folder_loop_once(tmp_path: Path) -> None:
+    root = tmp_path / "vault"
+    write(tmp_path, "outside/Plan.md", b"plan\n")
+    os.symlink(tmp_path / "outside", tmp_path / "outside" / "again")
+    root.mkdir()
+    os.symlink(tmp_path / "outside", root / "out")
+    found = scan_vault(root, follow_external=True)
+    assert sorted(found) == ["out/Plan.md"]

@@ -9,7 +9,7 @@ import pytest
 from conftest import write
 
 from tota_vault import QueryError, Vault
-from tota_vault.index import SCHEMA_VERSION, Index, fts_query
+from tota_vault.index import SCHEMA_VERSION, Index, fault_kind, fts_query
 
 
 @pytest.mark.parametrize(
@@ -89,3 +89,32 @@ def test_raw_query_errors_are_query_errors(vault: Vault):
 
 def test_index_is_in_wal_mode(vault: Vault):
     assert vault.index.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def _error(kind: type[Exception], message: str, code: int | None) -> Exception:
+    exc = kind(message)
+    if code is not None:
+        exc.sqlite_errorcode = code  # type: ignore[attr-defined]
+    return exc
+
+
+@pytest.mark.parametrize(
+    ("exc", "kind"),
+    [
+        (_error(sqlite3.DatabaseError, "database disk image is malformed", 11), "corrupt"),
+        (_error(sqlite3.DatabaseError, "file is not a database", 26), "corrupt"),
+        (_error(sqlite3.OperationalError, "Could not decode to UTF-8 column 'text'", None),
+         "corrupt"),
+        (UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"), "corrupt"),
+        (_error(sqlite3.OperationalError, "attempt to write a readonly database", 1032), "moved"),
+        (_error(sqlite3.OperationalError, "attempt to write a readonly database", 8), "readonly"),
+        (_error(sqlite3.OperationalError, "unable to open database file", 14), "cantopen"),
+        (_error(sqlite3.OperationalError, "database or disk is full", 13), "full"),
+        (_error(sqlite3.OperationalError, "disk I/O error", 10), "io"),
+        (_error(sqlite3.OperationalError, "database is locked", 5), None),
+        (_error(sqlite3.OperationalError, "fts5: syntax error near \"(\"", 1), None),
+        (ValueError("not sqlite"), None),
+    ],
+)  # fmt: skip
+def test_fault_kind(exc: Exception, kind: str | None) -> None:
+    assert fault_kind(exc) == kind

@@ -196,8 +196,8 @@ def test_delete_needs_proof(vault: Vault, monkeypatch: pytest.MonkeyPatch):
 
     real = sync_module.take_snapshot
 
-    def snapshot_without_file(root, paths, blocked=None):
-        found = real(root, paths, blocked)
+    def snapshot_without_file(root, paths, blocked=None, **options):
+        found = real(root, paths, blocked, **options)
         found.pop("preference/Tea.md", None)  # as if an editor had it renamed away mid-scan
         return found
 

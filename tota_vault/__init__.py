@@ -23,7 +23,9 @@ __version__ = "0.1.0"
 #: Public name -> the module that defines it.
 _EXPORTS = {
     "DoctorReport": "doctor",
+    "IndexCorruptError": "errors",
     "IndexError_": "errors",
+    "IndexReadOnlyError": "errors",
     "InvalidNoteError": "errors",
     "NoteChangedError": "errors",
     "NoteError": "errors",
@@ -32,6 +34,7 @@ _EXPORTS = {
     "TotaError": "errors",
     "ValidationError": "errors",
     "VaultError": "errors",
+    "WriteError": "errors",
     "Hit": "index",
     "Evidence": "model",
     "Memory": "model",
@@ -74,7 +77,9 @@ __all__ = [
     "Evidence",
     "Extractor",
     "Hit",
+    "IndexCorruptError",
     "IndexError_",
+    "IndexReadOnlyError",
     "InvalidNoteError",
     "Memory",
     "MemoryType",
@@ -96,6 +101,7 @@ __all__ = [
     "ValidationError",
     "Vault",
     "VaultError",
+    "WriteError",
     "__version__",
     "default_vault_path",
     "merge_notes",
@@ -126,7 +132,9 @@ if TYPE_CHECKING:
     from .doctor import DoctorReport
     from .errors import (
         ConfigFileError,
+        IndexCorruptError,
         IndexError_,
+        IndexReadOnlyError,
         InvalidNoteError,
         NoteChangedError,
         NoteError,
@@ -135,6 +143,7 @@ if TYPE_CHECKING:
         TotaError,
         ValidationError,
         VaultError,
+        WriteError,
     )
     from .extract.base import Candidate, Extractor
     from .extract.formats import read_conversations

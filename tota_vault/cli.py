@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -36,6 +37,23 @@ class _TotaGroup(TyperGroup):
         except TotaError as exc:
             typer.echo(f"tota: error: {exc}", err=True)
             raise typer.Exit(exc.exit_code) from None
+        except sqlite3.DatabaseError as exc:
+            # A query outside the library's guarded calls: still one line, and the cure.
+            vault = _state.get("opened")
+            if vault is not None and vault.repair_index(exc):
+                vault.close()
+                typer.echo("tota: error: the index was damaged; run the command again", err=True)
+            else:
+                typer.echo(
+                    f"tota: error: the index failed ({exc}); run `tota reindex` to rebuild it "
+                    "from the notes",
+                    err=True,
+                )
+            raise typer.Exit(1) from None
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            typer.echo(f"tota: error: {where}{exc.strerror or exc}", err=True)
+            raise typer.Exit(1) from None
 
 
 app = typer.Typer(
@@ -77,7 +95,14 @@ def _root(vault: VaultOption = None) -> None:
 def _open(create: bool = False) -> Vault:
     from .vault import Vault
 
-    return Vault.open(_state["vault"], create=create)
+    vault = Vault.open(_state["vault"], create=create)
+    vault.on_notice = _notice  # what tota repaired by itself: one line on stderr
+    _state["opened"] = vault
+    return vault
+
+
+def _notice(message: str) -> None:
+    typer.echo(f"tota: {message}", err=True)
 
 
 def _console(stderr: bool = False) -> Console:
@@ -130,6 +155,12 @@ def _print_sync(report: SyncReport, as_json: bool, verb: str) -> None:
         print(f"  invalid: {path}: {reason}")
     for folder, reason in report.blocked:
         print(f"  unreadable folder: {folder}: {reason} (its notes are kept in the index)")
+    for path, reason in report.unreadable:
+        print(f"  unreadable: {path}: {reason} (its last readable version stays indexed)")
+    for folder, reason in report.links:
+        print(f"  link not followed: {folder}: {reason}")
+    for path in report.swept:
+        print(f"  removed a temp file left by an interrupted write: {path}")
 
 
 @app.command()
@@ -267,7 +298,8 @@ def reindex(as_json: JsonOption = False) -> None:
 
 @app.command()
 def doctor(as_json: JsonOption = False) -> None:
-    """Check the vault: invalid notes, index drift, duplicate ids. Exit 1 if anything is wrong."""
+    """Check the vault: invalid or unreadable notes, index drift, duplicate ids, links leading
+    outside the vault, temp files left by a killed write. Exit 1 if anything is wrong."""
     with _open() as vault:
         report = vault.doctor()
         if as_json:
@@ -285,6 +317,17 @@ def doctor(as_json: JsonOption = False) -> None:
                 print(f"unreadable folder: {folder}: {reason}")
             for problem in report.git:
                 print(f"git: {problem}")
+            for path, reason in report.unreadable:
+                print(f"unreadable: {path}: {reason}")
+            for folder, reason in report.links:
+                print(f"link not followed: {folder}: {reason}")
+            for path, age in report.temp_files:
+                print(
+                    f"temp file: {path}: left by an interrupted write {age / 60:.0f} min ago "
+                    "(`tota sync` removes it)"
+                )
+            for pattern in report.gitignore_missing:
+                print(f".gitignore: lacks {pattern}; git could commit temp files (run `tota init`)")
             if report.ok:
                 print(f"All good: {report.notes} notes, index in sync.")
         if not report.ok:

@@ -6,6 +6,9 @@ pausing is a choice about this machine's assistant, not about the notes).
     [learning]
     min_confidence = 0.55   # candidates below this are not stored
     merge_threshold = 74    # similarity (0..100) at which a candidate merges into a memory
+
+    [sync]
+    follow_external_links = false   # read notes (and folders) that links lead to outside the vault
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import tomllib
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from .errors import ValidationError
 from .files import atomic_write, fingerprint_of
@@ -32,6 +36,8 @@ class VaultConfig:
 
     min_confidence: float = DEFAULT_MIN_CONFIDENCE
     merge_threshold: float = MERGE_THRESHOLD
+    #: Off by default: a link in a shared vault must not make `~/.ssh/id_ed25519` searchable.
+    follow_external_links: bool = False
 
 
 def load_config(root: Path) -> VaultConfig:
@@ -46,7 +52,7 @@ def load_config(root: Path) -> VaultConfig:
     learning = data.get("learning", {})
     if not isinstance(learning, dict):
         raise ValidationError(f"{path}: [learning] must be a table")
-    values: dict[str, float] = {}
+    values: dict[str, Any] = {}
     for name, low, high in (("min_confidence", 0.0, 1.0), ("merge_threshold", 0.0, 100.0)):
         if name not in learning:
             continue
@@ -60,7 +66,15 @@ def load_config(root: Path) -> VaultConfig:
                 f"{path}: learning.{name} = {value!r} is not a number in [{low:g}, {high:g}]"
             )
         values[name] = float(value)
-    return VaultConfig(**values)
+    sync = data.get("sync", {})
+    if not isinstance(sync, dict):
+        raise ValidationError(f"{path}: [sync] must be a table")
+    follow = sync.get("follow_external_links", False)
+    if not isinstance(follow, bool):
+        raise ValidationError(
+            f"{path}: sync.follow_external_links = {follow!r} is not true or false"
+        )
+    return VaultConfig(**values, follow_external_links=follow)
 
 
 def _pause_file(root: Path) -> Path:

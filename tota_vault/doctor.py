@@ -7,16 +7,21 @@ fix and what needs their hand.
 
 from __future__ import annotations
 
+import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import NoteError
-from .files import read_file
+from .files import STALE_TEMP_SECONDS, TEMP_PATTERN, open_for_writing, read_file
 from .index import Index
 from .sync import plan_scan, take_snapshot
 
 __all__ = ["DoctorReport", "diagnose"]
+
+#: Check access as the process really is (setuid programs aside, the same thing).
+EFFECTIVE = os.access in os.supports_effective_ids
 
 
 @dataclass
@@ -29,6 +34,14 @@ class DoctorReport:
     integrity: list[str] = field(default_factory=list)
     blocked: list[tuple[str, str]] = field(default_factory=list)
     git: list[str] = field(default_factory=list)
+    #: Notes tota cannot read (permission denied); the index keeps what it last read of them.
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
+    #: Folder links that lead outside the vault (not followed).
+    links: list[tuple[str, str]] = field(default_factory=list)
+    #: Stale temp files of tota's, left by a killed write: (path, age in seconds).
+    temp_files: list[tuple[str, float]] = field(default_factory=list)
+    #: Patterns a git vault's .gitignore lacks (`tota init` adds them).
+    gitignore_missing: list[str] = field(default_factory=list)
     notes: int = 0
 
     @property
@@ -41,6 +54,10 @@ class DoctorReport:
             or self.integrity
             or self.blocked
             or self.git
+            or self.unreadable
+            or self.links
+            or self.temp_files
+            or self.gitignore_missing
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -54,18 +71,26 @@ class DoctorReport:
             "integrity": self.integrity,
             "unreadable_folders": [{"path": p, "reason": r} for p, r in self.blocked],
             "git": self.git,
+            "unreadable_notes": [{"path": p, "reason": r} for p, r in self.unreadable],
+            "external_links": [{"path": p, "reason": r} for p, r in self.links],
+            "temp_files": [{"path": p, "age_seconds": round(a)} for p, a in self.temp_files],
+            "gitignore_missing": self.gitignore_missing,
         }
 
 
-def diagnose(root: Path, index: Index) -> DoctorReport:
+def diagnose(root: Path, index: Index, *, follow_external: bool = False) -> DoctorReport:
     """Check a vault against its index without changing either."""
     report = DoctorReport()
     indexed = index.files()
     blocked: list[tuple[str, str]] = []
-    snapshot = take_snapshot(root, None, blocked)
+    temps: list[str] = []
+    snapshot = take_snapshot(
+        root, None, blocked, temps=temps, links=report.links, follow_external=follow_external
+    )
     report.blocked = blocked
     report.notes = len(snapshot)
     plan = plan_scan(snapshot, indexed)
+    stale = set(plan.to_read)
     for path in plan.to_read:
         known = indexed.get(path)
         if known is None:
@@ -75,15 +100,42 @@ def diagnose(root: Path, index: Index) -> DoctorReport:
             continue  # unreadable: reported as invalid below, from the index
         try:
             _data, fp = read_file(root / path)
-        except NoteError:
+        except NoteError as exc:
+            if known.hash.startswith("unreadable:"):
+                continue  # never read: reported as invalid below, from the index
+            reason = str(exc).split(": ", 1)[-1]
+            report.unreadable.append((path, f"{reason}; the index keeps its last readable text"))
             continue
         if fp.hash != known.hash:
             report.drift.append((path, "changed since it was indexed (run `tota sync`)"))
+    # A chmod does not change size or mtime, so the stat pass cannot see it: ask the kernel
+    # (one access() per note; doctor is not the hot path). Plain strings: Path joins cost
+    # more than the system calls.
+    base = os.path.join(root, "")
+    for path, st in snapshot.items():
+        known = indexed.get(path)
+        if path in stale or st.error is not None or known is None:
+            continue
+        if known.hash.startswith("unreadable:"):
+            continue
+        if not os.access(base + path, os.R_OK, effective_ids=EFFECTIVE):
+            report.unreadable.append(
+                (path, "permission denied; the index keeps its last readable text")
+            )
     hidden = tuple(folder for folder, _ in blocked)
     for path in plan.vanished:
         if path.startswith(hidden):
             continue  # behind an unreadable folder: unknown, reported as such
         report.drift.append((path, "in the index but no longer on disk (run `tota sync`)"))
+    now = time.time()
+    for rel in temps:
+        try:
+            age = now - os.lstat(root / rel).st_mtime
+        except OSError:
+            continue
+        if age >= STALE_TEMP_SECONDS and not open_for_writing(root / rel):
+            report.temp_files.append((rel, age))
+    report.gitignore_missing = _gitignore_missing(root)
     report.invalid = index.invalid()
     report.duplicate_ids = index.duplicate_ids()
     report.integrity = index.integrity_problems()
@@ -96,3 +148,14 @@ def check_git(root: Path) -> list[str]:
     from .gitdriver import git_problems  # only a vault in git pays for the subprocesses
 
     return git_problems(root)
+
+
+def _gitignore_missing(root: Path) -> list[str]:
+    """Patterns a git vault's .gitignore lacks (tota's temp files must never be committed)."""
+    if not (root / ".git").exists():
+        return []
+    try:
+        lines = (root / ".gitignore").read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    return [] if TEMP_PATTERN in (line.strip() for line in lines) else [TEMP_PATTERN]

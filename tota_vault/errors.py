@@ -4,10 +4,13 @@
     ├── VaultError                the vault folder is missing, not a folder, or not usable
     ├── NoteError                 a note cannot be used as a memory
     │   ├── InvalidNoteError      a note's bytes or frontmatter are not a valid memory
-    │   └── NoteChangedError      a note changed on disk since tota read it; the write was refused
+    │   ├── NoteChangedError      a note changed on disk since tota read it; the write was refused
+    │   └── WriteError            a file or folder cannot be written (permissions, a full disk)
     ├── NotFoundError             no memory has that id or path
     ├── QueryError                a search query SQLite's FTS5 cannot run
     ├── IndexError_               the SQLite index is unusable (corrupt, locked too long)
+    │   ├── IndexCorruptError     the index file is damaged (tota moves it aside and rebuilds)
+    │   └── IndexReadOnlyError    the index (or its folder) cannot be written
     ├── ValidationError           a value given to the API is out of range or of the wrong kind
     └── ConfigFileError           an assistant's config file tota was asked to change is unsafe
                                   to rewrite (not JSON, comments, duplicate keys); left as it was
@@ -21,7 +24,9 @@ from pathlib import Path
 
 __all__ = [
     "ConfigFileError",
+    "IndexCorruptError",
     "IndexError_",
+    "IndexReadOnlyError",
     "InvalidNoteError",
     "NoteChangedError",
     "NoteError",
@@ -30,6 +35,7 @@ __all__ = [
     "TotaError",
     "ValidationError",
     "VaultError",
+    "WriteError",
 ]
 
 
@@ -64,6 +70,10 @@ class NoteChangedError(NoteError):
     """The note changed on disk after tota read it, so tota refused to overwrite it."""
 
 
+class WriteError(NoteError):
+    """A file or folder cannot be written (a read-only folder, a full disk); `path` names it."""
+
+
 class NotFoundError(TotaError):
     """No memory has that id or path."""
 
@@ -74,6 +84,14 @@ class QueryError(TotaError):
 
 class IndexError_(TotaError):  # noqa: N801 - the builtin IndexError is taken
     """The SQLite index cannot be used."""
+
+
+class IndexCorruptError(IndexError_):
+    """The index file is damaged (bytes overwritten, not a database, text that is not UTF-8)."""
+
+
+class IndexReadOnlyError(IndexError_):
+    """The index, or the folder it lives in, cannot be written."""
 
 
 class ValidationError(TotaError):

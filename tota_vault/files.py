@@ -16,6 +16,7 @@ import os
 import re
 import stat
 import tempfile
+import time
 
 try:  # POSIX only; on other systems tota skips the open-for-writing check
     import fcntl
@@ -25,21 +26,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from .errors import NoteChangedError, NoteError
+from .errors import NoteChangedError, NoteError, WriteError
 
 __all__ = [
     "IGNORED_DIRS",
+    "STALE_TEMP_SECONDS",
+    "TEMP_PATTERN",
     "FileStat",
     "Fingerprint",
     "atomic_write",
     "fsync_folder",
     "content_hash",
+    "external_target",
+    "is_temp_name",
     "fingerprint_of",
     "is_note_path",
     "make_dirs",
     "open_for_writing",
+    "outside_reason",
     "read_file",
     "scan_vault",
+    "sweep_temps",
+    "through_link",
 ]
 
 #: Folders never indexed: tota's own state, Obsidian's config and trash, version control.
@@ -58,6 +66,14 @@ _ARTIFACT_RE = re.compile(
     )$""",
     re.VERBOSE,
 )
+
+
+#: tota's own temp files: `atomic_write` names them `.<name>.<random>.tota.tmp`. A writer killed
+#: between creating one and renaming it leaves it behind; `.gitignore` ignores this pattern.
+TEMP_PATTERN = "*.tota.tmp"
+_TEMP_RE = re.compile(r"^\..+\.tota\.tmp$")
+#: A temp file this old is stale: a write takes milliseconds, so only a writer that died left it.
+STALE_TEMP_SECONDS = 600.0
 
 
 class FileStat(NamedTuple):
@@ -93,6 +109,36 @@ def is_note_path(rel_path: str) -> bool:
     return name.lower().endswith(".md") and not _ARTIFACT_RE.match(name)
 
 
+def is_temp_name(name: str) -> bool:
+    """True for the name of one of tota's own temp files (see `TEMP_PATTERN`)."""
+    return _TEMP_RE.match(name) is not None
+
+
+def external_target(real_root: str, path: str) -> str | None:
+    """Where `path` really leads when that is outside the vault (`real_root`, resolved), else
+    None. A link that leads outside must never be read unasked: a shared vault pulled through
+    git can carry a link to `~/.ssh/id_ed25519`, and its text would be searched and recalled."""
+    target = os.path.realpath(path)
+    if target == real_root or target.startswith(real_root.rstrip(os.sep) + os.sep):
+        return None
+    return target
+
+
+def through_link(root: Path, rel: str) -> bool:
+    """True when a vault-relative path reaches its file through a link (its own, or a linked
+    folder's): tota reads such a note but never writes it (it may not even be in the vault)."""
+    real_root = os.path.realpath(root)
+    return os.path.realpath(root / rel) != os.path.join(real_root, *rel.split("/"))
+
+
+def outside_reason(target: str) -> str:
+    """Why a link that leads outside the vault was not read, and how to allow it."""
+    return (
+        f"a link to {target}, outside the vault; not read (to read it, set "
+        "follow_external_links = true under [sync] in tota.toml)"
+    )
+
+
 def _stat_error(exc: OSError) -> str:
     if exc.errno == errno.ELOOP:
         return "symlink loop"
@@ -103,16 +149,29 @@ def _stat_error(exc: OSError) -> str:
     return f"cannot be read ({exc.strerror or exc})"
 
 
-def scan_vault(root: Path, blocked: list[tuple[str, str]] | None = None) -> dict[str, FileStat]:
+def scan_vault(
+    root: Path,
+    blocked: list[tuple[str, str]] | None = None,
+    *,
+    temps: list[str] | None = None,
+    links: list[tuple[str, str]] | None = None,
+    follow_external: bool = False,
+) -> dict[str, FileStat]:
     """Walk the vault and stat every note: vault-relative POSIX path -> `FileStat`.
 
-    Dot-folders and editor artifacts are skipped. Symlinked folders are not followed (a loop
-    would never end); a symlinked note is read through its link, and a link that loops or
-    dangles is returned with its `error` so it can be reported. A folder that cannot be listed
-    is appended to `blocked` as (`folder/`, reason): its notes are unknown, not gone.
+    Dot-folders and editor artifacts are skipped; tota's own temp files are appended to `temps`.
+    Links that stay inside the vault are fine: a linked note is read through its link, and a
+    linked folder is not entered (its notes are found where they really are; a loop would never
+    end). A link that leads outside the vault is not read unless `follow_external`: a note
+    link is returned with an `error` saying so, and a folder link goes to `links` as
+    (`folder/`, reason). A link that loops or dangles is returned with its `error`. A folder
+    that cannot be listed is appended to `blocked` as (`folder/`, reason): its notes are
+    unknown, not gone.
     """
     found: dict[str, FileStat] = {}
+    real_root = os.path.realpath(root)
     stack: list[tuple[str, str]] = [(str(root), "")]
+    entered = {real_root}
     while stack:
         folder, prefix = stack.pop()
         try:
@@ -126,11 +185,19 @@ def scan_vault(root: Path, blocked: list[tuple[str, str]] | None = None) -> dict
             name = entry.name
             try:
                 is_dir = entry.is_dir(follow_symlinks=False)
+                is_link = entry.is_symlink()
             except OSError:
-                is_dir = False
+                is_dir = is_link = False
             if is_dir:
                 if not (name in IGNORED_DIRS or name.startswith(".")):
                     stack.append((entry.path, prefix + name + "/"))
+                continue
+            if is_link and not name.startswith(".") and name not in IGNORED_DIRS:
+                if _linked_folder(entry.path, real_root, prefix + name, follow_external,
+                                  stack, entered, links):  # fmt: skip
+                    continue
+            if temps is not None and name.endswith(".tota.tmp") and is_temp_name(name):
+                temps.append(prefix + name)
                 continue
             # The walk never enters dot-folders, so the name alone decides (a full path check
             # per file costs a third of a no-change sync at 100k notes).
@@ -142,6 +209,11 @@ def scan_vault(root: Path, blocked: list[tuple[str, str]] | None = None) -> dict
                 found[prefix + name] = FileStat(0, 0, _stat_error(exc))
                 continue
             mode = st.st_mode
+            if is_link and not follow_external and stat.S_ISREG(mode):
+                target = external_target(real_root, entry.path)
+                if target is not None:
+                    found[prefix + name] = FileStat(0, 0, outside_reason(target))
+                    continue
             if stat.S_ISREG(mode):
                 found[prefix + name] = FileStat(st.st_size, st.st_mtime_ns, None)
             elif not stat.S_ISDIR(mode):  # a symlink to a folder named like a note: skipped
@@ -149,6 +221,57 @@ def scan_vault(root: Path, blocked: list[tuple[str, str]] | None = None) -> dict
                 # the file reports it, and `reconcile` records the reason.
                 found[prefix + name] = FileStat(st.st_size, st.st_mtime_ns, "not a regular file")
     return found
+
+
+def _linked_folder(
+    path: str,
+    real_root: str,
+    rel: str,
+    follow_external: bool,
+    stack: list[tuple[str, str]],
+    entered: set[str],
+    links: list[tuple[str, str]] | None,
+) -> bool:
+    """Handle a link the walk met: True when it leads to a folder (entered or not)."""
+    if not os.path.isdir(path):
+        return False
+    target = external_target(real_root, path)
+    if target is None:
+        return True  # inside the vault: its notes are indexed where they really are
+    if not follow_external:
+        if links is not None:
+            links.append((rel + "/", outside_reason(target)))
+        return True
+    if target not in entered:  # the person asked for it; never twice (a loop would not end)
+        entered.add(target)
+        stack.append((path, rel + "/"))
+    return True
+
+
+def sweep_temps(
+    root: Path, temps: list[str], *, older_than: float = STALE_TEMP_SECONDS
+) -> list[str]:
+    """Delete the stale temp files among `temps` (vault-relative); return those deleted.
+
+    Only files untouched for `older_than` seconds that no process holds open for writing: a
+    live writer's temp file (the daemon's, another tota's) is never taken from under it.
+    """
+    swept: list[str] = []
+    now = time.time()
+    for rel in temps:
+        path = root / rel
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if not stat.S_ISREG(st.st_mode) or now - st.st_mtime < older_than:
+            continue
+        if open_for_writing(path):
+            continue
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+            swept.append(rel)
+    return swept
 
 
 def read_file(path: Path) -> tuple[bytes, Fingerprint]:
@@ -208,8 +331,16 @@ def make_dirs(path: Path) -> None:
         missing.append(current)
         current = current.parent
     for folder in reversed(missing):
-        with contextlib.suppress(FileExistsError):
+        try:
             folder.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise WriteError(
+                f"{folder}: cannot create this folder ({exc.strerror or exc}); "
+                f"check that {folder.parent} is writable",
+                path=folder,
+            ) from None
 
 
 def atomic_write(
@@ -224,7 +355,16 @@ def atomic_write(
     if path.is_symlink():
         raise NoteChangedError(f"{path}: a symlink; tota does not write through links", path=path)
     make_dirs(path.parent)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tota.tmp", dir=path.parent)
+    try:
+        fd, tmp_name = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=".tota.tmp", dir=path.parent
+        )
+    except OSError as exc:
+        raise WriteError(
+            f"{path}: cannot write here ({exc.strerror or exc}); "
+            f"check that {path.parent} is writable",
+            path=path,
+        ) from None
     tmp = Path(tmp_name)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -248,6 +388,8 @@ def atomic_write(
             os.replace(tmp, path)
         if sync_folder:  # a caller writing many notes fsyncs each folder once, after them
             _fsync_dir(path.parent)
+    except OSError as exc:
+        raise WriteError(f"{path}: cannot write ({exc.strerror or exc})", path=path) from None
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()

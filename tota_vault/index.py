@@ -8,9 +8,12 @@ tables so the next sync rebuilds them from the files.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import sqlite3
+import stat
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -18,7 +21,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .errors import IndexError_, QueryError
+from .errors import IndexCorruptError, IndexError_, IndexReadOnlyError, QueryError
 from .files import Fingerprint, make_dirs
 from .model import format_date
 from .notes import ParsedNote
@@ -31,7 +34,9 @@ __all__ = [
     "IndexedStat",
     "NoteRecord",
     "PATCHABLE_COLUMNS",
+    "fault_kind",
     "fts_query",
+    "index_error",
     "record_from_note",
 ]
 
@@ -160,6 +165,11 @@ NOTE_COLUMNS = (
     "updated", "confirmed", "confirmations", "key", "subject", "sources", "observed", "error",
 )  # fmt: skip
 
+#: The columns read back as text (a damaged byte in any of them fails the read).
+TEXT_COLUMNS = tuple(
+    c for c in NOTE_COLUMNS if c not in ("size", "mtime_ns", "confidence", "importance",
+                                        "durability", "confirmations")
+)  # fmt: skip
 #: Upsert by path keeps the row id, so the FTS row is updated in place by the trigger.
 UPSERT_NOTE = (
     f"INSERT INTO notes ({', '.join(NOTE_COLUMNS)}) "
@@ -388,6 +398,98 @@ def fts_query(text: str) -> str:
     return " ".join(quoted)
 
 
+#: SQLite result codes (primary code in the low byte) that name what went wrong with the file.
+SQLITE_PERM, SQLITE_READONLY, SQLITE_IOERR, SQLITE_CORRUPT = 3, 8, 10, 11
+SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_NOTADB = 13, 14, 26
+#: The file was deleted or replaced since it was opened (`tota watch` while someone deletes
+#: `.tota/`): every write fails with this until the index is opened again.
+SQLITE_READONLY_DBMOVED = 1032
+
+
+def fault_kind(exc: BaseException) -> str | None:
+    """What an error raised by an index query says about the index file.
+
+    "corrupt" (damaged bytes, not a database, text that is not UTF-8), "moved" (deleted or
+    replaced under an open connection), "readonly", "cantopen", "full", "io"; None when it
+    says nothing about the file (a bad query, a lock held too long).
+    """
+    if isinstance(exc, UnicodeDecodeError):
+        return "corrupt"  # only SQLite's text reaches here undecoded; see `Index.undecodable`
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return None
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = None if code is None else code & 0xFF
+    message = str(exc).lower()
+    if code == SQLITE_READONLY_DBMOVED:
+        return "moved"
+    if primary in (SQLITE_CORRUPT, SQLITE_NOTADB) or "malformed" in message:
+        return "corrupt"
+    # Python's sqlite3 words a column that is not UTF-8 this way (an OperationalError).
+    if "not a database" in message or "could not decode to utf-8" in message:
+        return "corrupt"
+    if primary == SQLITE_READONLY or "readonly database" in message:
+        return "readonly"
+    if primary in (SQLITE_CANTOPEN, SQLITE_PERM) or "unable to open" in message:
+        return "cantopen"
+    if primary == SQLITE_FULL or "disk is full" in message:
+        return "full"
+    if primary == SQLITE_IOERR or "disk i/o error" in message:
+        return "io"
+    return None
+
+
+def index_error(exc: BaseException, path: Path, *, kind: str | None = None) -> IndexError_:
+    """One line for a failed index operation: what is wrong with which file, what to do."""
+    kind = kind or fault_kind(exc)
+    reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    error: IndexError_
+    if kind == "corrupt":
+        error = IndexCorruptError(
+            f"{path}: the index is damaged ({reason}); run `tota reindex` to rebuild it from "
+            "the notes"
+        )
+    elif kind in ("readonly", "cantopen"):
+        error = IndexReadOnlyError(
+            f"{path}: the index cannot be written ({reason}); make it and its folder writable "
+            f"(chmod u+w {path} {path.parent}), or delete {path.parent} to rebuild it"
+        )
+    elif kind == "full":
+        error = IndexError_(f"{path}: the disk is full ({reason}); free some space and retry")
+    elif kind == "moved":
+        error = IndexError_(f"{path}: the index was deleted or replaced while in use; retry")
+    else:
+        error = IndexError_(f"{path}: the index failed ({reason})")
+    error.reason = reason  # type: ignore[attr-defined]
+    return error
+
+
+def _make_private(path: Path) -> None:
+    """Create the index file 0600 before SQLite does (SQLite gives its -wal and -shm files the
+    database's mode), and take group and world access off existing ones.
+
+    A -wal or -shm left read-only (by a run against a read-only index) would keep every later
+    command failing; when the index itself is writable they are made writable again.
+    """
+    with contextlib.suppress(OSError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    try:
+        db_mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return  # cannot be created or seen: connecting says why
+    for suffix in ("", "-wal", "-shm"):
+        name = f"{path}{suffix}"
+        try:
+            mode = stat.S_IMODE(os.stat(name).st_mode)
+        except OSError:
+            continue
+        wanted = mode & 0o700
+        if suffix and db_mode & 0o200:
+            wanted |= 0o600
+        if wanted != mode:
+            with contextlib.suppress(OSError):  # not ours to change: opening says what fails
+                os.chmod(name, wanted)
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     # isolation_level=None: we issue BEGIN IMMEDIATE ourselves; Python's implicit BEGIN is
     # deferred, and a deferred read-then-write fails at once with "database is locked" when
@@ -418,26 +520,29 @@ class Index:
     def open(cls, path: Path) -> Index:
         """Open (or create) the index at `path`; a schema mismatch starts it over empty."""
         make_dirs(path.parent)
+        _make_private(path)
+        conn: sqlite3.Connection | None = None
         try:
             conn = _connect(path)
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-        except sqlite3.DatabaseError as exc:
-            raise IndexError_(
-                f"{path}: cannot open the index ({exc}); delete it and run `tota reindex`"
-            ) from None
-        rebuilt = version != SCHEMA_VERSION
-        if rebuilt:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                for statement in _statements(DROP_ALL + SCHEMA):
-                    conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-        index = cls(conn, path, rebuilt=rebuilt)
-        index.ensure_indexes()
+            rebuilt = version != SCHEMA_VERSION
+            if rebuilt:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in _statements(DROP_ALL + SCHEMA):
+                        conn.execute(statement)
+                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                    conn.execute("COMMIT")
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+            index = cls(conn, path, rebuilt=rebuilt)
+            index.ensure_indexes()
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            if conn is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.close()
+            raise index_error(exc, path) from None
         return index
 
     def ensure_indexes(self) -> None:
@@ -468,8 +573,8 @@ class Index:
         """Checkpoint the WAL into the database file and close."""
         try:
             self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        except sqlite3.OperationalError:
-            pass  # another connection is reading; the next close will checkpoint
+        except sqlite3.DatabaseError:
+            pass  # another connection is reading (or the file is damaged): later, or never
         self.conn.close()
 
     def __enter__(self) -> Index:
@@ -646,6 +751,8 @@ class Index:
         try:
             rows = self.conn.execute(SEARCH, params).fetchall()
         except sqlite3.OperationalError as exc:
+            if fault_kind(exc) is not None:
+                raise  # the file, not the query: the vault recovers or says so
             message = str(exc)
             hint = "" if not raw else "; drop --raw to search for the words as typed"
             raise QueryError(f"cannot search for {query!r}: {message}{hint}") from None
@@ -766,16 +873,48 @@ class Index:
         }
 
     def integrity_problems(self) -> list[str]:
-        """Run SQLite's and FTS5's integrity checks; return what they report (empty if fine)."""
+        """Run SQLite's and FTS5's integrity checks and look for text that is not UTF-8;
+        return what they report (empty if fine)."""
         problems = []
-        result = self.conn.execute("PRAGMA quick_check").fetchone()[0]
+        try:
+            result = self.conn.execute("PRAGMA quick_check").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            result = str(exc)
         if result != "ok":
             problems.append(f"SQLite quick_check: {result}")
         try:
             self.conn.execute("INSERT INTO notes_fts(notes_fts) VALUES ('integrity-check')")
         except sqlite3.DatabaseError as exc:
-            problems.append(f"FTS5 integrity-check: {exc}")
+            # FTS5 runs its check as a write: a read-only index cannot run it, and is not
+            # damaged for that.
+            if fault_kind(exc) not in ("readonly", "cantopen"):
+                problems.append(f"FTS5 integrity-check: {exc}")
+        bad_text = self.undecodable()
+        if bad_text:
+            problems.append(bad_text)
         return problems
+
+    def undecodable(self) -> str | None:
+        """Name the first row whose text is not UTF-8, or None.
+
+        tota only ever stores Python strings, which SQLite keeps as valid UTF-8: text that does
+        not decode was damaged on disk, and `quick_check` cannot see it (the record is sound).
+        """
+        previous = self.conn.text_factory
+        self.conn.text_factory = bytes
+        try:
+            for row in self.conn.execute(f"SELECT id, {', '.join(TEXT_COLUMNS)} FROM notes"):
+                for name, value in zip(TEXT_COLUMNS, row[1:], strict=True):
+                    if isinstance(value, bytes):
+                        try:
+                            value.decode("utf-8")
+                        except UnicodeDecodeError:
+                            return f"row {row[0]}: {name} is not UTF-8 text (damaged bytes)"
+        except sqlite3.DatabaseError as exc:
+            return f"cannot read the notes table ({exc})"
+        finally:
+            self.conn.text_factory = previous
+        return None
 
 
 def _row_dict(row: sqlite3.Row) -> dict[str, Any]:

@@ -28,10 +28,14 @@ from .files import (
     FileStat,
     Fingerprint,
     atomic_write,
+    external_target,
     is_note_path,
     open_for_writing,
+    outside_reason,
     read_file,
     scan_vault,
+    sweep_temps,
+    through_link,
 )
 from .index import Index, IndexedFile, IndexedStat, NoteRecord, record_from_note
 from .model import Evidence, format_date, new_id, now
@@ -93,6 +97,13 @@ class SyncReport:
     hand_edits: list[str] = field(default_factory=list)
     deferred: list[tuple[str, float]] = field(default_factory=list)  # (path, when to retry)
     blocked: list[tuple[str, str]] = field(default_factory=list)  # (folder/, reason)
+    #: Notes that could be read before and cannot now (permission denied): the index keeps
+    #: their last readable version, so they stay findable, and every sync names them.
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
+    #: Folder links that lead outside the vault, not followed: (folder/, reason).
+    links: list[tuple[str, str]] = field(default_factory=list)
+    #: tota's own temp files left by a write that was killed, deleted by this sync.
+    swept: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
@@ -115,6 +126,9 @@ class SyncReport:
             "seconds": round(self.seconds, 3),
             "invalid_notes": [{"path": p, "reason": r} for p, r in self.invalid],
             "unreadable_folders": [{"path": p, "reason": r} for p, r in self.blocked],
+            "unreadable_notes": [{"path": p, "reason": r} for p, r in self.unreadable],
+            "external_links": [{"path": p, "reason": r} for p, r in self.links],
+            "temp_files_removed": self.swept,
             "moves": [{"from": a, "to": b} for a, b in self.moved],
         }
 
@@ -192,17 +206,28 @@ def template_folder(root: Path) -> str | None:
 
 
 def take_snapshot(
-    root: Path, paths: Iterable[str] | None, blocked: list[tuple[str, str]] | None = None
+    root: Path,
+    paths: Iterable[str] | None,
+    blocked: list[tuple[str, str]] | None = None,
+    *,
+    temps: list[str] | None = None,
+    links: list[tuple[str, str]] | None = None,
+    follow_external: bool = False,
 ) -> dict[str, FileStat]:
     """Stat the notes of the vault (or just `paths`), leaving out Obsidian's templates folder.
 
-    Folders that cannot be listed go to `blocked` as (`folder/`, reason).
+    Folders that cannot be listed go to `blocked` as (`folder/`, reason); tota's temp files
+    to `temps` and folder links leading outside the vault to `links` (a full walk only). A
+    given path is judged as the walk would judge it: one behind a linked folder is left out
+    (unless that folder is outside and `follow_external`), and a note linked to a file
+    outside the vault is not read (see `scan_vault`).
     """
     templates = template_folder(root)
     if paths is None:
-        found = scan_vault(root, blocked)
+        found = scan_vault(root, blocked, temps=temps, links=links, follow_external=follow_external)
     else:
         found = {}
+        real_root = os.path.realpath(root)
         for rel in paths:
             if not is_note_path(rel):
                 continue
@@ -213,11 +238,28 @@ def take_snapshot(
             except OSError as exc:
                 found[rel] = FileStat(0, 0, exc.strerror or str(exc))
                 continue
-            if os.path.isfile(root / rel):
-                found[rel] = FileStat(st.st_size, st.st_mtime_ns)
+            if not os.path.isfile(root / rel):
+                continue
+            if _behind_link(root, real_root, rel, follow_external):
+                continue  # the walk does not enter that folder, so neither does this
+            if not follow_external and os.path.islink(root / rel):
+                target = external_target(real_root, str(root / rel))
+                if target is not None:
+                    found[rel] = FileStat(0, 0, outside_reason(target))
+                    continue
+            found[rel] = FileStat(st.st_size, st.st_mtime_ns)
     if templates:
         found = {p: s for p, s in found.items() if not p.startswith(templates)}
     return found
+
+
+def _behind_link(root: Path, real_root: str, rel: str, follow_external: bool) -> bool:
+    """True when `rel` lies in a linked folder the walk does not enter (every linked folder,
+    except one leading outside the vault when `follow_external`)."""
+    parent = rel.rpartition("/")[0]
+    if not parent or os.path.realpath(root / parent) == os.path.join(real_root, *parent.split("/")):
+        return False
+    return not (follow_external and external_target(real_root, str(root / parent)))
 
 
 def _settled(root: Path, rel: str, fp: Fingerprint, quiet: float) -> bool:
@@ -243,6 +285,10 @@ def _assign_id(
     with placeholders, never patched).
     """
     if any("{{" in str(v) or "<%" in str(v) for v in note.fields.values()):
+        return note, fp, None
+    if through_link(root, note.path):
+        # tota never writes through a link (see atomic_write): indexed as it is, every sync,
+        # instead of a patch deferred (and reported as "updated") forever.
         return note, fp, None
     if not _settled(root, note.path, fp, quiet):
         return note, _pending(fp), "deferred"
@@ -284,6 +330,9 @@ def _hand_edit(
     if state is SealState.SEALED or (state is SealState.UNSEALED and not seen_before):
         return note, fp, None
     at = now()
+    if through_link(root, note.path):  # never written through: the index alone records it
+        memory = note.memory.with_changes(evidence=Evidence.MANUAL, updated=at)
+        return replace(note, memory=memory), fp, None
     if _settled(root, note.path, fp, quiet):
         rows = index.get(path=note.path) or index.get(memory_id=note.memory.id)
         previous = rows[0]["confidence"] if rows else None
@@ -311,8 +360,13 @@ def reconcile(
     assign_ids: bool = True,
     quiet: float = 0.0,
     progress: Progress | None = None,
+    follow_external: bool = False,
 ) -> SyncReport:
     """Bring the index in line with the files; `paths` limits the work to those paths.
+
+    A full sync also deletes tota's stale temp files (left by a killed write, see
+    `sweep_temps`). Links that lead outside the vault are read only with `follow_external`
+    (tota.toml's `[sync] follow_external_links`); otherwise they are reported, never read.
 
     Nothing in the vault is changed except by surgical frontmatter patches, and only when
     `assign_ids` is True (the default): a person's note without an `id` gets one, and a hand
@@ -326,8 +380,13 @@ def reconcile(
     # A full one compares stat alone first, then loads hashes only for what changed.
     stats = index.stats(paths)
     blocked: list[tuple[str, str]] = []
-    snapshot = take_snapshot(root, paths, blocked)
+    temps: list[str] = []
+    snapshot = take_snapshot(
+        root, paths, blocked, temps=temps, links=report.links, follow_external=follow_external
+    )
     report.blocked = blocked
+    if temps:
+        report.swept = sweep_temps(root, temps)
     plan = plan_scan(snapshot, stats)
     report.unchanged = len(plan.unchanged)
     indexed = index.files(paths) if paths is not None else {}
@@ -363,16 +422,22 @@ def reconcile(
                     report.deferred.append((path, st.mtime_ns / 1e9 + quiet))
                     continue
                 stat_error = st.error
+                known = indexed.get(path)
                 if stat_error is None:
                     try:
                         contents[path] = read_file(root / path)
                         continue
                     except NoteError as exc:
                         stat_error = str(exc).split(": ", 1)[-1]
+                    if known is not None and not _stub(known.hash):
+                        # Read before, not now (chmod 000, say): keep the last good row, so
+                        # the memory stays findable, and name the note on every sync.
+                        report.unreadable.append((path, stat_error))
+                        continue
                 # Unreadable: index the path with its reason so doctor and sync name it. The reason
                 # is its "hash": checked again every sync, reported again only when it changes.
+                # A link that leads outside the vault lands here too: its row loses any text.
                 marker = "unreadable:" + stat_error
-                known = indexed.get(path)
                 if known is not None and known.hash == marker:
                     report.unchanged += 1
                     continue
@@ -434,11 +499,16 @@ def reconcile(
                 progress(min(start + BATCH_SIZE, total), total)
 
     # A delete needs proof: the file must still be gone now, after everything else was read.
+    # A row behind a linked folder the walk no longer enters (follow_external_links turned
+    # off) is gone too, though the path still leads to a file.
     hidden = tuple(folder for folder, _ in blocked)
+    real_root = os.path.realpath(root)
     gone = [
         p
         for p in plan.vanished
-        if p not in claimed and not p.startswith(hidden) and not os.path.lexists(root / p)
+        if p not in claimed
+        and not p.startswith(hidden)
+        and (not os.path.lexists(root / p) or _behind_link(root, real_root, p, follow_external))
     ]
     if gone:
         index.apply(deletes=gone)
@@ -465,11 +535,23 @@ def _bulk_load(index: Index, *, enabled: bool) -> Iterator[None]:
         index.end_bulk_load()
 
 
+def _stub(digest: str) -> bool:
+    """True for the "hash" of a row that holds no note text (an unreadable note's stub)."""
+    return digest.startswith("unreadable:")
+
+
 def _local(timestamp: float) -> datetime:
     return datetime.fromtimestamp(timestamp).replace(microsecond=0)
 
 
-def read_note(root: Path, rel_path: str) -> tuple[ParsedNote, Fingerprint, bytes]:
-    """Read and parse one note; raise `NoteError` when it cannot be read at all."""
+def read_note(
+    root: Path, rel_path: str, *, follow_external: bool = False
+) -> tuple[ParsedNote, Fingerprint, bytes]:
+    """Read and parse one note; raise `NoteError` when it cannot be read at all, or when it
+    is a link that leads outside the vault (unless `follow_external`)."""
+    if not follow_external:
+        target = external_target(os.path.realpath(root), str(root / rel_path))
+        if target is not None:
+            raise NoteError(f"{rel_path}: {outside_reason(target)}", path=rel_path)
     data, fp = read_file(root / rel_path)
     return parse_note(data, rel_path, fallback_time=_local(fp.mtime_ns / 1e9)), fp, data

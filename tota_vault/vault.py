@@ -8,25 +8,37 @@ in the modules named for it (`notes`, `files`, `index`, `sync`, `doctor`).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
+import logging
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .config import is_paused, load_config, set_paused
 from .decay import ARCHIVE_FLOOR
 from .doctor import DoctorReport, diagnose
-from .errors import NoteChangedError, NotFoundError, ValidationError, VaultError
+from .errors import (
+    IndexCorruptError,
+    IndexError_,
+    NoteChangedError,
+    NotFoundError,
+    TotaError,
+    ValidationError,
+    VaultError,
+)
 from .extract.base import Extractor
 from .extract.messages import Message
 from .files import (
+    TEMP_PATTERN,
     Fingerprint,
     atomic_write,
     fingerprint_of,
@@ -36,7 +48,7 @@ from .files import (
 )
 from .forgotten import add_forgotten, read_forgotten
 from .history import append_history
-from .index import PATCHABLE_COLUMNS, Hit, Index, record_from_note
+from .index import PATCHABLE_COLUMNS, Hit, Index, fault_kind, index_error, record_from_note
 from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, now, parse_date
 from .notes import ParsedNote, parse_note, patch_frontmatter, title_from_text, unique_title
 from .paths import index_path, resolve_vault_path, state_dir
@@ -70,9 +82,64 @@ SELECT path, title, text, subject, key, type, status, confidence, sources, creat
 FROM notes WHERE error IS NULL AND type IS NOT NULL AND status = 'active' ORDER BY path
 """
 
-#: What `tota init` puts in the vault's .gitignore: the index and local state, and the Obsidian
+#: What `tota init` puts in the vault's .gitignore: the index and local state, tota's temp files
+#: (a write killed mid-way leaves one; `git add -A` must never commit it), and the Obsidian
 #: files that change whenever a note is opened.
-GITIGNORE_LINES = (".tota/", ".obsidian/workspace.json", ".obsidian/workspaces.json", ".trash/")
+GITIGNORE_LINES = (
+    ".tota/",
+    TEMP_PATTERN,
+    ".obsidian/workspace.json",
+    ".obsidian/workspaces.json",
+    ".trash/",
+)
+
+log = logging.getLogger("tota")
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+#: What an index fault is called when tota recovers from it by itself.
+_RECOVERABLE = ("corrupt", "moved")
+
+
+def _guarded(method: _Method) -> _Method:
+    """Run a `Vault` method so that an index fault never escapes as a traceback.
+
+    The index is a cache: when it turns out damaged (or deleted under an open connection),
+    it is moved aside (or reopened), rebuilt from the notes, and the call runs once more. A
+    deleted or replaced index file is also looked for (one stat) before the call.
+    Any other fault of the index file (read-only, a full disk) becomes one `IndexError_`
+    line that names the file and what to do. Only the outermost guarded call recovers.
+    """
+
+    @functools.wraps(method)
+    def wrapper(self: Vault, *args: Any, **kwargs: Any) -> Any:
+        if self._guard_depth:
+            return method(self, *args, **kwargs)
+        self._guard_depth += 1
+        try:
+            # Deleted under an open connection, the index takes writes into a file nobody
+            # will read again, without an error (the -wal went with it): look first.
+            self.check_index()
+            try:
+                return method(self, *args, **kwargs)
+            except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+                kind = self._fault(exc)
+                # Inside a caller's `batch()` the call cannot be run again safely (notes of
+                # the batch are written, its rows rolled back): say so, and let it end first.
+                if kind not in _RECOVERABLE or self._unsynced is not None:
+                    if kind is None and isinstance(exc, UnicodeDecodeError):
+                        raise
+                    raise index_error(exc, self.index_path, kind=kind) from None
+                self._recover(kind, exc)
+            try:
+                return method(self, *args, **kwargs)
+            except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+                kind = self._fault(exc)
+                if kind is None and isinstance(exc, UnicodeDecodeError):
+                    raise
+                raise index_error(exc, self.index_path, kind=kind) from None
+        finally:
+            self._guard_depth -= 1
+
+    return wrapper  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -90,8 +157,17 @@ class Vault:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._index: Index | None = None
+        #: (device, inode) of the index file when it was opened: a new one means it was
+        #: deleted or replaced (see `check_index`).
+        self._index_id: tuple[int, int] | None = None
+        self._guard_depth = 0
+        #: Where tota says what it repaired by itself (one line each); the CLI prints to
+        #: stderr, the daemon logs. By default a warning on the `tota` logger.
+        self.on_notice: Callable[[str], None] = log.warning
         #: Folders written during `batch()`, fsynced once when it ends.
         self._unsynced: set[Path] | None = None
+        #: Notes written during `batch()` (vault-relative), indexed again if it fails.
+        self._batch_written: list[str] = []
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -186,14 +262,104 @@ class Vault:
     def index(self) -> Index:
         """The index, opened on first use; a new or rebuilt index is filled from the files."""
         if self._index is None:
-            if not self.root.is_dir():
-                raise VaultError(f"{self.root}: no vault here; create one with `tota init`")
-            self._index = Index.open(self.index_path)
-            if self._index.get_state("last_sync") is None:
+            index = self._open_index()
+            if index.get_state("last_sync") is None:
                 # New, rebuilt, or never completely filled (a crash mid-sync): fill it now.
-                reconcile(self.root, self._index)
-            self._index.rebuilt = False
+                reconcile(self.root, index, follow_external=self._follow_external())
+            index.rebuilt = False
+        assert self._index is not None
         return self._index
+
+    def _open_index(self) -> Index:
+        """Open the index; one too damaged to open is moved aside and a new one made."""
+        if not self.root.is_dir():
+            raise VaultError(f"{self.root}: no vault here; create one with `tota init`")
+        try:
+            index = Index.open(self.index_path)
+        except IndexCorruptError as exc:
+            self._move_aside(getattr(exc, "reason", str(exc)))
+            index = Index.open(self.index_path)
+        self._index = index
+        self._index_id = _file_id(self.index_path)
+        return index
+
+    def _follow_external(self) -> bool:
+        """tota.toml's `[sync] follow_external_links` (off: links leading outside are not read)."""
+        return load_config(self.root).follow_external_links
+
+    def _fault(self, exc: BaseException) -> str | None:
+        """What an error says about the index file (see `fault_kind`); a UnicodeDecodeError
+        counts only when the index really holds text that is not UTF-8."""
+        kind = fault_kind(exc)
+        if isinstance(exc, UnicodeDecodeError):
+            damaged = self._index is not None and self._index.undecodable() is not None
+            return kind if damaged else None
+        return kind
+
+    def _recover(self, kind: str, exc: BaseException) -> None:
+        """Put a working index in place of a damaged or vanished one, filled from the notes."""
+        self._drop_index()
+        if kind == "corrupt":
+            self._move_aside(_reason(exc))
+        else:
+            self.on_notice(
+                f"the index {self.index_path} was deleted or replaced while in use; "
+                "opened it again and brought it up to date from the notes"
+            )
+        self.index  # noqa: B018 - opens and fills the new index
+
+    def _drop_index(self) -> None:
+        """Forget the open index without trusting it (no checkpoint into a damaged file)."""
+        if self._index is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._index.conn.close()
+            self._index = None
+            self._index_id = None
+
+    def _move_aside(self, reason: str) -> None:
+        """Rename a damaged index (and its -wal, -shm) to `index.db.broken-<time>`, kept for a
+        look, so the next open builds a new one from the notes. `reason` is SQLite's word."""
+        self._drop_index()
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        target = self.index_path.with_name(f"{self.index_path.name}.broken-{stamp}")
+        n = 2
+        while target.exists():
+            target = self.index_path.with_name(f"{self.index_path.name}.broken-{stamp}-{n}")
+            n += 1
+        if not self.index_path.exists():
+            return  # already gone: the next open makes a new one
+        try:
+            os.replace(self.index_path, target)
+            for suffix in ("-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.replace(f"{self.index_path}{suffix}", f"{target}{suffix}")
+        except OSError as exc:
+            raise IndexCorruptError(
+                f"{self.index_path}: the index is damaged ({reason}) and cannot be moved aside "
+                f"({exc.strerror or exc}); delete {self.index_path.parent} and run `tota reindex`"
+            ) from None
+        self.on_notice(
+            f"the index {self.index_path} was damaged ({reason}); moved it to {target.name} "
+            "and rebuilt it from the notes"
+        )
+
+    def repair_index(self, exc: BaseException) -> bool:
+        """For a caller that met `exc` in a query of its own (outside `Vault`'s methods): if it
+        says the index is damaged, move the index aside and rebuild it from the notes, and
+        return True; the caller may then run its work again."""
+        if self._fault(exc) != "corrupt":
+            return False
+        self._recover("corrupt", exc)
+        return True
+
+    def check_index(self) -> bool:
+        """Reopen the index if its file was deleted or replaced since it was opened (someone
+        removed `.tota/` while `tota watch` runs): the next use fills a new one from the
+        notes. True when it did. One stat, cheap enough to call between every two syncs."""
+        if self._index is None or _file_id(self.index_path) == self._index_id:
+            return False
+        self._recover("moved", IndexError_("the index file was replaced"))
+        return True
 
     def close(self) -> None:
         """Close the index (checkpointing its WAL)."""
@@ -209,6 +375,7 @@ class Vault:
 
     # --- sync ------------------------------------------------------------------------------
 
+    @_guarded
     def sync(
         self,
         *,
@@ -222,18 +389,23 @@ class Vault:
         `quiet` seconds (the daemon waits; a one-shot sync the person ran does not).
         """
         if self._index is None:
-            if not self.root.is_dir():
-                raise VaultError(f"{self.root}: no vault here; create one with `tota init`")
-            self._index = Index.open(self.index_path)
-            self._index.rebuilt = False
-        report = reconcile(self.root, self._index, paths=paths, quiet=quiet, progress=progress)
+            self._open_index().rebuilt = False
+        assert self._index is not None
+        report = reconcile(
+            self.root, self._index, paths=paths, quiet=quiet, progress=progress,
+            follow_external=self._follow_external(),
+        )  # fmt: skip
         if paths is None and (len(report.added) + len(report.updated)) > 5000:
             self._index.optimize()
         return report
 
+    @_guarded
     def reindex(self, *, progress: Progress | None = None) -> SyncReport:
         """Drop the index and build it again from the files (the vault is the truth)."""
-        self.close()
+        try:
+            self.close()
+        except sqlite3.Error:
+            self._drop_index()  # a damaged index cannot be checkpointed: it is deleted anyway
         for suffix in ("", "-wal", "-shm"):
             with contextlib.suppress(FileNotFoundError):
                 os.remove(str(self.index_path) + suffix)
@@ -241,6 +413,7 @@ class Vault:
 
     # --- reads -----------------------------------------------------------------------------
 
+    @_guarded
     def search(
         self, query: str, *, type: str | None = None, limit: int = 20, raw: bool = False
     ) -> list[Hit]:
@@ -251,6 +424,7 @@ class Vault:
             raise ValidationError(f"limit {limit} must be at least 1")
         return self.index.search(query, type=type, limit=limit, raw=raw)
 
+    @_guarded
     def resolve(self, ref: str) -> str:
         """Find a note's vault-relative path from a memory id (or an unambiguous prefix of at
         least `MIN_ID_PREFIX` characters), a path or a title."""
@@ -283,14 +457,16 @@ class Vault:
             return row[0]
         raise NotFoundError(f"no memory with id, path or title {ref!r}")
 
+    @_guarded
     def read(self, ref: str) -> tuple[ParsedNote, str]:
         """Read one note by id, path or title: the parsed note and its text as on disk."""
         rel = self.resolve(ref)
-        note, _fp, data = read_note(self.root, rel)
+        note, _fp, data = read_note(self.root, rel, follow_external=self._follow_external())
         return note, data.decode("utf-8", errors="replace")
 
     # --- writes ----------------------------------------------------------------------------
 
+    @_guarded
     def remember(
         self,
         type: str | MemoryType,
@@ -340,6 +516,7 @@ class Vault:
         check_memory(memory)
         return self.write_new(memory)
 
+    @_guarded
     def write_new(self, memory: Memory, *, title: str | None = None) -> StoredMemory:
         """Write a new memory's note under `<type>/<Title>.md` and index it.
 
@@ -369,20 +546,41 @@ class Vault:
             yield
             return
         self._unsynced = set()
+        self._batch_written = []
         try:
             with self.index.batch():
                 yield
+        except BaseException:
+            # The batch's rows rolled back, but the notes it wrote are on disk (the truth):
+            # index them now, and never leave one written and unindexed without saying so.
+            self._index_after_failed_batch(self._batch_written)
+            raise
         finally:
             folders, self._unsynced = self._unsynced, None
             for folder in sorted(folders):
                 fsync_folder(folder)
+
+    def _index_after_failed_batch(self, written: list[str]) -> None:
+        if not written:
+            return
+        names = ", ".join(written)
+        try:
+            self.sync(paths=written)
+        except (TotaError, sqlite3.Error, OSError) as exc:
+            self.on_notice(
+                f"written before the error but not indexed: {names} ({exc}); run `tota sync`"
+            )
+        else:
+            self.on_notice(f"written and indexed before the error: {names}")
 
     def _write(self, path: Path, data: bytes, expected: Fingerprint | None) -> Fingerprint:
         """`atomic_write`, deferring the folder's fsync inside a batch."""
         if self._unsynced is None:
             return atomic_write(path, data, expected=expected)
         self._unsynced.add(path.parent)
-        return atomic_write(path, data, expected=expected, sync_folder=False)
+        written = atomic_write(path, data, expected=expected, sync_folder=False)
+        self._batch_written.append(path.relative_to(self.root).as_posix())
+        return written
 
     def index_written(self, rel: str, data: bytes, fingerprint: Fingerprint) -> None:
         """Tell the index at once about a note tota just wrote (no need to read it back).
@@ -391,14 +589,52 @@ class Vault:
         same as the row.
         """
         note = parse_note(data, rel)
-        self.index.apply(upserts=[record_from_note(note, fingerprint)])
+        self._index_after_write(
+            rel, lambda: self.index.apply(upserts=[record_from_note(note, fingerprint)])
+        )
 
+    def _index_after_write(self, rel: str, work: Callable[[], None]) -> None:
+        """Record in the index a change already made to a note's file.
+
+        The file is the truth and is already written, so this never fails silently: a damaged
+        or vanished index is rebuilt from the notes (which holds the new file), and any other
+        fault raises one line that says the note was written but not indexed.
+        """
+        try:
+            work()
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            kind = self._fault(exc)
+            in_batch = self._index is not None and self._index._batch_depth > 0
+            if kind is None and isinstance(exc, UnicodeDecodeError):
+                raise
+            if kind in _RECOVERABLE and not in_batch:
+                self._recover(kind, exc)
+                return
+            if kind in _RECOVERABLE:
+                raise  # the guarded call around the batch rebuilds and runs it again
+            error = index_error(exc, self.index_path, kind=kind)
+            raise type(error)(
+                f"{rel} was written, but the index could not record it: {error}; then run "
+                "`tota sync`"
+            ) from None
+
+    @_guarded
     def doctor(self) -> DoctorReport:
-        """Check the vault and its index without changing either (see `tota doctor`)."""
-        return diagnose(self.root, self.index)
+        """Check the vault and its index without changing either (see `tota doctor`).
+
+        Except that a damaged index (its integrity checks fail) is a cache gone bad: it is
+        moved aside and rebuilt from the notes, as any other command would, and checked again.
+        """
+        follow = self._follow_external()
+        report = diagnose(self.root, self.index, follow_external=follow)
+        if report.integrity:
+            self._recover("corrupt", IndexCorruptError("; ".join(report.integrity)))
+            report = diagnose(self.root, self.index, follow_external=follow)
+        return report
 
     # --- learning --------------------------------------------------------------------------
 
+    @_guarded
     def observe(
         self,
         messages: Sequence[Message | Mapping[str, Any]],
@@ -440,6 +676,7 @@ class Vault:
 
     # --- recall ----------------------------------------------------------------------------
 
+    @_guarded
     def recall(
         self,
         text: str,
@@ -458,10 +695,12 @@ class Vault:
             self.index, text, limit=limit, type=type, include_archived=include_archived, now=now
         )
 
+    @_guarded
     def profile(self, *, limit: int = 20, now: datetime | None = None) -> list[Recalled]:
         """Durable, important identity, preference and constraint memories."""
         return profile_memories(self.index, limit=limit, now=now)
 
+    @_guarded
     def edit(
         self,
         rel: str,
@@ -496,10 +735,11 @@ class Vault:
         if rows and known and not history and set(patch) <= PATCHABLE_COLUMNS:
             # Only frontmatter scalars and sources changed in a note of tota's own layout: the
             # row takes the same values a parse would give, without parsing the note again.
-            self.index.update_row(rel, patch, written)
+            self._index_after_write(rel, lambda: self.index.update_row(rel, patch, written))
         else:
             self.index_written(rel, new, written)
 
+    @_guarded
     def reflect(self, *, dry_run: bool = False, now: datetime | None = None) -> ReflectReport:
         """Write or update one reflection note per group of related memories (`reflect`).
 
@@ -546,6 +786,7 @@ class Vault:
             report.updated.append(current["path"])
         return report
 
+    @_guarded
     def stale(self, *, now: datetime | None = None) -> list[Recalled]:
         """Active memories whose effective confidence fell under the archive floor."""
         memories = as_recalled(self.index.conn.execute(STALE_ROWS), now)
@@ -554,6 +795,7 @@ class Vault:
             key=lambda r: (r.effective_confidence or 0.0, r.path),
         )
 
+    @_guarded
     def decay(self, *, apply: bool = False, now: datetime | None = None) -> list[Recalled]:
         """List stale memories; with `apply`, archive them (kept on disk, never deleted)."""
         at = (now or datetime.now()).replace(microsecond=0)
@@ -563,6 +805,7 @@ class Vault:
                 self.edit(result.path, lambda row: {"status": Status.ARCHIVED.value, "updated": at})
         return stale
 
+    @_guarded
     def forget(self, ref: str) -> str:
         """Delete one memory: its note and its index row. Returns the note's path.
 
@@ -586,14 +829,16 @@ class Vault:
         # tombstone that changes nothing while the memory cites the same messages).
         add_forgotten(self.root, sources)
         os.unlink(self.root / rel)
-        self.index.apply(deletes=[rel])
+        self._index_after_write(rel, lambda: self.index.apply(deletes=[rel]))
         forget_conversations(self.index, sources)
         return rel
 
+    @_guarded
     def forgotten_sources(self) -> frozenset[str]:
         """The messages (`<conversation>#<message>`) of forgotten memories: never learned again."""
         return read_forgotten(self.root)
 
+    @_guarded
     def archive(self, ref: str, *, now: datetime | None = None) -> str:
         """Archive one memory: kept on disk, skipped by recall; `confirm` makes it active again.
 
@@ -609,6 +854,7 @@ class Vault:
         self.edit(rel, lambda row: {"status": Status.ARCHIVED.value, "updated": at})
         return rel
 
+    @_guarded
     def short_ids(self, ids: Iterable[str | None]) -> dict[str, str]:
         """Each id's shortest unambiguous prefix in this vault (at least 6 characters), for
         displays; `resolve` accepts any of them (see `manage.short_ids`)."""
@@ -616,6 +862,7 @@ class Vault:
 
         return short_ids(self.index, [i for i in ids if i])
 
+    @_guarded
     def confirm(self, ref: str, *, now: datetime | None = None) -> str:
         """A person or program vouches for a memory: confidence up, decay clock reset.
 
@@ -641,6 +888,7 @@ class Vault:
 
     # --- status ----------------------------------------------------------------------------
 
+    @_guarded
     def stats(self) -> dict[str, Any]:
         """Counts for status displays, plus where things are."""
         counts = self.index.counts()
@@ -654,6 +902,19 @@ class Vault:
     def state_dir(self) -> Path:
         """`<vault>/.tota`: the index and local state."""
         return state_dir(self.root)
+
+
+def _reason(exc: BaseException) -> str:
+    """SQLite's (or the decoder's) own words for a fault, on one line."""
+    return (str(exc).splitlines() or [type(exc).__name__])[0]
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _memory_type(value: str | MemoryType) -> MemoryType:

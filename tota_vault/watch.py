@@ -12,6 +12,8 @@ Shape (each part small, so each can be trusted):
   once when watchdog reports that the kernel dropped events (inotify queue overflow).
 * A lock file per vault (`flock`): one daemon per vault; a lock left by a killed daemon is
   released by the kernel and simply taken over.
+* The index file is checked between syncs (one stat): deleted or replaced, it is opened
+  again and rebuilt from the notes, with a warning in the log.
 * On stop (SIGINT, SIGTERM): the observer stops first, then one last full reconcile flushes
   every pending edit, also one still in flight when the signal came.
 
@@ -34,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import TotaError
-from .files import IGNORED_DIRS, is_note_path
+from .errors import TotaError, WriteError
+from .files import IGNORED_DIRS, is_note_path, make_dirs
 from .paths import state_dir
 from .sync import SyncReport
 from .vault import Vault
@@ -211,8 +213,15 @@ class Daemon:
     def acquire_lock(self) -> None:
         """Take the vault's daemon lock or raise `DaemonRunningError` naming the holder."""
         path = lock_path(self.root)
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the daemon's life
+        make_dirs(path.parent)
+        try:
+            handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the daemon's life
+        except OSError as exc:
+            raise WriteError(
+                f"{path}: cannot take the daemon's lock ({exc.strerror or exc}); check that "
+                f"{path.parent} is writable",
+                path=path,
+            ) from None
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -288,6 +297,15 @@ class Daemon:
             self.pending.add_at(path, now_mono + max(0.0, retry_at - now_wall) + 0.05)
         _log_report(report, full=paths is None)
 
+    def _index_replaced(self, vault: Vault) -> bool:
+        """Someone deleted `.tota/` (or the index) while watching: build a new index from the
+        notes at once, instead of writing on into a deleted file forever."""
+        try:
+            return vault.check_index()
+        except TotaError as exc:
+            log.error("cannot recreate the index: %s", exc)
+            return False
+
     def run(self) -> None:
         """Watch until stopped. Takes the lock, reconciles, then serves events."""
         overflow = _OverflowWatcher(self.pending)
@@ -304,6 +322,8 @@ class Daemon:
             next_full = time.monotonic() + self.options.full_every
             while not self._stop.is_set():
                 self.pending.wait(min(1.0, max(0.0, next_full - time.monotonic())))
+                if self._index_replaced(vault):
+                    next_full = time.monotonic() + self.options.full_every
                 due, full = self.pending.take()
                 if full or time.monotonic() >= next_full:
                     self._sync(vault, None)
@@ -347,6 +367,12 @@ def _log_report(report: SyncReport, *, full: bool) -> None:
             "reconciled: %d unchanged, %d invalid (%.2fs)",
             report.unchanged, len(report.invalid), report.seconds,
         )  # fmt: skip
+    for path, reason in report.unreadable:
+        log.warning("cannot read %s: %s (its last readable version stays indexed)", path, reason)
+    for folder, reason in report.links:
+        log.warning("link not followed: %s: %s", folder, reason)
+    for path in report.swept:
+        log.info("removed a temp file left by an interrupted write: %s", path)
     changed = set(report.added) | set(report.updated) | {new for _, new in report.moved}
     for path, reason in report.invalid:
         if full or path in changed:
