@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from tota_vault import Vault
 from tota_vault.cli import MCP_SDK_MISSING
 from tota_vault.mcp_server import DEFAULT_PORT, INSTRUCTIONS, create_server
 
+ROOT = Path(__file__).resolve().parent.parent
 TOOLS = {
     "recall", "remember", "learn", "search", "forget", "confirm", "pause", "resume", "overview",
 }  # fmt: skip
@@ -545,3 +547,28 @@ def test_the_memory_prompt_is_the_menu(vault_dir: Path):
     for offer in ("`search`", "`forget`", "`pause`", "tota clear --yes", "3 memories"):
         assert offer in text
     assert "`resume`" in paused.messages[0].content.text
+
+
+# --- the documented example --------------------------------------------------------------------
+
+
+def test_the_example_in_docs_mcp_runs_as_documented(tmp_path: Path):
+    doc = (ROOT / "docs" / "mcp.md").read_text("utf-8")
+    code = re.search(r"```python\n(.+?)```", doc, re.S).group(1)
+    expected = re.search(r"It prints:\n\n```text\n(.+?)```", doc, re.S).group(1)
+    home = tmp_path / "home"
+    home.mkdir()
+    # As a person runs it: `tota` on the PATH, the default vault under HOME (here a temp one).
+    env = {k: v for k, v in os.environ.items() if k not in ("TOTA_HOME", "TOTA_VAULT")}
+    env["HOME"] = str(home)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+
+    def masked(text: str) -> str:
+        return re.sub(r"\b[0-9A-Z]{26}\b", "<id>", re.sub(r"\d{4}-\d\d-\d\d", "<date>", text))
+
+    assert masked(done.stdout) == masked(expected)
+    assert (home / ".tota" / "memory" / "second-brain" / "identity" / "Lives in Porto.md").is_file()

@@ -552,13 +552,17 @@ def _learn_text(data: LearnResult) -> str:
     lines = [
         f"{c.get('create', 0)} created, {c.get('merge', 0)} merged, "
         f"{c.get('supersede', 0)} superseded, {c.get('keep', 0)} kept over a contradiction, "
-        f"{c.get('skip', 0)} skipped; {len(data.skipped_sentences)} sentences not about "
-        "the person."
+        f"{c.get('skip', 0)} skipped; {_plural(len(data.skipped_sentences), 'sentence')} "
+        "not proposed."
     ]
     for o in data.outcomes:
         where = f" -> {o.path}" if o.path else ""
         lines.append(f"- {o.action} {o.type}: {o.text}{where} ({o.reason})")
     return "\n".join(lines)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
 
 
 def _search_text(query: str, data: SearchResult) -> str:
