@@ -4,12 +4,14 @@ HTTP, and the same server in-process for the rest."""
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import os
 import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -18,7 +20,7 @@ from typing import Any
 import pytest
 from mcp import Client, MCPError, StdioServerParameters
 
-from tota_vault import Vault
+from tota_vault import Vault, VaultError
 from tota_vault.cli import MCP_SDK_MISSING
 from tota_vault.mcp_server import DEFAULT_PORT, INSTRUCTIONS, create_server
 
@@ -129,9 +131,9 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _wait_for_port(port: int, process: subprocess.Popen[bytes], deadline: float) -> None:
+def _wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path, deadline: float) -> None:
     while time.monotonic() < deadline:
-        assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
+        assert process.poll() is None, log.read_text(errors="replace")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return
@@ -151,22 +153,47 @@ def _listening_addresses(port: int) -> set[str]:
     return found
 
 
+def _post_initialize(port: int, host_header: str) -> int:
+    body = json.dumps(
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                    "clientInfo": {"name": "raw", "version": "0"}}}
+    )  # fmt: skip
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request(
+            "POST", "/mcp", body,
+            {"Host": host_header, "Content-Type": "application/json",
+             "Accept": "application/json, text/event-stream"},
+        )  # fmt: skip
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
 def test_http_mode_serves_on_localhost_only(tmp_path: Path, vault_dir: Path):
     port = _free_port()
     env = {**os.environ, **server_env(tmp_path, vault_dir)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tota_vault", "mcp", "--http", "--port", str(port)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )  # fmt: skip
+    with (tmp_path / "server.log").open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tota_vault", "mcp", "--http", "--port", str(port)],
+            env=env, stdout=subprocess.DEVNULL, stderr=log,
+        )  # fmt: skip
     try:
-        _wait_for_port(port, process, time.monotonic() + 60)
+        _wait_for_port(port, process, tmp_path / "server.log", time.monotonic() + 60)
         if Path("/proc/net/tcp").exists():
             assert _listening_addresses(port) == {"127.0.0.1"}
+        # A page on another site cannot reach it through DNS rebinding: its Host is refused.
+        assert _post_initialize(port, f"localhost:{port}") == 200
+        assert _post_initialize(port, f"attacker.example:{port}") == 421
 
         async def main() -> None:
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:
                 assert {t.name for t in (await client.list_tools()).tools} == TOOLS
                 await client.call_tool("remember", {"type": "habit", "text": "Runs at dawn"})
+            async with Client(f"http://127.0.0.1:{port}/mcp") as client:  # a second session
                 found = await client.call_tool("recall", {"message": "When do I run?"})
                 assert found.structured_content["memories"][0]["text"] == "Runs at dawn"
 
@@ -178,9 +205,6 @@ def test_http_mode_serves_on_localhost_only(tmp_path: Path, vault_dir: Path):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-        for stream in (process.stdout, process.stderr):
-            if stream:
-                stream.close()
 
 
 # --- the command without the SDK, and what it costs the others ----------------------------------
@@ -238,6 +262,55 @@ def test_the_cli_help_names_the_servers_default_port():
 
     result = CliRunner().invoke(app, ["mcp", "-h"])
     assert f"default {DEFAULT_PORT}" in result.output
+
+
+# --- the vault's lifetime ----------------------------------------------------------------------
+
+
+def _vault_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("tota-vault")]
+
+
+def test_clients_of_one_server_share_the_vault_until_the_last_leaves(vault_dir: Path):
+    server = create_server(vault_dir)
+
+    async def main() -> None:
+        async with Client(server) as first:
+            async with Client(server) as second:
+                await first.call_tool("remember", {"type": "habit", "text": "Walks the dog"})
+                found = await second.call_tool("recall", {"message": "dog walks"})
+                assert found.structured_content["memories"][0]["text"] == "Walks the dog"
+                assert len(_vault_threads()) == 1
+            still = await first.call_tool("search", {"query": "dog"})
+            assert not still.is_error and still.structured_content["hits"]
+
+    asyncio.run(main())
+    assert _vault_threads() == []
+
+
+def test_a_vault_that_cannot_open_stops_the_server_and_no_thread_is_left(tmp_path: Path):
+    not_a_folder = tmp_path / "vault"
+    not_a_folder.write_text("a file")
+
+    async def main() -> None:
+        async with Client(create_server(not_a_folder)):
+            pass
+
+    with pytest.raises(VaultError, match="is a file, not a vault folder"):
+        asyncio.run(main())
+    assert _vault_threads() == []
+
+
+def test_tota_mcp_with_a_bad_vault_is_one_line(tmp_path: Path):
+    from typer.testing import CliRunner
+
+    from tota_vault.cli import app
+
+    not_a_folder = tmp_path / "vault"
+    not_a_folder.write_text("a file")
+    result = CliRunner().invoke(app, ["--vault", str(not_a_folder), "mcp"])
+    assert result.exit_code == 1
+    assert result.output == f"tota: error: {not_a_folder}: is a file, not a vault folder\n"
 
 
 # --- in-process: the schema hosts show ---------------------------------------------------------

@@ -223,26 +223,42 @@ class VaultThread:
         self.root = root
         self._vault: Vault | None = None
         self._executor: ThreadPoolExecutor | None = None
+        #: Lifespans that entered and have not left: the server may be entered more than once
+        #: (in-process clients, a transport that runs one lifespan per session).
+        self._users = 0
+        self._lock = asyncio.Lock()
 
     async def open(self) -> None:
         """Open the vault and its index (catching up with the files) on the vault's thread."""
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tota-vault")
 
         def opened() -> Vault:
             vault = Vault.open(self.root, create=True)
             vault.index  # noqa: B018 - open it now (and catch up with the files), not mid-call
             return vault
 
-        self._vault = await self._submit(opened)
+        async with self._lock:
+            if self._executor is None:
+                executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tota-vault")
+                try:
+                    self._vault = await asyncio.wrap_future(executor.submit(opened))
+                except BaseException:
+                    executor.shutdown(wait=True)
+                    raise
+                self._executor = executor
+            self._users += 1
 
     async def close(self) -> None:
-        """Close the index on its thread, then end the thread."""
-        if self._executor is None:
-            return
-        if self._vault is not None:
-            await self._submit(self._vault.close)
-        self._executor.shutdown(wait=True)
-        self._executor, self._vault = None, None
+        """When the last user leaves: close the index on its thread, then end the thread."""
+        async with self._lock:
+            self._users -= 1
+            if self._users > 0 or self._executor is None:
+                return
+            try:
+                if self._vault is not None:
+                    await self._submit(self._vault.close)
+            finally:
+                self._executor.shutdown(wait=True)
+                self._executor, self._vault = None, None
 
     async def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """`fn(vault, *args, **kwargs)` on the vault's thread."""
