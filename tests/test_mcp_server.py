@@ -424,6 +424,38 @@ def test_argument_errors_never_echo_the_value(vault_dir: Path):
         assert "invalid arguments" in text_of(result)
 
 
+def test_library_errors_reach_the_model_with_secrets_redacted(vault_dir: Path):
+    """A library message quotes the value it refuses; a key passed as an id is redacted."""
+
+    async def scenario(client: Client) -> list[str]:
+        out = []
+        for tool in ("forget", "confirm"):
+            result = await client.call_tool(tool, {"id": SECRET})
+            assert result.is_error
+            out.append(text_of(result))
+        for uri in (f"tota://memory/{SECRET}", "tota://memory/sk-proj-4f9KxQ2mZ8vB7nT1wR6yL3pH5"):
+            with pytest.raises(MCPError) as caught:
+                await client.read_resource(uri)
+            out.append(caught.value.error.message)
+        return out
+
+    for message in run(vault_dir, scenario):
+        assert "sk-proj-4f9KxQ2mZ8vB7nT1wR6yL3pH5" not in message and "[REDACTED" in message
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Vault.remember has no secrets guard on this branch (it comes with branch `sec`); "
+    "when both are merged this passes: remove this mark",
+)
+def test_remember_never_stores_or_echoes_a_secret(vault_dir: Path):
+    text = f"My OpenAI API key is {SECRET}"
+    result = run(vault_dir, lambda c: c.call_tool("remember", {"type": "preference", "text": text}))
+    assert SECRET not in text_of(result) and SECRET not in json.dumps(result.structured_content)
+    notes = [p.read_text("utf-8") for p in vault_dir.rglob("*.md")]
+    assert not any(SECRET in note for note in notes)
+
+
 def test_learn_reports_and_is_idempotent(vault_dir: Path):
     async def scenario(client: Client) -> tuple[Any, Any]:
         first = await client.call_tool("learn", {"messages": CHAT, "conversation_id": "c1"})

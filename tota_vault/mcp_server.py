@@ -41,6 +41,7 @@ from pydantic import BaseModel, Field
 
 from . import __version__, manage
 from .errors import NotFoundError, TotaError
+from .extract.secrets import redact
 from .model import MemoryType
 from .recall import CANDIDATES, Recalled, context_block
 from .scoring import INFERRED_PENALTY, TYPE_SCORES
@@ -278,8 +279,10 @@ class TotaServer(MCPServer):
     """`MCPServer` with tota's error translation at its two entry points.
 
     A `TotaError` from the library is a deliberate, one-line message: it reaches the model as
-    it is (a tool error, or a resource error). An argument that fails the schema is reported by
-    field and rule only: pydantic's own message repeats the value, and a value may be a secret.
+    it is (a tool error, or a resource error), with any secret in it redacted (messages quote
+    the id or value they refuse, and a confused model may pass a key where an id goes). An
+    argument that fails the schema is reported by field and rule only: pydantic's own message
+    repeats the value.
     """
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
@@ -289,7 +292,7 @@ class TotaServer(MCPServer):
         except ToolError as exc:
             cause = exc.__cause__
             if isinstance(cause, TotaError):
-                raise ToolError(f"Error executing tool {name}: {cause}") from cause
+                raise ToolError(f"Error executing tool {name}: {redact(str(cause))}") from cause
             if isinstance(cause, pydantic.ValidationError):
                 raise ToolError(
                     f"Error executing tool {name}: invalid arguments: {_describe(cause)}"
@@ -303,9 +306,9 @@ class TotaServer(MCPServer):
         except UnexpectedResourceError as exc:
             cause = exc.__cause__
             if isinstance(cause, NotFoundError):
-                raise ResourceNotFoundError(str(cause)) from cause
+                raise ResourceNotFoundError(redact(str(cause))) from cause
             if isinstance(cause, TotaError):
-                raise ResourceError(str(cause)) from cause
+                raise ResourceError(redact(str(cause))) from cause
             raise
 
 
@@ -492,7 +495,7 @@ def create_server(root: Path) -> TotaServer:
     )  # fmt: skip
     async def memory_note(id: str) -> str:
         if not _MEMORY_ID.fullmatch(id):
-            raise ResourceNotFoundError(f"{id!r} is not a memory id")
+            raise ResourceNotFoundError(f"{redact(id)!r} is not a memory id")
         _note, text = await vault.call(Vault.read, id)
         return text
 
