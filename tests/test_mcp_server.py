@@ -176,10 +176,10 @@ def _post_initialize(port: int, host_header: str) -> int:
 def test_http_mode_serves_on_localhost_only(tmp_path: Path, vault_dir: Path):
     port = _free_port()
     env = {**os.environ, **server_env(tmp_path, vault_dir)}
-    with (tmp_path / "server.log").open("wb") as log:
+    with (tmp_path / "server.log").open("wb") as log, (tmp_path / "out").open("wb") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "tota_vault", "mcp", "--http", "--port", str(port)],
-            env=env, stdout=subprocess.DEVNULL, stderr=log,
+            env=env, stdout=out, stderr=log,
         )  # fmt: skip
     try:
         _wait_for_port(port, process, tmp_path / "server.log", time.monotonic() + 60)
@@ -205,6 +205,8 @@ def test_http_mode_serves_on_localhost_only(tmp_path: Path, vault_dir: Path):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+    assert (tmp_path / "out").read_bytes() == b""  # logs, uvicorn's too, go to stderr
+    assert b"POST /mcp" in (tmp_path / "server.log").read_bytes()
 
 
 # --- the command without the SDK, and what it costs the others ----------------------------------

@@ -21,7 +21,9 @@ pasted).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
+import sys
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -638,7 +640,9 @@ def serve(root: Path, *, http: bool = False, port: int = DEFAULT_PORT) -> None:
     Streamable HTTP listens on 127.0.0.1 only: the vault is one person's private memory.
     """
     server = create_server(root)
-    if http:
-        server.run("streamable-http", host="127.0.0.1", port=port)
-    else:
+    if not http:
         server.run()
+        return
+    # uvicorn writes its access log to stdout; every other log of tota's goes to stderr.
+    with contextlib.redirect_stdout(sys.stderr):
+        server.run("streamable-http", host="127.0.0.1", port=port)
