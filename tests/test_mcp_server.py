@@ -373,10 +373,13 @@ def test_remember_direct_by_default_inferred_on_request(vault_dir: Path):
                     "confidence": 0.7,
                     "importance": 0.4,
                 },
-            ),  # fmt: skip
+            ),
+            await client.call_tool(
+                "remember", {"type": "habit", "text": "Cooks on Sundays", "evidence": "inferred"}
+            ),
         ]
 
-    direct, inferred = run(vault_dir, scenario)
+    direct, inferred, guessed = run(vault_dir, scenario)
     assert not direct.is_error and not inferred.is_error
     with Vault.open(vault_dir) as vault:
         note, text = vault.read(direct.structured_content["id"])
@@ -385,6 +388,8 @@ def test_remember_direct_by_default_inferred_on_request(vault_dir: Path):
         note, _ = vault.read(inferred.structured_content["id"])
         assert note.fields["evidence"] == "inferred"
         assert (float(note.fields["confidence"]), float(note.fields["importance"])) == (0.7, 0.4)
+        note, _ = vault.read(guessed.structured_content["id"])
+        assert note.fields["evidence"] == "inferred" and float(note.fields["confidence"]) == 0.8
     assert direct.structured_content["path"] in text_of(direct)
 
 

@@ -1,7 +1,8 @@
 """`tota mcp`: the vault as an MCP server, for any assistant that speaks the Model Context Protocol.
 
 A face over the library, like the CLI: each tool translates its arguments into one `Vault` call
-(or `manage`'s) and the answer into MCP's form; nothing here decides anything the CLI does not.
+(or `manage`'s) and the answer into MCP's form. The one thing decided here is what `remember`
+stores when the assistant gives no scores: the pipeline's own numbers (`ASKED_CONFIDENCE`).
 The only module that imports the `mcp` SDK (the optional extra `tota_vault[mcp]`), and only the
 `tota mcp` command imports it, so no other command pays for the SDK's import.
 
@@ -388,13 +389,8 @@ def create_server(root: Path) -> TotaServer:
         ],
         confidence: Annotated[
             float | None,
-            Field(
-                ge=0,
-                le=1,
-                description="How sure it is true, 0 to 1 (default 0.9 when the "
-                "person said it, 0.8 when inferred).",
-            ),
-        ] = None,  # fmt: skip
+            Field(ge=0, le=1, description="How sure it is, 0 to 1 (default 0.9, inferred 0.8)."),
+        ] = None,
         importance: Annotated[
             float | None,
             Field(ge=0, le=1, description="How much it matters, 0 to 1 (default: by type)."),
