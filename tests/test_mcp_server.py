@@ -493,19 +493,13 @@ def test_learn_skips_secrets_and_says_why(vault_dir: Path):
 
 
 def test_a_bad_message_is_one_line_from_the_library(vault_dir: Path):
+    chat = [{"role": "user", "content": "hi", "timestamp": "2023-02-30"}]
     result = run(
-        vault_dir,
-        lambda c: c.call_tool(
-            "learn",
-            {
-                "messages": [{"role": "user", "content": "hi", "timestamp": "2023-02-30"}],
-                "conversation_id": "c",
-            },
-        ),  # fmt: skip
+        vault_dir, lambda c: c.call_tool("learn", {"messages": chat, "conversation_id": "c"})
     )
-    assert (
-        result.is_error and "message 1" in text_of(result) and "not a real date" in text_of(result)
-    )
+    message = text_of(result)
+    assert result.is_error and "\n" not in message
+    assert "message 1" in message and "not a real date" in message
 
 
 def test_pause_stops_learning_and_resume_restarts_it(vault_dir: Path):
