@@ -73,7 +73,7 @@ edit and version. Use it on every turn:
 3. When they ask you to remember something, call `remember`; to forget something, find it with
    `recall` or `search` and call `forget` with its id; when they confirm a memory, `confirm`.
 Never pass passwords, API keys or other secrets to `remember`. If they ask what you remember,
-use the `overview` tool or the `memory` prompt. If they ask you to stop learning, call `pause`.
+call `overview` (or `recall` about a topic). If they ask you to stop learning, call `pause`.
 """
 
 # --- structured outputs (what hosts show as the tools' output schemas) -------------------------
@@ -505,7 +505,7 @@ def create_server(root: Path) -> TotaServer:
         found = await vault.call(Vault.profile)
         return context_block(found, heading="Profile") or "## Profile\n\n(nothing yet)\n"
 
-    @server.prompt(name="memory", title="/memory")
+    @server.prompt(name="memory", title="Memory manager")
     async def memory_prompt() -> str:
         """Manage tota's memory of you: overview, recent memories, search, pause or clear."""
         data = Overview.model_validate(await vault.call(manage.overview))
