@@ -8,6 +8,7 @@ import http.client
 import json
 import os
 import re
+import select
 import socket
 import subprocess
 import sys
@@ -100,26 +101,61 @@ def test_spawned_server_over_stdio(tmp_path: Path, vault_dir: Path):
         assert vault.recall("Porto", 3)[0].text == "Lives in Porto."
 
 
-def test_stdout_carries_only_protocol_and_eof_ends_the_server(tmp_path: Path, vault_dir: Path):
-    """A host speaking the 2025-06-18 handshake gets a JSON-RPC answer and nothing else."""
+def _read_line(stream: Any, deadline: float) -> bytes:
+    """One line from a pipe, or fail at the deadline (never hang the suite)."""
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([stream], [], [], 0.1)
+        if ready:
+            return stream.readline()
+    raise AssertionError("no reply from tota mcp in time")
+
+
+def test_raw_stdio_survives_garbage_and_prints_only_protocol(tmp_path: Path, vault_dir: Path):
+    """A host of the 2025-06-18 handshake era, writing JSON-RPC lines by hand: a line that is
+    not JSON does not end the server, every stdout line is a JSON-RPC message, and EOF on stdin
+    ends the server cleanly."""
     env = {**os.environ, **server_env(tmp_path, vault_dir)}
-    request = {
+    initialize = {
         "jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {
             "protocolVersion": "2025-06-18", "capabilities": {},
             "clientInfo": {"name": "raw", "version": "0"},
         },
     }  # fmt: skip
-    done = subprocess.run(
-        [sys.executable, "-m", "tota_vault", "mcp"], input=json.dumps(request) + "\n",
-        capture_output=True, text=True, env=env, timeout=60,
+    initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    call = {
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "remember", "arguments": {"type": "habit", "text": "Naps at noon"}},
+    }  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tota_vault", "mcp"], env=env,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    lines = done.stdout.splitlines()
-    assert done.returncode == 0, done.stderr
-    assert len(lines) == 1, done.stdout
-    reply = json.loads(lines[0])
-    assert reply["id"] == 1 and reply["result"]["protocolVersion"] == "2025-06-18"
-    assert reply["result"]["serverInfo"]["name"] == "tota"
+    deadline = time.monotonic() + 60
+    try:
+        assert process.stdin and process.stdout
+        replies = []
+        for message in ("this is not JSON", initialize, initialized, call):
+            line = message if isinstance(message, str) else json.dumps(message)
+            process.stdin.write(line.encode() + b"\n")
+            process.stdin.flush()
+            if isinstance(message, dict) and "id" in message:
+                replies.append(json.loads(_read_line(process.stdout, deadline)))
+        process.stdin.close()
+        assert process.wait(timeout=30) == 0
+        rest = process.stdout.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        for stream in (process.stdin, process.stdout):
+            if stream and not stream.closed:
+                stream.close()
+    assert [r["id"] for r in replies] == [1, 2]
+    assert replies[0]["result"]["protocolVersion"] == "2025-06-18"
+    assert replies[0]["result"]["serverInfo"]["name"] == "tota"
+    assert replies[1]["result"]["structuredContent"]["text"] == "Naps at noon"
+    assert all(json.loads(line)["jsonrpc"] == "2.0" for line in rest.splitlines())
 
 
 # --- streamable HTTP ---------------------------------------------------------------------------
