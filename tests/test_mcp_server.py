@@ -38,6 +38,21 @@ CHAT = [
 SECRET = "sk-proj-4f9KxQ2mZ8vB7nT1wR6yL3pH5jD0cA9eU2sG"
 
 
+def arun(main: Awaitable[Any]) -> Any:
+    """`asyncio.run`, then wait for the SDK's helper threads to end.
+
+    The SDK reads a template resource on an AnyIO worker thread; AnyIO tells those threads to
+    stop when the event loop's main task ends, but does not wait for them.
+    """
+    try:
+        return asyncio.run(main)  # type: ignore[arg-type]
+    finally:
+        deadline = time.monotonic() + 10
+        for thread in threading.enumerate():
+            if thread.name == "AnyIO worker thread":
+                thread.join(max(0.0, deadline - time.monotonic()))
+
+
 def run(root: Path, scenario: Callable[[Client], Awaitable[Any]]) -> Any:
     """Run `scenario` against an in-process server over the vault at `root`."""
 
@@ -45,7 +60,7 @@ def run(root: Path, scenario: Callable[[Client], Awaitable[Any]]) -> Any:
         async with Client(create_server(root)) as client:
             return await scenario(client)
 
-    return asyncio.run(main())
+    return arun(main())
 
 
 def text_of(result: Any) -> str:
@@ -96,7 +111,7 @@ def test_spawned_server_over_stdio(tmp_path: Path, vault_dir: Path):
             good = await client.call_tool("search", {"query": "dark mode"})
             assert not good.is_error and good.structured_content["hits"]
 
-    asyncio.run(main())
+    arun(main())
     with Vault.open(vault_dir) as vault:  # what the server wrote is in the vault for the CLI too
         assert vault.recall("Porto", 3)[0].text == "Lives in Porto."
 
@@ -233,7 +248,7 @@ def test_http_mode_serves_on_localhost_only(tmp_path: Path, vault_dir: Path):
                 found = await client.call_tool("recall", {"message": "When do I run?"})
                 assert found.structured_content["memories"][0]["text"] == "Runs at dawn"
 
-        asyncio.run(main())
+        arun(main())
     finally:
         process.terminate()
         try:
@@ -322,7 +337,7 @@ def test_clients_of_one_server_share_the_vault_until_the_last_leaves(vault_dir: 
             still = await first.call_tool("search", {"query": "dog"})
             assert not still.is_error and still.structured_content["hits"]
 
-    asyncio.run(main())
+    arun(main())
     assert _vault_threads() == []
 
 
@@ -335,7 +350,7 @@ def test_a_vault_that_cannot_open_stops_the_server_and_no_thread_is_left(tmp_pat
             pass
 
     with pytest.raises(VaultError, match="is a file, not a vault folder"):
-        asyncio.run(main())
+        arun(main())
     assert _vault_threads() == []
 
 
