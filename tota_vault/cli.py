@@ -908,6 +908,36 @@ def git_resolve() -> None:
     print("Commit to finish the merge.")
 
 
+MCP_SDK_MISSING = (
+    "tota mcp needs the MCP SDK: pipx install 'tota_vault[mcp]' (or pip install 'tota_vault[mcp]')"
+)
+
+
+@app.command()
+def mcp(
+    http: Annotated[
+        bool, typer.Option("--http", help="Serve streamable HTTP on 127.0.0.1 instead of stdio.")
+    ] = False,
+    port: Annotated[
+        int | None,
+        typer.Option(help="The HTTP port, with --http (default 8765).", min=1, max=65535),
+    ] = None,
+) -> None:
+    """Run the MCP server that gives an assistant its memory (stdio; see docs/mcp.md)."""
+    if port is not None and not http:
+        raise typer.BadParameter("--port is for --http", param_hint="--port")
+    try:
+        # Imported here: the SDK takes most of a second to import, and only this command needs it.
+        from .mcp_server import DEFAULT_PORT, serve
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] != "mcp":
+            raise
+        typer.echo(MCP_SDK_MISSING, err=True)
+        raise typer.Exit(1) from None
+    _open(create=True).close()  # a bad vault path is one line here, not a server that dies
+    serve(_resolve(), http=http, port=port or DEFAULT_PORT)
+
+
 def cli_reference(width: int = 88) -> str:
     """The command-line reference in Markdown, made from the commands' own help.
 
