@@ -318,8 +318,12 @@ def extract(
         except UnicodeDecodeError as exc:
             raise ValidationError(f"{file}: not UTF-8 text (byte at offset {exc.start})") from None
     messages = parse_conversation(text, format, source=source)
+    from .extract.claude_code import session_id_of
+
     if conversation_id:
         cid = conversation_id
+    elif (session_id := session_id_of(text)) is not None:
+        cid = session_id  # a Claude Code transcript names its own conversation
     elif file != "-":
         cid = Path(file).stem  # re-running the same file is then a no-op
     else:

@@ -38,6 +38,7 @@ message's time and, until the next one, the time of the messages after it.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -191,6 +192,8 @@ def parse_conversation(
             f"{source}: unknown format {format!r} (expected one of: {', '.join(FORMATS)})"
         )
     text = text.removeprefix("\ufeff")  # editors on Windows save a BOM that JSON rejects
+    if format == "auto" and (session := _claude_code(text, source)) is not None:
+        return session
     if format == "auto":
         format = _detect(text)
         stripped = text.strip()
@@ -255,6 +258,22 @@ def _opens_transcript(stripped: str) -> bool:
         )
     except ValueError:
         return True  # a transcript with a bad timestamp: the text parser names the line
+
+
+def _claude_code(text: str, source: str) -> list[Message] | None:
+    """A Claude Code session's main-thread messages (extract/claude_code.py), or None when
+    `text` is not one. What it tolerated (broken lines) is logged as one warning line."""
+    from .claude_code import looks_like_claude_code, read_claude_code
+
+    if not looks_like_claude_code(text):
+        return None
+    session = read_claude_code(text)
+    problems = session.problems(source)
+    if problems:
+        logging.getLogger(__name__).warning("tota: warning: %s", problems)
+    if not session.messages:
+        raise ValidationError(f"{source}: no messages (a Claude Code session with no text)")
+    return session.messages
 
 
 # --- dates -----------------------------------------------------------------------------------
