@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ class SessionWriter:
         self.session_id = session_id
         self.lines: list[dict[str, Any]] = []
         self.parent: str | None = None
-        self.clock = start or datetime(2026, 11, 30, 9, 0, 0, tzinfo=timezone.utc)
+        self.clock = start or datetime(2026, 11, 30, 9, 0, 0, tzinfo=UTC)
         self._count = 0
         self._responses = 0
 

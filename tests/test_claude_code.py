@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -18,8 +18,10 @@ from tota_vault.extract.formats import parse_conversation
 
 def _local(stamp: str) -> datetime:
     """A transcript's UTC time as the naive local time tota stores."""
-    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone().replace(
-        tzinfo=None, microsecond=0
+    return (
+        datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+        .astimezone()
+        .replace(tzinfo=None, microsecond=0)
     )
 
 
@@ -90,8 +92,12 @@ def test_side_chains_are_left_out() -> None:
     call = s.assistant({"type": "tool_use", "id": "toolu_task", "name": "Task",
                         "input": {"prompt": "review"}})[0]  # fmt: skip
     # The subagent's conversation: a prompt the model wrote, "typed" as a user line.
-    s.line("user", parent=call, isSidechain=True,
-           message={"role": "user", "content": "I prefer terse reviews. Review fares.py."})
+    s.line(
+        "user",
+        parent=call,
+        isSidechain=True,
+        message={"role": "user", "content": "I prefer terse reviews. Review fares.py."},
+    )
     s.line("assistant", parent=s.lines[-1]["uuid"], isSidechain=True,
            message={"id": "msg_side", "role": "assistant",
                     "content": [text_block("Looks fine.")]})  # fmt: skip
@@ -141,7 +147,7 @@ def test_a_resumed_session_continues_its_chain() -> None:
     s.say("Nice habit.")
     # `claude --resume`: a summary line, then the conversation goes on from the last leaf.
     s.meta("summary", summary="Running habits", leafUuid=s.parent)
-    s.clock = datetime(2026, 12, 1, 8, 0, 0, tzinfo=timezone.utc)
+    s.clock = datetime(2026, 12, 1, 8, 0, 0, tzinfo=UTC)
     s.user("I also swim on Wednesdays.")
     s.say("Good mix.")
     session = read_claude_code(s.text())
