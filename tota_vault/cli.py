@@ -622,6 +622,45 @@ def path(
     print(index_path(root) if index else root)
 
 
+@app.command()
+def hook(
+    event: Annotated[str, typer.Argument(help="prompt, stop or session-start.")],
+    budget: Annotated[
+        int | None,
+        typer.Option(help="Cut the added context to about this many tokens.", min=1),
+    ] = None,
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", help="prompt: at most N memories.", min=1)
+    ] = 8,
+    inline: Annotated[
+        bool, typer.Option("--inline", hidden=True, help="stop: learn now, never detach.")
+    ] = False,
+) -> None:
+    """Run a Claude Code hook: read the hook's JSON on stdin, print its JSON answer.
+
+    prompt (UserPromptSubmit) prints the memories recalled for the person's message,
+    session-start (SessionStart) their profile, as hookSpecificOutput.additionalContext;
+    stop (Stop) learns the person's new messages from the session transcript and prints
+    nothing. A hook never blocks the host: any failure exits 0 with one line on stderr.
+    See docs/hooks.md.
+    """
+    from .hooks import run_hook
+
+    # Bytes, decoded leniently: garbage on stdin is the hook's one-line error, not a traceback.
+    # An unknown EVENT is too (run_hook says so): exit 2 would block the person's prompt.
+    try:
+        data = b"" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read()
+    except (OSError, ValueError):
+        data = b""
+    text = data.decode("utf-8", errors="replace")
+    result = run_hook(event, text, vault=_state["vault"], budget=budget, limit=limit, inline=inline)
+    if result.stdout:
+        sys.stdout.write(result.stdout)
+        sys.stdout.flush()
+    if result.stderr:
+        sys.stderr.write(result.stderr + "\n")
+
+
 def cli_reference(width: int = 88) -> str:
     """The command-line reference in Markdown, made from the commands' own help.
 
