@@ -369,3 +369,55 @@ def test_a_busy_session_hands_the_stop_to_a_process_that_waits(
         assert not state.exists()  # it did not learn while the lock was held
     wait_for(state.exists)
     assert any("dark roast" in text.lower() for text in memories(filled))
+
+
+# --- the command line's fast path ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["hook", "prompt"], {"vault": None, "event": "prompt", "budget": None, "limit": 8,
+                              "inline": False}),
+        (["--vault", "/v", "hook", "stop", "--inline"], {"vault": "/v", "event": "stop",
+                                                         "budget": None, "limit": 8,
+                                                         "inline": True}),
+        (["--vault=/v", "hook", "prompt", "--budget", "300", "-n", "3"],
+         {"vault": "/v", "event": "prompt", "budget": 300, "limit": 3, "inline": False}),
+        (["hook", "session-start", "--budget=50", "--limit=2"],
+         {"vault": None, "event": "session-start", "budget": 50, "limit": 2, "inline": False}),
+        (["hook", "bogus"], {"vault": None, "event": "bogus", "budget": None, "limit": 8,
+                             "inline": False}),
+        (["hook", "prompt", "-h"], None),
+        (["hook", "--help"], None),
+        (["hook"], None),
+        (["hook", "prompt", "--budget"], None),
+        (["hook", "prompt", "--budget", "0"], None),
+        (["hook", "prompt", "--budget", "x"], None),
+        (["hook", "prompt", "--verbose"], None),
+        (["recall", "hook"], None),
+        (["--vault", "/v", "search", "hook"], None),
+        ([], None),
+    ],
+)  # fmt: skip
+def test_hook_fast_path_parses_exactly_hooks_options(
+    argv: list[str], expected: dict | None
+) -> None:
+    from tota_vault.cli import _hook_argv
+
+    assert _hook_argv(argv) == expected
+
+
+def test_fast_path_and_typer_give_the_same_answer(filled: Path) -> None:
+    """The console script goes around typer; typer's own `hook` command must agree with it."""
+    from typer.testing import CliRunner
+
+    from tota_vault.cli import app
+
+    stdin = json.dumps({"prompt": "what do I use for editing?"})
+    fast = hook("prompt", stdin, filled, "--budget", "200")
+    typer_result = CliRunner().invoke(
+        app, ["--vault", str(filled), "hook", "prompt", "--budget", "200"], input=stdin
+    )
+    assert typer_result.exit_code == 0
+    assert typer_result.stdout == fast.stdout and "Neovim" in fast.stdout

@@ -53,15 +53,21 @@ _EXPORTS = {
     "Recalled": "recall",
     "ReflectReport": "reflect",
     "ClearReport": "manage",
+    "ClaudeCodeSession": "extract.claude_code",
+    "read_claude_code": "extract.claude_code",
+    "HookResult": "hooks",
+    "run_hook": "hooks",
 }
 
 __all__ = [
     "Candidate",
+    "ClaudeCodeSession",
     "ClearReport",
     "DoctorReport",
     "Evidence",
     "Extractor",
     "Hit",
+    "HookResult",
     "IndexError_",
     "InvalidNoteError",
     "Memory",
@@ -86,7 +92,9 @@ __all__ = [
     "default_vault_path",
     "parse_note",
     "patch_frontmatter",
+    "read_claude_code",
     "render_note",
+    "run_hook",
     "tota_home",
 ]
 
@@ -118,7 +126,9 @@ if TYPE_CHECKING:
         VaultError,
     )
     from .extract.base import Candidate, Extractor
+    from .extract.claude_code import ClaudeCodeSession, read_claude_code
     from .extract.messages import Message
+    from .hooks import HookResult, run_hook
     from .index import Hit
     from .manage import ClearReport
     from .model import Evidence, Memory, MemoryType, Status
