@@ -18,6 +18,8 @@ from tota_vault.errors import ValidationError
 from tota_vault.extract.messages import Message
 from tota_vault.hooks import (
     INLINE_MAX,
+    HookInput,
+    _read_transcript,
     _with_context,
     context_output,
     parse_hook_input,
@@ -152,6 +154,15 @@ def test_context_for_learning_is_each_new_message_after_the_reply_it_answers() -
     ]  # fmt: skip
     assert [x.id for x in _with_context(m, {"u2", "u3", "u4"})] == ["a1", "u2", "u3", "a2", "u4"]
     assert [x.id for x in _with_context(m, {"u1"})] == ["u1"]
+
+
+def test_a_transcript_over_the_size_limit_is_left_to_the_detached_process(
+    tmp_path: Path,
+) -> None:
+    path = transcript(tmp_path, _conversation())
+    hook_input = HookInput("stop", transcript_path=str(path))
+    assert _read_transcript(hook_input, max_size=path.stat().st_size - 1) == (path, None)
+    assert _read_transcript(hook_input, max_size=None)[1] == path.read_text("utf-8")
 
 
 # --- prompt and session-start ----------------------------------------------------------------
