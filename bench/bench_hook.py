@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import shutil
@@ -103,6 +104,7 @@ def bench(size: int, runs: int, work: Path, seed: int, stop_messages: int) -> di
     tota = str(Path(sys.executable).parent / "tota")
     base_cmd = [sys.executable, "-c", "pass"]
     rng = random.Random(seed)
+    load_before = os.getloadavg()[0]
     times: dict[str, list[float]] = {"baseline": [], "prompt": [], "session-start": [], "stop": []}
     context_chars: list[int] = []
     for run in range(runs):
@@ -138,6 +140,8 @@ def bench(size: int, runs: int, work: Path, seed: int, stop_messages: int) -> di
         "stop_messages": stop_messages,
         "prompts_with_context": len(context_chars),
         "context_chars_median": statistics.median(context_chars) if context_chars else 0,
+        "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+        "nproc": os.cpu_count(),
         "python": platform.python_version(),
         "sqlite": sqlite3.sqlite_version,
         "results": {name: summary(values, base) for name, values in times.items()},
@@ -147,7 +151,8 @@ def bench(size: int, runs: int, work: Path, seed: int, stop_messages: int) -> di
 def table(data: dict[str, Any]) -> str:
     lines = [
         f"{data['size']} memories, {data['runs']} runs each, interleaved "
-        f"(Python {data['python']}, SQLite {data['sqlite']})",
+        f"(Python {data['python']}, SQLite {data['sqlite']}, {data['nproc']} CPUs, "
+        f"load average {data['load_average_1min'][0]} before, {data['load_average_1min'][1]} after)",
         "",
         "| process | median | p95 | median / baseline |",
         "| --- | --- | --- | --- |",

@@ -42,6 +42,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from ..model import parse_date
@@ -213,7 +214,7 @@ def _text_blocks(content: Any) -> tuple[str, bool]:
     return "\n".join(t for t in texts if t.strip()), tool
 
 
-def _timestamp(entry: dict[str, Any]) -> Any:
+def _timestamp(entry: dict[str, Any]) -> datetime | None:
     try:
         return parse_date(entry["timestamp"]) if entry.get("timestamp") else None
     except (ValueError, TypeError):
