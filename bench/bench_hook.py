@@ -152,7 +152,7 @@ def table(data: dict[str, Any]) -> str:
     lines = [
         f"{data['size']} memories, {data['runs']} runs each, interleaved "
         f"(Python {data['python']}, SQLite {data['sqlite']}, {data['nproc']} CPUs, "
-        f"load average {data['load_average_1min'][0]} before, {data['load_average_1min'][1]} after)",
+        "load average {} before, {} after)".format(*data["load_average_1min"]),
         "",
         "| process | median | p95 | median / baseline |",
         "| --- | --- | --- | --- |",
