@@ -11,7 +11,8 @@ untimed. Then, interleaved run by run so both see the same machine load:
 - **session-start**: `hook session-start` (reconcile the index with the files, then the profile);
 - **stop**: `hook stop` over a new session transcript with `--stop-messages` new messages of
   the person's each run (a new session each run, so every run learns; the vault grows by
-  what they teach).
+  what they teach). Then `hook stop --inline` over backlogs of 1, 20, 100 and 300 new
+  messages, 3 runs each: what a stop costs as its backlog grows (hooks.INLINE_MAX).
 
 Each figure is the wall time of the process from start to exit (`time.perf_counter` around
 `subprocess.run`), median and p95 over the runs, and its ratio to the baseline's median.
@@ -44,6 +45,8 @@ from sessionkit import SessionWriter  # noqa: E402
 
 from tota_vault import Vault  # noqa: E402
 
+#: Backlogs (new messages of the person's) whose inline stop is timed, 3 runs each.
+STOP_SCALING = (1, 20, 100, 300)
 STOP_STATEMENTS = [
     "I prefer {} over the alternatives.",
     "I'm working on {} this quarter.",
@@ -129,6 +132,20 @@ def bench(size: int, runs: int, work: Path, seed: int, stop_messages: int) -> di
         if result.returncode != 0 or result.stderr:
             raise SystemExit(f"hook stop failed: {result.stderr.decode()}")
         times["stop"].append(seconds)
+    scaling: dict[str, float] = {}
+    for count in STOP_SCALING:
+        # How a stop grows with its backlog, learned in the hook (`--inline`: never detached).
+        runs_of_count = []
+        for repeat in range(3):
+            path = stop_transcript(work, 10_000 + count * 10 + repeat, count, rng)
+            payload = json.dumps({"session_id": path.stem, "transcript_path": str(path)})
+            seconds, result = timed(
+                [tota, "--vault", str(vault), "hook", "stop", "--inline"], payload.encode()
+            )
+            if result.returncode != 0 or result.stderr:
+                raise SystemExit(f"hook stop --inline failed: {result.stderr.decode()}")
+            runs_of_count.append(seconds)
+        scaling[str(count)] = round(statistics.median(runs_of_count), 4)
     base = statistics.median(times["baseline"])
     with Vault.open(vault) as v:
         learned = v.stats()["memories"] - memories
@@ -145,6 +162,7 @@ def bench(size: int, runs: int, work: Path, seed: int, stop_messages: int) -> di
         "python": platform.python_version(),
         "sqlite": sqlite3.sqlite_version,
         "results": {name: summary(values, base) for name, values in times.items()},
+        "stop_inline_median_s_by_new_messages": scaling,
     }
 
 
@@ -169,6 +187,11 @@ def table(data: dict[str, Any]) -> str:
             f"| {label} | {r['median_s'] * 1000:.0f} ms | {r['p95_s'] * 1000:.0f} ms "
             f"| {r['ratio_median']:.1f}x |"
         )
+    scaling = ", ".join(
+        f"{count}: {seconds * 1000:.0f} ms"
+        for count, seconds in data["stop_inline_median_s_by_new_messages"].items()
+    )
+    lines += ["", f"`tota hook stop --inline` by new messages (median of 3): {scaling}"]
     return "\n".join(lines)
 
 
