@@ -158,6 +158,24 @@ def test_a_resumed_session_continues_its_chain() -> None:
     assert session.messages[-1].timestamp.date().isoformat() >= "2026-12-01"
 
 
+def test_conversations_group_by_the_lines_session_with_reply_context() -> None:
+    s = SessionWriter(session_id="old")
+    s.user("a")
+    s.say("b")
+    s.user("c")
+    s.session_id = "new"  # a resumed session: carried-over lines keep their own id
+    s.user("d")
+    s.say("e")
+    s.user("f")
+    session = read_claude_code(s.text())
+    assert session.session_id == "new"
+    got = [(sid, [m.content for m in ms]) for sid, ms in session.conversations()]
+    assert got == [("old", ["a", "b", "c"]), ("new", ["d", "e", "f"])]
+    only = {m.id for m in session.messages if m.content in ("c", "f")}
+    got = [(sid, [m.content for m in ms]) for sid, ms in session.conversations(only)]
+    assert got == [("old", ["b", "c"]), ("new", ["e", "f"])]
+
+
 def test_compaction_drops_the_summary_and_keeps_earlier_words() -> None:
     s = SessionWriter()
     s.user("My daughter is called Rita.")

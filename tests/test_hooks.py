@@ -15,12 +15,10 @@ from sessionkit import SESSION_ID, SessionWriter
 
 from tota_vault import Vault
 from tota_vault.errors import ValidationError
-from tota_vault.extract.messages import Message
 from tota_vault.hooks import (
     INLINE_MAX,
     HookInput,
     _read_transcript,
-    _with_context,
     context_output,
     parse_hook_input,
 )
@@ -144,16 +142,6 @@ def test_context_output_shape_and_nothing_for_no_context() -> None:
         }
     }  # fmt: skip
     assert context_output("session-start", "  \n") is None
-
-
-def test_context_for_learning_is_each_new_message_after_the_reply_it_answers() -> None:
-    m = [
-        Message("user", "a", "u1"), Message("assistant", "b", "a1"),
-        Message("user", "c", "u2"), Message("user", "d", "u3"),
-        Message("assistant", "e", "a2"), Message("user", "f", "u4"),
-    ]  # fmt: skip
-    assert [x.id for x in _with_context(m, {"u2", "u3", "u4"})] == ["a1", "u2", "u3", "a2", "u4"]
-    assert [x.id for x in _with_context(m, {"u1"})] == ["u1"]
 
 
 def test_a_transcript_over_the_size_limit_is_left_to_the_detached_process(
@@ -311,6 +299,31 @@ def test_stop_learns_the_persons_words_once(filled: Path, tmp_path: Path) -> Non
     new = set(after) - set(before)
     assert len(new) == 1 and "cello" in new.pop().lower()
     assert all(after[text] == before[text] for text in before)
+
+
+def test_a_resumed_session_does_not_learn_the_lines_it_carried_over(
+    filled: Path, tmp_path: Path
+) -> None:
+    first = _conversation()
+    hook("stop", stop_input(transcript(tmp_path, first, "first.jsonl")), filled)
+    before = memories(filled)
+    # `claude --resume` started a new session: a new file with a new id that carries the
+    # earlier lines over as they were, then goes on.
+    resumed = SessionWriter(session_id="9e0c3f1a-1111-4a2b-8c3d-4e5f6a7b8c9d")
+    resumed.lines = [dict(line) for line in first.lines]
+    resumed.parent, resumed._count, resumed.clock = first.parent, 1000, first.clock
+    resumed.user("I prefer oat milk in my coffee.")
+    resumed.say("Noted.")
+    path = transcript(tmp_path, resumed, "resumed.jsonl")
+    result = hook("stop", stop_input(path, resumed.session_id), filled)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    after = memories(filled)
+    assert {text: after[text] for text in before} == before  # no source added, no merge
+    new = set(after) - set(before)
+    assert len(new) == 1
+    text = new.pop()
+    assert "oat milk" in text.lower()
+    assert after[text][0].startswith(resumed.session_id + "#")
 
 
 def test_stop_without_its_state_file_stores_nothing_twice(filled: Path, tmp_path: Path) -> None:

@@ -18,8 +18,10 @@ text for stdout (one JSON object, or nothing) and at most one line for stderr.
 
 Stop keeps per-session progress in `<vault>/.tota/claude-code/<session>.json`: the uuids of
 the person's messages already learned (a set, not a position: a rewound conversation grows a
-new branch whose messages come after older ones in the file). The pipeline's own check (a memory
-already citing `<session>#<uuid>` is not learned again) makes a lost state file harmless. A
+new branch whose messages come after older ones in the file). Each message is cited as
+`<session id of its line>#<uuid>`, and the pipeline's own check (a memory already citing it is
+not learned again) makes a lost state file harmless, and keeps a resumed session, which may
+carry an earlier session's lines into a new file, from learning those lines twice. A
 stop with more new messages than a learn can take in well under a second (`INLINE_MAX`), or
 while another stop of the same session holds its lock, hands the work to a detached
 `tota hook stop --inline` process and returns at once.
@@ -263,24 +265,6 @@ def _read_transcript(hook: HookInput, *, max_size: int | None) -> tuple[Path, st
         raise ValidationError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
-def _with_context(messages: list[Any], new: set[str]) -> list[Any]:
-    """The new user messages, each after the assistant message it answered (the extractor
-    quotes it as the reply's context; it learns nothing from it)."""
-    chosen: list[Any] = []
-    for position, message in enumerate(messages):
-        if message.id not in new:
-            continue
-        before = messages[position - 1] if position else None
-        if (
-            before is not None
-            and before.role == "assistant"
-            and (not chosen or chosen[-1] is not before)
-        ):
-            chosen.append(before)
-        chosen.append(message)
-    return chosen
-
-
 def learn_session(root: Path, hook: HookInput, *, inline: bool = False) -> StopReport:
     """Learn the person's new messages of a Claude Code session (the Stop hook's work).
 
@@ -322,13 +306,14 @@ def learn_session(root: Path, hook: HookInput, *, inline: bool = False) -> StopR
         report.new_messages = len(pending)
         if not pending:
             return report
+        # Each message is cited by its own line's session (a resumed session carries earlier
+        # sessions' lines over): one observe per session.
         with Vault.open(root, create=False) as vault:
-            result = vault.observe(
-                _with_context(session.messages, pending), conversation_id=session_id
-            )
-        report.paused = result.paused
-        report.created = result.count("create") + result.count("supersede")
-        report.merged = result.count("merge")
+            for owner, messages in session.conversations(only=pending):
+                result = vault.observe(messages, conversation_id=owner)
+                report.paused = result.paused
+                report.created += result.count("create") + result.count("supersede")
+                report.merged += result.count("merge")
         # Messages said while learning was paused count as seen too: pausing means "do not
         # learn this", also not later.
         _save_learned(state, session_id, str(path), learned | pending)

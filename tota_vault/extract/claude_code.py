@@ -31,9 +31,14 @@ What becomes a `Message`:
   file. So the reader drops the summary and follows `logicalParentUuid` through the boundary,
   keeping the earlier history, when the file still holds it.
 
-Each message's id is its line's `uuid` (a memory cites `<session id>#<uuid>`), its time the
-line's `timestamp` (UTC, turned into naive local time as notes store it), and the
-conversation id is the lines' `sessionId`, never the file name.
+Each message's id is its line's `uuid`, its time the line's `timestamp` (UTC, turned into
+naive local time as notes store it). The conversation id is the transcript's own, never the
+file name: `session_id` is the `sessionId` of the thread's newest line (the session now
+running), and `session_of` keeps each message's own line's `sessionId`. They differ in a
+resumed session: `claude --resume` may start a new session (a new id and file) that carries
+the earlier lines over, and a memory learned from one of those lines already cites it as
+`<earlier session id>#<uuid>`; citing it by the line's own id is what lets the pipeline see it
+was learned.
 """
 
 from __future__ import annotations
@@ -95,6 +100,7 @@ class ClaudeCodeSession:
 
     session_id: str | None
     messages: list[Message] = field(default_factory=list)
+    session_of: dict[str, str] = field(default_factory=dict)  # message id -> its line's session
     skipped: Counter[str] = field(default_factory=Counter)
     broken: int = 0
     unknown: int = 0
@@ -110,6 +116,27 @@ class ClaudeCodeSession:
         if self.truncated:
             parts.append("the last line is incomplete (still being written), ignored")
         return f"{source}: " + "; ".join(parts) if parts else None
+
+    def conversations(self, only: set[str] | None = None) -> list[tuple[str, list[Message]]]:
+        """The person's messages (all, or those whose ids are in `only`) by the session their
+        line belongs to, first-seen session first: `(session id, messages)`, each message of
+        the person's after the assistant message it answered (the extractor's reply context).
+        """
+        fallback = self.session_id or ""
+        groups: dict[str, list[Message]] = {}
+        for position, message in enumerate(self.messages):
+            if message.role != "user" or (only is not None and message.id not in only):
+                continue
+            group = groups.setdefault(self.session_of.get(message.id, fallback), [])
+            before = self.messages[position - 1] if position else None
+            if (
+                before is not None
+                and before.role == "assistant"
+                and (not group or group[-1] is not before)
+            ):
+                group.append(before)
+            group.append(message)
+        return list(groups.items())
 
 
 def _loads(line: str) -> Any:
@@ -221,6 +248,11 @@ def _timestamp(entry: dict[str, Any]) -> datetime | None:
         return None  # a line without a usable time still has its words
 
 
+def _note_session(session: ClaudeCodeSession, entry: dict[str, Any]) -> None:
+    if isinstance(entry.get("sessionId"), str):
+        session.session_of[entry["uuid"]] = entry["sessionId"]
+
+
 def read_claude_code(text: str) -> ClaudeCodeSession:
     """Read a Claude Code session JSONL into its main thread's messages (see the module doc).
 
@@ -230,9 +262,9 @@ def read_claude_code(text: str) -> ClaudeCodeSession:
     text = text.removeprefix("\ufeff")
     session = ClaudeCodeSession(session_id=None)
     entries = _entries(text, session)
-    ids = Counter(e["sessionId"] for e in entries if isinstance(e.get("sessionId"), str))
-    session.session_id = ids.most_common(1)[0][0] if ids else None
     chain = _main_thread(entries)
+    ids = [e["sessionId"] for e in chain or entries if isinstance(e.get("sessionId"), str)]
+    session.session_id = ids[-1] if ids else None
     session.skipped["side chain or other branch"] = sum(
         1 for e in entries if e.get("type") in ("user", "assistant")
     ) - sum(1 for e in chain if e.get("type") in ("user", "assistant"))
@@ -264,6 +296,7 @@ def read_claude_code(text: str) -> ClaudeCodeSession:
             session.messages.append(
                 Message("user", content, entry["uuid"], timestamp=_timestamp(entry))
             )
+            _note_session(session, entry)
             continue
         content = content.strip()
         this_response = message.get("id") if isinstance(message.get("id"), str) else None
@@ -280,6 +313,7 @@ def read_claude_code(text: str) -> ClaudeCodeSession:
         session.messages.append(
             Message("assistant", content, entry["uuid"], timestamp=_timestamp(entry))
         )
+        _note_session(session, entry)
     if session.skipped["side chain or other branch"] == 0:
         del session.skipped["side chain or other branch"]
     return session
@@ -287,11 +321,7 @@ def read_claude_code(text: str) -> ClaudeCodeSession:
 
 def session_id_of(text: str) -> str | None:
     """The session id of a Claude Code transcript (its conversation id), or None when `text`
-    is not one. Cheap: reads lines only until the first that names its session."""
+    is not one: the id of the session its newest main-thread line belongs to."""
     if not looks_like_claude_code(text):
         return None
-    for line in text.splitlines():
-        obj = _loads(line) if '"sessionId"' in line else None
-        if isinstance(obj, dict) and isinstance(obj.get("sessionId"), str):
-            return obj["sessionId"]
-    return None
+    return read_claude_code(text).session_id
