@@ -11,7 +11,8 @@ What becomes a `Message`:
 
 - The **main thread**, as Claude Code itself rebuilds it: from the newest line that ends a
   branch and is not a side chain (a subagent's `isSidechain` lines), a team line or a meta
-  line, walk `parentUuid` back to the root. Messages a person rewound and edited live on other
+  line, walk `parentUuid` back to the root. (Unlike the Agent SDK's reader, a branch that ends
+  on meta lines, such as a command's caveat, counts from its last line before them.) Messages a person rewound and edited live on other
   branches and are left out, as are subagents' conversations.
 - **The person's words**: a user line's `content` string, or its `text` blocks. Tool results,
   images, meta lines (`isMeta`: caveats, injected context), slash-command echoes
@@ -197,18 +198,23 @@ def _main_thread(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     position = {e["uuid"]: i for i, e in enumerate(entries)}
     parents = {e.get("parentUuid") for e in entries} | {e.get("logicalParentUuid") for e in entries}
     leaves: list[dict[str, Any]] = []
+    fallbacks: list[dict[str, Any]] = []
     for terminal in (e for e in entries if e["uuid"] not in parents):
+        # From each branch's end, back to its newest conversation line of the main thread: a
+        # session that ends on a meta line (a command's caveat) still ends where it ends.
         current: dict[str, Any] | None = terminal
         seen: set[str] = set()
         while current is not None and current["uuid"] not in seen:
             seen.add(current["uuid"])
             if current.get("type") in ("user", "assistant"):
-                leaves.append(current)
-                break
+                if _is_main(current):
+                    leaves.append(current)
+                    break
+                fallbacks.append(current)
             current = by_uuid.get(current.get("parentUuid") or "")
-    if not leaves:
+    candidates = leaves or fallbacks
+    if not candidates:
         return []
-    candidates = [leaf for leaf in leaves if _is_main(leaf)] or leaves
     leaf = max(candidates, key=lambda e: position[e["uuid"]])
     chain: list[dict[str, Any]] = []
     seen = set()
