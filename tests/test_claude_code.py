@@ -128,6 +128,23 @@ def test_a_session_ending_on_a_meta_line_keeps_its_newest_branch() -> None:
     ]
 
 
+def test_a_message_queued_while_claude_worked_is_the_persons() -> None:
+    s = SessionWriter()
+    s.user("Refactor the fare module.")
+    s.tool_round()
+    queued = s.line("attachment", attachment={
+        "type": "queued_command", "prompt": [text_block("I prefer small commits.")],
+    })  # fmt: skip
+    s.line("attachment", attachment={"type": "file", "filename": "a.py", "content": "x"})
+    s.say("Done, in small commits.")
+    session = read_claude_code(s.text())
+    assert [(m.role, m.content, m.id == queued) for m in session.messages] == [
+        ("user", "Refactor the fare module.", False),
+        ("user", "I prefer small commits.", True),
+        ("assistant", "Done, in small commits.", False),
+    ]
+
+
 def test_injected_blocks_are_cut_and_interrupts_dropped() -> None:
     s = SessionWriter()
     s.user("<system-reminder>\nThe date is today.\n</system-reminder>\nI work at Carris.")

@@ -12,10 +12,12 @@ What becomes a `Message`:
 - The **main thread**, as Claude Code itself rebuilds it: from the newest line that ends a
   branch and is not a side chain (a subagent's `isSidechain` lines), a team line or a meta
   line, walk `parentUuid` back to the root. (Unlike the Agent SDK's reader, a branch that ends
-  on meta lines, such as a command's caveat, counts from its last line before them.) Messages a person rewound and edited live on other
-  branches and are left out, as are subagents' conversations.
-- **The person's words**: a user line's `content` string, or its `text` blocks. Tool results,
-  images, meta lines (`isMeta`: caveats, injected context), slash-command echoes
+  on meta lines, such as a command's caveat, counts from its last line before them.) Messages
+  a person rewound and edited live on other branches and are left out, as are subagents'
+  conversations.
+- **The person's words**: a user line's `content` string, or its `text` blocks, and a message
+  typed while Claude was still working (an `attachment` line of type `queued_command`). Tool
+  results, images, meta lines (`isMeta`: caveats, injected context), slash-command echoes
   (`<command-name>`, `<local-command-stdout>`, `! cmd` shell lines) and "[Request interrupted
   by user]" are not the person speaking and are dropped; `<system-reminder>` and IDE selection
   blocks inside a message are cut out of it.
@@ -254,6 +256,18 @@ def _timestamp(entry: dict[str, Any]) -> datetime | None:
         return None  # a line without a usable time still has its words
 
 
+def _queued_prompt(entry: dict[str, Any]) -> Any:
+    """The person's words of a message typed while Claude was still working, which Claude Code
+    records as an `attachment` line of type `queued_command`; None for any other line."""
+    attachment = entry.get("attachment")
+    if entry.get("type") != "attachment" or not isinstance(attachment, dict):
+        return None
+    if attachment.get("type") != "queued_command":
+        return None
+    prompt = attachment.get("prompt")
+    return prompt if isinstance(prompt, str | list) else None
+
+
 def _note_session(session: ClaudeCodeSession, entry: dict[str, Any]) -> None:
     if isinstance(entry.get("sessionId"), str):
         session.session_of[entry["uuid"]] = entry["sessionId"]
@@ -277,6 +291,10 @@ def read_claude_code(text: str) -> ClaudeCodeSession:
     response_id: str | None = None  # the `message.id` the last assistant message came from
     for entry in chain:
         kind = entry.get("type")
+        queued = _queued_prompt(entry)
+        if queued is not None:
+            entry = {**entry, "message": {"role": "user", "content": queued}}
+            kind = "user"
         if kind not in ("user", "assistant"):
             continue
         if entry.get("isMeta") or entry.get("isSidechain") or entry.get("teamName"):
