@@ -11,7 +11,7 @@ untimed. Then, interleaved run by run so both see the same machine load:
 - **session-start**: `hook session-start` (reconcile the index with the files, then the profile);
 - **stop**: `hook stop` over a new session transcript with `--stop-messages` new messages of
   the person's each run (a new session each run, so every run learns; the vault grows by
-  what they teach). Then `hook stop --inline` over backlogs of 1, 20, 100 and 300 new
+  what they teach). Then `hook stop --inline` over backlogs of 1, 20, 50, 100 and 300 new
   messages, 3 runs each: what a stop costs as its backlog grows (hooks.INLINE_MAX).
 
 Each figure is the wall time of the process from start to exit (`time.perf_counter` around
@@ -46,7 +46,7 @@ from sessionkit import SessionWriter  # noqa: E402
 from tota_vault import Vault  # noqa: E402
 
 #: Backlogs (new messages of the person's) whose inline stop is timed, 3 runs each.
-STOP_SCALING = (1, 20, 100, 300)
+STOP_SCALING = (1, 20, 50, 100, 300)
 STOP_STATEMENTS = [
     "I prefer {} over the alternatives.",
     "I'm working on {} this quarter.",

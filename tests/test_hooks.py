@@ -364,6 +364,17 @@ def test_stop_reports_an_incomplete_last_line_and_learns_the_rest(
     assert any("dark roast" in text.lower() for text in memories(filled))
 
 
+def test_a_backlog_up_to_the_limit_is_learned_in_the_hook(filled: Path, tmp_path: Path) -> None:
+    writer = SessionWriter()
+    for number in range(INLINE_MAX):
+        writer.user(f"I prefer card game number {number} called Plimbo{number}.")
+        writer.say("Noted.")
+    result = hook("stop", stop_input(transcript(tmp_path, writer)), filled)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    state = filled / ".tota" / "claude-code" / f"{SESSION_ID}.json"
+    assert len(json.loads(state.read_text())["learned"]) == INLINE_MAX  # done before it exited
+
+
 def test_a_long_backlog_is_learned_by_a_detached_process(filled: Path, tmp_path: Path) -> None:
     writer = SessionWriter()
     for number in range(INLINE_MAX + 1):

@@ -68,10 +68,11 @@ PROMPT_LIMIT = 8
 #: At most this many profile memories at session start.
 PROFILE_LIMIT = 20
 #: A stop learns inline up to this many new messages of the person's; more go to a detached
-#: process. Measured at 10k memories (docs/hooks.md): the whole `tota hook stop` process takes
-#: 0.18 s for 1 new message, 0.31 s for 100 and 0.62 s for 300; the first stop after the hook
-#: is installed in a long session can have thousands.
-INLINE_MAX = 100
+#: process. Measured at 10k memories (docs/benchmarks.md), the whole `tota hook stop` process
+#: takes 0.18 s for 1 new message and 0.31 s for 100 on an idle machine, but 0.75 s for 100
+#: under a load average of 3 on 2 cores: 50 keeps a margin under a second. A turn brings one
+#: to a few; the first stop after the hook is installed in a long session can bring thousands.
+INLINE_MAX = 50
 #: A transcript larger than this is read by the detached process too (a 41 MB transcript added
 #: 0.14 s to a stop; one over 50 MB is rare and can be far larger).
 INLINE_MAX_BYTES = 50_000_000
