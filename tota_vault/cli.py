@@ -627,7 +627,11 @@ def hook(
     event: Annotated[str, typer.Argument(help="prompt, stop or session-start.")],
     budget: Annotated[
         int | None,
-        typer.Option(help="Cut the added context to about this many tokens.", min=1),
+        typer.Option(
+            help="Cut the added context to about this many tokens "
+            "(default: 600 for prompt, 800 for session-start).",
+            min=1,
+        ),
     ] = None,
     limit: Annotated[
         int, typer.Option("--limit", "-n", help="prompt: at most N memories.", min=1)
