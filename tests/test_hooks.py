@@ -456,3 +456,19 @@ def test_fast_path_and_typer_give_the_same_answer(filled: Path) -> None:
     )
     assert typer_result.exit_code == 0
     assert typer_result.stdout == fast.stdout and "Neovim" in fast.stdout
+
+
+def test_tota_extract_after_the_stop_hook_learns_nothing_new(filled: Path, tmp_path: Path) -> None:
+    """One way to learn: the Stop hook and `tota extract` of the same transcript agree."""
+    path = transcript(tmp_path, _conversation())
+    hook("stop", stop_input(path), filled)
+    before = memories(filled)
+    result = subprocess.run(
+        [sys.executable, "-m", "tota_vault", "extract", str(path), "--json"],
+        capture_output=True, text=True, check=False, env={**os.environ, "TOTA_VAULT": str(filled)},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["conversation_id"] == SESSION_ID
+    assert report["counts"]["create"] == report["counts"]["merge"] == 0
+    assert memories(filled) == before
