@@ -20,6 +20,7 @@ from tota_vault.hooks import (
     HookInput,
     _read_transcript,
     context_output,
+    learn_session,
     parse_hook_input,
 )
 
@@ -324,6 +325,16 @@ def test_a_resumed_session_does_not_learn_the_lines_it_carried_over(
     text = new.pop()
     assert "oat milk" in text.lower()
     assert after[text][0].startswith(resumed.session_id + "#")
+
+
+def test_learn_session_reports_what_it_did(filled: Path, tmp_path: Path) -> None:
+    path = transcript(tmp_path, _conversation())
+    hook_input = parse_hook_input(json.dumps(stop_input(path)), "stop")
+    report = learn_session(filled, hook_input)
+    assert (report.session_id, report.new_messages, report.detached) == (SESSION_ID, 2, False)
+    assert report.created == 2 and report.merged == 0 and report.problems is None
+    again = learn_session(filled, hook_input)
+    assert (again.new_messages, again.created) == (0, 0)
 
 
 def test_stop_without_its_state_file_stores_nothing_twice(filled: Path, tmp_path: Path) -> None:
