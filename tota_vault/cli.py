@@ -703,7 +703,7 @@ def _hook_argv(argv: list[str]) -> dict[str, Any] | None:
     Claude Code runs a hook on every prompt: going around typer's parser saves a third of
     the process's time (docs/hooks.md). The forms are exactly those of `hook`'s options.
     """
-    args: dict[str, Any] = {"vault": os.environ.get("TOTA_VAULT") or None}
+    args: dict[str, Any] = {"vault": None}  # None: resolve_vault_path reads TOTA_VAULT
     rest = list(argv)
     if rest[:1] == ["--vault"] and len(rest) >= 2:
         args["vault"], rest = rest[1], rest[2:]
