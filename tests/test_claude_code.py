@@ -182,6 +182,7 @@ def test_a_resumed_session_continues_its_chain() -> None:
     # `claude --resume`: a summary line, then the conversation goes on from the last leaf.
     s.meta("summary", summary="Running habits", leafUuid=s.parent)
     s.clock = datetime(2026, 12, 1, 8, 0, 0, tzinfo=UTC)
+    resumed_at = s.parent
     s.user("I also swim on Wednesdays.")
     s.say("Good mix.")
     session = read_claude_code(s.text())
@@ -190,6 +191,16 @@ def test_a_resumed_session_continues_its_chain() -> None:
         "I also swim on Wednesdays.",
     ]
     assert session.messages[-1].timestamp.date().isoformat() >= "2026-12-01"
+    # After the resume the person rewinds one message and says something else instead: the
+    # new branch hangs off the line the resume continued from.
+    s.parent = resumed_at
+    s.user("I also cycle to work.")
+    s.say("Nice.")
+    session = read_claude_code(s.text())
+    assert [m.content for m in session.messages if m.role == "user"] == [
+        "I run 10 km every Sunday.",
+        "I also cycle to work.",
+    ]
 
 
 def test_conversations_group_by_the_lines_session_with_reply_context() -> None:
