@@ -16,7 +16,7 @@ runner = CliRunner()
 COMMANDS = [
     "init", "add", "show", "search", "sync", "reindex", "doctor", "path", "watch", "status",
     "extract", "pause", "resume", "recall", "confirm", "decay", "reflect", "memory", "overview",
-    "recent", "clear", "setup", "git", "forget", "archive", "edit", "mcp",
+    "recent", "clear", "setup", "git", "forget", "archive", "edit", "mcp", "hook",
 ]  # fmt: skip
 
 

@@ -65,10 +65,15 @@ _EXPORTS = {
     "merge_notes": "gitmerge",
     "setup_git": "gitdriver",
     "EditReport": "manage",
+    "ClaudeCodeSession": "extract.claude_code",
+    "read_claude_code": "extract.claude_code",
+    "HookResult": "hooks",
+    "run_hook": "hooks",
 }
 
 __all__ = [
     "Candidate",
+    "ClaudeCodeSession",
     "ClearReport",
     "ConfigFileError",
     "Conversation",
@@ -78,6 +83,7 @@ __all__ = [
     "Extractor",
     "Hit",
     "IndexCorruptError",
+    "HookResult",
     "IndexError_",
     "IndexReadOnlyError",
     "InvalidNoteError",
@@ -111,6 +117,8 @@ __all__ = [
     "render_note",
     "setup_host",
     "setup_git",
+    "read_claude_code",
+    "run_hook",
     "tota_home",
 ]
 
@@ -146,10 +154,12 @@ if TYPE_CHECKING:
         WriteError,
     )
     from .extract.base import Candidate, Extractor
+    from .extract.claude_code import ClaudeCodeSession, read_claude_code
     from .extract.formats import read_conversations
     from .extract.messages import Conversation, Message
     from .gitdriver import setup_git
     from .gitmerge import MergeResult, merge_notes
+    from .hooks import HookResult, run_hook
     from .hosts import SetupResult, setup_host
     from .index import Hit
     from .manage import ClearReport

@@ -39,15 +39,19 @@ message's time and, until the next one, the time of the messages after it.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ValidationError
 from ..model import parse_date
 from .messages import Conversation, Message, fallback_conversation_id
+
+if TYPE_CHECKING:
+    from .claude_code import ClaudeCodeSession
 
 __all__ = ["FORMATS", "parse_conversation", "read_conversations"]
 
@@ -195,6 +199,10 @@ def read_conversations(
     conversations = _export_conversations(text, format, source)
     if conversations is not None:
         return conversations
+    if format == "auto" and (session := _claude_code(text, source)) is not None:
+        # A Claude Code transcript names its sessions: each message is cited under the session
+        # its line belongs to (a resumed session carries earlier ones), as the Stop hook does.
+        return [Conversation(sid, messages) for sid, messages in session.conversations()]
     messages = _parse_single(text, format, source)
     own = _own_id(text) if format in ("auto", "json") else None
     if own is not None:
@@ -279,6 +287,8 @@ def _export_conversations(text: str, format: str, source: str) -> list[Conversat
 
 def _parse_single(text: str, format: str, source: str) -> list[Message]:
     """`parse_conversation` for the one-conversation formats (the BOM already removed)."""
+    if format == "auto" and (session := _claude_code(text, source)) is not None:
+        return session.messages
     if format == "auto":
         format = _detect(text)
         stripped = text.strip()
@@ -343,6 +353,22 @@ def _opens_transcript(stripped: str) -> bool:
         )
     except ValueError:
         return True  # a transcript with a bad timestamp: the text parser names the line
+
+
+def _claude_code(text: str, source: str) -> ClaudeCodeSession | None:
+    """A Claude Code session's main thread (extract/claude_code.py), or None when `text` is
+    not one. What it tolerated (broken lines) is logged as one warning line."""
+    from .claude_code import looks_like_claude_code, read_claude_code
+
+    if not looks_like_claude_code(text):
+        return None
+    session = read_claude_code(text)
+    problems = session.problems(source)
+    if problems:
+        logging.getLogger(__name__).warning("tota: warning: %s", problems)
+    if not session.messages:
+        raise ValidationError(f"{source}: no messages (a Claude Code session with no text)")
+    return session
 
 
 # --- dates -----------------------------------------------------------------------------------
