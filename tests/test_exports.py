@@ -430,3 +430,18 @@ def test_format_chatgpt_on_something_else_is_a_clear_error(tmp_path: Path):
                   input="User: hi\n")  # fmt: skip
     assert result.exit_code == 2
     assert result.stderr.startswith("tota: error: <stdin>: line 1 column 1: not JSON")
+
+
+def test_a_transcript_that_grows_keeps_its_id_and_learns_only_the_new_lines(tmp_path: Path):
+    vault = tmp_path / "v"
+    chat = tmp_path / "chat.txt"
+    opening = "User: I prefer tea over coffee.\nAssistant: Noted.\nUser: I live in Porto.\n"
+    chat.write_text(opening, "utf-8")
+    first = extract(vault, str(chat))
+    chat.write_text(
+        opening + "Assistant: Nice city.\nUser: I work as a nurse at the city hospital.\n", "utf-8"
+    )
+    second = extract(vault, str(chat))
+    assert second["conversation_id"] == first["conversation_id"]
+    assert second["counts"].get("merge", 0) == 0  # nothing said before is confirmed again
+    assert second["counts"]["create"] == 1, second

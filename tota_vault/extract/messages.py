@@ -48,26 +48,31 @@ class Conversation:
     title: str | None = None
 
 
+#: How many of a conversation's first messages its fallback id is made from: enough that two
+#: different chats almost never open alike, few enough that a log that grows keeps its id.
+OPENING_MESSAGES = 3
+
 # Characters kept in the readable part of a fallback id: the rest become "-".
 _UNSAFE_ID_CHARS = re.compile(r"[^\w.-]+")
 
 
 def fallback_conversation_id(name: str, messages: list[Message]) -> str:
-    """An id for a conversation that has none of its own: `<name>-<digest of its messages>`.
+    """An id for a conversation that has none of its own: `<name>-<digest of its opening>`.
 
     The name alone (a file's stem) is not enough: two exports both called
     `conversations.json`, or two chats saved as `chat.txt`, would share every source
     `conversations#1`, `#2`... and the second would be skipped as "already observed", its
-    memories silently lost. The digest covers each message's role, speaker, text and time, so
-    the same conversation read again (the same file, or the same chat in another format) gets
-    the same id and learning it twice changes nothing, while a different one never collides.
-    A log that keeps growing gets a new id each time it grows: name it with
-    `--conversation-id` (or `Vault.observe(conversation_id=...)`) to keep one.
+    memories silently lost. The digest covers the role, speaker, text and time of the first
+    `OPENING_MESSAGES` messages: the same conversation read again (the same file, the same chat
+    in another format, or the same log after more was appended to it) keeps its id, so learning
+    it twice changes nothing, while two chats that open differently never collide. A log read
+    while it still holds fewer messages than that gets a new id once it has them; name such a
+    log with `--conversation-id` (or `Vault.observe(conversation_id=...)`).
     """
     canonical = json.dumps(
         [
             [m.role, m.name, m.content, m.timestamp.isoformat() if m.timestamp else None]
-            for m in messages
+            for m in messages[:OPENING_MESSAGES]
         ],
         ensure_ascii=False,
     )
