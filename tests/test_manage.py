@@ -233,6 +233,16 @@ def test_editor_command(env: dict[str, str], expected: list[str]):
     assert manage.editor_command(env) == expected
 
 
+def test_an_editor_command_that_does_not_split_is_one_line(monkeypatch: pytest.MonkeyPatch):
+    with pytest.raises(ValidationError, match="\\$EDITOR 'vim \"' cannot be read as a command"):
+        manage.editor_command({"EDITOR": 'vim "'})
+    monkeypatch.setattr(manage.os, "name", "nt")  # Windows: quotes around a path with spaces
+    assert manage.editor_command({"EDITOR": '"C:\\Program Files\\Code\\code.exe" --wait'}) == [
+        "C:\\Program Files\\Code\\code.exe",
+        "--wait",
+    ]
+
+
 def test_cli_shows_short_ids_and_acts_on_them(sample_dir: Path, appender: Path):
     v = str(sample_dir)
     runner.invoke(app, ["--vault", v, "sync"])

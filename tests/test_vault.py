@@ -119,6 +119,7 @@ def test_an_ambiguous_or_unknown_id_prefix_is_refused(tmp_path) -> None:
     with pytest.raises(NotFoundError, match="no memory"):
         vault.forget("ZZZZZZZZ")
     assert vault.resolve(a.memory.id[:6].lower()) == a.path
+    assert vault.resolve(a.memory.id.lower()) == a.path  # a whole id typed in lower case
     vault.close()
 
 

@@ -171,7 +171,21 @@ def editor_command(environ: Mapping[str, str] | None = None) -> list[str]:
     env = os.environ if environ is None else environ
     default = "notepad" if os.name == "nt" else "vi"
     raw = (env.get("VISUAL") or "").strip() or (env.get("EDITOR") or "").strip() or default
-    return shlex.split(raw, posix=os.name != "nt")
+    try:
+        if os.name != "nt":
+            return shlex.split(raw)
+        # Windows paths hold backslashes that POSIX splitting would eat; non-POSIX splitting
+        # keeps the quotes around `"C:\Program Files\...\code.exe"`, so they are taken off.
+        return [_unquote(token) for token in shlex.split(raw, posix=False)]
+    except ValueError as exc:
+        name = "$VISUAL" if (env.get("VISUAL") or "").strip() else "$EDITOR"
+        raise ValidationError(f"{name} {raw!r} cannot be read as a command: {exc}") from None
+
+
+def _unquote(token: str) -> str:
+    if len(token) >= 2 and token[0] == token[-1] and token[0] in "\"'":
+        return token[1:-1]
+    return token
 
 
 @dataclass(frozen=True)

@@ -431,7 +431,8 @@ class Vault:
         rows = self.index.get(memory_id=ref)
         if rows:
             return rows[0]["path"]
-        if MIN_ID_PREFIX <= len(ref) < 26 and _ID_CHARS.fullmatch(ref):
+        # Also a whole id typed in lower case: ids are compared upper-cased, as ULIDs are.
+        if MIN_ID_PREFIX <= len(ref) <= 26 and _ID_CHARS.fullmatch(ref):
             matches = self.index.ids_with_prefix(ref)
             if len(matches) > 1:
                 raise NotFoundError(
