@@ -29,6 +29,7 @@ _EXPORTS = {
     "NoteError": "errors",
     "NotFoundError": "errors",
     "QueryError": "errors",
+    "SecretError": "errors",
     "TotaError": "errors",
     "ValidationError": "errors",
     "VaultError": "errors",
@@ -53,6 +54,9 @@ _EXPORTS = {
     "Recalled": "recall",
     "ReflectReport": "reflect",
     "ClearReport": "manage",
+    "clean_text": "sanitize",
+    "find_secrets": "extract.secrets",
+    "redact": "extract.secrets",
 }
 
 __all__ = [
@@ -75,6 +79,7 @@ __all__ = [
     "QueryError",
     "Recalled",
     "ReflectReport",
+    "SecretError",
     "Status",
     "StoredMemory",
     "SyncReport",
@@ -83,9 +88,12 @@ __all__ = [
     "Vault",
     "VaultError",
     "__version__",
+    "clean_text",
     "default_vault_path",
+    "find_secrets",
     "parse_note",
     "patch_frontmatter",
+    "redact",
     "render_note",
     "tota_home",
 ]
@@ -113,12 +121,14 @@ if TYPE_CHECKING:
         NoteError,
         NotFoundError,
         QueryError,
+        SecretError,
         TotaError,
         ValidationError,
         VaultError,
     )
     from .extract.base import Candidate, Extractor
     from .extract.messages import Message
+    from .extract.secrets import find_secrets, redact
     from .index import Hit
     from .manage import ClearReport
     from .model import Evidence, Memory, MemoryType, Status
@@ -127,5 +137,6 @@ if TYPE_CHECKING:
     from .pipeline import ObserveReport
     from .recall import Recalled
     from .reflect import ReflectReport
+    from .sanitize import clean_text
     from .sync import SyncReport
     from .vault import StoredMemory, Vault

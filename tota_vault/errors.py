@@ -8,6 +8,7 @@
     ├── NotFoundError             no memory has that id or path
     ├── QueryError                a search query SQLite's FTS5 cannot run
     ├── IndexError_               the SQLite index is unusable (corrupt, locked too long)
+    ├── SecretError               text given to store holds a secret; nothing was written
     └── ValidationError           a value given to the API is out of range or of the wrong kind
 
 Each message is one line that names the file or the value, so the CLI can print it as it is.
@@ -24,6 +25,7 @@ __all__ = [
     "NoteError",
     "NotFoundError",
     "QueryError",
+    "SecretError",
     "TotaError",
     "ValidationError",
     "VaultError",
@@ -71,6 +73,19 @@ class QueryError(TotaError):
 
 class IndexError_(TotaError):  # noqa: N801 - the builtin IndexError is taken
     """The SQLite index cannot be used."""
+
+
+class SecretError(TotaError):
+    """Text given to `Vault.remember` (or `tota add`) holds a secret, so nothing was stored.
+
+    The message names the kind ("a password") and where ("text", "tags"), never the value:
+    the error may end up in a log or a terminal's scrollback. `kind` is the secret's kind.
+    """
+
+    def __init__(self, kind: str, *, name: str, where: str = "text") -> None:
+        super().__init__(f"refused: the {where} holds {name}; tota never stores secrets")
+        self.kind = kind
+        self.where = where
 
 
 class ValidationError(TotaError):

@@ -36,6 +36,7 @@ from .model import (
     format_date,
     memory_from_fields,
 )
+from .sanitize import clean_title
 
 __all__ = [
     "MAX_NOTE_BYTES",
@@ -619,11 +620,14 @@ def _expected(value: Any) -> Any:
 def title_from_text(text: str, *, limit: int = MAX_TITLE_CHARS) -> str:
     """Make a note title (its file name without `.md`) from a memory's text.
 
-    Safe for Obsidian links and every OS: none of `\\ / : * ? " < > | # ^ [ ]`, no leading dot,
+    Safe for Obsidian links and every OS: none of `\\ / : * ? " < > | # ^ [ ]`, no control or
+    invisible format characters (bidi controls, zero-width spaces), no leading dot,
     no trailing dot or space, not a reserved Windows name, at most `limit` characters, cut at
     a word boundary.
     """
-    first = re.split(r"(?<=[.!?])\s+|\n", text.strip(), maxsplit=1)[0]
+    # Invisible format characters go first: U+202E would show the name reversed, a zero-width
+    # space would make two titles that look the same differ.
+    first = re.split(r"(?<=[.!?])\s+|\n", clean_title(text).strip(), maxsplit=1)[0]
     cleaned = unicodedata.normalize("NFC", first)
     cleaned = re.sub(r"[*_`~]+", "", cleaned)  # Markdown emphasis and code marks
     cleaned = _FORBIDDEN_TITLE_CHARS.sub(" ", cleaned)

@@ -23,9 +23,10 @@ from typing import Any
 from .config import is_paused, load_config, set_paused
 from .decay import ARCHIVE_FLOOR
 from .doctor import DoctorReport, diagnose
-from .errors import NoteChangedError, NotFoundError, ValidationError, VaultError
+from .errors import NoteChangedError, NotFoundError, SecretError, ValidationError, VaultError
 from .extract.base import Extractor
 from .extract.messages import Message
+from .extract.secrets import describe, find_secrets
 from .files import (
     Fingerprint,
     atomic_write,
@@ -44,6 +45,7 @@ from .recall import Recalled, as_recalled
 from .recall import profile as profile_memories
 from .recall import recall as recall_memories
 from .reflect import ReflectReport, plan_reflections, reflection_memory
+from .sanitize import MAX_STATEMENT_CHARS, clean_text
 from .scoring import confirm_confidence
 from .seal import SealState, render_sealed, seal, seal_state
 from .sync import Progress, SyncReport, read_note, reconcile
@@ -301,9 +303,24 @@ class Vault:
 
         For programs that set a memory directly (evidence `system` by default); `tota add` calls
         it with evidence `manual`. Values are checked first: a bad one raises `ValidationError`
-        and nothing is written.
+        and nothing is written. Text is cleaned as it enters (`sanitize.clean_text`: no NUL or
+        control characters, no lone surrogates); text holding a secret (a password, a key, an
+        IBAN, ...) raises `SecretError`, which names the kind, never the value; a statement
+        longer than `MAX_STATEMENT_CHARS` raises `ValidationError` (nothing is cut unasked).
         """
         mtype = _memory_type(type)
+        text = clean_text(text)
+        key = clean_text(key) if key is not None else None
+        subject = clean_text(subject)
+        tags = [clean_text(t) for t in tags]
+        sources = [clean_text(s) for s in sources]
+        _refuse_secrets(text=[text], key=[key or ""], subject=[subject], tags=tags,
+                        sources=sources)  # fmt: skip
+        if len(text.strip()) > MAX_STATEMENT_CHARS:
+            raise ValidationError(
+                f"text is {len(text.strip()):,} characters; a memory holds at most "
+                f"{MAX_STATEMENT_CHARS:,} (a statement, not a document)"
+            )
         try:
             ev = Evidence(evidence)
         except ValueError:
@@ -610,6 +627,15 @@ class Vault:
     def state_dir(self) -> Path:
         """`<vault>/.tota`: the index and local state."""
         return state_dir(self.root)
+
+
+def _refuse_secrets(**fields: Sequence[str]) -> None:
+    """Raise `SecretError` naming the first secret's kind and the field that holds it."""
+    for where, values in fields.items():
+        for value in values:
+            found = find_secrets(value)
+            if found:
+                raise SecretError(found[0].kind, name=describe(found[0].kind), where=where)
 
 
 def _memory_type(value: str | MemoryType) -> MemoryType:

@@ -476,7 +476,9 @@ _SECRET_TALK = frozenset(
     password passwords passcode passphrase pin code codes key keys token tokens secret secrets
     wifi wi-fi login log logs logged sign signs signed username user name account bank iban
     number numbers card credit debit ssn social security national insurance passport tax
-    api access door gate alarm router network credentials credential
+    api access door gate alarm router network credentials credential can could will would
+    should must may might need needs able don't doesn't because everything anything
+    github gitlab openai anthropic aws amazon stripe google slack hugging face
     """.split()
 )
 #: A redacted statement keeps its place as a memory when this many other words remain.
