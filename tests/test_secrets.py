@@ -5,8 +5,15 @@ Every fake secret is built from pieces, so no secret scanner flags this reposito
 
 from __future__ import annotations
 
-import pytest
+import json
+from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner
+
+from tota_vault import SecretError, Vault
+from tota_vault.cli import app
+from tota_vault.extract.base import Candidate
 from tota_vault.extract.secrets import (
     KIND_NAMES,
     KINDS,
@@ -17,6 +24,7 @@ from tota_vault.extract.secrets import (
     is_only_secret,
     redact,
 )
+from tota_vault.model import MemoryType
 
 ALNUM = "A1b2C3d4E5f6G7h8J9k0"  # 20 mixed characters, a building block
 OPENAI = "sk-" + "A1b2" * 6
@@ -358,3 +366,130 @@ ONLY_SECRET = [
 @pytest.mark.parametrize(("text", "only"), ONLY_SECRET)
 def test_is_only_secret(text: str, only: bool) -> None:
     assert is_only_secret(text) is only
+
+
+# --- the guard on every way in: remember, tota add, observe, any extractor ----------------------
+
+
+def files(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".tota" not in p.parts
+    }
+
+
+def values_of(secret: str) -> list[bytes]:
+    """The secret as bytes, and its longest run without spaces (a grouped IBAN, a phrase)."""
+    return [secret.encode(), max(secret.split(), key=len).encode()]
+
+
+@pytest.mark.parametrize(("text", "kind", "secret"), SECRETS + CORPUS)
+def test_remember_refuses_a_secret_naming_the_kind_never_the_value(
+    vault: Vault, text: str, kind: str, secret: str
+) -> None:
+    before = files(vault.root)
+    with pytest.raises(SecretError) as raised:
+        vault.remember("preference", text)
+    message = str(raised.value)
+    assert message == f"refused: the text holds {describe(kind)}; tota never stores secrets"
+    assert secret not in message and raised.value.kind == kind
+    assert files(vault.root) == before  # nothing written
+
+
+def test_remember_refuses_a_secret_in_tags_or_key(vault: Vault) -> None:
+    with pytest.raises(SecretError, match="^refused: a tag holds a GitHub token;"):
+        vault.remember("preference", "Likes tea.", tags=[GITHUB])
+    with pytest.raises(SecretError, match="^refused: the key holds a password;"):
+        vault.remember("preference", "Likes tea.", key=f"password={ALNUM}")
+
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "secret"),
+    [PROSE_PASSWORDS[0].values, URL_CREDENTIALS[0].values, IBANS[0].values, NATIONAL_IDS[0].values],
+)
+def test_tota_add_refuses_with_one_line_and_exit_1(
+    tmp_path: Path, text: str, kind: str, secret: str
+) -> None:
+    root = tmp_path / "vault"
+    result = runner.invoke(app, ["--vault", str(root), "add", "preference", text])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert lines == [
+        f"tota: error: refused: the text holds {describe(kind)}; tota never stores secrets"
+    ]
+    assert not list(root.rglob("*.md"))
+
+
+@pytest.mark.parametrize(("text", "kind", "secret"), CORPUS)
+def test_observe_keeps_every_corpus_secret_out_of_the_vault(
+    vault: Vault, text: str, kind: str, secret: str
+) -> None:
+    report = vault.observe(
+        [{"role": "user", "content": f"{text}\nI live in Porto."}], conversation_id="c"
+    )
+    assert report.secrets[kind] >= 1
+    assert "Lives in Porto." in [o.text for o in report.outcomes if o.action == "create"]
+    for data in files(vault.root).values():
+        assert all(value not in data for value in values_of(secret))
+    shown = json.dumps(report.to_dict())
+    assert secret not in shown and report.to_dict()["secrets"][kind] >= 1
+
+
+def test_a_statement_that_says_more_than_the_secret_is_kept_redacted(vault: Vault) -> None:
+    url = "postgres://app:" + "S3cretPw" + "@db.internal/app"
+    report = vault.observe(
+        [{"role": "user", "content": f"I use {url} for the staging database."}],
+        conversation_id="c",
+    )
+    [created] = [o for o in report.outcomes if o.action == "create"]
+    assert "[REDACTED url_credentials]" in created.text and "staging database" in created.text
+    assert b"S3cretPw" not in (vault.root / created.path).read_bytes()
+    assert report.secrets == {"url_credentials": 1}
+
+
+class LeakyExtractor:
+    """An extractor that ignores the rules: it puts secrets in its statements and quotes."""
+
+    name = "leaky"
+
+    def extract(self, messages, *, conversation_id):
+        pw = "hunter" + "22"
+        return [
+            Candidate(MemoryType.PREFERENCE, f"The wifi password is {pw}.", "user", "1",
+                      strength=0.9, quote=f"my wifi password is {pw}"),
+            Candidate(MemoryType.PROJECT, f"Deploys the blog with {GITHUB} from the laptop in the study.",
+                      "user", "2", strength=0.9, quote="deploys"),
+        ], []  # fmt: skip
+
+
+def test_the_guard_runs_on_any_extractors_candidates(vault: Vault) -> None:
+    report = vault.observe(
+        [{"role": "user", "content": "hello"}], conversation_id="c", extractor=LeakyExtractor()
+    )
+    actions = [(o.action, o.reason) for o in report.outcomes]
+    assert actions[0] == ("skip", "contains a secret (password)")
+    assert actions[1][0] == "create"
+    assert report.secrets == {"password": 2, "github_token": 1}
+    for data in files(vault.root).values():
+        assert b"hunter22" not in data and GITHUB.encode() not in data
+    assert b"[REDACTED github_token]" in b"".join(files(vault.root).values())
+
+
+def test_tota_extract_reports_secrets_by_kind(tmp_path: Path) -> None:
+    chat = tmp_path / "chat.txt"
+    chat.write_text(
+        f"User: I set the wifi password to sunflower42\nUser: my IBAN is {IBAN_DE}\n"
+        "User: I live in Porto.\n",
+        "utf-8",
+    )
+    result = runner.invoke(app, ["--vault", str(tmp_path / "v"), "extract", str(chat)])
+    assert result.exit_code == 0
+    assert (
+        "Secrets kept out of the vault (redacted or skipped): 1 iban, 1 password" in result.stdout
+    )
+    assert "sunflower42" not in result.stdout and "3704" not in result.stdout

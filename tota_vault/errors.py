@@ -78,12 +78,12 @@ class IndexError_(TotaError):  # noqa: N801 - the builtin IndexError is taken
 class SecretError(TotaError):
     """Text given to `Vault.remember` (or `tota add`) holds a secret, so nothing was stored.
 
-    The message names the kind ("a password") and where ("text", "tags"), never the value:
+    The message names the kind ("a password") and where ("the text", "a tag"), never the value:
     the error may end up in a log or a terminal's scrollback. `kind` is the secret's kind.
     """
 
-    def __init__(self, kind: str, *, name: str, where: str = "text") -> None:
-        super().__init__(f"refused: the {where} holds {name}; tota never stores secrets")
+    def __init__(self, kind: str, *, name: str, where: str = "the text") -> None:
+        super().__init__(f"refused: {where} holds {name}; tota never stores secrets")
         self.kind = kind
         self.where = where
 

@@ -314,8 +314,8 @@ class Vault:
         subject = clean_text(subject)
         tags = [clean_text(t) for t in tags]
         sources = [clean_text(s) for s in sources]
-        _refuse_secrets(text=[text], key=[key or ""], subject=[subject], tags=tags,
-                        sources=sources)  # fmt: skip
+        _refuse_secrets({"the text": [text], "the key": [key or ""], "the subject": [subject],
+                         "a tag": tags, "a source": sources})  # fmt: skip
         if len(text.strip()) > MAX_STATEMENT_CHARS:
             raise ValidationError(
                 f"text is {len(text.strip()):,} characters; a memory holds at most "
@@ -629,7 +629,7 @@ class Vault:
         return state_dir(self.root)
 
 
-def _refuse_secrets(**fields: Sequence[str]) -> None:
+def _refuse_secrets(fields: Mapping[str, Sequence[str]]) -> None:
     """Raise `SecretError` naming the first secret's kind and the field that holds it."""
     for where, values in fields.items():
         for value in values:
