@@ -51,6 +51,7 @@ __all__ = [
     "render_note",
     "split_body",
     "split_quote",
+    "statement_problem",
     "title_from_text",
     "unique_title",
 ]
@@ -288,6 +289,35 @@ def split_quote(statement: str) -> tuple[str, str]:
         return statement.strip(), ""
     quote = "\n".join(line[1:].removeprefix(" ") for line in lines[cut:])
     return "\n".join(lines[:cut]).strip(), quote.strip()
+
+
+def statement_problem(text: str) -> str | None:
+    """Why `text` cannot be a memory's statement as written, or None when it can.
+
+    A note's body holds the statement, then the quote it was learned from (trailing `>`
+    lines), then the `## History` section: a statement that itself ends in `>` lines, holds a
+    `## History` heading, leaves a code fence or HTML block open, or holds a git conflict
+    marker would read back as something else. Such
+    text is refused rather than silently changed (the property tests in
+    tests/test_properties.py hold render and parse to this).
+    """
+    stripped = text.strip()
+    if not stripped:
+        return "a memory needs some text"
+    # Read the statement as a note body would hold it, with a History after it: the section
+    # must start exactly there (a '## History' line of its own, or an unclosed code fence or
+    # HTML block that swallows what follows, would move or hide it).
+    span = history_span(stripped + "\n\n## History\n- x\n")
+    if span is None or span[0] != len(stripped) + 2:
+        return (
+            "it holds a '## History' heading, or a code fence or HTML block it does not close; "
+            "notes keep what follows for their History"
+        )
+    if stripped.rsplit("\n", 1)[-1].startswith(">"):
+        return "its last line is a block quote ('>'), which notes keep for the quoted source"
+    if _CONFLICT_RE.search(stripped):
+        return "it holds a git conflict marker line (<<<<<<<, =======, >>>>>>>)"
+    return None
 
 
 def split_body(body: str) -> tuple[str, tuple[str, ...]]:

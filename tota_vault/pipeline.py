@@ -36,6 +36,7 @@ from .extract.messages import Message
 from .extract.secrets import find_secrets, is_only_secret, redact
 from .history import kept_entry, replaced_entry
 from .model import Memory, Status, new_id, now, parse_date
+from .notes import statement_problem
 from .sanitize import MAX_STATEMENT_CHARS, cap_statement, clean_text, shorten
 from .scoring import (
     DEFAULT_MIN_CONFIDENCE,
@@ -195,8 +196,10 @@ def guard(candidate: Candidate, quote: tuple[str, tuple[str, ...]] | None = None
     Its text fields are cleaned; secrets in its statement are redacted, and a statement that
     says nothing but the secret ("The wifi password is [REDACTED password]") is skipped; secrets
     in its quote are redacted; a statement over `MAX_STATEMENT_CHARS` is cut at a word
-    boundary, or skipped when it has none. `quote` is `guard_quote(candidate.quote)` when the
-    caller has it (every candidate of a message shares one quote: it is scanned once).
+    boundary, or skipped when it has none; a statement the note format would read back
+    differently (`notes.statement_problem`) is skipped. `quote` is
+    `guard_quote(candidate.quote)` when the caller has it (every candidate of a message shares
+    one quote: it is scanned once).
     """
     text = clean_text(candidate.text).strip()
     kinds: list[str] = []
@@ -215,6 +218,9 @@ def guard(candidate: Candidate, quote: tuple[str, tuple[str, ...]] | None = None
         text = shorten(text)  # the report shows its beginning
     else:
         text = capped
+        problem = statement_problem(text)
+        if problem is not None:
+            skip = skip or f"cannot be stored as written: {problem}"
     cleaned = replace(
         candidate,
         text=text,

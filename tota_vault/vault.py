@@ -38,7 +38,14 @@ from .files import (
 from .history import append_history
 from .index import PATCHABLE_COLUMNS, Hit, Index, record_from_note
 from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, now, parse_date
-from .notes import ParsedNote, parse_note, patch_frontmatter, title_from_text, unique_title
+from .notes import (
+    ParsedNote,
+    parse_note,
+    patch_frontmatter,
+    statement_problem,
+    title_from_text,
+    unique_title,
+)
 from .paths import index_path, resolve_vault_path, state_dir
 from .pipeline import Learner, ObserveReport
 from .recall import Recalled, as_recalled
@@ -316,6 +323,9 @@ class Vault:
         sources = [clean_text(s) for s in sources]
         _refuse_secrets({"the text": [text], "the key": [key or ""], "the subject": [subject],
                          "a tag": tags, "a source": sources})  # fmt: skip
+        problem = statement_problem(text)
+        if problem is not None and text.strip():
+            raise ValidationError(f"text cannot be stored as written: {problem}")
         if len(text.strip()) > MAX_STATEMENT_CHARS:
             raise ValidationError(
                 f"text is {len(text.strip()):,} characters; a memory holds at most "

@@ -1,0 +1,381 @@
+"""Properties the note format and the vault promise, checked over generated inputs (hypothesis).
+
+* parse(render(m)) == m: any memory tota can hold reads back as itself, and renders to the
+  same bytes again;
+* a surgical patch changes only the lines of the keys it names: every other byte stays;
+* whatever text goes in through `remember` or `observe`, the note that comes out is valid,
+  inside the vault, and holds no secret that was in the text;
+* the sync planner converges: from any mix of adds, edits, moves and deletes, one plan
+  applied to the index leaves it equal to the files, and planning again finds nothing to do.
+
+Example counts are modest (the whole file runs in a few seconds); a failure prints the
+smallest input hypothesis found, which then belongs in the module's own example table.
+"""
+
+from __future__ import annotations
+
+import string
+from datetime import datetime
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from tota_vault import SecretError, Vault
+from tota_vault.extract.secrets import find_secrets
+from tota_vault.files import FileStat
+from tota_vault.index import IndexedFile, IndexedStat
+from tota_vault.model import Evidence, Memory, MemoryType, Status
+from tota_vault.notes import parse_note, patch_frontmatter, render_note, statement_problem
+from tota_vault.sanitize import clean_text
+from tota_vault.sync import match_moves, plan_reads, plan_scan
+
+SETTINGS = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+# --- strategies --------------------------------------------------------------------------------
+
+#: Any character a person could type or paste, bar surrogates (a `str` from a decoder never
+#: holds one; `clean_text` is tested with them separately).
+ANY_CHAR = st.characters(exclude_categories=("Cs",))
+#: Pieces that mean something to YAML, Markdown or the note layout, mixed into random text so
+#: the generator reaches them (a random string almost never holds "\n## History\n").
+SIGNIFICANT = st.sampled_from(
+    ["\n", "\n\n", "---", "\n---\n", "## History", "\n## History\n- x", "\n> ", ">", "- ",
+     "# ", ": ", " #", "```", "[[", "]]", "{{", "%}", "'", '"', "\\", "\t", " ", "\ufeff",
+     "<<<<<<< ", "=======", "no", "0123", "~", "\u2028", "\r\n", "\x00", "\x1b"]
+)  # fmt: skip
+ANY_TEXT = st.lists(st.text(ANY_CHAR, max_size=30) | SIGNIFICANT, max_size=12).map("".join)
+#: One line of text as a field holds it: no line breaks, no outer spaces, not empty.
+LINE = (
+    st.text(st.characters(exclude_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1, max_size=40)
+    .map(lambda s: s.strip())
+    .filter(bool)
+)
+SCORE = st.integers(0, 10_000).map(lambda n: n / 10_000)
+DATE = st.datetimes(min_value=datetime(1000, 1, 1), max_value=datetime(9999, 12, 31)).map(
+    lambda d: d.replace(microsecond=0)
+)
+WORDS = st.lists(
+    st.text(string.ascii_letters + "éçøß漢字", min_size=1, max_size=10), min_size=1, max_size=12
+).map(" ".join)
+
+
+@st.composite
+def statements(draw: st.DrawFn) -> str:
+    """A memory's statement: one or more paragraphs of any text, as a note body holds it."""
+    paragraphs = draw(st.lists(ANY_TEXT, min_size=1, max_size=3))
+    text = clean_text("\n\n".join(paragraphs)).strip()
+    return text or draw(WORDS)
+
+
+@st.composite
+def memories(draw: st.DrawFn) -> Memory:
+    return Memory(
+        id=draw(st.text("0123456789ABCDEFGHJKMNPQRSTVWXYZ", min_size=26, max_size=26)),
+        type=draw(st.sampled_from(MemoryType)),
+        text=draw(statements()),
+        confidence=draw(SCORE),
+        importance=draw(SCORE),
+        durability=draw(SCORE),
+        evidence=draw(st.sampled_from(Evidence)),
+        status=draw(st.sampled_from(Status)),
+        created=draw(DATE),
+        updated=draw(DATE),
+        confirmed=draw(DATE),
+        confirmations=draw(st.integers(0, 10_000)),
+        key=draw(st.none() | LINE),
+        subject=draw(LINE),
+        sources=tuple(draw(st.lists(LINE, max_size=3))),
+        tags=tuple(draw(st.lists(LINE, max_size=3))),
+        aliases=tuple(draw(st.lists(LINE, max_size=2))),
+        history=tuple(draw(st.lists(LINE, max_size=3))),
+        quote=clean_text(draw(ANY_TEXT)).strip(),
+        extra=draw(
+            st.dictionaries(st.from_regex(r"x_[a-z]{1,8}", fullmatch=True), LINE, max_size=2)
+        ),
+    )
+
+
+# --- parse(render(m)) == m ---------------------------------------------------------------------
+
+
+@SETTINGS
+@given(memories())
+def test_parse_of_render_is_the_memory(memory: Memory) -> None:
+    assume(statement_problem(memory.text) is None)  # refused where text enters (below)
+    text = render_note(memory)
+    parsed = parse_note(text.encode("utf-8"), f"{memory.type.value}/x.md")
+    assert parsed.error is None, parsed.error
+    assert parsed.memory == memory
+    assert render_note(parsed.memory) == text
+
+
+# --- a surgical patch keeps every other byte ---------------------------------------------------
+
+#: Frontmatter lines a person may write: comments, quoted values, blank lines, lists.
+PERSON_LINES = st.lists(
+    st.one_of(
+        st.builds(lambda k, v: f"{k}: {v}", st.from_regex(r"p_[a-z]{1,6}", fullmatch=True), WORDS),
+        st.builds(
+            lambda k, v: f'{k}: "{v}"', st.from_regex(r"q_[a-z]{1,6}", fullmatch=True), WORDS
+        ),
+        st.builds(lambda c: f"# {c}", WORDS),
+        st.just(""),
+        st.builds(
+            lambda k, items: f"{k}:\n" + "".join(f"  - {i}\n" for i in items).rstrip("\n"),
+            st.from_regex(r"l_[a-z]{1,6}", fullmatch=True),
+            st.lists(WORDS, min_size=1, max_size=3),
+        ),
+    ),
+    max_size=8,
+)
+PATCHES = st.dictionaries(
+    st.sampled_from(["confidence", "status", "updated", "sources", "id", "tags"]),
+    st.one_of(SCORE, st.sampled_from(["active", "archived"]), DATE, st.lists(LINE, max_size=2)),
+    min_size=1,
+    max_size=3,
+)
+
+
+@SETTINGS
+@given(
+    PERSON_LINES,
+    st.sampled_from(["\n", "\r\n"]),
+    st.booleans(),
+    st.text(ANY_CHAR, max_size=120),
+    PATCHES,
+)
+def test_a_patch_changes_only_the_lines_it_names(
+    lines: list[str], newline: str, has_status: bool, body: str, changes: dict
+) -> None:
+    fm = ["type: preference", *lines] + (["status: active"] if has_status else [])
+    # Unique keys only: a person's YAML with a repeated key is not valid to begin with.
+    keys = [line.split(":", 1)[0] for line in fm if line and not line.startswith((" ", "#"))]
+    assume(len(keys) == len(set(keys)))
+    text = "---\n" + "\n".join(fm) + "\n---\n" + body
+    text = text.replace("\n", newline)
+    before = parse_note(text.encode("utf-8"), "preference/x.md")
+    assume(before.error is None)
+    patched = patch_frontmatter(text, changes)
+
+    # Every line of the original that belongs to no patched key is still there, in order.
+    def kept(source: str) -> list[str]:
+        out, skipping = [], False
+        head, _, rest = source.partition(newline + "---" + newline)
+        for line in head.split(newline):
+            top = line.split(":", 1)[0] if line and line[0] not in " #-" else None
+            if top is not None:
+                skipping = top in changes
+            elif line == "" or line.startswith("#"):
+                skipping = False
+            if not skipping:
+                out.append(line)
+        return [*out, rest]
+
+    assert kept(patched) == kept(text)
+    assert patched.endswith(newline + "---" + newline + body.replace("\n", newline)) or body == ""
+    after = parse_note(patched.encode("utf-8"), "preference/x.md")
+    for name, value in before.fields.items():
+        if name not in changes:
+            assert after.fields[name] == value
+
+
+# --- what goes in through remember or observe --------------------------------------------------
+
+#: Secrets to plant: built from pieces so no scanner flags this file.
+SECRET_VALUES = st.sampled_from(
+    [
+        ("my password is {}", "Tr0ub4dor" + "&3xQ"),
+        ("I set the wifi password to {}", "sunflower" + "42"),
+        ("the door code is {}", "48" + "21#"),
+        ("postgres://app:{}@db.internal/app", "S3cret" + "Pw9"),
+        ("my IBAN is {}", "GB82WEST" + "12345698765432"),
+        ("my SSN is {}", "219-09-" + "9999"),
+        ("token {}", "gh" + "p_" + "a1B2" * 9),
+        ("card {}", "4111" + "1111" * 3),
+    ]
+)
+
+
+def assert_vault_is_sound(vault: Vault, forbidden: list[str]) -> None:
+    root = vault.root.resolve()
+    for path in vault.root.rglob("*.md"):
+        assert path.resolve().is_relative_to(root)
+        data = path.read_bytes()
+        note = parse_note(data, path.relative_to(vault.root).as_posix())
+        assert note.error is None, (path, note.error)
+        for value in forbidden:
+            assert value.encode("utf-8") not in data, (path, value)
+    assert vault.sync().invalid == []
+
+
+@pytest.fixture(scope="module")
+def shared_vault(tmp_path_factory: pytest.TempPathFactory):
+    """One vault for many examples: each example only adds notes, and checks all of them."""
+    root = tmp_path_factory.mktemp("props") / "vault"
+    with Vault.open(root) as vault:
+        yield vault
+
+
+@SETTINGS
+@given(text=ANY_TEXT, secret=st.none() | SECRET_VALUES, where=st.integers(0, 200))
+def test_remember_writes_a_valid_note_inside_the_vault_or_refuses(
+    shared_vault: Vault, text: str, secret: tuple[str, str] | None, where: int
+) -> None:
+    forbidden: list[str] = []
+    if secret is not None:
+        template, value = secret
+        cut = min(where, len(text))
+        text = f"{text[:cut]} {template.format(value)} {text[cut:]}"
+        forbidden.append(value)
+    try:
+        stored = shared_vault.remember("preference", text)
+    except SecretError as exc:
+        assert secret is not None or find_secrets(clean_text(text))
+        assert all(value not in str(exc) for value in forbidden)
+        return
+    except Exception as exc:  # the only other refusal: an empty or overlong statement
+        assert type(exc).__name__ == "ValidationError", exc
+        return
+    assert secret is None
+    assert (shared_vault.root / stored.path).is_file()
+    assert_vault_is_sound(shared_vault, forbidden)
+
+
+@SETTINGS
+@given(
+    messages=st.lists(ANY_TEXT, min_size=1, max_size=4),
+    secret=st.none() | SECRET_VALUES,
+    lead=st.sampled_from(["I love ", "I live in ", "My sister ", "I'm working on ", ""]),
+)
+def test_observe_writes_valid_notes_inside_the_vault_with_no_secret(
+    shared_vault: Vault, messages: list[str], secret: tuple[str, str] | None, lead: str
+) -> None:
+    forbidden: list[str] = []
+    if secret is not None:
+        template, value = secret
+        messages = [*messages[:-1], f"{lead}{messages[-1]} {template.format(value)}. {lead}x y z"]
+        forbidden.append(value)
+    else:
+        messages = [lead + m for m in messages]
+    conversation = [{"role": "user", "content": m} for m in messages]
+    report = shared_vault.observe(conversation, conversation_id=f"c{hash(tuple(messages))}")
+    shown = repr(report.to_dict())
+    assert all(value not in shown for value in forbidden)
+    assert_vault_is_sound(shared_vault, forbidden)
+
+
+# --- the sync planner converges ------------------------------------------------------------------
+#
+# The planner (`plan_scan`, `plan_reads`, `match_moves`) is pure; `reconcile` applies its
+# decisions to the index. `reconcile_model` applies them to plain data the same way: a file is
+# (bytes, memory id, mtime), an index row (hash, memory id, size, mtime, row number). Row
+# numbers say which rows survived: a move keeps its row (and so the memory's history).
+
+NAMES = st.sampled_from([f"{t}/n{i}.md" for t in ("preference", "goal") for i in range(5)])
+BODIES = st.sampled_from(["alpha", "beta", "gamma", "delta!"])
+IDS = st.sampled_from(["01A", "01B", "01C", "01D", None])
+
+File = tuple[str, str | None, int]  # bytes, memory id, mtime
+Row = tuple[str, str | None, int, int, int]  # hash, memory id, size, mtime, row number
+
+
+@st.composite
+def histories(draw: st.DrawFn) -> tuple[dict[str, Row], dict[str, File]]:
+    """An index in sync with its files, then a mix of adds, edits, moves, copies, touches and
+    deletes on the files (each change a tick of the clock)."""
+    start = draw(st.dictionaries(NAMES, st.tuples(BODIES, IDS), max_size=7))
+    files: dict[str, File] = {p: (body, mid, 0) for p, (body, mid) in start.items()}
+    rows: dict[str, Row] = {
+        p: (f"h:{body}:{mid}", mid, len(body), 0, n)
+        for n, (p, (body, mid)) in enumerate(start.items())
+    }
+    for clock in range(1, draw(st.integers(0, 10)) + 1):
+        op = draw(st.sampled_from(["add", "edit", "move", "move-edit", "copy", "touch", "delete"]))
+        if op == "add":
+            files[draw(NAMES)] = (draw(BODIES), draw(IDS), clock)
+        elif not files:
+            continue
+        path = draw(st.sampled_from(sorted(files)))
+        body, mid, _ = files[path]
+        if op == "edit":
+            files[path] = (draw(BODIES), mid, clock)
+        elif op in ("move", "move-edit"):
+            del files[path]
+            files[draw(NAMES)] = (draw(BODIES) if op == "move-edit" else body, mid, clock)
+        elif op == "copy":
+            files[draw(NAMES)] = (body, mid, clock)
+        elif op == "touch":
+            files[path] = (body, mid, clock)
+        elif op == "delete":
+            del files[path]
+    return rows, files
+
+
+def reconcile_model(rows: dict[str, Row], files: dict[str, File]) -> tuple[dict[str, Row], int]:
+    """One full reconcile on plain data; returns the new rows and how many paths it read."""
+    snapshot = {p: FileStat(len(body), mtime) for p, (body, _, mtime) in files.items()}
+    stats = {p: IndexedStat(size, mtime) for p, (_, _, size, mtime, _) in rows.items()}
+    indexed = {p: IndexedFile(size, mtime, h, mid) for p, (h, mid, size, mtime, _) in rows.items()}
+    scan = plan_scan(snapshot, stats)
+    vanished_by_hash: dict[str, list[str]] = {}
+    for path in scan.vanished:
+        vanished_by_hash.setdefault(indexed[path].hash, []).append(path)
+    hashes = {p: f"h:{files[p][0]}:{files[p][1]}" for p in scan.to_read}
+    reads = plan_reads(hashes, indexed, vanished_by_hash)
+    new_ids = {
+        p: files[p][1] for p in reads.to_parse if p not in indexed and files[p][1] is not None
+    }
+    claimed_by_hash = {old for old, _ in reads.moves}
+    vanished_ids = {
+        p: indexed[p].memory_id
+        for p in scan.vanished
+        if indexed[p].memory_id and p not in claimed_by_hash
+    }
+    moves = [*reads.moves, *match_moves(new_ids, vanished_ids)]
+    olds = [old for old, _ in moves]
+    news = [new for _, new in moves]
+    assert len(set(olds)) == len(olds) and len(set(news)) == len(news)  # each claimed once
+
+    out = {p: rows[p] for p in scan.unchanged}
+    next_row = max((r[4] for r in rows.values()), default=-1) + 1
+    for old, new in moves:
+        out[new] = rows[old]  # the row moves, number and all; its content is refreshed below
+    for path in (*reads.touches, *reads.to_parse, *news):
+        body, mid, mtime = files[path]
+        number = out[path][4] if path in out else rows[path][4] if path in rows else None
+        if number is None:
+            number, next_row = next_row, next_row + 1
+        out[path] = (hashes[path], mid, len(body), mtime, number)
+    # The vanished paths no move claimed are deleted (reconcile checks they are still gone).
+    assert set(rows) - set(out) <= set(scan.vanished)
+    return out, len(scan.to_read)
+
+
+@SETTINGS
+@given(histories())
+def test_the_sync_planner_converges(state: tuple[dict[str, Row], dict[str, File]]) -> None:
+    rows, files = state
+    once, _ = reconcile_model(rows, files)
+    # The index mirrors the files: every path, its bytes and its memory id.
+    assert {p: (h, mid) for p, (h, mid, *_rest) in once.items()} == {
+        p: (f"h:{body}:{mid}", mid) for p, (body, mid, _) in files.items()
+    }
+    numbers = [r[4] for r in once.values()]
+    assert len(numbers) == len(set(numbers))
+    # A move keeps its row: no new path got a new row while a vanished row with the same bytes
+    # or the same memory id was dropped (that pair is a move, and must have been matched).
+    old_numbers = {r[4] for r in rows.values()}
+    created = [(p, r) for p, r in once.items() if r[4] not in old_numbers and p not in rows]
+    dropped = [r for p, r in rows.items() if r[4] not in numbers]
+    for _path, row in created:
+        for gone in dropped:
+            assert gone[0] != row[0], "moved bytes lost their row"
+            assert row[1] is None or gone[1] != row[1], "a moved memory id lost its row"
+    # Converged: a second sync reads nothing and changes nothing.
+    twice, read = reconcile_model(once, files)
+    assert twice == once and read == 0
