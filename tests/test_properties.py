@@ -201,9 +201,12 @@ SECRET_VALUES = st.sampled_from(
 )
 
 
-def assert_vault_is_sound(vault: Vault, forbidden: list[str]) -> None:
+def assert_vault_is_sound(vault: Vault, forbidden: list[str], rels: list[str]) -> None:
+    """The notes at `rels` (those an example wrote) are valid, inside the vault, without a
+    forbidden value; and a sync of the whole vault finds no invalid note."""
     root = vault.root.resolve()
-    for path in vault.root.rglob("*.md"):
+    for rel in rels:
+        path = vault.root / rel
         assert path.resolve().is_relative_to(root)
         data = path.read_bytes()
         note = parse_note(data, path.relative_to(vault.root).as_posix())
@@ -243,10 +246,10 @@ def test_remember_writes_a_valid_note_inside_the_vault_or_refuses(
         return
     assert secret is None
     assert (shared_vault.root / stored.path).is_file()
-    assert_vault_is_sound(shared_vault, forbidden)
+    assert_vault_is_sound(shared_vault, forbidden, [stored.path])
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=100)
 @given(
     messages=st.lists(ANY_TEXT, min_size=1, max_size=4),
     secret=st.none() | SECRET_VALUES,
@@ -266,7 +269,8 @@ def test_observe_writes_valid_notes_inside_the_vault_with_no_secret(
     report = shared_vault.observe(conversation, conversation_id=f"c{hash(tuple(messages))}")
     shown = repr(report.to_dict())
     assert all(value not in shown for value in forbidden)
-    assert_vault_is_sound(shared_vault, forbidden)
+    written = sorted({o.path for o in report.outcomes if o.path})
+    assert_vault_is_sound(shared_vault, forbidden, written)
 
 
 # --- the sync planner converges ------------------------------------------------------------------
@@ -369,13 +373,17 @@ def test_the_sync_planner_converges(state: tuple[dict[str, Row], dict[str, File]
     assert len(numbers) == len(set(numbers))
     # A move keeps its row: no new path got a new row while a vanished row with the same bytes
     # or the same memory id was dropped (that pair is a move, and must have been matched).
+    # An id held by two notes (a copy) pairs once: `match_moves` keeps one vanished path per
+    # id, so for such ids only the bytes are checked (the files stay the truth either way).
     old_numbers = {r[4] for r in rows.values()}
     created = [(p, r) for p, r in once.items() if r[4] not in old_numbers and p not in rows]
     dropped = [r for p, r in rows.items() if r[4] not in numbers]
+    ids = [r[1] for r in rows.values()] + [f[1] for f in files.values()]
     for _path, row in created:
         for gone in dropped:
             assert gone[0] != row[0], "moved bytes lost their row"
-            assert row[1] is None or gone[1] != row[1], "a moved memory id lost its row"
+            if row[1] is not None and ids.count(row[1]) == 2:
+                assert gone[1] != row[1], "a moved memory id lost its row"
     # Converged: a second sync reads nothing and changes nothing.
     twice, read = reconcile_model(once, files)
     assert twice == once and read == 0
