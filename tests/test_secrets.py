@@ -493,3 +493,32 @@ def test_tota_extract_reports_secrets_by_kind(tmp_path: Path) -> None:
         "Secrets kept out of the vault (redacted or skipped): 1 iban, 1 password" in result.stdout
     )
     assert "sunflower42" not in result.stdout and "3704" not in result.stdout
+
+
+class RecordingExtractor:
+    """An extractor (a model behind an API, say) that only records what it was shown."""
+
+    name = "recording"
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def extract(self, messages, *, conversation_id):
+        self.seen.extend(m.content for m in messages)
+        return [], []
+
+
+def test_no_extractor_is_ever_shown_a_secret(vault: Vault) -> None:
+    recorder = RecordingExtractor()
+    texts = [row.values[0] for row in CORPUS]
+    report = vault.observe(
+        [{"role": "user", "content": t} for t in texts]
+        + [{"role": "assistant", "content": f"Saved your key {GITHUB} for later."}],
+        conversation_id="c",
+        extractor=recorder,
+    )
+    shown = "\n".join(recorder.seen)
+    for row in CORPUS:
+        assert row.values[2] not in shown
+    assert GITHUB not in shown
+    assert sum(report.secrets.values()) == len(CORPUS) + 1

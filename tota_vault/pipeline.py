@@ -16,8 +16,9 @@ around it: the index look-ups before, the note writes after, each through the no
                contradiction
     skip       below the confidence threshold, or this message was already observed
 
-The guard runs on every way in: messages are cleaned as they enter (`sanitize.clean_text`),
-and each candidate, whatever extractor made it, passes `guard` before anything is decided:
+The guard runs on every way in: messages are cleaned as they enter (`sanitize.clean_text`)
+and their secrets redacted (`clean_message`), before any extractor reads them; and each
+candidate, whatever extractor made it, passes `guard` before anything is decided:
 its statement and quote cleaned, any secret redacted (the candidate skipped when the secret
 is all it says), and its statement capped. The report counts secrets by kind, never a value.
 """
@@ -172,13 +173,21 @@ def query_words(text: str, *, subject: str = "user") -> list[str]:
     return sorted(words, key=lambda w: (-len(w), w))
 
 
-def clean_message(message: Message) -> Message:
-    """A message as it enters the pipeline: its text and name cleaned (`clean_text`)."""
+def clean_message(message: Message) -> tuple[Message, tuple[str, ...]]:
+    """A message as it enters the pipeline, and the kinds of secret it held.
+
+    Its text and name are cleaned (`clean_text`) and every secret in its text is redacted,
+    before any extractor reads it: an extractor that calls a model over the network, or
+    anything that keeps the conversation, never sees a secret either.
+    """
     content = clean_text(message.content)
     name = clean_text(message.name) if message.name is not None else None
+    found = find_secrets(content)
+    if found:
+        content = redact(content, found)
     if content is message.content and name is message.name:
-        return message
-    return replace(message, content=content, name=name)
+        return message, ()
+    return replace(message, content=content, name=name), tuple(s.kind for s in found)
 
 
 @dataclass(frozen=True)
@@ -319,8 +328,12 @@ class Learner:
     ) -> ObserveReport:
         """Learn from messages: every candidate gets one outcome in the report."""
         report = ObserveReport(conversation_id, dry_run=dry_run)
-        messages = [clean_message(m) for m in messages]
-        candidates, skipped = self.extractor.extract(messages, conversation_id=conversation_id)
+        cleaned = []
+        for message in messages:
+            message, kinds = clean_message(message)
+            report.secrets.update(kinds)
+            cleaned.append(message)
+        candidates, skipped = self.extractor.extract(cleaned, conversation_id=conversation_id)
         for skip in skipped:
             if skip.secret:
                 report.secrets[skip.secret] += 1
