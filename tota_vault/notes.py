@@ -297,9 +297,8 @@ def statement_problem(text: str) -> str | None:
     A note's body holds the statement, then the quote it was learned from (trailing `>`
     lines), then the `## History` section: a statement that itself ends in `>` lines, holds a
     `## History` heading, leaves a code fence or HTML block open, or holds a git conflict
-    marker would read back as something else. Such
-    text is refused rather than silently changed (the property tests in
-    tests/test_properties.py hold render and parse to this).
+    marker would read back as something else. Such text is refused rather than silently
+    changed (tests/test_properties.py holds render and parse to this).
     """
     stripped = text.strip()
     if not stripped:

@@ -313,7 +313,9 @@ class Vault:
         and nothing is written. Text is cleaned as it enters (`sanitize.clean_text`: no NUL or
         control characters, no lone surrogates); text holding a secret (a password, a key, an
         IBAN, ...) raises `SecretError`, which names the kind, never the value; a statement
-        longer than `MAX_STATEMENT_CHARS` raises `ValidationError` (nothing is cut unasked).
+        longer than `MAX_STATEMENT_CHARS`, or one the note format would read back differently
+        (`notes.statement_problem`), raises `ValidationError` (nothing is cut or changed
+        unasked).
         """
         mtype = _memory_type(type)
         text = clean_text(text)
