@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from tota_vault import Vault
 from tota_vault.cli import app
 from tota_vault.extract.messages import Message
-from tota_vault.notes import parse_note, title_from_text
+from tota_vault.notes import parse_note, statement_problem, title_from_text
 from tota_vault.sanitize import (
     MAX_STATEMENT_CHARS,
     cap_statement,
@@ -193,4 +193,57 @@ def test_remember_refuses_an_overlong_statement_and_writes_nothing(vault: Vault)
 
     with pytest.raises(ValidationError, match="2,000"):
         vault.remember("preference", "word " * 1000)
+    assert notes(vault.root) == {}
+
+
+# --- statements the note format would read back as something else ------------------------------
+
+STATEMENTS = [
+    pytest.param("Prefers tea.", None, id="plain"),
+    pytest.param("Likes `code` and <3 emoji.", None, id="inline-code-and-less-than"),
+    pytest.param("Line one.\n\n> quoted\nthen more.", None, id="quote-in-the-middle"),
+    pytest.param("Writes:\n```\ncode\n```", None, id="closed-fence"),
+    pytest.param("Notes\n## History\n- x", "History", id="history-heading"),
+    pytest.param("Opens a fence\n```python\nprint(1)", "code fence", id="unclosed-fence"),
+    pytest.param("Notes\n<!-- an unclosed comment", "HTML block", id="unclosed-html-comment"),
+    pytest.param("<div>\nends at a blank line", None, id="html-block-ends-at-blank"),
+    pytest.param("Says:\n> the last line quoted", "block quote", id="trailing-quote"),
+    pytest.param("a\n<<<<<<< HEAD\nb", "conflict marker", id="conflict-marker"),
+    pytest.param("   ", "needs some text", id="blank"),
+]
+
+
+@pytest.mark.parametrize(("text", "problem"), STATEMENTS)
+def test_statement_problem(text: str, problem: str | None) -> None:
+    found = statement_problem(text)
+    assert (found is None) if problem is None else (found is not None and problem in found)
+
+
+def test_remember_refuses_a_statement_that_would_read_back_differently(vault: Vault) -> None:
+    from tota_vault import ValidationError
+
+    with pytest.raises(ValidationError, match="cannot be stored as written: .*History"):
+        vault.remember("preference", "Likes tea.\n## History\n- made up")
+    assert notes(vault.root) == {}
+
+
+class HeadingExtractor:
+    """An extractor whose statement would swallow the note's History section."""
+
+    name = "heading"
+
+    def extract(self, messages, *, conversation_id):
+        from tota_vault.extract.base import Candidate
+        from tota_vault.model import MemoryType
+
+        return [Candidate(MemoryType.PREFERENCE, "Likes tea.\n## History\n- x", "user", "1",
+                          strength=0.9)], []  # fmt: skip
+
+
+def test_the_pipeline_skips_a_statement_that_would_read_back_differently(vault: Vault) -> None:
+    report = vault.observe(
+        [{"role": "user", "content": "hi"}], conversation_id="c", extractor=HeadingExtractor()
+    )
+    [outcome] = report.outcomes
+    assert outcome.action == "skip" and "cannot be stored as written" in outcome.reason
     assert notes(vault.root) == {}
