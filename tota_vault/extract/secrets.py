@@ -362,6 +362,9 @@ PATTERNS: tuple[Row, ...] = (
     ("card_number", _CARD_RE, _is_card, _DIGITS),
 )  # fmt: skip
 
+#: Every hint word, tested once per text (then each pattern's test is a set intersection).
+_ALL_HINTS = frozenset(hint for _, _, _, hints in PATTERNS if hints for hint in hints)
+
 #: The kinds `find_secrets` reports, in priority order.
 KINDS = tuple(dict.fromkeys(kind for kind, _, _, _ in PATTERNS))
 
@@ -419,8 +422,9 @@ def find_secrets(text: str) -> list[SecretMatch]:
     """
     found: list[tuple[int, int, int, str]] = []
     lowered = text.lower()
+    present = {hint for hint in _ALL_HINTS if hint in lowered}
     for priority, (kind, pattern, check, hints) in enumerate(PATTERNS):
-        if hints is not None and not any(hint in lowered for hint in hints):
+        if hints is not None and present.isdisjoint(hints):
             continue
         for match in pattern.finditer(text):
             start, end, value = _span(match)
