@@ -8,12 +8,13 @@
 * the sync planner converges: from any mix of adds, edits, moves and deletes, one plan
   applied to the index leaves it equal to the files, and planning again finds nothing to do.
 
-Example counts are modest (the whole file runs in a few seconds); a failure prints the
-smallest input hypothesis found, which then belongs in the module's own example table.
+Example counts are modest (the whole file runs in about ten seconds); a failure prints the
+smallest input hypothesis found.
 """
 
 from __future__ import annotations
 
+import hashlib
 import string
 from datetime import datetime
 
@@ -30,9 +31,13 @@ from tota_vault.notes import parse_note, patch_frontmatter, render_note, stateme
 from tota_vault.sanitize import clean_text
 from tota_vault.sync import match_moves, plan_reads, plan_scan
 
+#: The same examples on every run (`derandomize`): a property that fails, fails every time, in
+#: CI too. To search further, raise `max_examples` locally; a new failure's smallest example
+#: then belongs in the module's own example table.
 SETTINGS = settings(
     max_examples=150,
     deadline=None,
+    derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
@@ -266,7 +271,8 @@ def test_observe_writes_valid_notes_inside_the_vault_with_no_secret(
     else:
         messages = [lead + m for m in messages]
     conversation = [{"role": "user", "content": m} for m in messages]
-    report = shared_vault.observe(conversation, conversation_id=f"c{hash(tuple(messages))}")
+    digest = hashlib.sha256("\x00".join(messages).encode("utf-8", "surrogatepass")).hexdigest()
+    report = shared_vault.observe(conversation, conversation_id=f"c-{digest[:12]}")
     shown = repr(report.to_dict())
     assert all(value not in shown for value in forbidden)
     written = sorted({o.path for o in report.outcomes if o.path})
