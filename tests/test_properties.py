@@ -191,18 +191,72 @@ def test_a_patch_changes_only_the_lines_it_names(
 
 # --- what goes in through remember or observe --------------------------------------------------
 
-#: Secrets to plant: built from pieces so no scanner flags this file.
-SECRET_VALUES = st.sampled_from(
+#: Secrets to plant, generated: each is (the sentence that states it, with `{}` for the value,
+#: and the value). Every value is new, built the way real ones are: passwords with a digit,
+#: IBANs and cards with valid check digits, SSNs from the issued ranges.
+_TOKEN = string.ascii_letters + string.digits + "!#$%&*+=?@^_~-"
+PASSWORDS = st.builds(
+    lambda head, digit, tail: head + digit + tail,
+    st.text(_TOKEN, min_size=4, max_size=8),
+    st.sampled_from(string.digits),
+    st.text(_TOKEN, max_size=8),
+    # Long and lettered enough not to turn up by chance in an id, a date or a hash of a note.
+).filter(lambda value: value[0] not in "-#" and sum(c.isalpha() for c in value) >= 2)
+PROSE = st.sampled_from(
     [
-        ("my password is {}", "Tr0ub4dor" + "&3xQ"),
-        ("I set the wifi password to {}", "sunflower" + "42"),
-        ("the door code is {}", "48" + "21#"),
-        ("postgres://app:{}@db.internal/app", "S3cret" + "Pw9"),
-        ("my IBAN is {}", "GB82WEST" + "12345698765432"),
-        ("my SSN is {}", "219-09-" + "9999"),
-        ("token {}", "gh" + "p_" + "a1B2" * 9),
-        ("card {}", "4111" + "1111" * 3),
+        "my password is {}",
+        "I set the wifi password to {}",
+        "the door code is {}",
+        "the passcode: {}",
+        "username sam and the password {}",
+        "I always log in with {}",
     ]
+)
+
+
+def _luhn_complete(digits: str) -> str:
+    total = 0
+    for index, char in enumerate(reversed(digits + "0")):
+        value = int(char) * (2 if index % 2 else 1)
+        total += value - 9 if value > 9 else value
+    return digits + str((10 - total % 10) % 10)
+
+
+def _iban(country: str, bank: str, account: str) -> str:
+    body = bank + account
+    moved = body + country + "00"
+    check = 98 - int("".join(str(int(c, 36)) for c in moved)) % 97
+    return f"{country}{check:02d}{body}"
+
+
+CARDS = st.builds(
+    lambda first, rest: _luhn_complete(first + rest),
+    st.sampled_from("3456"),
+    st.text(string.digits, min_size=14, max_size=14),
+).filter(lambda n: len(set(n)) > 1)
+IBANS = st.builds(
+    _iban,
+    st.just("GB"),
+    st.text(string.ascii_uppercase, min_size=4, max_size=4),
+    st.text(string.digits, min_size=14, max_size=14),
+)
+SSNS = st.builds(
+    lambda area, group, serial: f"{area:03d}-{group:02d}-{serial:04d}",
+    st.integers(1, 899).filter(lambda a: a != 666),
+    st.integers(1, 99),
+    st.integers(1, 9999),
+)
+URL_PASSWORDS = st.text(string.ascii_letters + string.digits + "-_.~", min_size=6, max_size=16)
+GITHUB_TOKENS = st.text(string.ascii_letters + string.digits, min_size=36, max_size=40).map(
+    lambda s: "gh" + "p_" + s
+)
+SECRET_VALUES = st.one_of(
+    st.tuples(PROSE, PASSWORDS),
+    st.tuples(st.just("postgres://app:{}@db.internal/app"), URL_PASSWORDS),
+    st.tuples(st.just("my IBAN is {}"), IBANS),
+    st.tuples(st.just("my SSN is {}"), SSNS),
+    st.tuples(st.just("pay with {}"), CARDS),
+    st.tuples(st.just("token {}"), GITHUB_TOKENS),
 )
 
 
@@ -237,6 +291,7 @@ def test_remember_writes_a_valid_note_inside_the_vault_or_refuses(
     forbidden: list[str] = []
     if secret is not None:
         template, value = secret
+        assume(value not in text)  # the value must be the secret's alone to be looked for
         cut = min(where, len(text))
         text = f"{text[:cut]} {template.format(value)} {text[cut:]}"
         forbidden.append(value)
@@ -266,6 +321,7 @@ def test_observe_writes_valid_notes_inside_the_vault_with_no_secret(
     forbidden: list[str] = []
     if secret is not None:
         template, value = secret
+        assume(all(value not in m for m in messages) and value not in f"{lead}x y z")
         messages = [*messages[:-1], f"{lead}{messages[-1]} {template.format(value)}. {lead}x y z"]
         forbidden.append(value)
     else:

@@ -247,3 +247,13 @@ def test_the_pipeline_skips_a_statement_that_would_read_back_differently(vault: 
     [outcome] = report.outcomes
     assert outcome.action == "skip" and "cannot be stored as written" in outcome.reason
     assert notes(vault.root) == {}
+
+
+def test_remember_checks_the_text_as_the_note_will_hold_it(vault: Vault) -> None:
+    # Found by the remember property: a tab after a conflict marker became a space when the
+    # line was normalised, after the check, and the note was then invalid.
+    from tota_vault import ValidationError
+
+    with pytest.raises(ValidationError, match="conflict marker"):
+        vault.remember("preference", "<<<<<<<\t0")
+    assert notes(vault.root) == {}

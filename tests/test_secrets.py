@@ -241,6 +241,7 @@ PROSE_PASSWORDS = [
     case("I always log in with Hunter2024!", "password", "Hunter2024"),  # "!" ends the sentence
     case("I log in with tr0ub4dor every morning", "password", "tr0ub4dor"),
     case("I usually sign in using x9#Lp2", "password", "x9#Lp2"),
+    case("I log in with P@ssw0rd1 at work", "password", "P@ssw0rd1"),
     case("the passphrase for my backup drive is purple monkey dishwasher.", "password", "purple monkey dishwasher"),
     case("the passphrase: correct horse battery staple", "password", "correct horse battery staple"),
     case("username alice and the password hunter22", "password", "hunter22"),

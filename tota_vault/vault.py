@@ -319,6 +319,9 @@ class Vault:
         """
         mtype = _memory_type(type)
         text = clean_text(text)
+        # One line is one statement: its runs of spaces and tabs become one space. The checks
+        # below look at the text exactly as the note will hold it.
+        text = " ".join(text.split()) if "\n" not in text.strip() else text.strip()
         key = clean_text(key) if key is not None else None
         subject = clean_text(subject)
         tags = [clean_text(t) for t in tags]
@@ -343,7 +346,7 @@ class Vault:
         memory = Memory(
             id=new_id(),
             type=mtype,
-            text=" ".join(text.split()) if "\n" not in text.strip() else text.strip(),
+            text=text,
             confidence=float(confidence),
             importance=float(importance),
             durability=float(durability),

@@ -257,6 +257,7 @@ _NOT_A_CREDENTIAL = frozenset(
     "face touch".split()
 )
 _SYMBOL_RE = re.compile(r"[^A-Za-z\s]")
+_EMAIL_RE = re.compile(r"[^\s@]+@[^\s@]+\.[A-Za-z]{2,}")
 
 
 def _is_set_value(text: str) -> bool:
@@ -278,7 +279,8 @@ def _is_login_value(text: str) -> bool:
         _is_password_value(text)
         and text.lower() not in _NOT_A_CREDENTIAL
         and _looks_like_password(text)
-        and "@" not in text  # "log in with me@example.com" names the account, not its password
+        # "log in with me@example.com" names the account, not its password ("P@ssw0rd" is one)
+        and not _EMAIL_RE.fullmatch(text)
     )
 
 
