@@ -9,10 +9,13 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tota_vault import SecretError, Vault
 from tota_vault.cli import app
+from tota_vault.extract import secrets as secrets_module
 from tota_vault.extract.base import Candidate
 from tota_vault.extract.secrets import (
     KIND_NAMES,
@@ -523,3 +526,32 @@ def test_no_extractor_is_ever_shown_a_secret(vault: Vault) -> None:
         assert row.values[2] not in shown
     assert GITHUB not in shown
     assert sum(report.secrets.values()) == len(CORPUS) + 1
+
+
+# --- the hint words never hide a secret -----------------------------------------------------------
+
+
+#: Pieces of every kind's sentences, with tabs and case changes, mixed with random text.
+PIECES = st.sampled_from(
+    [row.values[0] for row in SECRETS + CORPUS]
+    + [row.values[0] for row in NEAR_MISSES + LOOK_ALIKES]
+    + ["ID\tcard number: X1234567", "Personal\tID 80010112345", "PASSWORD:\thunter22", "\t", " "]
+)
+MIXED = st.lists(PIECES | st.text(max_size=20), max_size=6).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(text=MIXED, upper=st.booleans())
+def test_the_hints_never_hide_a_secret(text: str, upper: bool) -> None:
+    """`find_secrets` with its hint gate finds exactly what every pattern run on the text finds."""
+    text = text.upper() if upper else text
+    ungated = tuple(
+        (kind, pattern, check, None) for kind, pattern, check, _ in secrets_module.PATTERNS
+    )
+    gated = find_secrets(text)
+    original = secrets_module.PATTERNS
+    secrets_module.PATTERNS = ungated
+    try:
+        assert find_secrets(text) == gated
+    finally:
+        secrets_module.PATTERNS = original

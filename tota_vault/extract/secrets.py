@@ -356,7 +356,7 @@ PATTERNS: tuple[Row, ...] = (
     ("national_id", _SSN_RE, None, ("-",)),
     ("national_id", _NINO_RE, None, _DIGITS),
     ("national_id", _LABELLED_ID_RE, _is_identity_number, (
-        "social", "national", "passport", "id card", "identity", "personal id", "citizen id",
+        "social", "national", "passport", "card", "identity", "personal", "citizen",
         "tax", "driver", "licen", "ssn", "nino", "bsn",
         "personnummer", "aadhaar", "dni", "nie", "nif", "cpf", "steuer", "fiscale", "pesel",
         "insurance",
