@@ -536,6 +536,13 @@ PIECES = st.sampled_from(
     [row.values[0] for row in SECRETS + CORPUS]
     + [row.values[0] for row in NEAR_MISSES + LOOK_ALIKES]
     + ["ID\tcard number: X1234567", "Personal\tID 80010112345", "PASSWORD:\thunter22", "\t", " "]
+    + [
+        "my pa\u017fsword is hunter22",
+        "my P\u0130N is 4821",
+        "my p\u0131n is 4821",
+        "ban\u212a code: 1234#",
+        "\u0130BAN",
+    ]
 )
 MIXED = st.lists(PIECES | st.text(max_size=20), max_size=6).map(" ".join)
 

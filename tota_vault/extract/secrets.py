@@ -364,6 +364,9 @@ PATTERNS: tuple[Row, ...] = (
     ("card_number", _CARD_RE, _is_card, _DIGITS),
 )  # fmt: skip
 
+#: The letters a case-insensitive pattern matches as ASCII but `lower()` does not turn into it
+#: ("paſsword" matches `password` under IGNORECASE): folded first, so no hint hides them.
+_HINT_FOLD = str.maketrans({"\u017f": "s", "\u212a": "k", "\u0130": "i", "\u0131": "i"})
 #: Every hint word, tested once per text (then each pattern's test is a set intersection).
 _ALL_HINTS = frozenset(hint for _, _, _, hints in PATTERNS if hints for hint in hints)
 
@@ -423,7 +426,7 @@ def find_secrets(text: str) -> list[SecretMatch]:
     piece of either secret is left outside it.
     """
     found: list[tuple[int, int, int, str]] = []
-    lowered = text.lower()
+    lowered = text.translate(_HINT_FOLD).lower()
     present = {hint for hint in _ALL_HINTS if hint in lowered}
     for priority, (kind, pattern, check, hints) in enumerate(PATTERNS):
         if hints is not None and present.isdisjoint(hints):
