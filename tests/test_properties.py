@@ -22,7 +22,7 @@ import string
 from datetime import datetime
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from tota_vault import SecretError, Vault
@@ -312,12 +312,15 @@ def test_remember_writes_a_valid_note_inside_the_vault_or_refuses(
     try:
         stored = shared_vault.remember("preference", text)
     except SecretError as exc:
+        event("refused: a secret")
         assert secret is not None or find_secrets(clean_text(text))
         assert all(value not in str(exc) for value in forbidden)
         return
     except Exception as exc:  # the only other refusal: an empty or overlong statement
         assert type(exc).__name__ == "ValidationError", exc
+        event("refused: not a statement")
         return
+    event("stored")
     assert secret is None
     assert (shared_vault.root / stored.path).is_file()
     assert_vault_is_sound(shared_vault, forbidden, [stored.path])
@@ -346,6 +349,7 @@ def test_observe_writes_valid_notes_inside_the_vault_with_no_secret(
     shown = repr(report.to_dict())
     assert all(value not in shown for value in forbidden)
     written = sorted({o.path for o in report.outcomes if o.path})
+    event("wrote a note" if written else "wrote nothing")
     assert_vault_is_sound(shared_vault, forbidden, written)
 
 
