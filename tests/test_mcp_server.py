@@ -501,14 +501,10 @@ def test_library_errors_reach_the_model_with_secrets_redacted(vault_dir: Path):
         assert "sk-proj-4f9KxQ2mZ8vB7nT1wR6yL3pH5" not in message and "[REDACTED" in message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Vault.remember has no secrets guard on this branch (it comes with branch `sec`); "
-    "when both are merged this passes: remove this mark",
-)
 def test_remember_never_stores_or_echoes_a_secret(vault_dir: Path):
     text = f"My OpenAI API key is {SECRET}"
     result = run(vault_dir, lambda c: c.call_tool("remember", {"type": "preference", "text": text}))
+    assert result.is_error and "tota never stores secrets" in text_of(result)
     assert SECRET not in text_of(result) and SECRET not in json.dumps(result.structured_content)
     notes = [p.read_text("utf-8") for p in vault_dir.rglob("*.md")]
     assert not any(SECRET in note for note in notes)

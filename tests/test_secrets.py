@@ -5,15 +5,29 @@ Every fake secret is built from pieces, so no secret scanner flags this reposito
 
 from __future__ import annotations
 
-import pytest
+import json
+from pathlib import Path
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from tota_vault import SecretError, Vault
+from tota_vault.cli import app
+from tota_vault.extract import secrets as secrets_module
+from tota_vault.extract.base import Candidate
 from tota_vault.extract.secrets import (
+    KIND_NAMES,
     KINDS,
     SecretMatch,
     contains_secret,
+    describe,
     find_secrets,
+    is_only_secret,
     redact,
 )
+from tota_vault.model import MemoryType
 
 ALNUM = "A1b2C3d4E5f6G7h8J9k0"  # 20 mixed characters, a building block
 OPENAI = "sk-" + "A1b2" * 6
@@ -42,6 +56,10 @@ VISA = "4111" + " 1111" * 3
 MASTERCARD = "5555-5555-5555-4444"
 AMEX = "3782" + "82246310005"  # 15 digits, one run
 VISA_13 = "4222222222222"
+IBAN_DE = "DE89 3704 0044 " + "0532 0130 00"  # the specimen numbers banks publish
+IBAN_GB = "GB82WEST" + "12345698765432"
+IBAN_NL = "NL91ABNA" + "0417164300"
+IBAN_FR = "FR14 2004 1010 0505 " + "0001 3M02 606"
 # fmt: on
 
 
@@ -92,6 +110,9 @@ SECRETS = [
     case(f"pay with {MASTERCARD}.", "card_number", MASTERCARD),
     case(f"amex {AMEX}", "card_number", AMEX),
     case(f"old visa {VISA_13}", "card_number", VISA_13),
+    case("postgres://app:S3cretPw@db.example.com/app", "url_credentials", "S3cretPw"),
+    case(f"my IBAN is {IBAN_DE}.", "iban", IBAN_DE),
+    case("my SSN is 123-45-6789", "national_id", "123-45-6789"),
 ]  # fmt: skip
 
 
@@ -202,3 +223,342 @@ def test_matches_are_sorted_and_never_overlap() -> None:
 def test_contains_secret_reports_the_first() -> None:
     assert contains_secret(f"{GITLAB} then {OPENAI}") == "gitlab_token"
     assert contains_secret("I prefer tea") is None
+
+
+# --- the corpus: secrets said the way people say them, per kind ------------------------------
+#
+# Each row is a realistic sentence and the secret in it. The near-misses below are the same
+# words in sentences that hold no secret: a false alarm costs a fact, a miss leaks a password.
+# Both tables must pass in full; `test_corpus_figures` says how big each is.
+
+PROSE_PASSWORDS = [
+    case("I set the wifi password to sunflower42", "password", "sunflower42"),
+    case("I set the wifi password to 'blue tractor 9'", "password", "blue tractor 9"),
+    case("I changed my PIN to 4821 yesterday", "password", "4821"),
+    case("Reset the router password to Kx7!pq2 after the update.", "password", "Kx7!pq2"),
+    case("the wifi code is 7H3kq9", "password", "7H3kq9"),
+    case("Our door code is 4821#, don't share it", "password", "4821#"),
+    case("the gate code for the cabin is 1990*", "password", "1990*"),
+    case("alarm code: 0417", "password", "0417"),
+    case("my backup codes are 8f2k-19dd and more", "password", "8f2k-19dd"),
+    case("I always log in with Hunter2024!", "password", "Hunter2024"),  # "!" ends the sentence
+    case("I log in with tr0ub4dor every morning", "password", "tr0ub4dor"),
+    case("I usually sign in using x9#Lp2", "password", "x9#Lp2"),
+    case("I log in with P@ssw0rd1 at work", "password", "P@ssw0rd1"),
+    case("the passphrase for my backup drive is purple monkey dishwasher.", "password", "purple monkey dishwasher"),
+    case("the passphrase: correct horse battery staple", "password", "correct horse battery staple"),
+    case("username alice and the password hunter22", "password", "hunter22"),
+    case("user: bob pass: x9Qz", "password", "x9Qz"),
+    case("username sam, pw s3cret", "password", "s3cret"),
+    case("my username is sam and my password is velvet99", "password", "velvet99"),
+    case("The password for my old bank account is Gr33n#1", "password", "Gr33n#1"),
+    case("the wifi password is sunshine", "password", "sunshine"),
+    case("wifi password: 'lemon tree'", "password", "lemon tree"),
+]  # fmt: skip
+URL_CREDENTIALS = [
+    case("the db is postgres://admin:S3cretPw@db.example.com:5432/app", "url_credentials", "S3cretPw"),
+    case("redis://:p4ssw0rd@cache.internal:6379", "url_credentials", "p4ssw0rd"),
+    case("clone https://sam:hunter22@git.example.org/repo.git", "url_credentials", "hunter22"),
+    case("amqp://guest:guestpw@localhost:5672/", "url_credentials", "guestpw"),
+    case("mongodb+srv://app:Zq9-77x@cluster0.example.net/db", "url_credentials", "Zq9-77x"),
+]  # fmt: skip
+IBANS = [
+    case(f"my IBAN is {IBAN_DE}", "iban", IBAN_DE),
+    case(f"pay the rent to {IBAN_GB} please", "iban", IBAN_GB),
+    case(f"IBAN: {IBAN_NL}.", "iban", IBAN_NL),
+    case(f"French account {IBAN_FR}", "iban", IBAN_FR),
+]
+NATIONAL_IDS = [
+    case("my SSN is 123-45-6789", "national_id", "123-45-6789"),
+    case("social security number: 078-05-1121", "national_id", "078-05-1121"),
+    case("SSN 219099999 for the form", "national_id", "219099999"),
+    case("my national insurance number is AB 12 34 56 C", "national_id", "AB 12 34 56 C"),
+    case("NI number JG103759A", "national_id", "JG103759A"),
+    case("my passport number is X1234567", "national_id", "X1234567"),
+    case("my BSN is 123456782", "national_id", "123456782"),
+    case("tax ID = 12 345 678 901", "national_id", "12 345 678 901"),
+    case("my national ID number is 80010112345", "national_id", "80010112345"),
+]  # fmt: skip
+CORPUS = PROSE_PASSWORDS + URL_CREDENTIALS + IBANS + NATIONAL_IDS
+
+
+@pytest.mark.parametrize(("text", "kind", "secret"), CORPUS)
+def test_corpus_secret_is_found(text: str, kind: str, secret: str) -> None:
+    start = text.index(secret)
+    assert find_secrets(text) == [SecretMatch(kind, start, start + len(secret))]
+    assert secret not in redact(text)
+
+
+NEAR_MISSES = [
+    pytest.param("my password manager is 1Password", id="password-manager"),
+    pytest.param("I changed my wifi provider last month", id="wifi-provider"),
+    pytest.param("I set a password to protect the file", id="set-password-to-protect"),
+    pytest.param("I changed my password to something stronger", id="changed-to-something"),
+    pytest.param("The wifi code is on the router", id="code-is-somewhere"),
+    pytest.param("the promo code is SUMMER20", id="promo-code"),
+    pytest.param("the zip code is 10115", id="zip-code"),
+    pytest.param("I always log in with Google", id="login-with-google"),
+    pytest.param("I log in with my fingerprint", id="login-with-fingerprint"),
+    pytest.param("I sign in with 2FA now", id="login-with-2fa"),
+    pytest.param("I log in with sam@example.com", id="login-with-email"),
+    pytest.param("my username and password are saved in the browser", id="username-and-password"),
+    pytest.param("see https://example.com/docs?page=2 for details", id="ordinary-url"),
+    pytest.param("https://sam@git.example.org/repo.git", id="url-user-no-password"),
+    pytest.param("http://localhost:8080/app", id="url-with-port"),
+    pytest.param("I opened a savings account at my bank", id="account-without-digits"),
+    pytest.param("my account number ends in 42", id="account-last-digits"),
+    pytest.param("my passport is in the drawer", id="passport-somewhere"),
+    pytest.param("my passport expires in 2027", id="passport-year"),
+    pytest.param("call 555-123-4567 after six", id="phone-dashes"),
+    pytest.param("the meeting is in room 123-45", id="room-number"),
+    pytest.param("order DE12345678 shipped", id="order-number-like-iban"),
+    pytest.param("ISO 8601 and RFC 3339 dates", id="standards"),
+    pytest.param("I renewed my car insurance for 2024", id="insurance-year"),
+    pytest.param("the password is on a sticky note", id="password-on-note"),
+    pytest.param("I need to reset my password", id="reset-password"),
+    pytest.param("my PIN is too easy to guess", id="pin-no-value"),
+    pytest.param("the door code changed last week", id="door-code-changed"),
+]
+
+
+@pytest.mark.parametrize("text", NEAR_MISSES)
+def test_corpus_near_miss_is_not_a_secret(text: str) -> None:
+    assert find_secrets(text) == []
+
+
+def test_corpus_figures() -> None:
+    """The corpus covers every kind the issue named, in both directions."""
+    assert {row.values[1] for row in CORPUS} == {
+        "password",
+        "url_credentials",
+        "iban",
+        "national_id",
+    }
+    assert len(CORPUS) >= 35 and len(NEAR_MISSES) >= 25
+
+
+def test_every_kind_has_a_name_and_the_name_holds_no_value() -> None:
+    assert set(KIND_NAMES) == set(KINDS)
+    assert describe("password") == "a password"
+    assert describe("someday_kind") == "a secret (someday_kind)"
+
+
+@pytest.mark.parametrize(("text", "kind", "secret"), SECRETS + CORPUS)
+def test_redact_is_idempotent(text: str, kind: str, secret: str) -> None:
+    once = redact(text)
+    assert redact(once) == once
+    assert find_secrets(once) == []
+
+
+ONLY_SECRET = [
+    pytest.param("My wifi password is [REDACTED password].", True, id="wifi-password"),
+    pytest.param("Set the wifi password to [REDACTED password]", True, id="set-to"),
+    pytest.param("My IBAN is [REDACTED iban]", True, id="iban"),
+    pytest.param("Always logs in with [REDACTED password]", True, id="login"),
+    pytest.param("My OpenAI key is [REDACTED openai_key] for the bot", True, id="key-for-the-bot"),
+    pytest.param(
+        "Uses postgres://app:[REDACTED url_credentials]@db.internal/app for the staging database",
+        False,
+        id="url-keeps-the-fact",
+    ),
+    pytest.param(
+        "Pays the rent of the Lisbon flat to [REDACTED iban] every month", False, id="rent"
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "only"), ONLY_SECRET)
+def test_is_only_secret(text: str, only: bool) -> None:
+    assert is_only_secret(text) is only
+
+
+# --- the guard on every way in: remember, tota add, observe, any extractor ----------------------
+
+
+def files(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".tota" not in p.parts
+    }
+
+
+def values_of(secret: str) -> list[bytes]:
+    """The secret as bytes, and its longest run without spaces (a grouped IBAN, a phrase)."""
+    return [secret.encode(), max(secret.split(), key=len).encode()]
+
+
+@pytest.mark.parametrize(("text", "kind", "secret"), SECRETS + CORPUS)
+def test_remember_refuses_a_secret_naming_the_kind_never_the_value(
+    vault: Vault, text: str, kind: str, secret: str
+) -> None:
+    before = files(vault.root)
+    with pytest.raises(SecretError) as raised:
+        vault.remember("preference", text)
+    message = str(raised.value)
+    assert message == f"refused: the text holds {describe(kind)}; tota never stores secrets"
+    assert secret not in message and raised.value.kind == kind
+    assert files(vault.root) == before  # nothing written
+
+
+def test_remember_refuses_a_secret_in_tags_or_key(vault: Vault) -> None:
+    with pytest.raises(SecretError, match="^refused: a tag holds a GitHub token;"):
+        vault.remember("preference", "Likes tea.", tags=[GITHUB])
+    with pytest.raises(SecretError, match="^refused: the key holds a password;"):
+        vault.remember("preference", "Likes tea.", key=f"password={ALNUM}")
+
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "secret"),
+    [PROSE_PASSWORDS[0].values, URL_CREDENTIALS[0].values, IBANS[0].values, NATIONAL_IDS[0].values],
+)
+def test_tota_add_refuses_with_one_line_and_exit_1(
+    tmp_path: Path, text: str, kind: str, secret: str
+) -> None:
+    root = tmp_path / "vault"
+    result = runner.invoke(app, ["--vault", str(root), "add", "preference", text])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert lines == [
+        f"tota: error: refused: the text holds {describe(kind)}; tota never stores secrets"
+    ]
+    assert not list(root.rglob("*.md"))
+
+
+@pytest.mark.parametrize(("text", "kind", "secret"), CORPUS)
+def test_observe_keeps_every_corpus_secret_out_of_the_vault(
+    vault: Vault, text: str, kind: str, secret: str
+) -> None:
+    report = vault.observe(
+        [{"role": "user", "content": f"{text}\nI live in Porto."}], conversation_id="c"
+    )
+    assert report.secrets[kind] >= 1
+    assert "Lives in Porto." in [o.text for o in report.outcomes if o.action == "create"]
+    for data in files(vault.root).values():
+        assert all(value not in data for value in values_of(secret))
+    shown = json.dumps(report.to_dict())
+    assert secret not in shown and report.to_dict()["secrets"][kind] >= 1
+
+
+def test_a_statement_that_says_more_than_the_secret_is_kept_redacted(vault: Vault) -> None:
+    url = "postgres://app:" + "S3cretPw" + "@db.internal/app"
+    report = vault.observe(
+        [{"role": "user", "content": f"I use {url} for the staging database."}],
+        conversation_id="c",
+    )
+    [created] = [o for o in report.outcomes if o.action == "create"]
+    assert "[REDACTED url_credentials]" in created.text and "staging database" in created.text
+    assert b"S3cretPw" not in (vault.root / created.path).read_bytes()
+    assert report.secrets == {"url_credentials": 1}
+
+
+class LeakyExtractor:
+    """An extractor that ignores the rules: it puts secrets in its statements and quotes."""
+
+    name = "leaky"
+
+    def extract(self, messages, *, conversation_id):
+        pw = "hunter" + "22"
+        return [
+            Candidate(MemoryType.PREFERENCE, f"The wifi password is {pw}.", "user", "1",
+                      strength=0.9, quote=f"my wifi password is {pw}"),
+            Candidate(MemoryType.PROJECT, f"Deploys the blog with {GITHUB} from the laptop in the study.",
+                      "user", "2", strength=0.9, quote="deploys"),
+        ], []  # fmt: skip
+
+
+def test_the_guard_runs_on_any_extractors_candidates(vault: Vault) -> None:
+    report = vault.observe(
+        [{"role": "user", "content": "hello"}], conversation_id="c", extractor=LeakyExtractor()
+    )
+    actions = [(o.action, o.reason) for o in report.outcomes]
+    assert actions[0] == ("skip", "contains a secret (password)")
+    assert actions[1][0] == "create"
+    assert report.secrets == {"password": 2, "github_token": 1}
+    for data in files(vault.root).values():
+        assert b"hunter22" not in data and GITHUB.encode() not in data
+    assert b"[REDACTED github_token]" in b"".join(files(vault.root).values())
+
+
+def test_tota_extract_reports_secrets_by_kind(tmp_path: Path) -> None:
+    chat = tmp_path / "chat.txt"
+    chat.write_text(
+        f"User: I set the wifi password to sunflower42\nUser: my IBAN is {IBAN_DE}\n"
+        "User: I live in Porto.\n",
+        "utf-8",
+    )
+    result = runner.invoke(app, ["--vault", str(tmp_path / "v"), "extract", str(chat)])
+    assert result.exit_code == 0
+    assert (
+        "Secrets kept out of the vault (redacted or skipped): 1 iban, 1 password" in result.stdout
+    )
+    assert "sunflower42" not in result.stdout and "3704" not in result.stdout
+
+
+class RecordingExtractor:
+    """An extractor (a model behind an API, say) that only records what it was shown."""
+
+    name = "recording"
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def extract(self, messages, *, conversation_id):
+        self.seen.extend(m.content for m in messages)
+        return [], []
+
+
+def test_no_extractor_is_ever_shown_a_secret(vault: Vault) -> None:
+    recorder = RecordingExtractor()
+    texts = [row.values[0] for row in CORPUS]
+    report = vault.observe(
+        [{"role": "user", "content": t} for t in texts]
+        + [{"role": "assistant", "content": f"Saved your key {GITHUB} for later."}],
+        conversation_id="c",
+        extractor=recorder,
+    )
+    shown = "\n".join(recorder.seen)
+    for row in CORPUS:
+        assert row.values[2] not in shown
+    assert GITHUB not in shown
+    assert sum(report.secrets.values()) == len(CORPUS) + 1
+
+
+# --- the hint words never hide a secret -----------------------------------------------------------
+
+
+#: Pieces of every kind's sentences, with tabs and case changes, mixed with random text.
+PIECES = st.sampled_from(
+    [row.values[0] for row in SECRETS + CORPUS]
+    + [row.values[0] for row in NEAR_MISSES + LOOK_ALIKES]
+    + ["ID\tcard number: X1234567", "Personal\tID 80010112345", "PASSWORD:\thunter22", "\t", " "]
+    + [
+        "my pa\u017fsword is hunter22",
+        "my P\u0130N is 4821",
+        "my p\u0131n is 4821",
+        "ban\u212a code: 1234#",
+        "\u0130BAN",
+    ]
+)
+MIXED = st.lists(PIECES | st.text(max_size=20), max_size=6).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(text=MIXED, upper=st.booleans())
+def test_the_hints_never_hide_a_secret(text: str, upper: bool) -> None:
+    """`find_secrets` with its hint gate finds exactly what every pattern run on the text finds."""
+    text = text.upper() if upper else text
+    ungated = tuple(
+        (kind, pattern, check, None) for kind, pattern, check, _ in secrets_module.PATTERNS
+    )
+    gated = find_secrets(text)
+    original = secrets_module.PATTERNS
+    secrets_module.PATTERNS = ungated
+    try:
+        assert find_secrets(text) == gated
+    finally:
+        secrets_module.PATTERNS = original

@@ -31,6 +31,7 @@ _EXPORTS = {
     "NoteError": "errors",
     "NotFoundError": "errors",
     "QueryError": "errors",
+    "SecretError": "errors",
     "TotaError": "errors",
     "ValidationError": "errors",
     "VaultError": "errors",
@@ -69,6 +70,9 @@ _EXPORTS = {
     "read_claude_code": "extract.claude_code",
     "HookResult": "hooks",
     "run_hook": "hooks",
+    "clean_text": "sanitize",
+    "find_secrets": "extract.secrets",
+    "redact": "extract.secrets",
 }
 
 __all__ = [
@@ -100,6 +104,7 @@ __all__ = [
     "Recalled",
     "ReflectReport",
     "SetupResult",
+    "SecretError",
     "Status",
     "StoredMemory",
     "SyncReport",
@@ -109,11 +114,14 @@ __all__ = [
     "VaultError",
     "WriteError",
     "__version__",
+    "clean_text",
     "default_vault_path",
     "merge_notes",
     "parse_note",
     "patch_frontmatter",
     "read_conversations",
+    "find_secrets",
+    "redact",
     "render_note",
     "setup_host",
     "setup_git",
@@ -148,6 +156,7 @@ if TYPE_CHECKING:
         NoteError,
         NotFoundError,
         QueryError,
+        SecretError,
         TotaError,
         ValidationError,
         VaultError,
@@ -157,6 +166,7 @@ if TYPE_CHECKING:
     from .extract.claude_code import ClaudeCodeSession, read_claude_code
     from .extract.formats import read_conversations
     from .extract.messages import Conversation, Message
+    from .extract.secrets import find_secrets, redact
     from .gitdriver import setup_git
     from .gitmerge import MergeResult, merge_notes
     from .hooks import HookResult, run_hook
@@ -169,5 +179,6 @@ if TYPE_CHECKING:
     from .pipeline import ObserveReport
     from .recall import Recalled
     from .reflect import ReflectReport
+    from .sanitize import clean_text
     from .sync import SyncReport
     from .vault import StoredMemory, Vault

@@ -204,7 +204,11 @@ def add(
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Add a memory by hand (evidence: manual) as a new note."""
+    """Add a memory by hand (evidence: manual) as a new note.
+
+    Text holding a secret (a password, an API key, a card number, an IBAN, an ID number) is
+    refused with exit code 1; the message names the kind, never the value.
+    """
     with _open(create=True) as vault:
         stored = vault.remember(
             type, text, confidence=confidence, importance=importance, durability=durability,
@@ -418,6 +422,13 @@ def _print_extract(reports: list[Any], messages: int, *, dry_run: bool, as_json:
         f"{counts['merge']} merged, {counts['supersede']} superseded, "
         f"{counts['keep']} kept over a contradiction, {counts['skip']} skipped"
     )
+    secrets: dict[str, int] = {}
+    for report in reports:
+        for kind, n in report.secrets.items():
+            secrets[kind] = secrets.get(kind, 0) + n
+    if secrets:
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(secrets.items()))
+        print(f"Secrets kept out of the vault (redacted or skipped): {kinds}")
     for report in reports:
         for outcome in report.outcomes:
             where = f" -> {outcome.path}" if outcome.path else ""

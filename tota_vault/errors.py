@@ -11,6 +11,7 @@
     ├── IndexError_               the SQLite index is unusable (corrupt, locked too long)
     │   ├── IndexCorruptError     the index file is damaged (tota moves it aside and rebuilds)
     │   └── IndexReadOnlyError    the index (or its folder) cannot be written
+    ├── SecretError               text given to store holds a secret; nothing was written
     ├── ValidationError           a value given to the API is out of range or of the wrong kind
     └── ConfigFileError           an assistant's config file tota was asked to change is unsafe
                                   to rewrite (not JSON, comments, duplicate keys); left as it was
@@ -32,6 +33,7 @@ __all__ = [
     "NoteError",
     "NotFoundError",
     "QueryError",
+    "SecretError",
     "TotaError",
     "ValidationError",
     "VaultError",
@@ -92,6 +94,19 @@ class IndexCorruptError(IndexError_):
 
 class IndexReadOnlyError(IndexError_):
     """The index, or the folder it lives in, cannot be written."""
+
+
+class SecretError(TotaError):
+    """Text given to `Vault.remember` (or `tota add`) holds a secret, so nothing was stored.
+
+    The message names the kind ("a password") and where ("the text", "a tag"), never the value:
+    the error may end up in a log or a terminal's scrollback. `kind` is the secret's kind.
+    """
+
+    def __init__(self, kind: str, *, name: str, where: str = "the text") -> None:
+        super().__init__(f"refused: {where} holds {name}; tota never stores secrets")
+        self.kind = kind
+        self.where = where
 
 
 class ValidationError(TotaError):

@@ -36,6 +36,7 @@ from .model import (
     format_date,
     memory_from_fields,
 )
+from .sanitize import clean_title
 
 __all__ = [
     "MAX_NOTE_BYTES",
@@ -51,6 +52,7 @@ __all__ = [
     "render_note",
     "split_body",
     "split_quote",
+    "statement_problem",
     "title_from_text",
     "unique_title",
 ]
@@ -288,6 +290,34 @@ def split_quote(statement: str) -> tuple[str, str]:
         return statement.strip(), ""
     quote = "\n".join(line[1:].removeprefix(" ") for line in lines[cut:])
     return "\n".join(lines[:cut]).strip(), quote.strip()
+
+
+def statement_problem(text: str) -> str | None:
+    """Why `text` cannot be a memory's statement as written, or None when it can.
+
+    A note's body holds the statement, then the quote it was learned from (trailing `>`
+    lines), then the `## History` section: a statement that itself ends in `>` lines, holds a
+    `## History` heading, leaves a code fence or HTML block open, or holds a git conflict
+    marker would read back as something else. Such text is refused rather than silently
+    changed (tests/test_properties.py holds render and parse to this).
+    """
+    stripped = text.strip()
+    if not stripped:
+        return "a memory needs some text"
+    # Read the statement as a note body would hold it, with a History after it: the section
+    # must start exactly there (a '## History' line of its own, or an unclosed code fence or
+    # HTML block that swallows what follows, would move or hide it).
+    span = history_span(stripped + "\n\n## History\n- x\n")
+    if span is None or span[0] != len(stripped) + 2:
+        return (
+            "it holds a '## History' heading, or a code fence or HTML block it does not close; "
+            "notes keep what follows for their History"
+        )
+    if stripped.rsplit("\n", 1)[-1].startswith(">"):
+        return "its last line is a block quote ('>'), which notes keep for the quoted source"
+    if _CONFLICT_RE.search(stripped):
+        return "it holds a git conflict marker line (<<<<<<<, =======, >>>>>>>)"
+    return None
 
 
 def split_body(body: str) -> tuple[str, tuple[str, ...]]:
@@ -629,11 +659,14 @@ def _expected(value: Any) -> Any:
 def title_from_text(text: str, *, limit: int = MAX_TITLE_CHARS) -> str:
     """Make a note title (its file name without `.md`) from a memory's text.
 
-    Safe for Obsidian links and every OS: none of `\\ / : * ? " < > | # ^ [ ]`, no leading dot,
+    Safe for Obsidian links and every OS: none of `\\ / : * ? " < > | # ^ [ ]`, no control or
+    invisible format characters (bidi controls, zero-width spaces), no leading dot,
     no trailing dot or space, not a reserved Windows name, at most `limit` characters, cut at
     a word boundary.
     """
-    first = re.split(r"(?<=[.!?])\s+|\n", text.strip(), maxsplit=1)[0]
+    # Invisible format characters go first: U+202E would show the name reversed, a zero-width
+    # space would make two titles that look the same differ.
+    first = re.split(r"(?<=[.!?])\s+|\n", clean_title(text).strip(), maxsplit=1)[0]
     cleaned = unicodedata.normalize("NFC", first)
     cleaned = re.sub(r"[*_`~]+", "", cleaned)  # Markdown emphasis and code marks
     cleaned = _FORBIDDEN_TITLE_CHARS.sub(" ", cleaned)

@@ -16,18 +16,26 @@ around it: the index look-ups before, the note writes after, each through the no
                contradiction
     skip       below the confidence threshold, or this message was already observed, or a
                memory learned from it was forgotten (its tombstone, see forgotten.py)
+
+The guard runs on every way in: messages are cleaned as they enter (`sanitize.clean_text`)
+and their secrets redacted (`clean_message`), before any extractor reads them; and each
+candidate, whatever extractor made it, passes `guard` before anything is decided:
+its statement and quote cleaned, any secret redacted (the candidate skipped when the secret
+is all it says), and its statement capped. The report counts secrets by kind, never a value.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
 from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
+from .extract.secrets import find_secrets, is_only_secret, redact
 from .files import read_file
 from .history import kept_entry, replaced_entry
 from .model import (
@@ -41,7 +49,8 @@ from .model import (
     now,
     parse_date,
 )
-from .notes import parse_note
+from .notes import parse_note, statement_problem
+from .sanitize import MAX_STATEMENT_CHARS, cap_statement, clean_text, shorten
 from .scoring import (
     DEFAULT_MIN_CONFIDENCE,
     MERGE_THRESHOLD,
@@ -54,7 +63,17 @@ from .scoring import (
 )
 from .topics import with_topics
 
-__all__ = ["Decision", "Learner", "ObserveReport", "Outcome", "decide", "query_words"]
+__all__ = [
+    "Decision",
+    "Guarded",
+    "Learner",
+    "ObserveReport",
+    "Outcome",
+    "clean_message",
+    "decide",
+    "guard",
+    "query_words",
+]
 
 Action = Literal["create", "merge", "supersede", "keep", "skip"]
 
@@ -169,6 +188,86 @@ def query_words(text: str, *, subject: str = "user") -> list[str]:
     return sorted(words, key=lambda w: (-len(w), w))
 
 
+def clean_message(message: Message) -> tuple[Message, tuple[str, ...]]:
+    """A message as it enters the pipeline, and the kinds of secret it held.
+
+    Its text and name are cleaned (`clean_text`) and every secret in its text is redacted,
+    before any extractor reads it: an extractor that calls a model over the network, or
+    anything that keeps the conversation, never sees a secret either.
+    """
+    content = clean_text(message.content)
+    name = clean_text(message.name) if message.name is not None else None
+    found = find_secrets(content)
+    if found:
+        content = redact(content, found)
+    if content is message.content and name is message.name:
+        return message, ()
+    return replace(message, content=content, name=name), tuple(s.kind for s in found)
+
+
+@dataclass(frozen=True)
+class Guarded:
+    """A candidate after `guard`: safe to store, or the reason it is skipped."""
+
+    candidate: Candidate
+    secrets: tuple[str, ...] = ()  # the kinds found in its statement, one per secret
+    skip: str | None = None
+
+
+def guard(candidate: Candidate, quote: tuple[str, tuple[str, ...]] | None = None) -> Guarded:
+    """Make one candidate storable, from any extractor. Pure.
+
+    Its text fields are cleaned; secrets in its statement are redacted, and a statement that
+    says nothing but the secret ("The wifi password is [REDACTED password]") is skipped; secrets
+    in its quote are redacted; a statement over `MAX_STATEMENT_CHARS` is cut at a word
+    boundary, or skipped when it has none; a statement the note format would read back
+    differently (`notes.statement_problem`) is skipped. `quote` is
+    `guard_quote(candidate.quote)` when the caller has it (every candidate of a message shares
+    one quote: it is scanned once).
+    """
+    text = clean_text(candidate.text).strip()
+    kinds: list[str] = []
+    found = find_secrets(text)
+    skip = None
+    if found:
+        kinds.extend(s.kind for s in found)
+        text = redact(text, found)
+        if is_only_secret(text):
+            skip = f"contains a secret ({found[0].kind})"
+    if quote is None:
+        quote = guard_quote(candidate.quote)
+    capped = cap_statement(text)
+    if capped is None:
+        skip = skip or f"too long ({len(text):,} characters, no word boundary to cut at)"
+        text = shorten(text)  # the report shows its beginning
+    else:
+        text = capped
+        problem = statement_problem(text)
+        if problem is not None:
+            skip = skip or f"cannot be stored as written: {problem}"
+    cleaned = replace(
+        candidate,
+        text=text,
+        quote=quote[0],
+        subject=clean_text(candidate.subject),
+        key=clean_text(candidate.key) if candidate.key else candidate.key,
+        tags=tuple(clean_text(t) for t in candidate.tags),
+    )
+    return Guarded(cleaned, tuple(kinds), skip)
+
+
+def guard_quote(quote: str) -> tuple[str, tuple[str, ...]]:
+    """A candidate's quote cleaned, redacted and capped, with the kinds of secret it held."""
+    quote = clean_text(quote)
+    found = find_secrets(quote)
+    if found:
+        quote = redact(quote, found)
+    capped = cap_statement(quote)
+    return (shorten(quote, MAX_STATEMENT_CHARS) if capped is None else capped), tuple(
+        s.kind for s in found
+    )
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What happened to one candidate, for the report."""
@@ -195,6 +294,8 @@ class ObserveReport:
     dry_run: bool = False
     outcomes: list[Outcome] = field(default_factory=list)
     skipped: list[Skip] = field(default_factory=list)
+    #: Secrets found and kept out of the vault, by kind (redacted, or their sentence skipped).
+    secrets: Counter[str] = field(default_factory=Counter)
 
     def count(self, action: Action) -> int:
         """How many candidates ended in `action`."""
@@ -208,6 +309,7 @@ class ObserveReport:
             "paused": self.paused,
             "dry_run": self.dry_run,
             "counts": {a: self.count(a) for a in actions},
+            "secrets": dict(sorted(self.secrets.items())),
             "outcomes": [o.to_dict() for o in self.outcomes],
             "skipped_sentences": [s.__dict__ for s in self.skipped],
         }
@@ -241,8 +343,17 @@ class Learner:
     ) -> ObserveReport:
         """Learn from messages: every candidate gets one outcome in the report."""
         report = ObserveReport(conversation_id, dry_run=dry_run)
-        candidates, skipped = self.extractor.extract(messages, conversation_id=conversation_id)
-        report.skipped.extend(skipped)
+        cleaned = []
+        for message in messages:
+            message, kinds = clean_message(message)
+            report.secrets.update(kinds)
+            cleaned.append(message)
+        candidates, skipped = self.extractor.extract(cleaned, conversation_id=conversation_id)
+        for skip in skipped:
+            if skip.secret:
+                report.secrets[skip.secret] += 1
+            # A report line, not an archive: a 1 MB sentence is shown by its beginning.
+            report.skipped.append(replace(skip, text=shorten(skip.text)))
         with self.vault.batch():
             self._observe(candidates, report, conversation_id, at, dry_run)
         return report
@@ -258,8 +369,20 @@ class Learner:
         index = self.vault.index
         forgotten = self.vault.forgotten_sources()
         observed: dict[str, bool] = {}
-        for candidate in candidates:
+        quotes: dict[str, tuple[str, tuple[str, ...]]] = {}
+        for raw in candidates:
+            if raw.quote not in quotes:
+                quotes[raw.quote] = guard_quote(raw.quote)
+                report.secrets.update(quotes[raw.quote][1])  # once per message, not per candidate
+            guarded = guard(raw, quotes[raw.quote])
+            candidate = guarded.candidate
+            report.secrets.update(guarded.secrets)
             source = f"{conversation_id}#{candidate.source}"
+            if guarded.skip is not None:
+                report.outcomes.append(
+                    Outcome("skip", candidate.type.value, candidate.text, source, guarded.skip)
+                )
+                continue
             if source not in observed:
                 observed[source] = source in forgotten or bool(index.by_source(source))
             scores = score(candidate)

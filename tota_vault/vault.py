@@ -31,12 +31,14 @@ from .errors import (
     IndexError_,
     NoteChangedError,
     NotFoundError,
+    SecretError,
     TotaError,
     ValidationError,
     VaultError,
 )
 from .extract.base import Extractor
 from .extract.messages import Message
+from .extract.secrets import describe, find_secrets
 from .files import (
     TEMP_PATTERN,
     Fingerprint,
@@ -50,13 +52,21 @@ from .forgotten import add_forgotten, read_forgotten
 from .history import append_history
 from .index import PATCHABLE_COLUMNS, Hit, Index, fault_kind, index_error, record_from_note
 from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, now, parse_date
-from .notes import ParsedNote, parse_note, patch_frontmatter, title_from_text, unique_title
+from .notes import (
+    ParsedNote,
+    parse_note,
+    patch_frontmatter,
+    statement_problem,
+    title_from_text,
+    unique_title,
+)
 from .paths import index_path, resolve_vault_path, state_dir
 from .pipeline import Learner, ObserveReport
 from .recall import Recalled, as_recalled
 from .recall import profile as profile_memories
 from .recall import recall as recall_memories
 from .reflect import ReflectReport, plan_reflections, reflection_memory
+from .sanitize import MAX_STATEMENT_CHARS, clean_text
 from .scoring import confirm_confidence
 from .seal import SealState, render_sealed, seal, seal_state
 from .sync import Progress, SyncReport, read_note, reconcile
@@ -487,9 +497,32 @@ class Vault:
 
         For programs that set a memory directly (evidence `system` by default); `tota add` calls
         it with evidence `manual`. Values are checked first: a bad one raises `ValidationError`
-        and nothing is written.
+        and nothing is written. Text is cleaned as it enters (`sanitize.clean_text`: no NUL or
+        control characters, no lone surrogates); text holding a secret (a password, a key, an
+        IBAN, ...) raises `SecretError`, which names the kind, never the value; a statement
+        longer than `MAX_STATEMENT_CHARS`, or one the note format would read back differently
+        (`notes.statement_problem`), raises `ValidationError` (nothing is cut or changed
+        unasked).
         """
         mtype = _memory_type(type)
+        text = clean_text(text)
+        # One line is one statement: its runs of spaces and tabs become one space. The checks
+        # below look at the text exactly as the note will hold it.
+        text = " ".join(text.split()) if "\n" not in text.strip() else text.strip()
+        key = clean_text(key) if key is not None else None
+        subject = clean_text(subject)
+        tags = [clean_text(t) for t in tags]
+        sources = [clean_text(s) for s in sources]
+        _refuse_secrets({"the text": [text], "the key": [key or ""], "the subject": [subject],
+                         "a tag": tags, "a source": sources})  # fmt: skip
+        problem = statement_problem(text)
+        if problem is not None and text.strip():
+            raise ValidationError(f"text cannot be stored as written: {problem}")
+        if len(text.strip()) > MAX_STATEMENT_CHARS:
+            raise ValidationError(
+                f"text is {len(text.strip()):,} characters; a memory holds at most "
+                f"{MAX_STATEMENT_CHARS:,} (a statement, not a document)"
+            )
         try:
             ev = Evidence(evidence)
         except ValueError:
@@ -500,7 +533,7 @@ class Vault:
         memory = Memory(
             id=new_id(),
             type=mtype,
-            text=" ".join(text.split()) if "\n" not in text.strip() else text.strip(),
+            text=text,
             confidence=float(confidence),
             importance=float(importance),
             durability=float(durability),
@@ -916,6 +949,15 @@ def _file_id(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return st.st_dev, st.st_ino
+
+
+def _refuse_secrets(fields: Mapping[str, Sequence[str]]) -> None:
+    """Raise `SecretError` naming the first secret's kind and the field that holds it."""
+    for where, values in fields.items():
+        for value in values:
+            found = find_secrets(value)
+            if found:
+                raise SecretError(found[0].kind, name=describe(found[0].kind), where=where)
 
 
 def _memory_type(value: str | MemoryType) -> MemoryType:

@@ -62,6 +62,7 @@ class Skip:
     source: str
     text: str
     reason: str
+    secret: str | None = None  # the kind, when what was skipped is a secret (never its value)
 
 
 @runtime_checkable

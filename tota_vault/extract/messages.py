@@ -76,6 +76,8 @@ def fallback_conversation_id(name: str, messages: list[Message]) -> str:
         ],
         ensure_ascii=False,
     )
-    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:10]
+    # Text is cleaned where it enters the pipeline, after this: a lone surrogate (half an
+    # emoji in a JSON file) must not make the id impossible to compute.
+    digest = hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()[:10]
     readable = _UNSAFE_ID_CHARS.sub("-", name).strip("-.")[:60] or "chat"
     return f"{readable}-{digest}"

@@ -22,7 +22,7 @@ from ..model import Evidence, MemoryType
 from .base import Candidate, Skip
 from .dates import format_day, resolve_dates
 from .messages import Message
-from .secrets import find_secrets, redact
+from .secrets import find_secrets, is_only_secret, redact
 
 __all__ = ["RuleExtractor", "third_person"]
 
@@ -492,7 +492,9 @@ def _skip_reason(sentence: str) -> str | None:
     stripped = sentence.strip()
     if stripped.endswith("?") or _QUESTION_START.match(stripped):
         return "a question"
-    if "[REDACTED " in stripped:
+    if "[REDACTED " in stripped and is_only_secret(stripped):
+        # "My wifi password is [REDACTED password]" says nothing else; a sentence that does
+        # ("I use postgres://app:[REDACTED ...]@db/app for staging") is kept, redacted.
         return "contains a secret"
     if _REPORTED.match(stripped):
         return "someone else's words"
@@ -608,7 +610,7 @@ class RuleExtractor:
             secrets = find_secrets(content)
             for found in secrets:
                 skipped.append(Skip(message.id, f"[REDACTED {found.kind}]",
-                                    f"contains a secret ({found.kind})"))  # fmt: skip
+                                    f"contains a secret ({found.kind})", found.kind))  # fmt: skip
             content = redact(content, secrets)
             previous_text = content
             quote = _quote(content, message)

@@ -9,6 +9,14 @@ a pattern alone would accept (see the checks in `_accept`), and returns the span
 without overlaps. Detection leans towards finding too much: a false alarm costs one memory that
 was about a password anyway, a miss costs a leaked key.
 
+Beyond keys, the kinds a person says in prose: a password "set to" something, a wifi or door
+code, what they "log in with", a username and password pair, a password inside a URL
+(`postgres://user:pass@host`), an IBAN (country, length and the mod-97 check), and national
+identity numbers (US social security, UK national insurance, or any number labelled as a
+passport, ID card, tax or social security number). Each pattern runs only when one of its
+hint words is in the text (see `PATTERNS`), so an ordinary sentence costs a few substring
+tests, not twenty regular expressions.
+
 Payment cards: 13 to 19 digits, in one run or in groups separated by single spaces or by single
 dashes (one kind of separator, not both), not touching other letters, digits, `+` or `-`, that
 pass the Luhn check and are not one digit repeated. Luhn plus length is what tells a card from a
@@ -22,7 +30,16 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["KINDS", "SecretMatch", "contains_secret", "find_secrets", "redact"]
+__all__ = [
+    "KINDS",
+    "KIND_NAMES",
+    "SecretMatch",
+    "contains_secret",
+    "describe",
+    "find_secrets",
+    "is_only_secret",
+    "redact",
+]
 
 
 @dataclass(frozen=True)
@@ -78,7 +95,7 @@ _JWT_RE = re.compile(r"(?<![\w-])eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-
 _PASSWORD_RE = re.compile(
     r"(?<![A-Za-z0-9])(?:pass[ \t-]?word|passwd|passcode|pwd|pw)[\"']?"
     r"(?:[ \t]+(?:for|to|of|on|at)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?[\w.@'-]+"
-    r"(?:[ \t]+[\w.@'-]+)?)?"
+    r"(?:[ \t]+[\w.@'-]+){0,2})?"
     r"(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=][ \t]*)"
     r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|[^\s\"'`]+)",
     re.IGNORECASE,
@@ -87,7 +104,8 @@ _PASSWORD_RE = re.compile(
 # are several words ("correct horse battery staple").
 _PASSPHRASE_RE = re.compile(
     r"(?<![A-Za-z0-9])pass[ \t-]?phrase[\"']?"
-    r"(?:[ \t]+(?:for|to|of|on|at)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?[\w.@'-]+)?"
+    r"(?:[ \t]+(?:for|to|of|on|at)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?[\w.@'-]+"
+    r"(?:[ \t]+[\w.@'-]+){0,2})?"
     r"(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=][ \t]*)"
     r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|[^\s\"'`.,;!?][^\n.,;!?]*)",
     re.IGNORECASE,
@@ -98,6 +116,80 @@ _PIN_RE = re.compile(
     r"(?<![\w-])PIN(?:[ \t]+code)?(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=][ \t]*)"
     r"(?P<secret>\d{4,12})(?!\d)",
     re.IGNORECASE,
+)
+# A value in prose: quoted, or one token (trailing sentence punctuation is trimmed later).
+_VALUE = r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|[^\s\"'`]+)"
+# The words that name a password, a code or a PIN, for the prose patterns below.
+_SECRET_NOUN = (
+    r"(?:pass[ \t-]?word|passwd|passcode|pass[ \t-]?phrase|pin(?:[ \t]+code)?|pw|pwd|code)"
+)
+# A password set or changed to a value: "I set the wifi password to X", "changed my PIN to
+# 4821", "reset the router password as X". Up to two words name what it is for.
+_SET_TO_RE = re.compile(
+    r"(?i:\b(?:set|sets|changed?|changes|reset|resets|updated?|updates|made)[ \t]+"
+    r"(?:(?:the|my|our|his|her|their|a|an|its)[ \t]+)?(?:[\w'-]+[ \t]+){0,2}"
+    + _SECRET_NOUN
+    + r"[ \t]+(?:to|as|into)[ \t]*:?[ \t]+)"
+    + _VALUE
+)
+# A code that opens something: "the wifi code is X", "door code: 4821", "our alarm code is
+# 7H3k". Only these codes: "the promo code is SUMMER20" and "the zip code is 10115" are not
+# secrets. The value must hold a digit or a symbol, or be quoted (see `_is_code_value`).
+_CODE_RE = re.compile(
+    r"(?i:\b(?:wi-?fi|wlan|network|router|door|front[ \t]door|gate|garage|alarm|access|entry|"
+    r"lock|padlock|locker|safe|keypad|building|backup|recovery|verification|2fa|mfa|otp|"
+    r"one-time|unlock|sim|puk|login|security|cvv|cvc)[ \t]+(?:code|codes|key|pin)"
+    r"(?:[ \t]+(?:for|to|of|on|at)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?[\w.@'-]+"
+    r"(?:[ \t]+[\w.@'-]+)?)?"
+    r"(?:[ \t]+(?:is|was|are)[ \t]*:?[ \t]+|[ \t]*[:=][ \t]*))" + _VALUE
+)
+# What a person logs in with: "I always log in with Hunter2024!", "sign in using x9#Lp".
+# Only a value that looks like a password counts (`_is_login_value`): "log in with Google",
+# "with my fingerprint", "with 2FA" are not secrets.
+_LOGIN_RE = re.compile(
+    r"(?i:\b(?:log(?:ging|ged|s)?[ \t-]?(?:in|on)|login|logon|sign(?:ing|ed|s)?[ \t-]?in|"
+    r"unlock(?:s|ed|ing)?[ \t]+(?:it|(?:the|my)[ \t]+[\w-]+))[ \t]+(?:with|using)[ \t]+)" + _VALUE
+)
+# A username and password together: "username alice and the password hunter22", "user: bob
+# pass: x9", "username sam, pw s3cret". The span is the password; the username is no secret.
+_PAIR_RE = re.compile(
+    r"(?i:\b(?:user(?:[ \t_-]?name)?|login|user[ \t]?id|e-?mail)[\"']?[ \t]*"
+    r"(?:is[ \t]+|[:=][ \t]*)?)"
+    r"[^\s\"'`]+[ \t]*(?:,|;|/|\||&|(?i:and|with))?[ \t]*"
+    r"(?i:(?:(?:the|my|a)[ \t]+)?(?:pass(?:word)?|passwd|pwd|pw)[\"']?[ \t]*"
+    r"(?:(?:is|was)[ \t]+|[:=][ \t]*)?)" + _VALUE
+)
+# A password inside a URL's user info: `postgres://user:pass@host`, `redis://:pass@host`,
+# `https://name:token@example.com`. The span is the password: the rest of the URL is a fact.
+_URL_CREDENTIALS_RE = re.compile(
+    r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:@/?#]*:(?P<secret>[^\s@/?#]+)@[A-Za-z0-9\[]"
+)
+# IBANs: a country code, two check digits and 11 to 30 letters or digits, in one run or in
+# groups of four. `_is_iban` checks the country's length and the mod-97 check digits.
+_IBAN_RE = re.compile(
+    r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?(?![A-Za-z0-9])"
+)
+# US social security numbers as written, `123-45-6789` (never 000, 666 or 9xx first, never a
+# 00 group or a 0000 serial: those are not issued).
+_SSN_RE = re.compile(r"(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])")
+# UK national insurance numbers: two letters (with the prefixes never issued excluded), six
+# digits, a suffix A to D; with or without the spaces of `AB 12 34 56 C`.
+_NINO_RE = re.compile(
+    r"(?<![A-Za-z0-9])(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]"
+    r"[ ]?\d{2}[ ]?\d{2}[ ]?\d{2}[ ]?[A-D](?![A-Za-z0-9])"
+)
+# Any number labelled as an identity document: "my passport number is X1234567", "SSN:
+# 123456789", "BSN 123456782", "tax ID = ...". Each piece of the value holds a digit (an
+# optional check letter may end it), so "my passport is in the drawer" is not one.
+_LABELLED_ID_RE = re.compile(
+    r"(?i:\b(?:social[ \t]security|national[ \t](?:id|identity|insurance)|passport|"
+    r"id[ \t]card|identity[ \t]card|tax[ \t](?:id|identification)|personal[ \t]id|"
+    r"citizen[ \t]id|driver'?s[ \t]licen[cs]e|ssn|nino|bsn|personnummer|aadhaar|dni|nie|nif|"
+    r"cpf|steuer-?id|codice[ \t]fiscale|pesel|insurance)"
+    r"(?:[ \t]+(?:number|no\.?|num|nr\.?|#|code|id))?"
+    r"(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=#][ \t]*|[ \t]+))"
+    r"(?P<secret>[A-Za-z]{0,3}[ ]?\d[A-Za-z0-9]*(?:[ .-]?[A-Za-z]{0,2}\d[A-Za-z0-9]*)*"
+    r"(?:[ -]?[A-Za-z])?)(?![A-Za-z0-9])"
 )
 # Payment card candidates: 13 to 19 digits, optionally grouped by single spaces or dashes, not
 # glued to a word, another digit, a `+` (phone numbers) or a `-` (ids, ranges). Luhn decides.
@@ -146,13 +238,86 @@ def _has_digit(text: str) -> bool:
 
 def _is_password_value(text: str) -> bool:
     first = text.split()[0].lower() if text.split() else ""
-    return bool(first) and first not in NOT_A_PASSWORD
+    # A value that is already a redaction is not a new secret: redact is idempotent.
+    return bool(first) and first not in NOT_A_PASSWORD and not first.startswith(_PLACEHOLDER)
+
+
+#: Words after "set the password to" that say what the setting does, not what it is
+#: ("I set a password to protect the file", "changed my PIN to be safer").
+_SET_TO_WORDS = frozenset(
+    """
+    protect protects expire expires change rotate reset be match include use access unlock open
+    log sign remember keep make avoid stop prevent get secure lock something stronger longer
+    default blank zero
+    """.split()
+)
+#: Ways to log in that are not a password ("log in with 2FA", "sign in with Google").
+_NOT_A_CREDENTIAL = frozenset(
+    "2fa mfa sso u2f fido2 oauth oauth2 totp otp saml ldap passkey passkeys yubikey webauthn "
+    "face touch".split()
+)
+_SYMBOL_RE = re.compile(r"[^A-Za-z\s]")
+_EMAIL_RE = re.compile(r"[^\s@]+@[^\s@]+\.[A-Za-z]{2,}")
+
+
+def _is_set_value(text: str) -> bool:
+    return _is_password_value(text) and text.split()[0].lower() not in _SET_TO_WORDS
+
+
+def _looks_like_password(text: str) -> bool:
+    """A token a person would not write as a word: it holds a digit or a symbol, or it was
+    quoted (the span of a quoted value has lost its quotes, so spaces mean it was)."""
+    return " " in text or bool(_SYMBOL_RE.search(text))
+
+
+def _is_code_value(text: str) -> bool:
+    return _is_password_value(text) and _looks_like_password(text)
+
+
+def _is_login_value(text: str) -> bool:
+    return (
+        _is_password_value(text)
+        and text.lower() not in _NOT_A_CREDENTIAL
+        and _looks_like_password(text)
+        # "log in with me@example.com" names the account, not its password ("P@ssw0rd" is one)
+        and not _EMAIL_RE.fullmatch(text)
+    )
+
+
+#: The length of an IBAN in each country that issues them (SWIFT's IBAN registry).
+IBAN_LENGTHS = {
+    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22,
+    "BR": 29, "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DK": 18, "DO": 28,
+    "EE": 20, "EG": 29, "ES": 24, "FI": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23,
+    "GL": 18, "GR": 27, "GT": 28, "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26,
+    "IT": 27, "JO": 30, "KW": 30, "KZ": 20, "LB": 28, "LC": 32, "LI": 21, "LT": 20, "LU": 20,
+    "LV": 21, "MC": 27, "MD": 24, "ME": 22, "MK": 19, "MR": 27, "MT": 31, "MU": 30, "NL": 18,
+    "NO": 15, "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "SA": 24,
+    "SC": 31, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "TL": 23, "TN": 24, "TR": 26, "UA": 29,
+    "VA": 22, "VG": 24, "XK": 20,
+}  # fmt: skip
+
+
+def _is_iban(text: str) -> bool:
+    """The country's length and the ISO 7064 mod-97 check (1 in 97 random strings pass it)."""
+    compact = text.replace(" ", "")
+    if IBAN_LENGTHS.get(compact[:2]) != len(compact):
+        return False
+    moved = compact[4:] + compact[:4]
+    return int("".join(str(int(char, 36)) for char in moved)) % 97 == 1
+
+
+def _is_identity_number(text: str) -> bool:
+    # Five digits at least: "passport 2024" is a year, "ID card 12" a count.
+    return len(_DIGIT_RE.findall(text)) >= 5
 
 
 def _is_passphrase_value(text: str) -> bool:
     # One plain word is judged like a password; several words are a phrase unless it opens
     # with a word about the passphrase ("is not set", "is on the fridge").
     words = text.split()
+    if text.lower().startswith(_PLACEHOLDER):
+        return False
     if len(words) >= 3:
         return True
     return bool(words) and words[0].lower() not in NOT_A_PASSWORD
@@ -160,30 +325,79 @@ def _is_passphrase_value(text: str) -> bool:
 
 #: Every kind, in priority order: where two kinds start at the same place the earlier one
 #: names the span (a key after "password:" is reported as that key). Each row: the kind, its
-#: pattern, and an optional check on the matched secret that rejects look-alikes.
-PATTERNS: tuple[tuple[str, re.Pattern[str], Callable[[str], bool] | None], ...] = (
-    ("private_key", _PRIVATE_KEY_RE, None),
-    ("jwt", _JWT_RE, None),
-    ("anthropic_key", _ANTHROPIC_RE, None),
-    ("openai_key", _OPENAI_RE, _has_digit),  # "sk-learn-is-a-python-library" has none
-    ("aws_access_key", _AWS_ACCESS_KEY_RE, None),
-    ("aws_secret_key", _AWS_SECRET_KEY_RE, None),
-    ("github_token", _GITHUB_RE, None),
-    ("gitlab_token", _GITLAB_RE, None),
-    ("slack_token", _SLACK_RE, None),
-    ("stripe_key", _STRIPE_RE, None),
-    ("google_api_key", _GOOGLE_RE, None),
-    ("huggingface_token", _HUGGINGFACE_RE, None),
-    ("bearer_token", _BEARER_RE, _has_digit),  # "bearer of the-unfortunate-news" is prose
-    ("password", _PASSWORD_RE, _is_password_value),
-    ("password", _PASSPHRASE_RE, _is_passphrase_value),
-    ("password", _PIN_RE, None),
-    ("card_number", _CARD_RE, _is_card),
-)
+#: pattern, an optional check on the matched secret that rejects look-alikes, and the hints:
+#: lowercase words of which the text must hold one for the pattern to run at all (None: the
+#: pattern always runs; its own first characters are selective enough).
+_DIGITS = tuple("0123456789")  # a number needs a digit
+Row = tuple[str, re.Pattern[str], Callable[[str], bool] | None, tuple[str, ...] | None]
+PATTERNS: tuple[Row, ...] = (
+    ("private_key", _PRIVATE_KEY_RE, None, ("-----begin",)),
+    ("jwt", _JWT_RE, None, ("eyj",)),
+    ("anthropic_key", _ANTHROPIC_RE, None, ("sk-ant-",)),
+    ("openai_key", _OPENAI_RE, _has_digit, ("sk-",)),  # "sk-learn-is-a-python-library"
+    ("aws_access_key", _AWS_ACCESS_KEY_RE, None, ("akia", "asia")),
+    ("aws_secret_key", _AWS_SECRET_KEY_RE, None, ("secret",)),
+    ("github_token", _GITHUB_RE, None, ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
+    ("gitlab_token", _GITLAB_RE, None, ("glpat-",)),
+    ("slack_token", _SLACK_RE, None, ("xox",)),
+    ("stripe_key", _STRIPE_RE, None, ("_live_", "_test_")),
+    ("google_api_key", _GOOGLE_RE, None, ("aiza",)),
+    ("huggingface_token", _HUGGINGFACE_RE, None, ("hf_",)),
+    ("bearer_token", _BEARER_RE, _has_digit, ("bearer",)),  # "bearer of the-unfortunate-news"
+    ("url_credentials", _URL_CREDENTIALS_RE, _is_password_value, ("://",)),
+    ("password", _PASSWORD_RE, _is_password_value, ("pass", "pw")),
+    ("password", _PASSPHRASE_RE, _is_passphrase_value, ("pass",)),
+    ("password", _PIN_RE, None, ("pin",)),
+    ("password", _SET_TO_RE, _is_set_value, ("pass", "pin", "pw", "code")),
+    ("password", _CODE_RE, _is_code_value, ("code", "key", "pin")),
+    ("password", _LOGIN_RE, _is_login_value, ("log", "sign", "unlock")),
+    ("password", _PAIR_RE, _is_password_value, ("user", "login", "mail")),
+    ("iban", _IBAN_RE, _is_iban, _DIGITS),
+    ("national_id", _SSN_RE, None, ("-",)),
+    ("national_id", _NINO_RE, None, _DIGITS),
+    ("national_id", _LABELLED_ID_RE, _is_identity_number, (
+        "social", "national", "passport", "card", "identity", "personal", "citizen",
+        "tax", "driver", "licen", "ssn", "nino", "bsn",
+        "personnummer", "aadhaar", "dni", "nie", "nif", "cpf", "steuer", "fiscale", "pesel",
+        "insurance",
+    )),
+    ("card_number", _CARD_RE, _is_card, _DIGITS),
+)  # fmt: skip
+
+#: The letters a case-insensitive pattern matches as ASCII but `lower()` does not turn into it
+#: ("paſsword" matches `password` under IGNORECASE): folded first, so no hint hides them.
+_HINT_FOLD = str.maketrans({"\u017f": "s", "\u212a": "k", "\u0130": "i", "\u0131": "i"})
+#: Every hint word, tested once per text (then each pattern's test is a set intersection).
+_ALL_HINTS = frozenset(hint for _, _, _, hints in PATTERNS if hints for hint in hints)
 
 #: The kinds `find_secrets` reports, in priority order.
-KINDS = tuple(dict.fromkeys(kind for kind, _, _ in PATTERNS))
+KINDS = tuple(dict.fromkeys(kind for kind, _, _, _ in PATTERNS))
 
+#: How each kind is named to a person: in an error ("the text holds a password") and a report.
+#: Never the value.
+KIND_NAMES = {
+    "private_key": "a private key",
+    "jwt": "a JSON web token",
+    "anthropic_key": "an Anthropic API key",
+    "openai_key": "an OpenAI API key",
+    "aws_access_key": "an AWS access key",
+    "aws_secret_key": "an AWS secret key",
+    "github_token": "a GitHub token",
+    "gitlab_token": "a GitLab token",
+    "slack_token": "a Slack token",
+    "stripe_key": "a Stripe secret key",
+    "google_api_key": "a Google API key",
+    "huggingface_token": "a Hugging Face token",
+    "bearer_token": "a bearer token",
+    "url_credentials": "a password inside a URL",
+    "password": "a password",
+    "iban": "an IBAN (bank account number)",
+    "national_id": "a national identity number",
+    "card_number": "a payment card number",
+}
+
+# How `redact` marks a secret it removed ("[REDACTED password]"), lowercased.
+_PLACEHOLDER = "[redacted"
 # Punctuation that ends a sentence after an unquoted value rather than belonging to it.
 _TRAILING = ".,;:!?)]}>"
 _QUOTES = "\"'`"
@@ -212,7 +426,11 @@ def find_secrets(text: str) -> list[SecretMatch]:
     piece of either secret is left outside it.
     """
     found: list[tuple[int, int, int, str]] = []
-    for priority, (kind, pattern, check) in enumerate(PATTERNS):
+    lowered = text.translate(_HINT_FOLD).lower()
+    present = {hint for hint in _ALL_HINTS if hint in lowered}
+    for priority, (kind, pattern, check, hints) in enumerate(PATTERNS):
+        if hints is not None and present.isdisjoint(hints):
+            continue
         for match in pattern.finditer(text):
             start, end, value = _span(match)
             if end > start and (check is None or check(value)):
@@ -248,3 +466,41 @@ def redact(text: str, secrets: Sequence[SecretMatch] | None = None) -> str:
         position = secret.end
     parts.append(text[position:])
     return "".join(parts)
+
+
+def describe(kind: str) -> str:
+    """A kind as a person reads it ("a password"); never the value."""
+    return KIND_NAMES.get(kind, f"a secret ({kind})")
+
+
+_REDACTED_RE = re.compile(r"\[REDACTED [a-z_]+\]")
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]{2,}")
+#: Words that only talk about the secret or hold a sentence together: what is left of "My
+#: wifi password is [REDACTED password]" without them is nothing worth remembering.
+_SECRET_TALK = frozenset(
+    """
+    the and for with that this was were are is has have had not but you your our their his her
+    its it's my mine me myself i'm i've i'd use uses used using set sets changed change reset
+    always usually now new old here there please remember keep safe just also still again
+    password passwords passcode passphrase pin code codes key keys token tokens secret secrets
+    wifi wi-fi login log logs logged sign signs signed username user name account bank iban
+    number numbers card credit debit ssn social security national insurance passport tax
+    api access door gate alarm router network credentials credential can could will would
+    should must may might need needs able don't doesn't because everything anything
+    github gitlab openai anthropic aws amazon stripe google slack hugging face
+    """.split()
+)
+#: A redacted statement keeps its place as a memory when this many other words remain.
+MIN_WORDS_BESIDE_A_SECRET = 3
+
+
+def is_only_secret(redacted: str) -> bool:
+    """Whether a redacted statement says nothing but the secret it held.
+
+    "The wifi password is [REDACTED password]" is useless as a memory and is skipped; "Uses
+    postgres://app:[REDACTED url_credentials]@db.internal/app for the staging database" still
+    says which database serves staging, and is kept, redacted.
+    """
+    rest = _REDACTED_RE.sub(" ", redacted)
+    words = [w for w in _WORD_RE.findall(rest.lower()) if w not in _SECRET_TALK]
+    return len(words) < MIN_WORDS_BESIDE_A_SECRET
