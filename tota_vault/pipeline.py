@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from .config import ExtractSettings
 from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
 from .history import kept_entry, replaced_entry
@@ -41,7 +42,15 @@ from .scoring import (
 )
 from .topics import with_topics
 
-__all__ = ["Decision", "Learner", "ObserveReport", "Outcome", "decide", "query_words"]
+__all__ = [
+    "Decision",
+    "Learner",
+    "ObserveReport",
+    "Outcome",
+    "choose_extractor",
+    "decide",
+    "query_words",
+]
 
 Action = Literal["create", "merge", "supersede", "keep", "skip"]
 
@@ -140,6 +149,20 @@ def _is_newer(candidate: Candidate, row: dict[str, Any]) -> bool:
         return True
 
 
+def choose_extractor(settings: ExtractSettings) -> Extractor:
+    """The extractor tota.toml's `[extract] backend` names: the rules unless it says "llm".
+
+    The LLM extractor's module (and its HTTP client) is imported only when chosen.
+    """
+    if settings.backend == "llm":
+        from .extract.llm import LLMExtractor
+
+        return LLMExtractor(settings)
+    from .extract.rules import RuleExtractor
+
+    return RuleExtractor()
+
+
 def query_words(text: str, *, subject: str = "user") -> list[str]:
     """The words of a statement worth searching for: no stopwords, cue verbs or the subject's
     own name (every memory about Caroline names her), longest first (a long word is usually
@@ -179,6 +202,9 @@ class ObserveReport:
     dry_run: bool = False
     outcomes: list[Outcome] = field(default_factory=list)
     skipped: list[Skip] = field(default_factory=list)
+    #: Lines about the run as a whole, from the extractor (the LLM's fallbacks to the rules,
+    #: an endpoint off this machine): shown after the counts, and under "notes" in JSON.
+    notes: list[str] = field(default_factory=list)
 
     def count(self, action: Action) -> int:
         """How many candidates ended in `action`."""
@@ -194,6 +220,7 @@ class ObserveReport:
             "counts": {a: self.count(a) for a in actions},
             "outcomes": [o.to_dict() for o in self.outcomes],
             "skipped_sentences": [s.__dict__ for s in self.skipped],
+            "notes": list(self.notes),
         }
 
 
@@ -227,6 +254,8 @@ class Learner:
         report = ObserveReport(conversation_id, dry_run=dry_run)
         candidates, skipped = self.extractor.extract(messages, conversation_id=conversation_id)
         report.skipped.extend(skipped)
+        # An extractor may say something about the run as a whole (see `ObserveReport.notes`).
+        report.notes.extend(getattr(self.extractor, "notes", ()))
         with self.vault.batch():
             self._observe(candidates, report, conversation_id, at, dry_run)
         return report
