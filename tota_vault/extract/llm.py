@@ -184,19 +184,24 @@ _PREFIX_CHARS = 4
 
 
 def _stem(word: str) -> str:
+    """A light stem: one suffix off, then a final "e" ("lives", "live" and "lived" -> "liv")."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
-def _content_words(text: str, ignore: frozenset[str] = frozenset()) -> list[str]:
+def _content_words(text: str, ignore: frozenset[str] = frozenset()) -> list[tuple[str, bool]]:
+    """Each content word, lowercased, and whether it is a specific: a number, or a capitalised
+    word after the first (a name: "Emacs", "Porto")."""
     words = []
-    for raw in _WORD.findall(text.lower().replace("’", "'")):
-        word = raw.removesuffix("'s")
+    for position, raw in enumerate(_WORD.findall(text.replace("’", "'"))):
+        word = raw.lower().removesuffix("'s")
         if word in STOPWORDS or word in ignore or (len(word) < 2 and not word.isdigit()):
             continue
-        words.append(word)
+        specific = any(c.isdigit() for c in word) or (position > 0 and raw[:1].isupper())
+        words.append((word, specific))
     return words
 
 
@@ -223,19 +228,20 @@ def grounding(text: str, message: Message, *, subject: str = "user") -> float:
     by "prefer", "adopted" by "adopt") or by prefix for stems of four letters or more. The
     subject's own name does not count (the statement names the speaker, the message does not).
     The message is read as written and with its relative dates resolved, so "on 7 May 2023" is
-    grounded by "yesterday" in a message of 8 May 2023. A number that does not appear there
-    makes the share 0: a fact with the wrong number is not the person's fact. A statement with
-    no content word at all grounds nothing and scores 0.
+    grounded by "yesterday" in a message of 8 May 2023. A specific that does not appear there,
+    a number or a name ("Prefers Emacs over Neovim" from "I prefer Neovim"), makes the share
+    0: other words may be paraphrased, but a fact with the wrong number or name is not the
+    person's fact. A statement with no content word at all grounds nothing and scores 0.
     """
-    ignore = frozenset(_content_words(subject)) | {"user"}
+    ignore = frozenset(w for w, _ in _content_words(subject)) | {"user"}
     words = _content_words(text, ignore)
     if not words:
         return 0.0
     resolved, _ = resolve_dates(message.content, message.timestamp)
-    present = set(_content_words(message.content)) | set(_content_words(resolved))
+    present = {w for w, _ in _content_words(message.content) + _content_words(resolved)}
     stems = {_stem(w) for w in present}
-    found = [_appears(w, present, stems) for w in words]
-    if any(not ok and any(c.isdigit() for c in w) for w, ok in zip(words, found, strict=True)):
+    found = [_appears(w, present, stems) for w, _ in words]
+    if any(specific and not ok for (_, specific), ok in zip(words, found, strict=True)):
         return 0.0
     return sum(found) / len(words)
 
