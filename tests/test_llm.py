@@ -442,6 +442,32 @@ def test_a_slow_endpoint_times_out_and_falls_back(vault_dir, endpoint):
     assert len(endpoint.requests) == 1
 
 
+def test_after_two_unanswered_requests_the_rest_goes_straight_to_the_rules(vault_dir, endpoint):
+    configure(vault_dir, endpoint.base_url, timeout_s=0.2, max_messages=1)
+    chat = [{"role": "user", "content": f"I live in town number {n}.", "id": str(n)}
+            for n in range(1, 6)]  # fmt: skip
+    endpoint.reply(slow(endpoint), slow(endpoint))
+    report, notes = observe(vault_dir, chat)
+    assert len(endpoint.requests) == 2
+    assert report.notes == [
+        "llm extractor fell back to rules for 5 of 5 chunks: "
+        "not asked after 2 unanswered requests (3), timeout (2)"
+    ]
+    assert len(notes) == 5  # the rules read every message
+
+
+def test_an_answer_resets_the_count_of_unanswered_requests(vault_dir, endpoint):
+    configure(vault_dir, endpoint.base_url, timeout_s=0.2, max_messages=1)
+    chat = [{"role": "user", "content": f"I live in town number {n}.", "id": str(n)}
+            for n in range(1, 5)]  # fmt: skip
+    endpoint.reply(slow(endpoint), completion("{"), slow(endpoint), memories())
+    report, _ = observe(vault_dir, chat)
+    assert len(endpoint.requests) == 4
+    assert report.notes == [
+        "llm extractor fell back to rules for 3 of 4 chunks: timeout (2), malformed JSON"
+    ]
+
+
 def test_a_refused_connection_falls_back(vault_dir):
     with socket.socket() as probe:  # a port that was free a moment ago: nothing listens there
         probe.bind(("127.0.0.1", 0))

@@ -72,6 +72,10 @@ MAX_MESSAGE_CHARS = 2000
 MAX_TEXT_CHARS = 300
 MAX_SUBJECT_CHARS = 80
 MAX_ID_CHARS = 200
+#: After this many chunks in a row the endpoint did not answer (timed out, refused), the rest
+#: of the conversation goes straight to the rules: a stopped server must not cost a long chat
+#: `timeout_s` for every one of its chunks.
+MAX_UNANSWERED = 2
 
 #: Reflections are tota's own summaries of memories, never something a person said.
 _TYPES = [t.value for t in MemoryType if t is not MemoryType.REFLECTION]
@@ -250,11 +254,16 @@ def grounding(text: str, message: Message, *, subject: str = "user") -> float:
 
 
 class _Fallback(Exception):
-    """This chunk goes to the rules; `reason` is what the report says ("timeout")."""
+    """This chunk goes to the rules; `reason` is what the report says ("timeout").
 
-    def __init__(self, reason: str) -> None:
+    `unanswered` when the endpoint did not answer at all (a timeout, a refused connection),
+    which is what `MAX_UNANSWERED` counts.
+    """
+
+    def __init__(self, reason: str, *, unanswered: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.unanswered = unanswered
 
 
 def _libraries() -> tuple[Any, Any]:
@@ -330,22 +339,30 @@ class LLMExtractor:
         candidates: list[Candidate] = []
         skipped: list[Skip] = []
         failures: Counter[str] = Counter()
-        asked = 0
+        chunks = sent = unanswered = 0
         previous = {m.id: messages[i - 1] for i, m in enumerate(messages) if i > 0}
         with self._httpx.Client(timeout=self.settings.timeout_s, headers=self.headers) as client:
             for chunk in _chunks(messages, self.settings.max_messages):
                 if not any(m.role == "user" and m.content.strip() for m in chunk):
                     continue  # nothing a memory could come from: no request
-                asked += 1
-                try:
-                    items = self._ask(client, chunk)
-                except _Fallback as failure:
-                    failures[failure.reason] += 1
-                    found, skips = RuleExtractor().extract(chunk, conversation_id=conversation_id)
-                    candidates.extend(found)
-                    skipped.extend(skips)
-                    continue
-                found, skips = self._read(items, chunk, previous)
+                chunks += 1
+                if unanswered >= MAX_UNANSWERED:
+                    reason = f"not asked after {MAX_UNANSWERED} unanswered requests"
+                else:
+                    sent += 1
+                    try:
+                        items = self._ask(client, chunk)
+                    except _Fallback as failure:
+                        reason = failure.reason
+                        unanswered = unanswered + 1 if failure.unanswered else 0
+                    else:
+                        unanswered = 0
+                        found, skips = self._read(items, chunk, previous)
+                        candidates.extend(found)
+                        skipped.extend(skips)
+                        continue
+                failures[reason] += 1
+                found, skips = RuleExtractor().extract(chunk, conversation_id=conversation_id)
                 candidates.extend(found)
                 skipped.extend(skips)
         if failures:
@@ -354,11 +371,11 @@ class LLMExtractor:
                 for reason, count in failures.most_common()
             )
             self.notes.append(
-                f"llm extractor fell back to rules for {failures.total()} of {asked} "
-                f"chunk{'s' if asked != 1 else ''}: {reasons}"
+                f"llm extractor fell back to rules for {failures.total()} of {chunks} "
+                f"chunk{'s' if chunks != 1 else ''}: {reasons}"
             )
         warning = remote_warning(self.settings)
-        if asked and warning:
+        if sent and warning:
             self.notes.append(warning)
         return candidates, skipped
 
@@ -401,9 +418,9 @@ class LLMExtractor:
         try:
             response = client.post(self.url, json=self.request_body(chunk))
         except httpx.TimeoutException:
-            raise _Fallback("timeout") from None
+            raise _Fallback("timeout", unanswered=True) from None
         except httpx.ConnectError:
-            raise _Fallback("cannot connect") from None
+            raise _Fallback("cannot connect", unanswered=True) from None
         except httpx.HTTPError as exc:
             raise _Fallback(f"HTTP error ({type(exc).__name__})") from None
         if response.status_code >= 400:
