@@ -58,6 +58,8 @@ _EXPORTS = {
     "read_conversations": "extract.formats",
     "SetupResult": "hosts",
     "setup_host": "hosts",
+    "ExtractorError": "errors",
+    "LLMExtractor": "extract.llm",
 }
 
 __all__ = [
@@ -68,9 +70,11 @@ __all__ = [
     "DoctorReport",
     "Evidence",
     "Extractor",
+    "ExtractorError",
     "Hit",
     "IndexError_",
     "InvalidNoteError",
+    "LLMExtractor",
     "Memory",
     "MemoryType",
     "Message",
@@ -118,6 +122,7 @@ if TYPE_CHECKING:
     from .doctor import DoctorReport
     from .errors import (
         ConfigFileError,
+        ExtractorError,
         IndexError_,
         InvalidNoteError,
         NoteChangedError,
@@ -130,6 +135,7 @@ if TYPE_CHECKING:
     )
     from .extract.base import Candidate, Extractor
     from .extract.formats import read_conversations
+    from .extract.llm import LLMExtractor
     from .extract.messages import Conversation, Message
     from .hosts import SetupResult, setup_host
     from .index import Hit
