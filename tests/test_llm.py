@@ -11,6 +11,7 @@ Fake secrets are built from pieces, so no secret scanner flags this repository.
 from __future__ import annotations
 
 import json
+import re
 import socket
 import sys
 import threading
@@ -197,6 +198,13 @@ def test_the_request_is_one_chat_completion_with_the_nested_json_schema(vault_di
         "type": "json_schema",
         "json_schema": {"name": "tota_memories", "schema": RESPONSE_SCHEMA, "strict": True},
     }
+    # The schema is in the subset strict mode and every server takes: each property required,
+    # no others, and no length or pattern keywords (those are checked on the reply instead).
+    item = body["response_format"]["json_schema"]["schema"]["properties"]["memories"]["items"]
+    assert (
+        set(item["required"]) == set(item["properties"]) and item["additionalProperties"] is False
+    )
+    assert not re.search(r"minLength|maxLength|pattern|minimum|maximum", json.dumps(item))
     system, user = body["messages"]
     assert system["role"] == "system" and "source" in system["content"]
     sent = json.loads(user["content"].split("\n", 1)[1])

@@ -9,7 +9,8 @@ model proposes; tota still decides. What stays the same whatever the model says:
 - **Structured output.** The request carries a JSON schema (`RESPONSE_SCHEMA`, in the nested
   `response_format: {"type": "json_schema", "json_schema": {...}}` form that OpenAI, Ollama,
   llama.cpp's server and vLLM all read), and the reply is checked against the same schema
-  here: a server that ignores the schema (llama.cpp silently does for other forms) is caught.
+  here, with the length and form limits some servers refuse to take (`MEMORY_LIMITS`): a
+  server that ignores the schema (llama.cpp silently does for other forms) is caught.
 - **Grounded or dropped.** Each memory must name the user message it came from, among those
   sent, and its content words must mostly appear in that message (`grounding`); otherwise it
   is a hallucination, skipped as "not grounded". Numbers must all appear there.
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LLM_STRENGTH",
+    "MEMORY_LIMITS",
     "RESPONSE_SCHEMA",
     "SYSTEM_PROMPT",
     "LLMExtractor",
@@ -80,16 +82,18 @@ MAX_UNANSWERED = 2
 #: Reflections are tota's own summaries of memories, never something a person said.
 _TYPES = [t.value for t in MemoryType if t is not MemoryType.REFLECTION]
 
-#: One memory as the model must write it. `strict` mode (OpenAI) wants every property
-#: required and no others; `key` is null when the fact fills no slot.
+#: One memory as the model must write it, in the subset of JSON Schema every server takes:
+#: `strict` mode (OpenAI) wants every property required and no others (`key` is null when the
+#: fact fills no slot), and some servers refuse length and pattern keywords; those limits are
+#: checked here instead (`MEMORY_LIMITS`).
 MEMORY_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "source": {"type": "string", "minLength": 1, "maxLength": MAX_ID_CHARS},
-        "subject": {"type": "string", "minLength": 1, "maxLength": MAX_SUBJECT_CHARS},
+        "source": {"type": "string"},
+        "subject": {"type": "string"},
         "type": {"type": "string", "enum": _TYPES},
-        "text": {"type": "string", "minLength": 3, "maxLength": MAX_TEXT_CHARS},
-        "key": {"type": ["string", "null"], "pattern": "^[a-z]+/[a-z0-9-]{1,60}$"},
+        "text": {"type": "string"},
+        "key": {"type": ["string", "null"]},
         "evidence": {"type": "string", "enum": [Evidence.DIRECT.value, Evidence.INFERRED.value]},
         "hedged": {"type": "boolean"},
         "temporary": {"type": "boolean"},
@@ -113,8 +117,21 @@ _ENVELOPE_SCHEMA: dict[str, Any] = {
     "properties": {"memories": {"type": "array"}},
     "required": ["memories"],
 }
+#: What each memory must also satisfy, beyond the schema sent: an id, a subject and a sentence
+#: of sane length, and a key of the form the rules use (`identity/location`).
+MEMORY_LIMITS: dict[str, dict[str, Any]] = {
+    "source": {"minLength": 1, "maxLength": MAX_ID_CHARS},
+    "subject": {"minLength": 1, "maxLength": MAX_SUBJECT_CHARS},
+    "text": {"minLength": 3, "maxLength": MAX_TEXT_CHARS},
+    "key": {"pattern": "^[a-z]+/[a-z0-9-]{1,60}$"},
+}
 _LENIENT_MEMORY_SCHEMA: dict[str, Any] = {
-    k: v for k, v in deepcopy(MEMORY_SCHEMA).items() if k != "additionalProperties"
+    "type": "object",
+    "properties": {
+        name: {**rule, **MEMORY_LIMITS.get(name, {})}
+        for name, rule in deepcopy(MEMORY_SCHEMA["properties"]).items()
+    },
+    "required": MEMORY_SCHEMA["required"],
 }
 
 SYSTEM_PROMPT = f"""\
