@@ -250,6 +250,37 @@ def test_memories_come_back_one_chunk_at_a_time(vault_dir, endpoint):
     assert report.count("create") == 2
 
 
+def sent_messages(request: dict[str, Any]) -> list[dict[str, Any]]:
+    """The conversation a request carried (the JSON after the user turn's first line)."""
+    return json.loads(request["messages"][1]["content"].split("\n", 1)[1])
+
+
+def echo(request: dict[str, Any]) -> tuple[int, bytes]:
+    """A model that states each user message it was sent as a preference, in its words."""
+    items = [memory(m["id"], m["text"]) for m in sent_messages(request) if m["role"] == "user"]
+    return memories(*items)(request)
+
+
+def test_a_long_conversation_is_sent_once_in_chunks_and_each_memory_cites_its_message(
+    vault_dir, endpoint, tmp_path
+):
+    configure(vault_dir, endpoint.base_url, max_messages=7)
+    foods = ["olives", "figs", "dates", "plums", "pears", "limes", "kiwis", "mangos", "grapes"]
+    chat = []
+    for n, food in enumerate(foods * 5):
+        chat.append({"role": "user", "content": f"I like {food} with dish {n}.", "id": f"u{n}"})
+        chat.append({"role": "assistant", "content": "Noted, and tasty.", "id": f"a{n}"})
+    endpoint.reply(*[echo] * 20)
+    report, notes = observe(vault_dir, chat)
+    sent = [m["id"] for r in endpoint.requests for m in sent_messages(r["body"])]
+    assert sent == [m["id"] for m in chat]  # every message once, in order
+    assert len(endpoint.requests) == -(-len(chat) // 7)
+    assert report.notes == [] and report.count("create") == len(foods) * 5
+    for note in notes.values():
+        n = note.memory.text.split("dish ")[1].rstrip(".")
+        assert note.memory.sources == (f"chat-1#u{n}",)
+
+
 # --- what is sent ---------------------------------------------------------------------------
 
 
