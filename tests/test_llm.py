@@ -307,6 +307,21 @@ def test_a_statement_that_carries_a_secret_back_is_dropped(vault_dir, endpoint):
     assert notes == {} and [s.reason for s in report.skipped] == ["contains a secret (openai_key)"]
 
 
+def test_a_proxy_in_the_environment_is_not_used_for_a_local_endpoint(
+    vault_dir, endpoint, monkeypatch
+):
+    with socket.socket() as probe:  # a proxy that would refuse every connection
+        probe.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "all_proxy"):
+        monkeypatch.setenv(name, dead)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    configure(vault_dir, endpoint.base_url)
+    report, _ = observe(vault_dir)
+    assert len(endpoint.requests) == 1 and report.notes == []
+
+
 def test_the_api_key_comes_from_the_named_variable_as_a_bearer_token(
     vault_dir, endpoint, monkeypatch
 ):

@@ -358,7 +358,12 @@ class LLMExtractor:
         failures: Counter[str] = Counter()
         chunks = sent = unanswered = 0
         previous = {m.id: messages[i - 1] for i, m in enumerate(messages) if i > 0}
-        with self._httpx.Client(timeout=self.settings.timeout_s, headers=self.headers) as client:
+        # httpx sends even a loopback request through an HTTP_PROXY from the environment: a
+        # local endpoint must stay local, so only a remote one may use the proxy settings.
+        local = is_local(self.settings.base_url)
+        with self._httpx.Client(
+            timeout=self.settings.timeout_s, headers=self.headers, trust_env=not local
+        ) as client:
             for chunk in _chunks(messages, self.settings.max_messages):
                 if not any(m.role == "user" and m.content.strip() for m in chunk):
                     continue  # nothing a memory could come from: no request
