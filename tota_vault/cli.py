@@ -307,6 +307,9 @@ def extract(
 
     Reads a transcript, chat JSON or JSONL, or a ChatGPT or Claude.ai data export
     (conversations.json), whose conversations are each learned under their own id.
+
+    The offline rules extract, unless the vault's tota.toml says [extract] backend = "llm"
+    (a local model; see docs/learning.md). Notes about the run go to stderr.
     """
     from dataclasses import replace
 
