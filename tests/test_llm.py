@@ -337,7 +337,9 @@ def test_an_unset_key_variable_is_an_error_before_anything_is_sent(
 ):
     configure(vault_dir, endpoint.base_url, api_key_env="TOTA_TEST_LLM_KEY")
     monkeypatch.delenv("TOTA_TEST_LLM_KEY", raising=False)
-    with pytest.raises(ExtractorError, match="TOTA_TEST_LLM_KEY, which is not set"):
+    with pytest.raises(
+        ExtractorError, match="names TOTA_TEST_LLM_KEY, which is not set in the environment"
+    ):
         observe(vault_dir)
     assert endpoint.requests == []
 

@@ -338,7 +338,8 @@ class LLMExtractor:
             key = (os.environ if environ is None else environ).get(settings.api_key_env, "")
             if not key.strip():
                 raise ExtractorError(
-                    f"extract.api_key_env names {settings.api_key_env}, which is not set"
+                    f"extract.api_key_env in tota.toml names {settings.api_key_env}, which is "
+                    "not set in the environment"
                 )
             self.headers["Authorization"] = f"Bearer {key.strip()}"
         validator = jsonschema.Draft202012Validator
