@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+import subprocess
 import sys
 import threading
 from collections import deque
@@ -554,6 +555,23 @@ def test_the_rules_extract_unless_tota_toml_says_llm(vault_dir, endpoint):
     assert endpoint.requests == [] and report.count("create") >= 2
     assert isinstance(choose_extractor(load_config(vault_dir).extract), RuleExtractor)
     assert isinstance(choose_extractor(ExtractSettings()), RuleExtractor)
+
+
+def test_the_rules_never_load_the_http_client(vault_dir):
+    """Off by default means off: learning with the rules imports neither httpx nor jsonschema."""
+    script = (
+        "import sys\n"
+        "from tota_vault import Vault\n"
+        f"with Vault.open({str(vault_dir)!r}) as vault:\n"
+        "    report = vault.observe([{'role': 'user', 'content': 'I live in Porto.'}],\n"
+        "                           conversation_id='c')\n"
+        "assert report.count('create') == 1, report\n"
+        "print(sorted(m for m in ('httpx', 'jsonschema') if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "[]"
 
 
 def test_while_paused_nothing_is_sent(vault_dir, endpoint):
