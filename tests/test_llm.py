@@ -49,6 +49,14 @@ PASSWORD = "Tr0ub4dor" + "&3x" + "Q9z"
 # --- the stand-in endpoint ------------------------------------------------------------------
 
 
+class JoiningHTTPServer(ThreadingHTTPServer):
+    """A threading server whose `server_close` waits for every request thread: the standard
+    one makes them daemons, which it neither tracks nor joins, so a thread still writing its
+    last reply would outlive the test."""
+
+    daemon_threads = False
+
+
 class Endpoint:
     """An OpenAI-compatible chat completions server: scripted replies, recorded requests."""
 
@@ -79,7 +87,7 @@ class Endpoint:
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = JoiningHTTPServer(("127.0.0.1", 0), Handler)
         self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
 
     def reply(self, *replies: Reply) -> None:
