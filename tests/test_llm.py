@@ -238,6 +238,13 @@ def test_a_named_speaker_is_the_subject_and_relative_dates_resolve(vault_dir, en
     assert note.memory.subject == "Caroline"
 
 
+def sent_messages(request: dict[str, Any], *, context: bool = False) -> list[dict[str, Any]]:
+    """The conversation a request carried (the JSON after the user turn's first line), without
+    the message before the chunk that is sent as context unless `context`."""
+    sent = json.loads(request["messages"][1]["content"].split("\n", 1)[1])
+    return [m for m in sent if context or not m.get("context")]
+
+
 def test_memories_come_back_one_chunk_at_a_time(vault_dir, endpoint):
     configure(vault_dir, endpoint.base_url, max_messages=2)
     chat = [
@@ -253,15 +260,10 @@ def test_memories_come_back_one_chunk_at_a_time(vault_dir, endpoint):
     )
     report, _ = observe(vault_dir, chat)
     # Three chunks ([1, 2], [3, 4], [5]); the middle one has no user message and is not sent.
-    sent = [[m["id"] for m in json.loads(r["body"]["messages"][1]["content"].split("\n", 1)[1])]
-            for r in endpoint.requests]  # fmt: skip
-    assert sent == [["1", "2"], ["5"]]
+    sent = [[m["id"] for m in sent_messages(r["body"], context=True)] for r in endpoint.requests]
+    assert sent == [["1", "2"], ["4", "5"]]  # 4 is the context of 5: what 5 answers
+    assert sent_messages(endpoint.requests[1]["body"], context=True)[0]["context"] is True
     assert report.count("create") == 2
-
-
-def sent_messages(request: dict[str, Any]) -> list[dict[str, Any]]:
-    """The conversation a request carried (the JSON after the user turn's first line)."""
-    return json.loads(request["messages"][1]["content"].split("\n", 1)[1])
 
 
 def echo(request: dict[str, Any]) -> tuple[int, bytes]:
@@ -395,6 +397,19 @@ def test_a_memory_from_another_chunk_is_not_grounded_in_this_one(vault_dir, endp
     # Chunks [1], [2] (the assistant's: not sent) and [3]: the second reply cites message 1.
     endpoint.reply(memories(), memories(memory("1", "Lives in Porto.", "identity")))
     report, notes = observe(vault_dir)
+    assert notes == {} and report.skipped[0].reason.startswith("not grounded")
+
+
+def test_the_message_before_a_chunk_is_sent_as_context_and_cannot_be_cited(vault_dir, endpoint):
+    configure(vault_dir, endpoint.base_url, max_messages=1)
+    chat = [
+        {"role": "user", "content": "Which editor should I learn first?", "id": "1"},
+        {"role": "user", "content": "I prefer Neovim over VS Code.", "id": "2"},
+    ]
+    endpoint.reply(memories(), memories(memory("1", "Prefers Neovim over VS Code.")))
+    report, notes = observe(vault_dir, chat)
+    second = sent_messages(endpoint.requests[1]["body"], context=True)
+    assert [(m["id"], m.get("context", False)) for m in second] == [("1", True), ("2", False)]
     assert notes == {} and report.skipped[0].reason.startswith("not grounded")
 
 

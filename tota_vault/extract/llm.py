@@ -140,7 +140,8 @@ You read a conversation and list the facts worth remembering about the people wh
 do, who is in their life, and what happened to them.
 
 Reply with JSON only: {{"memories": [...]}}, each memory an object with:
-- source: the id of the one user message that states the fact (never an assistant message).
+- source: the id of the one user message that states the fact (never an assistant message, \
+never a message marked "context": it is an earlier one, shown only so the first makes sense).
 - subject: "user" when that message has no speaker; otherwise the speaker's name.
 - type: one of {", ".join(_TYPES)}. identity: name, age, home, origin, job, employer; \
 constraint: allergies, limits, what they cannot or must do; relationship: family, friends, \
@@ -374,7 +375,7 @@ class LLMExtractor:
                 else:
                     sent += 1
                     try:
-                        items = self._ask(client, chunk)
+                        items = self._ask(client, chunk, previous.get(chunk[0].id))
                     except _Fallback as failure:
                         reason = failure.reason
                         unanswered = unanswered + 1 if failure.unanswered else 0
@@ -404,16 +405,25 @@ class LLMExtractor:
 
     # --- one request ----------------------------------------------------------------------
 
-    def request_body(self, chunk: Sequence[Message]) -> dict[str, Any]:
-        """The JSON body for one chunk: the prompt, the redacted messages, the schema."""
+    def request_body(
+        self, chunk: Sequence[Message], before: Message | None = None
+    ) -> dict[str, Any]:
+        """The JSON body for one chunk: the prompt, the redacted messages, the schema.
+
+        `before` is the message just before the chunk, sent first and marked `"context":
+        true`: a chunk that opens with "Neovim, always." needs the question it answers. It is
+        never a source (only the chunk's own user messages are, see `_read`).
+        """
         sent = []
-        for message in chunk:
+        for message in ([before] if before is not None else []) + list(chunk):
             if message.role not in ("user", "assistant") or not message.content.strip():
                 continue  # system prompts and tool output say nothing about the person
             text = redact(message.content)
             if len(text) > MAX_MESSAGE_CHARS:
                 text = text[:MAX_MESSAGE_CHARS] + " …"
             entry: dict[str, Any] = {"id": message.id, "role": message.role}
+            if message is before:
+                entry["context"] = True
             if message.name:
                 entry["speaker"] = message.name
             if message.timestamp is not None:
@@ -435,11 +445,13 @@ class LLMExtractor:
             "stream": False,
         }
 
-    def _ask(self, client: httpx.Client, chunk: Sequence[Message]) -> list[Any]:
+    def _ask(
+        self, client: httpx.Client, chunk: Sequence[Message], before: Message | None
+    ) -> list[Any]:
         """The reply's memories, or `_Fallback` naming what went wrong."""
         httpx = self._httpx
         try:
-            response = client.post(self.url, json=self.request_body(chunk))
+            response = client.post(self.url, json=self.request_body(chunk, before))
         except httpx.TimeoutException:
             raise _Fallback("timeout", unanswered=True) from None
         except httpx.ConnectError:
@@ -504,7 +516,7 @@ class LLMExtractor:
             return Skip(source, shown, f"invalid memory: {where}: {error.message[:120]}")
         message = users.get(item["source"])
         if message is None:
-            return Skip(source, shown, "not grounded (no user message with that id was sent)")
+            return Skip(source, shown, "not grounded (no user message of the chunk has that id)")
         speaker = message.name or "user"
         subject = item["subject"].strip()
         if subject.lower() != speaker.lower() and not (
