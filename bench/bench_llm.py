@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         found = 0
         for chunk, reply in zip(chunks, replies, strict=True):
-            extractor.request_body(chunk)
+            extractor.request_body(chunk, previous.get(chunk[0].id))
             candidates, _ = extractor._read(reply["memories"], chunk, previous)
             found += len(candidates)
         client_s = time.perf_counter() - started
