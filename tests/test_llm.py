@@ -304,10 +304,23 @@ def test_secrets_are_redacted_before_anything_is_sent(vault_dir, endpoint):
     [request] = endpoint.requests
     assert OPENAI_KEY.encode() not in request["raw"] and PASSWORD.encode() not in request["raw"]
     assert b"[REDACTED openai_key]" in request["raw"]
-    assert {s.reason for s in report.skipped} >= {"contains a secret (openai_key)",
-                                                   "contains a secret (password)"}  # fmt: skip
     [note] = notes.values()
     assert OPENAI_KEY not in note.memory.quote and PASSWORD not in note.memory.quote
+
+
+def test_the_extractor_itself_redacts_and_reports_secrets_by_kind(endpoint):
+    """Called directly, with nothing before it to clean the messages (a caller's own
+    pipeline): the extractor still sends no secret, and says which kinds it kept out."""
+    settings = ExtractSettings(backend="llm", base_url=endpoint.base_url, model="test-model")
+    message = Message("user", f"My key is {OPENAI_KEY}. I prefer tea over coffee.", "1")
+    endpoint.reply(memories(memory("1", "Prefers tea over coffee.")))
+    candidates, skipped = LLMExtractor(settings).extract([message], conversation_id="c")
+    assert OPENAI_KEY.encode() not in endpoint.requests[0]["raw"]
+    assert [c.text for c in candidates] == ["Prefers tea over coffee."]
+    assert OPENAI_KEY not in candidates[0].quote
+    assert [(s.text, s.reason) for s in skipped] == [
+        ("[REDACTED openai_key]", "contains a secret (openai_key)")
+    ]
 
 
 def test_a_statement_that_carries_a_secret_back_is_dropped(vault_dir, endpoint):
