@@ -679,6 +679,10 @@ def test_the_extract_settings_are_read_with_their_defaults(tmp_path):
             "extract.base_url = 'ftp://x/v1' is not an http(s) URL",
         ),
         ('[extract]\nbase_url = "localhost:11434"', "is not an http(s) URL"),
+        (
+            '[extract]\nbase_url = "http://127.0.0.1:11434/v1/chat/completions"',
+            "names the endpoint; give the API's base (ending in /v1)",
+        ),
         ('[extract]\napi_key = "sk-123"', "a key does not belong in tota.toml"),
         (
             '[extract]\napi_key_env = "MY KEY"',

@@ -144,6 +144,11 @@ def _extract_settings(path: Path, table: Any) -> ExtractSettings:
     parts = urlsplit(base_url) if isinstance(base_url, str) else None
     if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValidationError(f"{path}: extract.base_url = {base_url!r} is not an http(s) URL")
+    if parts.path.rstrip("/").endswith("/chat/completions"):
+        raise ValidationError(
+            f"{path}: extract.base_url = {base_url!r} names the endpoint; give the API's base "
+            "(ending in /v1): tota adds /chat/completions"
+        )
     model = table.get("model")
     if model is not None and (not isinstance(model, str) or not model.strip()):
         raise ValidationError(f"{path}: extract.model = {model!r} is not a model name")
