@@ -11,15 +11,18 @@ model proposes; tota still decides. What stays the same whatever the model says:
   llama.cpp's server and vLLM all read), and the reply is checked against the same schema
   here, with the length and form limits some servers refuse to take (`MEMORY_LIMITS`): a
   server that ignores the schema (llama.cpp silently does for other forms) is caught.
-- **Grounded or dropped.** Each memory must name the user message it came from, among those
-  sent, and its content words must mostly appear in that message (`grounding`); otherwise it
-  is a hallucination, skipped as "not grounded". Numbers must all appear there.
+- **Grounded or dropped.** Each memory must name the user message it came from, among the
+  chunk's own (the message before the chunk is sent as context only, never a source), and its
+  content words must mostly appear in that message (`grounding`); otherwise it is a
+  hallucination, skipped as "not grounded". Its numbers and names must all appear there.
 - **The rules when the model fails.** A refused connection, a timeout, an HTTP error, a reply
   that is not JSON or not the schema's shape, a refusal or an empty reply: that chunk of the
   conversation is read by the rule extractor instead, and the report's notes say how often
-  and why ("llm extractor fell back to rules for 2 of 5 chunks: timeout (2)").
-- **Local by default.** The default `base_url` is a loopback address; any other host is named
-  in a note on every run that sent something there (`remote_warning`).
+  and why ("llm extractor fell back to rules for 2 of 5 chunks: timeout (2)"). After
+  `MAX_UNANSWERED` requests in a row got no answer, the rest goes straight to the rules.
+- **Local by default.** The default `base_url` is a loopback address, reached directly (never
+  through a proxy from the environment); any other host is named in a note on every run that
+  sent something there (`remote_warning`).
 
 The model's statements go through the same scoring, merging and conflict rules as the rules'
 candidates; relative dates it keeps ("yesterday") are resolved against the message's time.
