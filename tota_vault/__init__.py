@@ -73,6 +73,8 @@ _EXPORTS = {
     "clean_text": "sanitize",
     "find_secrets": "extract.secrets",
     "redact": "extract.secrets",
+    "ExtractorError": "errors",
+    "LLMExtractor": "extract.llm",
 }
 
 __all__ = [
@@ -85,12 +87,14 @@ __all__ = [
     "EditReport",
     "Evidence",
     "Extractor",
+    "ExtractorError",
     "Hit",
     "IndexCorruptError",
     "HookResult",
     "IndexError_",
     "IndexReadOnlyError",
     "InvalidNoteError",
+    "LLMExtractor",
     "Memory",
     "MemoryType",
     "MergeResult",
@@ -148,6 +152,7 @@ if TYPE_CHECKING:
     from .doctor import DoctorReport
     from .errors import (
         ConfigFileError,
+        ExtractorError,
         IndexCorruptError,
         IndexError_,
         IndexReadOnlyError,
@@ -165,6 +170,7 @@ if TYPE_CHECKING:
     from .extract.base import Candidate, Extractor
     from .extract.claude_code import ClaudeCodeSession, read_claude_code
     from .extract.formats import read_conversations
+    from .extract.llm import LLMExtractor
     from .extract.messages import Conversation, Message
     from .extract.secrets import find_secrets, redact
     from .gitdriver import setup_git

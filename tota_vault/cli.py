@@ -364,6 +364,9 @@ def extract(
 
     Reads a transcript, chat JSON or JSONL, or a ChatGPT or Claude.ai data export
     (conversations.json), whose conversations are each learned under their own id.
+
+    The offline rules extract, unless the vault's tota.toml says [extract] backend = "llm"
+    (a local model; see docs/learning.md). Notes about the run go to stderr.
     """
     from dataclasses import replace
 
@@ -415,6 +418,7 @@ def _print_extract(reports: list[Any], messages: int, *, dry_run: bool, as_json:
     if any(r.paused for r in reports):
         print("Learning is paused: nothing was stored (resume with `tota resume`).")
         return
+    _print_extract_notes(reports)
     verb = "Would store" if dry_run else "Stored"
     scope = f" in {len(reports)} conversations" if len(reports) > 1 else ""
     print(
@@ -435,6 +439,13 @@ def _print_extract(reports: list[Any], messages: int, *, dry_run: bool, as_json:
             print(
                 f"  {outcome.action:9} {outcome.type:12} {outcome.text}{where} ({outcome.reason})"
             )
+
+
+def _print_extract_notes(reports: list[Any]) -> None:
+    """The extractor's notes (the LLM's fallbacks, a remote endpoint) on stderr, each once:
+    an export of many conversations would otherwise repeat the same warning for each."""
+    for note in dict.fromkeys(note for report in reports for note in report.notes):
+        typer.echo(f"tota: note: {note}", err=True)
 
 
 #: Host names as people write them, for `tota setup`'s messages.

@@ -13,8 +13,10 @@
     │   └── IndexReadOnlyError    the index (or its folder) cannot be written
     ├── SecretError               text given to store holds a secret; nothing was written
     ├── ValidationError           a value given to the API is out of range or of the wrong kind
-    └── ConfigFileError           an assistant's config file tota was asked to change is unsafe
-                                  to rewrite (not JSON, comments, duplicate keys); left as it was
+    ├── ConfigFileError           an assistant's config file tota was asked to change is unsafe
+    │                             to rewrite (not JSON, comments, duplicate keys); left as it was
+    └── ExtractorError            the extractor tota.toml chose cannot run here (a missing extra,
+                                  an unset API key variable); nothing was learned
 
 Each message is one line that names the file or the value, so the CLI can print it as it is.
 """
@@ -25,6 +27,7 @@ from pathlib import Path
 
 __all__ = [
     "ConfigFileError",
+    "ExtractorError",
     "IndexCorruptError",
     "IndexError_",
     "IndexReadOnlyError",
@@ -117,3 +120,7 @@ class ValidationError(TotaError):
 
 class ConfigFileError(TotaError):
     """A host's config file (`tota setup`) cannot be changed safely; it was left as it was."""
+
+
+class ExtractorError(TotaError):
+    """The extractor chosen in tota.toml cannot run (a missing extra, an unset key variable)."""

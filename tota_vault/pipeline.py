@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
+from .config import ExtractSettings
 from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
 from .extract.secrets import find_secrets, is_only_secret, redact
@@ -69,6 +70,7 @@ __all__ = [
     "Learner",
     "ObserveReport",
     "Outcome",
+    "choose_extractor",
     "clean_message",
     "decide",
     "guard",
@@ -173,6 +175,20 @@ def _is_newer(candidate: Candidate, row: dict[str, Any]) -> bool:
         return candidate.timestamp >= parse_date(row["updated"])
     except ValueError:
         return True
+
+
+def choose_extractor(settings: ExtractSettings) -> Extractor:
+    """The extractor tota.toml's `[extract] backend` names: the rules unless it says "llm".
+
+    The LLM extractor's module (and its HTTP client) is imported only when chosen.
+    """
+    if settings.backend == "llm":
+        from .extract.llm import LLMExtractor
+
+        return LLMExtractor(settings)
+    from .extract.rules import RuleExtractor
+
+    return RuleExtractor()
 
 
 def query_words(text: str, *, subject: str = "user") -> list[str]:
@@ -296,6 +312,9 @@ class ObserveReport:
     skipped: list[Skip] = field(default_factory=list)
     #: Secrets found and kept out of the vault, by kind (redacted, or their sentence skipped).
     secrets: Counter[str] = field(default_factory=Counter)
+    #: Lines about the run as a whole, from the extractor (the LLM's fallbacks to the rules,
+    #: an endpoint off this machine): shown after the counts, and under "notes" in JSON.
+    notes: list[str] = field(default_factory=list)
 
     def count(self, action: Action) -> int:
         """How many candidates ended in `action`."""
@@ -312,6 +331,7 @@ class ObserveReport:
             "secrets": dict(sorted(self.secrets.items())),
             "outcomes": [o.to_dict() for o in self.outcomes],
             "skipped_sentences": [s.__dict__ for s in self.skipped],
+            "notes": list(self.notes),
         }
 
 
@@ -354,6 +374,8 @@ class Learner:
                 report.secrets[skip.secret] += 1
             # A report line, not an archive: a 1 MB sentence is shown by its beginning.
             report.skipped.append(replace(skip, text=shorten(skip.text)))
+        # An extractor may say something about the run as a whole (see `ObserveReport.notes`).
+        report.notes.extend(getattr(self.extractor, "notes", ()))
         with self.vault.batch():
             self._observe(candidates, report, conversation_id, at, dry_run)
         return report

@@ -61,7 +61,7 @@ from .notes import (
     unique_title,
 )
 from .paths import index_path, resolve_vault_path, state_dir
-from .pipeline import Learner, ObserveReport
+from .pipeline import Learner, ObserveReport, choose_extractor
 from .recall import Recalled, as_recalled
 from .recall import profile as profile_memories
 from .recall import recall as recall_memories
@@ -683,12 +683,15 @@ class Vault:
         `messages` are `Message`s or OpenAI-style dicts (`role`, `content`, optional `name`,
         `id`, `timestamp`); a message without an id is known by its position. While learning
         is paused nothing is stored and the report says so. Observing the same messages again
-        changes nothing.
+        changes nothing. Without an `extractor`, tota.toml's `[extract] backend` chooses one
+        (the offline rules unless it says "llm").
         """
         items = _as_messages(messages)
         if self.paused:
             return ObserveReport(conversation_id, paused=True, dry_run=dry_run)
         config = load_config(self.root)
+        if extractor is None:
+            extractor = choose_extractor(config.extract)
         learner = Learner(
             self, extractor=extractor, min_confidence=config.min_confidence,
             threshold=config.merge_threshold,

@@ -10,9 +10,11 @@ new extractor plugs in by implementing one method:
         def extract(self, messages, *, conversation_id):
             return [Candidate(...), ...]
 
-An LLM extractor behind an OpenAI-compatible endpoint would send the messages with a prompt
-that asks for JSON objects with these fields, and map each to a `Candidate` with `cues` naming
-what it relied on; nothing else in tota changes.
+The optional LLM extractor (`extract/llm.py`, chosen by `[extract] backend = "llm"` in
+tota.toml) is one: it sends the messages with a prompt that asks for JSON objects with these
+fields and maps each to a `Candidate`; nothing else in tota changes. An extractor may also
+keep a `notes` list of lines about its last run (the LLM's fallbacks to the rules); the
+pipeline copies them into the report.
 """
 
 from __future__ import annotations

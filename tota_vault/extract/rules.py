@@ -24,7 +24,7 @@ from .dates import format_day, resolve_dates
 from .messages import Message
 from .secrets import find_secrets, is_only_secret, redact
 
-__all__ = ["RuleExtractor", "third_person"]
+__all__ = ["RuleExtractor", "message_quote", "third_person"]
 
 T = MemoryType
 
@@ -554,6 +554,15 @@ def _context(previous: Message | None, message: Message, cleaned: str | None = N
     if len(text) > MAX_CONTEXT_CHARS:
         text = "… " + text[-MAX_CONTEXT_CHARS:].split(" ", 1)[-1]
     return f"{previous.name or previous.role}: {text}"
+
+
+def message_quote(message: Message, previous: Message | None) -> str:
+    """The quote a note keeps for a statement of `message`: the message cleaned and redacted,
+    with who and when, after the message it answered (`_context`). Any extractor can cite a
+    message this way, so a note reads the same whichever extractor made it."""
+    quote = _quote(redact(_clean(message.content)), message)
+    context = _context(previous, message)
+    return f"{context}\n\n{quote}" if context else quote
 
 
 def _short_fact(sentence: str) -> bool:
