@@ -443,11 +443,6 @@ def test_a_busy_session_hands_the_stop_to_a_process_that_waits(
                              "inline": False}),
         (["hook", "prompt", "-h"], None),
         (["hook", "--help"], None),
-        (["hook"], None),
-        (["hook", "prompt", "--budget"], None),
-        (["hook", "prompt", "--budget", "0"], None),
-        (["hook", "prompt", "--budget", "x"], None),
-        (["hook", "prompt", "--verbose"], None),
         (["recall", "hook"], None),
         (["--vault", "/v", "search", "hook"], None),
         ([], None),
@@ -459,6 +454,38 @@ def test_hook_fast_path_parses_exactly_hooks_options(
     from tota_vault.cli import _hook_argv
 
     assert _hook_argv(argv) == expected
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (["hook"], "no hook event given"),
+        (["hook", "--budget", "5"], "no hook event given"),
+        (["hook", "prompt", "--budget"], "--budget needs a number"),
+        (["hook", "prompt", "--budget", "0"], "'0' is not a whole number of at least 1"),
+        (["hook", "prompt", "--budget", "x"], "'x' is not a whole number"),
+        (["hook", "prompt", "--budgte", "5"], "unknown option '--budgte'"),
+        (["hook", "prompt", "--verbose"], "unknown option '--verbose'"),
+    ],
+)  # fmt: skip
+def test_a_broken_hook_command_line_is_refused_before_typer(argv: list[str], error: str) -> None:
+    from tota_vault.cli import _HookUsageError, _hook_argv
+
+    with pytest.raises(_HookUsageError, match=error):
+        _hook_argv(argv)
+
+
+@pytest.mark.parametrize("args", [("--budget", "0"), ("--budgte", "5"), ("--limit",)])
+def test_a_broken_hook_command_line_exits_0_with_one_line(filled: Path, args: tuple[str, ...]):
+    """Exit 2 from UserPromptSubmit would block the person's prompt on every turn."""
+    result = subprocess.run(
+        [sys.executable, "-c", "from tota_vault.cli import main; main()", "hook", "prompt", *args],
+        input=b'{"prompt": "editor?"}', capture_output=True, timeout=60, check=False,
+        env={**os.environ, "TOTA_VAULT": str(filled)},
+    )  # fmt: skip
+    assert result.returncode == 0 and result.stdout == b""
+    assert result.stderr.decode().count("\n") == 1
+    assert result.stderr.decode().startswith("tota hook: ")
 
 
 def test_fast_path_and_typer_give_the_same_answer(filled: Path) -> None:

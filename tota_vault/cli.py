@@ -1041,12 +1041,19 @@ def cli_reference(width: int = 88) -> str:
     return "\n".join(parts) + "\n"
 
 
+class _HookUsageError(ValueError):
+    """A `tota hook` command line that cannot be run: said in one line, exit 0 (a hook that
+    exits 2 blocks the person's turn in Claude Code)."""
+
+
 def _hook_argv(argv: list[str]) -> dict[str, Any] | None:
     """`[--vault PATH] hook EVENT [--budget N] [--limit N] [--inline]` as `hook`'s arguments,
-    or None for anything else (help, a typo, any other command), which typer then parses.
+    or None for anything that is not a hook (or asks for help), which typer then parses.
 
     Claude Code runs a hook on every prompt: going around typer's parser saves a third of
-    the process's time (docs/hooks.md). The forms are exactly those of `hook`'s options.
+    the process's time (docs/hooks.md). The forms are exactly those of `hook`'s options; any
+    other form of a hook raises `_HookUsageError` instead of reaching typer, whose usage
+    error would exit 2.
     """
     args: dict[str, Any] = {"vault": None}  # None: resolve_vault_path reads TOTA_VAULT
     rest = list(argv)
@@ -1054,8 +1061,10 @@ def _hook_argv(argv: list[str]) -> dict[str, Any] | None:
         args["vault"], rest = rest[1], rest[2:]
     elif rest[:1] and rest[0].startswith("--vault="):
         args["vault"], rest = rest[0].split("=", 1)[1], rest[1:]
-    if len(rest) < 2 or rest[0] != "hook" or rest[1].startswith("-"):
+    if rest[:1] != ["hook"] or any(a in ("-h", "--help") for a in rest):
         return None
+    if len(rest) < 2 or rest[1].startswith("-"):
+        raise _HookUsageError("no hook event given (prompt, stop or session-start)")
     args.update(event=rest[1], budget=None, limit=8, inline=False)
     options = rest[2:]
     while options:
@@ -1066,13 +1075,13 @@ def _hook_argv(argv: list[str]) -> dict[str, Any] | None:
         name, _, value = name.partition("=")
         key = {"--budget": "budget", "--limit": "limit", "-n": "limit"}.get(name)
         if key is None:
-            return None
+            raise _HookUsageError(f"unknown option {name!r} (--budget N, --limit N, --inline)")
         if not value:
             if not options:
-                return None
+                raise _HookUsageError(f"{name} needs a number")
             value = options.pop(0)
         if not value.isdigit() or int(value) < 1:
-            return None
+            raise _HookUsageError(f"{name} {value!r} is not a whole number of at least 1")
         args[key] = int(value)
     return args
 
@@ -1082,7 +1091,11 @@ def main() -> None:
     if sys.argv[1:] == ["--reference"]:  # python -m tota_vault.cli --reference > docs/cli.md
         sys.stdout.write(cli_reference())
         return
-    fast = _hook_argv(sys.argv[1:])
+    try:
+        fast = _hook_argv(sys.argv[1:])
+    except _HookUsageError as exc:
+        sys.stderr.write(f"tota hook: {exc}\n")
+        return  # exit 0: the host carries on
     if fast is not None:
         _state["vault"] = fast.pop("vault")
         hook(**fast)
