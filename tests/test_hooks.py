@@ -469,7 +469,7 @@ def test_hook_fast_path_parses_exactly_hooks_options(
     ],
 )  # fmt: skip
 def test_a_broken_hook_command_line_is_refused_before_typer(argv: list[str], error: str) -> None:
-    from tota_vault.cli import _HookUsageError, _hook_argv
+    from tota_vault.cli import _hook_argv, _HookUsageError
 
     with pytest.raises(_HookUsageError, match=error):
         _hook_argv(argv)
