@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from .errors import IndexCorruptError, IndexError_, IndexReadOnlyError, QueryError
 from .files import Fingerprint, make_dirs
-from .model import format_date
+from .model import SOURCES_COUNT_KEY, format_date, source_total
 from .notes import ParsedNote
 
 __all__ = [
@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 #: Bump on any schema change: the index is a cache, so a new version rebuilds from the files.
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 
 SCHEMA = """
 -- An explicit INTEGER PRIMARY KEY: external-content FTS is keyed by rowid, and implicit rowids
@@ -72,6 +72,7 @@ CREATE TABLE notes (
     subject       TEXT,
     sources       TEXT NOT NULL DEFAULT '[]', -- JSON list
     observed      TEXT NOT NULL DEFAULT '[]', -- JSON: sources + messages its History names
+    sources_count INTEGER,                    -- every source it has had (model.source_total)
     error         TEXT                        -- why the note is not a valid memory; NULL if it is
 );
 
@@ -127,6 +128,15 @@ CREATE TRIGGER sources_ad AFTER DELETE ON notes BEGIN
     DELETE FROM sources WHERE note_id = old.id;
 END;
 
+-- The sources the cap left out of notes, as `<vault>/.tota-sources` lists them (capped.py):
+-- still observed, and tombstoned when their memory is forgotten. By memory id, as the file
+-- names them, so a note that moves or is re-parsed keeps them.
+CREATE TABLE capped_sources (
+    memory_id TEXT NOT NULL,
+    source    TEXT NOT NULL,
+    PRIMARY KEY (memory_id, source)
+) WITHOUT ROWID;
+
 -- Local state that is not in the files (when the last sync ran, ...).
 CREATE TABLE state (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
@@ -143,6 +153,7 @@ SECONDARY_INDEXES = {
     "notes_updated": "ON notes(updated)",
     "sources_source": "ON sources(source)",
     "sources_note": "ON sources(note_id)",
+    "capped_sources_source": "ON capped_sources(source)",
 }
 
 DROP_ALL = """
@@ -150,6 +161,7 @@ DROP TRIGGER IF EXISTS sources_ai;
 DROP TRIGGER IF EXISTS sources_au;
 DROP TRIGGER IF EXISTS sources_ad;
 DROP TABLE IF EXISTS sources;
+DROP TABLE IF EXISTS capped_sources;
 DROP TRIGGER IF EXISTS notes_ai;
 DROP TRIGGER IF EXISTS notes_ad;
 DROP TRIGGER IF EXISTS notes_au;
@@ -162,13 +174,14 @@ DROP TABLE IF EXISTS bulk_load;
 NOTE_COLUMNS = (
     "path", "size", "mtime_ns", "hash", "memory_id", "type", "title", "text", "body", "tags",
     "aliases", "confidence", "importance", "durability", "evidence", "status", "created",
-    "updated", "confirmed", "confirmations", "key", "subject", "sources", "observed", "error",
+    "updated", "confirmed", "confirmations", "key", "subject", "sources", "observed",
+    "sources_count", "error",
 )  # fmt: skip
 
 #: The columns read back as text (a damaged byte in any of them fails the read).
 TEXT_COLUMNS = tuple(
     c for c in NOTE_COLUMNS if c not in ("size", "mtime_ns", "confidence", "importance",
-                                        "durability", "confirmations")
+                                        "durability", "confirmations", "sources_count")
 )  # fmt: skip
 #: Upsert by path keeps the row id, so the FTS row is updated in place by the trigger.
 UPSERT_NOTE = (
@@ -186,8 +199,29 @@ BULK_FTS = (
 )
 #: Frontmatter keys whose patch `Index.update_row` applies to a row without a re-parse.
 PATCHABLE_COLUMNS = frozenset(
-    {"confidence", "confirmations", "confirmed", "updated", "sources", "status", "evidence"}
-)
+    {"confidence", "confirmations", "confirmed", "updated", "sources", "status", "evidence",
+     SOURCES_COUNT_KEY}
+)  # fmt: skip
+#: What `update_row` needs of a row to patch its sources as a parse would set them.
+PATCH_SOURCES_ROW = "SELECT observed, sources, sources_count FROM notes WHERE path = ?"
+#: Whether a message was consumed by a memory: listed in a note (or named by its History),
+#: or left out of a note's list by the cap. A capped-out source counts only while its memory
+#: has a note, as a listed one does (a note deleted by hand takes its sources with it).
+OBSERVED = """
+SELECT EXISTS (SELECT 1 FROM sources WHERE source = :source)
+    OR EXISTS (SELECT 1 FROM capped_sources AS c JOIN notes AS n ON n.memory_id = c.memory_id
+               WHERE c.source = :source)
+"""
+CAPPED_OF = "SELECT source FROM capped_sources WHERE memory_id = ? ORDER BY source"
+#: Every capped-out source of a memory that has a note (what `clear` tombstones).
+CAPPED_OF_MEMORIES = """
+SELECT c.source FROM capped_sources AS c
+WHERE EXISTS (SELECT 1 FROM notes AS n WHERE n.memory_id = c.memory_id AND n.error IS NULL)
+"""
+ADD_CAPPED = "INSERT OR IGNORE INTO capped_sources (memory_id, source) VALUES (?, ?)"
+#: The name in `state` of the stamp (size, mtime) of `.tota-sources` as the table holds it.
+CAPPED_STATE = "capped_sources_file"
+SET_STATE = "INSERT OR REPLACE INTO state (name, value) VALUES (?, ?)"
 #: A move keeps the row (and so the memory's id and its FTS row); only the path and title change.
 MOVE_NOTE = "UPDATE notes SET path = ?, title = ? WHERE path = ?"
 #: `touch` and other stat-only changes: the content hash matched, so only size/mtime move.
@@ -325,7 +359,7 @@ def record_from_note(note: ParsedNote, fingerprint: Fingerprint) -> NoteRecord:
             note.fields.get("type") if isinstance(note.fields.get("type"), str) else None,
             note.title, note.body.strip(), note.body, tag_text, "",
             None, None, None, None, None, None, None, None, None, None, None,
-            "[]", "[]", note.error,
+            "[]", "[]", None, note.error,
         )  # fmt: skip
         return NoteRecord(values)
     values = (
@@ -337,7 +371,7 @@ def record_from_note(note: ParsedNote, fingerprint: Fingerprint) -> NoteRecord:
         format_date(memory.confirmed), memory.confirmations, memory.key, memory.subject,
         json.dumps(list(memory.sources), ensure_ascii=False),
         json.dumps(_observed(memory.sources, memory.history), ensure_ascii=False),
-        None,
+        source_total(memory), None,
     )  # fmt: skip
     return NoteRecord(values)
 
@@ -699,7 +733,7 @@ class Index:
                 values["sources"] = json.dumps([str(v) for v in value], ensure_ascii=False)
             elif name == "confidence":
                 values[name] = round(float(value), 4)
-            elif name == "confirmations":
+            elif name in ("confirmations", SOURCES_COUNT_KEY):
                 values[name] = int(value)
             elif name in ("updated", "confirmed"):
                 values[name] = value if isinstance(value, str) else format_date(value)
@@ -707,10 +741,17 @@ class Index:
                 values[name] = str(value)
         with self.write() as conn:
             if "sources" in changes:
-                row = conn.execute("SELECT observed FROM notes WHERE path = ?", (path,)).fetchone()
-                observed = dict.fromkeys(json.loads(row[0]) if row else [])
-                observed.update(dict.fromkeys(str(v) for v in changes["sources"]))
+                row = conn.execute(PATCH_SOURCES_ROW, (path,)).fetchone()
+                new = [str(v) for v in changes["sources"]]
+                # A source the cap took out of the list leaves `observed` as a parse would
+                # drop it (it is kept in `capped_sources`); the History's sources stay.
+                left = set(json.loads(row[1]) if row else []) - set(new)
+                observed = {s: None for s in (json.loads(row[0]) if row else []) if s not in left}
+                observed.update(dict.fromkeys(new))
                 values["observed"] = json.dumps(list(observed), ensure_ascii=False)
+                if SOURCES_COUNT_KEY not in changes:
+                    # The list alone changed: its count, unless the note's own was larger.
+                    values[SOURCES_COUNT_KEY] = max(len(new), int((row[2] if row else 0) or 0))
             sets = ", ".join(f"{name} = :{name}" for name in values)
             conn.execute(f"UPDATE notes SET {sets} WHERE path = :path", {**values, "path": path})
 
@@ -788,6 +829,35 @@ class Index:
             (source,),
         )
         return [_row_dict(r) for r in rows]
+
+    def observed(self, source: str) -> bool:
+        """Whether a memory has consumed this message (`<conversation>#<message>`): in its
+        note's list, its History, or left out of the list by the cap (`capped.py`)."""
+        return bool(self.conn.execute(OBSERVED, {"source": source}).fetchone()[0])
+
+    def capped_sources(self, memory_id: str | None = None) -> list[str]:
+        """The sources the cap left out of a memory's note; without an id, those of every
+        memory that has a valid note."""
+        if memory_id is None:
+            return [r[0] for r in self.conn.execute(CAPPED_OF_MEMORIES)]
+        return [r[0] for r in self.conn.execute(CAPPED_OF, (memory_id,))]
+
+    def capped_stamp(self) -> str | None:
+        """The stamp of `.tota-sources` as `capped_sources` holds it (None: never loaded)."""
+        return self.get_state(CAPPED_STATE)
+
+    def replace_capped_sources(self, pairs: Iterable[tuple[str, str]], stamp: str) -> None:
+        """Load the whole of `.tota-sources` (memory id, source pairs) read at `stamp`."""
+        with self.write() as conn:
+            conn.execute("DELETE FROM capped_sources")
+            conn.executemany(ADD_CAPPED, pairs)
+            conn.execute(SET_STATE, (CAPPED_STATE, stamp))
+
+    def add_capped_sources(self, pairs: Iterable[tuple[str, str]], stamp: str) -> None:
+        """Add the pairs tota just appended to `.tota-sources`, which now has `stamp`."""
+        with self.write() as conn:
+            conn.executemany(ADD_CAPPED, pairs)
+            conn.execute(SET_STATE, (CAPPED_STATE, stamp))
 
     def by_key(self, key: str, subject: str) -> list[dict[str, Any]]:
         """Active memories that fill this slot for this subject, newest first (the conflict

@@ -23,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from .capped import CAPPED_FILE, refresh_index
 from .errors import NoteChangedError, NoteError
 from .files import (
     FileStat,
@@ -514,6 +515,12 @@ def reconcile(
         index.apply(deletes=gone)
         report.removed.extend(gone)
     if paths is None:
+        # The sources capped out of notes (`capped.py`): read again only if the file changed
+        # (a pull, a person's edit, an index rebuilt from nothing).
+        try:
+            refresh_index(root, index)
+        except NoteError as exc:
+            report.unreadable.append((CAPPED_FILE, str(exc).split(": ", 1)[-1]))
         index.set_state("last_sync", format_date(now()))
     elif report.changed:
         index.set_state("last_update", format_date(now()))
