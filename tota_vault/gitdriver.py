@@ -51,6 +51,8 @@ ATTRIBUTES_LINE = f"*.md merge={DRIVER}"
 #: The tombstones of forgotten memories (`forgotten.py`) are lines that only grow on every
 #: device: git's built-in union merge keeps both sides' lines, with no driver to register.
 FORGOTTEN_LINE = ".tota-forgotten merge=union"
+#: So do the sources the cap leaves out of notes (`capped.py`).
+SOURCES_LINE = ".tota-sources merge=union"
 _NAME = "tota memory notes (field-by-field merge)"
 
 
@@ -156,7 +158,7 @@ def _in_work_tree(root: Path) -> bool:
 def setup_git(root: Path, *, python: str | None = None) -> list[str]:
     """Register the merge driver for the vault at `root` (in a git work tree); idempotent.
 
-    Adds `*.md merge=tota` (and `.tota-forgotten merge=union`) to the vault's `.gitattributes`
+    Adds `*.md merge=tota` (and `.tota-forgotten`, `.tota-sources` `merge=union`) to the vault's `.gitattributes`
     and sets `merge.tota.name` and
     `merge.tota.driver` in the repository's config. Returns what changed (empty when all
     was in place already).
@@ -176,6 +178,9 @@ def setup_git(root: Path, *, python: str | None = None) -> list[str]:
     if FORGOTTEN_LINE not in lines:
         additions += "# Forgotten memories' messages: both devices' lines are kept.\n"
         additions += FORGOTTEN_LINE + "\n"
+    if SOURCES_LINE not in lines:
+        additions += "# Sources capped out of notes' lists: both devices' lines are kept.\n"
+        additions += SOURCES_LINE + "\n"
     if additions:
         text = existing + ("" if not existing or existing.endswith("\n") else "\n") + additions
         atomic_write(attributes, text.encode("utf-8"), expected=fingerprint_of(attributes))
