@@ -158,7 +158,7 @@ def _in_work_tree(root: Path) -> bool:
 def setup_git(root: Path, *, python: str | None = None) -> list[str]:
     """Register the merge driver for the vault at `root` (in a git work tree); idempotent.
 
-    Adds `*.md merge=tota` (and `.tota-forgotten`, `.tota-sources` `merge=union`) to the vault's `.gitattributes`
+    Adds `*.md merge=tota` (and `.tota-forgotten merge=union`) to the vault's `.gitattributes`
     and sets `merge.tota.name` and
     `merge.tota.driver` in the repository's config. Returns what changed (empty when all
     was in place already).
