@@ -222,3 +222,61 @@ def test_git_setup_unites_the_sources_file_line_by_line(tmp_path: Path, monkeypa
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     setup_git(repo)
     assert ".tota-sources merge=union" in (repo / ".gitattributes").read_text("utf-8").splitlines()
+
+
+@pytest.fixture
+def git_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private HOME with no git config of the person running the tests."""
+    home = tmp_path / "git-home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.delenv("GIT_CONFIG_GLOBAL", raising=False)
+    for name in ("AUTHOR", "COMMITTER"):
+        monkeypatch.setenv(f"GIT_{name}_NAME", "t")
+        monkeypatch.setenv(f"GIT_{name}_EMAIL", "t@example.com")
+    return home
+
+
+def git(cwd: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+    assert done.returncode == 0, f"git {' '.join(args)}: {done.stdout}{done.stderr}"
+    return done.stdout
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_sources_a_git_merge_caps_out_stay_observed_on_both_devices(tmp_path: Path, git_env: Path):
+    laptop, desktop, remote = tmp_path / "laptop", tmp_path / "desktop", tmp_path / "remote.git"
+    Vault(laptop).init(git=True)
+    with Vault.open(laptop) as vault:
+        path = confirmed_thirty(vault)
+    git(laptop, "add", "-A")
+    git(laptop, "commit", "-qm", "thirty")
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(laptop, "remote", "add", "origin", str(remote))
+    git(laptop, "push", "-q", "-u", "origin", "HEAD")
+    git(tmp_path, "clone", "-q", str(remote), str(desktop))
+    setup_git(desktop)
+    # Each device confirms once more: each caps conv10 out (and records it) ...
+    for root, conversation in ((laptop, "conv30"), (desktop, "conv31")):
+        with Vault.open(root) as vault:
+            assert vault.observe(say(), conversation_id=conversation).count("merge") == 1
+        git(root, "add", "-A")
+        git(root, "commit", "-qm", conversation)
+    git(laptop, "push", "-q")
+    # ... and the merge unites the lists and caps them again, leaving conv11 out too, which
+    # neither device recorded: the sync after the pull does, from the list it had indexed.
+    git(desktop, "pull", "-q", "--no-rebase")
+    merged = parse_note((desktop / path).read_bytes(), path).fields
+    assert merged["sources_count"] == "32" and "conv11#1" not in merged["sources"]
+    for root in (desktop, laptop):
+        if root is laptop:
+            git(desktop, "push", "-q")
+            git(laptop, "pull", "-q", "--no-rebase")
+        with Vault.open(root) as vault:
+            vault.sync()
+            before = files(root)
+            for i in range(32):
+                assert vault.observe(say(), conversation_id=f"conv{i}").count("skip") == 1, i
+            assert files(root) == before
+        assert {s for _, s in read_capped(root)[0]} == {f"conv{i}#1" for i in range(5, 12)}

@@ -18,14 +18,15 @@ rebuilt index), noticed by its size and mtime at every full sync and every `obse
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Protocol
 
 from .files import Fingerprint
 from .linefile import append_lines, read_lines
+from .model import Memory, source_total
 
-__all__ = ["CAPPED_FILE", "add_capped", "read_capped", "refresh_index"]
+__all__ = ["CAPPED_FILE", "add_capped", "left_out", "read_capped", "refresh_index"]
 
 #: The file, vault-relative. A dot-file: Obsidian hides it and sync skips it.
 CAPPED_FILE = ".tota-sources"
@@ -94,6 +95,20 @@ def add_capped(root: Path, index: CappedStore, memory_id: str, sources: Iterable
             [p for p in map(_pair, done.new) if p is not None], _file_stamp(done.after)
         )
     return [line.partition(" ")[2] for line in done.new]
+
+
+def left_out(before: Sequence[str], memory: Memory) -> list[str]:
+    """The sources an earlier version of a capped note listed that this version does not.
+
+    tota's own cap records what it drops before writing the note; a git merge (which unites
+    both sides' lists and caps them again, inside git, where no other file may be written) or
+    another program does not, so a sync records them when it sees the note change. Empty for
+    a note that is not capped: a person may shorten a list on purpose.
+    """
+    if source_total(memory) <= len(memory.sources):
+        return []
+    listed = set(memory.sources)
+    return [s for s in before if s not in listed]
 
 
 def refresh_index(root: Path, index: CappedStore) -> bool:

@@ -212,6 +212,7 @@ SELECT EXISTS (SELECT 1 FROM sources WHERE source = :source)
     OR EXISTS (SELECT 1 FROM capped_sources AS c JOIN notes AS n ON n.memory_id = c.memory_id
                WHERE c.source = :source)
 """
+LISTED_SOURCES = "SELECT sources FROM notes WHERE path = ?"
 CAPPED_OF = "SELECT source FROM capped_sources WHERE memory_id = ? ORDER BY source"
 #: Every capped-out source of a memory that has a note (what `clear` tombstones).
 CAPPED_OF_MEMORIES = """
@@ -834,6 +835,11 @@ class Index:
         """Whether a memory has consumed this message (`<conversation>#<message>`): in its
         note's list, its History, or left out of the list by the cap (`capped.py`)."""
         return bool(self.conn.execute(OBSERVED, {"source": source}).fetchone()[0])
+
+    def listed_sources(self, path: str) -> list[str]:
+        """The sources the note at `path` listed when it was last indexed."""
+        row = self.conn.execute(LISTED_SOURCES, (path,)).fetchone()
+        return json.loads(row[0]) if row else []
 
     def capped_sources(self, memory_id: str | None = None) -> list[str]:
         """The sources the cap left out of a memory's note; without an id, those of every

@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .capped import CAPPED_FILE, refresh_index
+from .capped import CAPPED_FILE, add_capped, left_out, refresh_index
 from .errors import NoteChangedError, NoteError
 from .files import (
     FileStat,
@@ -39,7 +39,7 @@ from .files import (
     through_link,
 )
 from .index import Index, IndexedFile, IndexedStat, NoteRecord, record_from_note
-from .model import Evidence, format_date, new_id, now
+from .model import Evidence, Memory, format_date, new_id, now
 from .notes import ParsedNote, parse_note, patch_frontmatter
 from .seal import SealState, hand_edit_changes, seal, seal_state
 
@@ -457,6 +457,8 @@ def reconcile(
                 data, fp = contents[path]
                 note = parse_note(data, path, fallback_time=_local(fp.mtime_ns / 1e9))
                 memory = note.memory
+                if assign_ids and memory is not None and indexed.get(path, _NO_ROW).memory_id:
+                    _record_left_out(root, index, path, memory, indexed[path], report)
                 if assign_ids and note.needs_id:
                     note, fp, outcome = _assign_id(root, note, data, fp, quiet=quiet)
                     if outcome == "assigned":
@@ -527,6 +529,25 @@ def reconcile(
     report.invalid = index.invalid()
     report.seconds = time.perf_counter() - started
     return report
+
+
+_NO_ROW = IndexedFile(0, 0, "", None)
+
+
+def _record_left_out(
+    root: Path, index: Index, path: str, memory: Memory, row: IndexedFile, report: SyncReport
+) -> None:
+    """Record in `.tota-sources` the sources a capped note stopped listing without tota's cap
+    (a git merge's), so they stay observed (see `capped.left_out`)."""
+    if memory.id != row.memory_id:
+        return  # another memory now: the old one's sources left with it
+    dropped = left_out(index.listed_sources(path), memory)
+    if not dropped:
+        return
+    try:
+        add_capped(root, index, memory.id, dropped)
+    except NoteError as exc:
+        report.unreadable.append((CAPPED_FILE, str(exc).split(": ", 1)[-1]))
 
 
 @contextmanager
