@@ -1,4 +1,4 @@
-"""The sources the cap leaves out of notes (`.tota-sources`, capped.py): still observed, still
+"""The sources the cap leaves out of notes (`.tota-sources/`, capped.py): still observed, still
 forgotten, known again after a rebuilt index, and an export read twice changes nothing."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tota_vault import Vault, manage
-from tota_vault.capped import CAPPED_FILE, read_capped
+from tota_vault.capped import CAPPED_DIR, read_capped
 from tota_vault.cli import app
 from tota_vault.errors import InvalidNoteError
 from tota_vault.extract.messages import Message
@@ -55,8 +55,7 @@ def test_the_cap_records_what_it_drops_and_those_messages_stay_observed(vault: V
     memory_id = fields(vault, path)["id"]
     assert fields(vault, path)["sources_count"] == "30"
     assert "conv7#1" not in fields(vault, path)["sources"]
-    pairs, _stamp = read_capped(vault.root)
-    assert pairs == [(memory_id, f"conv{i}#1") for i in range(5, 10)]  # the note's order
+    assert read_capped(vault.root) == {memory_id: [f"conv{i}#1" for i in range(5, 10)]}
     before = files(vault.root)
     again = vault.observe(say(), conversation_id="conv7")
     assert [o.action for o in again.outcomes] == ["skip"]
@@ -122,14 +121,17 @@ def test_lines_that_arrive_by_a_pull_are_read_and_a_deleted_line_is_learnable_ag
 ):
     path = confirmed_thirty(vault)
     memory_id = fields(vault, path)["id"]
-    capped = vault.root / CAPPED_FILE
-    # Another device confirmed the fact in conv50 and capped it out; the pull brings the line.
-    with capped.open("a", encoding="utf-8") as handle:
-        handle.write(f"{memory_id} conv50#1\n")
+    capped = vault.root / CAPPED_DIR / memory_id
+    # Another device confirmed the fact in conv50 and capped it out; the pull brings the line
+    # (git replaces the file: a new inode, so the folder changes).
+    pulled = capped.with_name("pulled")
+    pulled.write_text(capped.read_text("utf-8") + "conv50#1\n", "utf-8")
+    pulled.replace(capped)
     assert vault.observe(say(), conversation_id="conv50").count("skip") == 1
-    # A person deletes a line: tota may learn from that message again (a confirmation).
-    text = capped.read_text("utf-8").replace(f"{memory_id} conv6#1\n", "")
-    capped.write_text(text, "utf-8")
+    # A person deletes a line in place: a full sync sees it; tota may learn from that message
+    # again (a confirmation).
+    capped.write_text(capped.read_text("utf-8").replace("conv6#1\n", ""), "utf-8")
+    vault.sync()
     assert vault.observe(say(), conversation_id="conv6").count("merge") == 1
     assert fields(vault, path)["sources_count"] == "31"
 
@@ -144,13 +146,14 @@ def test_a_capped_source_of_a_note_deleted_by_hand_is_not_observed(vault: Vault)
 
 def test_a_damaged_sources_file_is_named_by_sync_and_its_other_lines_still_count(vault: Vault):
     path = confirmed_thirty(vault)
-    capped = vault.root / CAPPED_FILE
-    capped.write_bytes(capped.read_bytes() + b"just-an-id-no-source\n")
-    assert vault.observe(say(), conversation_id="conv7").count("skip") == 1
+    memory_id = fields(vault, path)["id"]
+    (vault.root / CAPPED_DIR / "not-a-memory.txt").write_text("x\n")  # not an id: ignored
+    capped = vault.root / CAPPED_DIR / memory_id
     capped.write_bytes(capped.read_bytes() + b"\xff\xfe\n")
     report = vault.sync()
     ((name, reason),) = report.unreadable
-    assert name == CAPPED_FILE and reason.startswith("not UTF-8 text (byte at offset")
+    assert name == f"{CAPPED_DIR}/{memory_id}"
+    assert reason.startswith("not UTF-8 text (byte at offset")
     with pytest.raises(InvalidNoteError, match=r"\.tota-sources.*not UTF-8"):
         vault.observe(say(), conversation_id="conv7")  # learning waits for a readable file
     assert (vault.root / path).exists()
@@ -203,7 +206,7 @@ def test_an_export_imported_twice_changes_nothing_the_second_time(tmp_path: Path
         assert note.fields["confirmations"] == note.fields["sources_count"] == "60"
         assert len(note.fields["sources"]) == 25
     before = files(vault)
-    assert len(read_capped(vault)[0]) == 2 * 35
+    assert sorted(map(len, read_capped(vault).values())) == [35, 35]
 
     second = extract(vault, export)
     assert second["counts"] == {**second["counts"], "create": 0, "merge": 0, "skip": 120}
@@ -221,7 +224,9 @@ def test_git_setup_unites_the_sources_file_line_by_line(tmp_path: Path, monkeypa
     repo.mkdir()
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     setup_git(repo)
-    assert ".tota-sources merge=union" in (repo / ".gitattributes").read_text("utf-8").splitlines()
+    assert (
+        ".tota-sources/* merge=union" in (repo / ".gitattributes").read_text("utf-8").splitlines()
+    )
 
 
 @pytest.fixture
@@ -279,4 +284,5 @@ def test_sources_a_git_merge_caps_out_stay_observed_on_both_devices(tmp_path: Pa
             for i in range(32):
                 assert vault.observe(say(), conversation_id=f"conv{i}").count("skip") == 1, i
             assert files(root) == before
-        assert {s for _, s in read_capped(root)[0]} == {f"conv{i}#1" for i in range(5, 12)}
+        (listed,) = read_capped(root).values()
+        assert sorted(listed) == sorted(f"conv{i}#1" for i in range(5, 12))

@@ -52,7 +52,7 @@ ATTRIBUTES_LINE = f"*.md merge={DRIVER}"
 #: device: git's built-in union merge keeps both sides' lines, with no driver to register.
 FORGOTTEN_LINE = ".tota-forgotten merge=union"
 #: So do the sources the cap leaves out of notes (`capped.py`).
-SOURCES_LINE = ".tota-sources merge=union"
+SOURCES_LINE = ".tota-sources/* merge=union"
 _NAME = "tota memory notes (field-by-field merge)"
 
 

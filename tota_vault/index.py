@@ -128,14 +128,16 @@ CREATE TRIGGER sources_ad AFTER DELETE ON notes BEGIN
     DELETE FROM sources WHERE note_id = old.id;
 END;
 
--- The sources the cap left out of notes, as `<vault>/.tota-sources` lists them (capped.py):
--- still observed, and tombstoned when their memory is forgotten. By memory id, as the file
--- names them, so a note that moves or is re-parsed keeps them.
+-- The sources the cap left out of notes, as `<vault>/.tota-sources/<memory id>` lists them
+-- (capped.py): still observed, and tombstoned when their memory is forgotten. By memory id,
+-- as the files are named, so a note that moves or is re-parsed keeps them.
 CREATE TABLE capped_sources (
     memory_id TEXT NOT NULL,
     source    TEXT NOT NULL,
     PRIMARY KEY (memory_id, source)
 ) WITHOUT ROWID;
+-- The size and mtime of each of those files as read: a file is read again only when they change.
+CREATE TABLE capped_files (memory_id TEXT PRIMARY KEY, stamp TEXT NOT NULL) WITHOUT ROWID;
 
 -- Local state that is not in the files (when the last sync ran, ...).
 CREATE TABLE state (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -162,6 +164,7 @@ DROP TRIGGER IF EXISTS sources_au;
 DROP TRIGGER IF EXISTS sources_ad;
 DROP TABLE IF EXISTS sources;
 DROP TABLE IF EXISTS capped_sources;
+DROP TABLE IF EXISTS capped_files;
 DROP TRIGGER IF EXISTS notes_ai;
 DROP TRIGGER IF EXISTS notes_ad;
 DROP TRIGGER IF EXISTS notes_au;
@@ -220,8 +223,11 @@ SELECT c.source FROM capped_sources AS c
 WHERE EXISTS (SELECT 1 FROM notes AS n WHERE n.memory_id = c.memory_id AND n.error IS NULL)
 """
 ADD_CAPPED = "INSERT OR IGNORE INTO capped_sources (memory_id, source) VALUES (?, ?)"
-#: The name in `state` of the stamp (size, mtime) of `.tota-sources` as the table holds it.
-CAPPED_STATE = "capped_sources_file"
+DROP_CAPPED = "DELETE FROM capped_sources WHERE memory_id = ?"
+SET_CAPPED_FILE = "INSERT OR REPLACE INTO capped_files (memory_id, stamp) VALUES (?, ?)"
+DROP_CAPPED_FILE = "DELETE FROM capped_files WHERE memory_id = ?"
+#: The name in `state` of the mtime of `.tota-sources/` when the tables last matched it.
+CAPPED_STATE = "capped_sources_folder"
 SET_STATE = "INSERT OR REPLACE INTO state (name, value) VALUES (?, ?)"
 #: A move keeps the row (and so the memory's id and its FTS row); only the path and title change.
 MOVE_NOTE = "UPDATE notes SET path = ?, title = ? WHERE path = ?"
@@ -849,21 +855,34 @@ class Index:
         return [r[0] for r in self.conn.execute(CAPPED_OF, (memory_id,))]
 
     def capped_stamp(self) -> str | None:
-        """The stamp of `.tota-sources` as `capped_sources` holds it (None: never loaded)."""
+        """The stamp of `.tota-sources/` when the capped tables last matched it (None: never)."""
         return self.get_state(CAPPED_STATE)
 
-    def replace_capped_sources(self, pairs: Iterable[tuple[str, str]], stamp: str) -> None:
-        """Load the whole of `.tota-sources` (memory id, source pairs) read at `stamp`."""
+    def set_capped_stamp(self, stamp: str) -> None:
+        """Record that the capped tables match `.tota-sources/` as it is at `stamp`."""
         with self.write() as conn:
-            conn.execute("DELETE FROM capped_sources")
-            conn.executemany(ADD_CAPPED, pairs)
             conn.execute(SET_STATE, (CAPPED_STATE, stamp))
 
-    def add_capped_sources(self, pairs: Iterable[tuple[str, str]], stamp: str) -> None:
-        """Add the pairs tota just appended to `.tota-sources`, which now has `stamp`."""
+    def capped_file_stamps(self) -> dict[str, str]:
+        """Each `.tota-sources/<memory id>` file the tables hold, and its stamp as read."""
+        return dict(self.conn.execute("SELECT memory_id, stamp FROM capped_files"))
+
+    def load_capped_file(self, memory_id: str, sources: Sequence[str], stamp: str | None) -> None:
+        """Replace a memory's capped-out sources with a file's whole list, read at `stamp`
+        (None: the file is gone, and so are they)."""
         with self.write() as conn:
-            conn.executemany(ADD_CAPPED, pairs)
-            conn.execute(SET_STATE, (CAPPED_STATE, stamp))
+            conn.execute(DROP_CAPPED, (memory_id,))
+            if stamp is None:
+                conn.execute(DROP_CAPPED_FILE, (memory_id,))
+                return
+            conn.executemany(ADD_CAPPED, [(memory_id, s) for s in sources])
+            conn.execute(SET_CAPPED_FILE, (memory_id, stamp))
+
+    def add_capped_sources(self, memory_id: str, sources: Sequence[str], stamp: str) -> None:
+        """Add the sources tota just appended to a memory's file, which now has `stamp`."""
+        with self.write() as conn:
+            conn.executemany(ADD_CAPPED, [(memory_id, s) for s in sources])
+            conn.execute(SET_CAPPED_FILE, (memory_id, stamp))
 
     def by_key(self, key: str, subject: str) -> list[dict[str, Any]]:
         """Active memories that fill this slot for this subject, newest first (the conflict

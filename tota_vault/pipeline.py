@@ -362,6 +362,10 @@ class Learner:
             if source in listed:
                 return patch
             total = max(int(row.get(SOURCES_COUNT_KEY) or 0), len(listed)) + 1
+            if not self.vault.can_cap_sources(row.get("memory_id")):
+                # An id that cannot name the file the dropped ones go to: list them all.
+                patch["sources"] = [*listed, source]
+                return patch
             kept, count = cap_sources([*listed, source], total)
             patch["sources"] = kept
             if count is not None:

@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .capped import CAPPED_FILE, add_capped, left_out, refresh_index
+from .capped import CAPPED_DIR, add_capped, left_out, refresh_index
 from .errors import NoteChangedError, NoteError
 from .files import (
     FileStat,
@@ -519,10 +519,7 @@ def reconcile(
     if paths is None:
         # The sources capped out of notes (`capped.py`): read again only if the file changed
         # (a pull, a person's edit, an index rebuilt from nothing).
-        try:
-            refresh_index(root, index)
-        except NoteError as exc:
-            report.unreadable.append((CAPPED_FILE, str(exc).split(": ", 1)[-1]))
+        report.unreadable.extend(refresh_index(root, index, full=True))
         index.set_state("last_sync", format_date(now()))
     elif report.changed:
         index.set_state("last_update", format_date(now()))
@@ -547,7 +544,7 @@ def _record_left_out(
     try:
         add_capped(root, index, memory.id, dropped)
     except NoteError as exc:
-        report.unreadable.append((CAPPED_FILE, str(exc).split(": ", 1)[-1]))
+        report.unreadable.append((f"{CAPPED_DIR}/{memory.id}", str(exc).split(": ", 1)[-1]))
 
 
 @contextmanager

@@ -23,13 +23,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .capped import add_capped, refresh_index
+from .capped import add_capped, recordable, refresh_index
 from .config import is_paused, load_config, set_paused
 from .decay import ARCHIVE_FLOOR
 from .doctor import DoctorReport, diagnose
 from .errors import (
     IndexCorruptError,
     IndexError_,
+    InvalidNoteError,
     NoteChangedError,
     NotFoundError,
     TotaError,
@@ -844,8 +845,17 @@ class Vault:
         add_capped(self.root, self.index, memory_id, sources)
 
     def refresh_capped_sources(self) -> None:
-        """Bring the index's copy of `.tota-sources` up to date (one stat if it is)."""
-        refresh_index(self.root, self.index)
+        """Bring the index's copy of `.tota-sources/` up to date (one stat if it is); a file
+        that cannot be read raises `InvalidNoteError` naming it (learning waits for it)."""
+        problems = refresh_index(self.root, self.index)
+        if problems:
+            path, reason = problems[0]
+            raise InvalidNoteError(reason, path=path)
+
+    @staticmethod
+    def can_cap_sources(memory_id: str | None) -> bool:
+        """Whether a memory's note may cap its sources: its capped-out ones can be recorded."""
+        return recordable(memory_id)
 
     @_guarded
     def forgotten_sources(self) -> frozenset[str]:
