@@ -286,3 +286,18 @@ def test_sources_a_git_merge_caps_out_stay_observed_on_both_devices(tmp_path: Pa
             assert files(root) == before
         (listed,) = read_capped(root).values()
         assert sorted(listed) == sorted(f"conv{i}#1" for i in range(5, 12))
+
+
+def test_a_memory_whose_id_cannot_name_a_file_keeps_every_source(vault: Vault):
+    (vault.root / "preference").mkdir(exist_ok=True)
+    (vault.root / "preference" / "Editor.md").write_text(
+        "---\nid: my/editor\ntype: preference\nsources:\n  - conv0#1\n---\n"
+        "Prefers Neovim over VS Code.\n",
+        "utf-8",
+    )
+    vault.sync()
+    for i in range(1, 30):
+        assert vault.observe(say(), conversation_id=f"conv{i}").count("merge") == 1
+    note = fields(vault, "preference/Editor.md")
+    assert note["sources"] == [f"conv{i}#1" for i in range(30)] and "sources_count" not in note
+    assert not (vault.root / CAPPED_DIR).exists()
