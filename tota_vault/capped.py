@@ -130,8 +130,8 @@ def add_capped(root: Path, index: CappedStore, memory_id: str, sources: Iterable
             lines, fingerprint = read_lines(folder / memory_id)
             index.load_capped_file(memory_id, lines, _file_stamp(fingerprint))
         else:
-            index.add_capped_sources(memory_id, done.new, _stamp(done.after.size,
-                                                               done.after.mtime_ns))  # fmt: skip
+            after = _stamp(done.after.size, done.after.mtime_ns)
+            index.add_capped_sources(memory_id, done.new, after)
         if index.capped_stamp() == folder_before:
             # Only this write changed the folder: the index is still up to date with it.
             index.set_capped_stamp(_folder_stamp(folder))

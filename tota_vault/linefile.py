@@ -1,4 +1,4 @@
-"""Append-only line files in the vault: `.tota-forgotten` and `.tota-sources`.
+"""Append-only line files in the vault: `.tota-forgotten` and `.tota-sources/<memory id>`.
 
 Both hold one entry a line, only ever grow, and travel with the vault (git, Syncthing, a
 backup), so that a rebuilt index or another device knows them. Growing only is what makes them
