@@ -13,12 +13,13 @@ import pytest
 from typer.testing import CliRunner
 
 from tota_vault import Vault, manage
-from tota_vault.capped import CAPPED_DIR, read_capped
+from tota_vault.capped import CAPPED_DIR, left_out, read_capped
 from tota_vault.cli import app
 from tota_vault.errors import InvalidNoteError
 from tota_vault.extract.messages import Message
 from tota_vault.forgotten import FORGOTTEN_FILE
 from tota_vault.gitdriver import setup_git
+from tota_vault.model import Memory, MemoryType
 from tota_vault.notes import parse_note
 
 FACT = "I prefer Neovim over VS Code."
@@ -301,3 +302,18 @@ def test_a_memory_whose_id_cannot_name_a_file_keeps_every_source(vault: Vault):
     note = fields(vault, "preference/Editor.md")
     assert note["sources"] == [f"conv{i}#1" for i in range(30)] and "sources_count" not in note
     assert not (vault.root / CAPPED_DIR).exists()
+
+
+@pytest.mark.parametrize(
+    ("before", "listed", "count", "dropped"),
+    [
+        (["a", "b", "c"], ["a", "c"], None, []),  # not capped: a person shortened the list
+        (["a", "b", "c"], ["a", "c", "d"], "40", ["b"]),  # capped: b left without tota's cap
+        (["a", "b"], ["a", "b", "c"], "40", []),  # nothing left the list
+        (["a", "b"], ["a"], "1", []),  # a count no larger than the list: not capped
+    ],
+)
+def test_left_out(before: list[str], listed: list[str], count: str | None, dropped: list[str]):
+    extra = {} if count is None else {"sources_count": count}
+    memory = Memory("ID", MemoryType.PREFERENCE, "x", sources=tuple(listed), extra=extra)
+    assert left_out(before, memory) == dropped
