@@ -317,3 +317,15 @@ def test_left_out(before: list[str], listed: list[str], count: str | None, dropp
     extra = {} if count is None else {"sources_count": count}
     memory = Memory("ID", MemoryType.PREFERENCE, "x", sources=tuple(listed), extra=extra)
     assert left_out(before, memory) == dropped
+
+
+def test_a_source_deleted_by_hand_from_a_capped_list_stays_observed(vault: Vault):
+    path = confirmed_thirty(vault)
+    note = vault.root / path
+    text = note.read_text("utf-8")
+    note.write_text(text.replace("  - conv10#1\n", "").replace('  - "conv10#1"\n', ""), "utf-8")
+    assert "conv10#1" not in fields(vault, path)["sources"]
+    vault.sync()
+    (listed,) = read_capped(vault.root).values()
+    assert listed[-1] == "conv10#1"
+    assert vault.observe(say(), conversation_id="conv10").count("skip") == 1
