@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tota_vault import Vault, manage
-from tota_vault.capped import CAPPED_DIR, left_out, read_capped
+from tota_vault.capped import CAPPED_DIR, add_capped, left_out, read_capped
 from tota_vault.cli import app
 from tota_vault.errors import InvalidNoteError
 from tota_vault.extract.messages import Message
@@ -329,3 +329,15 @@ def test_a_source_deleted_by_hand_from_a_capped_list_stays_observed(vault: Vault
     (listed,) = read_capped(vault.root).values()
     assert listed[-1] == "conv10#1"
     assert vault.observe(say(), conversation_id="conv10").count("skip") == 1
+
+
+def test_an_append_to_a_file_the_index_has_not_read_yet_reads_it_whole(vault: Vault):
+    path = confirmed_thirty(vault)
+    memory_id = fields(vault, path)["id"]
+    capped = vault.root / CAPPED_DIR / memory_id
+    pulled = capped.with_name("pulled")
+    pulled.write_text(capped.read_text("utf-8") + "conv60#1\n", "utf-8")
+    pulled.replace(capped)  # a pull the index has not seen yet
+    assert add_capped(vault.root, vault.index, memory_id, ["conv61#1"]) == ["conv61#1"]
+    assert {"conv60#1", "conv61#1"} <= set(vault.index.capped_sources(memory_id))
+    assert vault.index.observed("conv60#1")
