@@ -18,6 +18,7 @@ from tota_vault.model import (
     memory_from_fields,
     new_id,
     parse_date,
+    source_total,
     validate_score,
 )
 
@@ -218,6 +219,23 @@ def test_lists_and_extras() -> None:
     assert memory.aliases == ()
     assert memory.extra == {"publish": "true", "zz": ["x"]}
     assert list(memory.extra) == ["publish", "zz"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "total"),
+    [
+        ({}, 0),
+        ({"sources": ["a#1", "b#1"]}, 2),  # no count: the list is the whole story
+        ({"sources": ["a#1", "b#1"], "sources_count": "40"}, 40),
+        ({"sources": ["a#1", "b#1"], "sources_count": " 40 "}, 40),
+        ({"sources": ["a#1", "b#1"], "sources_count": "1"}, 2),  # never less than the list
+        ({"sources": ["a#1"], "sources_count": "many"}, 1),  # not a number: the list
+        ({"sources": ["a#1"], "sources_count": "-5"}, 1),
+        ({"sources": ["a#1"], "sources_count": ""}, 1),
+    ],
+)
+def test_source_total(fields: dict[str, Any], total: int) -> None:
+    assert source_total(build(**fields)) == total
 
 
 def test_statuses_and_confirmations() -> None:

@@ -24,12 +24,10 @@ message again.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from .errors import InvalidNoteError
-from .files import atomic_write, read_file
+from .linefile import append_lines, read_lines
 
 __all__ = ["FORGOTTEN_FILE", "add_forgotten", "read_forgotten"]
 
@@ -41,46 +39,17 @@ HEADER = (
 )
 
 
-def _parse(text: str) -> set[str]:
-    return {
-        line.strip()
-        for line in text.splitlines()
-        if line.strip() and not line.startswith("# ") and line.strip() != "#"
-    }
-
-
 def read_forgotten(root: Path) -> frozenset[str]:
     """The sources tota must not learn from again (empty when nothing was forgotten)."""
-    path = root / FORGOTTEN_FILE
-    if not os.path.lexists(path):
-        return frozenset()
-    data, _fingerprint = read_file(path)
-    try:
-        return frozenset(_parse(data.decode("utf-8")))
-    except UnicodeDecodeError as exc:
-        raise InvalidNoteError(f"not UTF-8 text (byte at offset {exc.start})", path=path) from None
+    return frozenset(read_lines(root / FORGOTTEN_FILE)[0])
 
 
 def add_forgotten(root: Path, sources: Iterable[str]) -> int:
     """Append the sources not yet in the tombstone file (sorted); return how many were new.
 
     Every byte already there is kept. The write is atomic and refused (as every write of
-    tota's) if the file changed since it was read, so a line added elsewhere is never dropped.
+    tota's) if the file changed since it was read, so a line added elsewhere is never dropped
+    (see `linefile.append_lines`).
     """
-    path = root / FORGOTTEN_FILE
-    fingerprint = None
-    text = HEADER
-    try:
-        if os.path.lexists(path):
-            data, fingerprint = read_file(path)
-            text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InvalidNoteError(f"not UTF-8 text (byte at offset {exc.start})", path=path) from None
-    new = {s.strip() for s in sources if s.strip()} - _parse(text)
-    if not new:
-        return 0
-    if text and not text.endswith("\n"):
-        text += "\n"
-    text += "".join(f"{line}\n" for line in sorted(new))
-    atomic_write(path, text.encode("utf-8"), expected=fingerprint)
-    return len(new)
+    done = append_lines(root / FORGOTTEN_FILE, sorted({s.strip() for s in sources}), header=HEADER)
+    return len(done.new)

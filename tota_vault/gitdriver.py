@@ -51,6 +51,8 @@ ATTRIBUTES_LINE = f"*.md merge={DRIVER}"
 #: The tombstones of forgotten memories (`forgotten.py`) are lines that only grow on every
 #: device: git's built-in union merge keeps both sides' lines, with no driver to register.
 FORGOTTEN_LINE = ".tota-forgotten merge=union"
+#: So do the sources the cap leaves out of notes (`capped.py`).
+SOURCES_LINE = ".tota-sources/* merge=union"
 _NAME = "tota memory notes (field-by-field merge)"
 
 
@@ -176,6 +178,9 @@ def setup_git(root: Path, *, python: str | None = None) -> list[str]:
     if FORGOTTEN_LINE not in lines:
         additions += "# Forgotten memories' messages: both devices' lines are kept.\n"
         additions += FORGOTTEN_LINE + "\n"
+    if SOURCES_LINE not in lines:
+        additions += "# Sources capped out of notes' lists: both devices' lines are kept.\n"
+        additions += SOURCES_LINE + "\n"
     if additions:
         text = existing + ("" if not existing or existing.endswith("\n") else "\n") + additions
         atomic_write(attributes, text.encode("utf-8"), expected=fingerprint_of(attributes))

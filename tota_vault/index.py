@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from .errors import IndexCorruptError, IndexError_, IndexReadOnlyError, QueryError
 from .files import Fingerprint, make_dirs
-from .model import format_date
+from .model import SOURCES_COUNT_KEY, format_date, source_total
 from .notes import ParsedNote
 
 __all__ = [
@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 #: Bump on any schema change: the index is a cache, so a new version rebuilds from the files.
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 
 SCHEMA = """
 -- An explicit INTEGER PRIMARY KEY: external-content FTS is keyed by rowid, and implicit rowids
@@ -72,6 +72,7 @@ CREATE TABLE notes (
     subject       TEXT,
     sources       TEXT NOT NULL DEFAULT '[]', -- JSON list
     observed      TEXT NOT NULL DEFAULT '[]', -- JSON: sources + messages its History names
+    sources_count INTEGER,                    -- every source it has had (model.source_total)
     error         TEXT                        -- why the note is not a valid memory; NULL if it is
 );
 
@@ -127,6 +128,17 @@ CREATE TRIGGER sources_ad AFTER DELETE ON notes BEGIN
     DELETE FROM sources WHERE note_id = old.id;
 END;
 
+-- The sources the cap left out of notes, as `<vault>/.tota-sources/<memory id>` lists them
+-- (capped.py): still observed, and tombstoned when their memory is forgotten. By memory id,
+-- as the files are named, so a note that moves or is re-parsed keeps them.
+CREATE TABLE capped_sources (
+    memory_id TEXT NOT NULL,
+    source    TEXT NOT NULL,
+    PRIMARY KEY (memory_id, source)
+) WITHOUT ROWID;
+-- The size and mtime of each of those files as read: a file is read again only when they change.
+CREATE TABLE capped_files (memory_id TEXT PRIMARY KEY, stamp TEXT NOT NULL) WITHOUT ROWID;
+
 -- Local state that is not in the files (when the last sync ran, ...).
 CREATE TABLE state (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
@@ -143,6 +155,7 @@ SECONDARY_INDEXES = {
     "notes_updated": "ON notes(updated)",
     "sources_source": "ON sources(source)",
     "sources_note": "ON sources(note_id)",
+    "capped_sources_source": "ON capped_sources(source)",
 }
 
 DROP_ALL = """
@@ -150,6 +163,8 @@ DROP TRIGGER IF EXISTS sources_ai;
 DROP TRIGGER IF EXISTS sources_au;
 DROP TRIGGER IF EXISTS sources_ad;
 DROP TABLE IF EXISTS sources;
+DROP TABLE IF EXISTS capped_sources;
+DROP TABLE IF EXISTS capped_files;
 DROP TRIGGER IF EXISTS notes_ai;
 DROP TRIGGER IF EXISTS notes_ad;
 DROP TRIGGER IF EXISTS notes_au;
@@ -162,13 +177,14 @@ DROP TABLE IF EXISTS bulk_load;
 NOTE_COLUMNS = (
     "path", "size", "mtime_ns", "hash", "memory_id", "type", "title", "text", "body", "tags",
     "aliases", "confidence", "importance", "durability", "evidence", "status", "created",
-    "updated", "confirmed", "confirmations", "key", "subject", "sources", "observed", "error",
+    "updated", "confirmed", "confirmations", "key", "subject", "sources", "observed",
+    "sources_count", "error",
 )  # fmt: skip
 
 #: The columns read back as text (a damaged byte in any of them fails the read).
 TEXT_COLUMNS = tuple(
     c for c in NOTE_COLUMNS if c not in ("size", "mtime_ns", "confidence", "importance",
-                                        "durability", "confirmations")
+                                        "durability", "confirmations", "sources_count")
 )  # fmt: skip
 #: Upsert by path keeps the row id, so the FTS row is updated in place by the trigger.
 UPSERT_NOTE = (
@@ -186,8 +202,33 @@ BULK_FTS = (
 )
 #: Frontmatter keys whose patch `Index.update_row` applies to a row without a re-parse.
 PATCHABLE_COLUMNS = frozenset(
-    {"confidence", "confirmations", "confirmed", "updated", "sources", "status", "evidence"}
-)
+    {"confidence", "confirmations", "confirmed", "updated", "sources", "status", "evidence",
+     SOURCES_COUNT_KEY}
+)  # fmt: skip
+#: What `update_row` needs of a row to patch its sources as a parse would set them.
+PATCH_SOURCES_ROW = "SELECT observed, sources, sources_count FROM notes WHERE path = ?"
+#: Whether a message was consumed by a memory: listed in a note (or named by its History),
+#: or left out of a note's list by the cap. A capped-out source counts only while its memory
+#: has a note, as a listed one does (a note deleted by hand takes its sources with it).
+OBSERVED = """
+SELECT EXISTS (SELECT 1 FROM sources WHERE source = :source)
+    OR EXISTS (SELECT 1 FROM capped_sources AS c JOIN notes AS n ON n.memory_id = c.memory_id
+               WHERE c.source = :source)
+"""
+LISTED_SOURCES = "SELECT sources FROM notes WHERE path = ?"
+CAPPED_OF = "SELECT source FROM capped_sources WHERE memory_id = ? ORDER BY source"
+#: Every capped-out source of a memory that has a note (what `clear` tombstones).
+CAPPED_OF_MEMORIES = """
+SELECT c.source FROM capped_sources AS c
+WHERE EXISTS (SELECT 1 FROM notes AS n WHERE n.memory_id = c.memory_id AND n.error IS NULL)
+"""
+ADD_CAPPED = "INSERT OR IGNORE INTO capped_sources (memory_id, source) VALUES (?, ?)"
+DROP_CAPPED = "DELETE FROM capped_sources WHERE memory_id = ?"
+SET_CAPPED_FILE = "INSERT OR REPLACE INTO capped_files (memory_id, stamp) VALUES (?, ?)"
+DROP_CAPPED_FILE = "DELETE FROM capped_files WHERE memory_id = ?"
+#: The name in `state` of the mtime of `.tota-sources/` when the tables last matched it.
+CAPPED_STATE = "capped_sources_folder"
+SET_STATE = "INSERT OR REPLACE INTO state (name, value) VALUES (?, ?)"
 #: A move keeps the row (and so the memory's id and its FTS row); only the path and title change.
 MOVE_NOTE = "UPDATE notes SET path = ?, title = ? WHERE path = ?"
 #: `touch` and other stat-only changes: the content hash matched, so only size/mtime move.
@@ -325,7 +366,7 @@ def record_from_note(note: ParsedNote, fingerprint: Fingerprint) -> NoteRecord:
             note.fields.get("type") if isinstance(note.fields.get("type"), str) else None,
             note.title, note.body.strip(), note.body, tag_text, "",
             None, None, None, None, None, None, None, None, None, None, None,
-            "[]", "[]", note.error,
+            "[]", "[]", None, note.error,
         )  # fmt: skip
         return NoteRecord(values)
     values = (
@@ -337,7 +378,7 @@ def record_from_note(note: ParsedNote, fingerprint: Fingerprint) -> NoteRecord:
         format_date(memory.confirmed), memory.confirmations, memory.key, memory.subject,
         json.dumps(list(memory.sources), ensure_ascii=False),
         json.dumps(_observed(memory.sources, memory.history), ensure_ascii=False),
-        None,
+        source_total(memory), None,
     )  # fmt: skip
     return NoteRecord(values)
 
@@ -699,7 +740,7 @@ class Index:
                 values["sources"] = json.dumps([str(v) for v in value], ensure_ascii=False)
             elif name == "confidence":
                 values[name] = round(float(value), 4)
-            elif name == "confirmations":
+            elif name in ("confirmations", SOURCES_COUNT_KEY):
                 values[name] = int(value)
             elif name in ("updated", "confirmed"):
                 values[name] = value if isinstance(value, str) else format_date(value)
@@ -707,10 +748,17 @@ class Index:
                 values[name] = str(value)
         with self.write() as conn:
             if "sources" in changes:
-                row = conn.execute("SELECT observed FROM notes WHERE path = ?", (path,)).fetchone()
-                observed = dict.fromkeys(json.loads(row[0]) if row else [])
-                observed.update(dict.fromkeys(str(v) for v in changes["sources"]))
+                row = conn.execute(PATCH_SOURCES_ROW, (path,)).fetchone()
+                new = [str(v) for v in changes["sources"]]
+                # A source the cap took out of the list leaves `observed` as a parse would
+                # drop it (it is kept in `capped_sources`); the History's sources stay.
+                left = set(json.loads(row[1]) if row else []) - set(new)
+                observed = {s: None for s in (json.loads(row[0]) if row else []) if s not in left}
+                observed.update(dict.fromkeys(new))
                 values["observed"] = json.dumps(list(observed), ensure_ascii=False)
+                if SOURCES_COUNT_KEY not in changes:
+                    # The list alone changed: its count, unless the note's own was larger.
+                    values[SOURCES_COUNT_KEY] = max(len(new), int((row[2] if row else 0) or 0))
             sets = ", ".join(f"{name} = :{name}" for name in values)
             conn.execute(f"UPDATE notes SET {sets} WHERE path = :path", {**values, "path": path})
 
@@ -788,6 +836,53 @@ class Index:
             (source,),
         )
         return [_row_dict(r) for r in rows]
+
+    def observed(self, source: str) -> bool:
+        """Whether a memory has consumed this message (`<conversation>#<message>`): in its
+        note's list, its History, or left out of the list by the cap (`capped.py`)."""
+        return bool(self.conn.execute(OBSERVED, {"source": source}).fetchone()[0])
+
+    def listed_sources(self, path: str) -> list[str]:
+        """The sources the note at `path` listed when it was last indexed."""
+        row = self.conn.execute(LISTED_SOURCES, (path,)).fetchone()
+        return json.loads(row[0]) if row else []
+
+    def capped_sources(self, memory_id: str | None = None) -> list[str]:
+        """The sources the cap left out of a memory's note; without an id, those of every
+        memory that has a valid note."""
+        if memory_id is None:
+            return [r[0] for r in self.conn.execute(CAPPED_OF_MEMORIES)]
+        return [r[0] for r in self.conn.execute(CAPPED_OF, (memory_id,))]
+
+    def capped_stamp(self) -> str | None:
+        """The stamp of `.tota-sources/` when the capped tables last matched it (None: never)."""
+        return self.get_state(CAPPED_STATE)
+
+    def set_capped_stamp(self, stamp: str) -> None:
+        """Record that the capped tables match `.tota-sources/` as it is at `stamp`."""
+        with self.write() as conn:
+            conn.execute(SET_STATE, (CAPPED_STATE, stamp))
+
+    def capped_file_stamps(self) -> dict[str, str]:
+        """Each `.tota-sources/<memory id>` file the tables hold, and its stamp as read."""
+        return dict(self.conn.execute("SELECT memory_id, stamp FROM capped_files"))
+
+    def load_capped_file(self, memory_id: str, sources: Sequence[str], stamp: str | None) -> None:
+        """Replace a memory's capped-out sources with a file's whole list, read at `stamp`
+        (None: the file is gone, and so are they)."""
+        with self.write() as conn:
+            conn.execute(DROP_CAPPED, (memory_id,))
+            if stamp is None:
+                conn.execute(DROP_CAPPED_FILE, (memory_id,))
+                return
+            conn.executemany(ADD_CAPPED, [(memory_id, s) for s in sources])
+            conn.execute(SET_CAPPED_FILE, (memory_id, stamp))
+
+    def add_capped_sources(self, memory_id: str, sources: Sequence[str], stamp: str) -> None:
+        """Add the sources tota just appended to a memory's file, which now has `stamp`."""
+        with self.write() as conn:
+            conn.executemany(ADD_CAPPED, [(memory_id, s) for s in sources])
+            conn.execute(SET_CAPPED_FILE, (memory_id, stamp))
 
     def by_key(self, key: str, subject: str) -> list[dict[str, Any]]:
         """Active memories that fill this slot for this subject, newest first (the conflict

@@ -104,6 +104,7 @@ def clear(vault: Vault) -> ClearReport:
     report = ClearReport()
     rows = vault.index.conn.execute(MEMORY_NOTES).fetchall()
     forgotten = [source for _rel, _hash, sources in rows for source in json.loads(sources)]
+    forgotten += vault.index.capped_sources()  # and those the cap left out of the notes
     # Tombstones first: a crash before the deletes leaves memories and their tombstones (the
     # memories stay findable), never deleted memories that the next observation brings back.
     # A note left below (changed since the sync) still cites its tombstoned messages, which

@@ -31,6 +31,7 @@ __all__ = [
     "memory_from_fields",
     "new_id",
     "parse_date",
+    "source_total",
     "validate_score",
 ]
 
@@ -191,6 +192,15 @@ def cap_sources(sources: Sequence[str], total: int | None = None) -> tuple[list[
     if len(items) > SOURCES_FIRST + SOURCES_LATEST:
         items = items[:SOURCES_FIRST] + items[-SOURCES_LATEST:]
     return items, (count if count > len(items) else None)
+
+
+def source_total(memory: Memory) -> int:
+    """How many sources a memory has had: its `sources_count` once its list is capped, else
+    the length of its list (never less than the list: a count a person lowered by hand, or
+    one that is not a whole number, does not hide listed sources)."""
+    raw = str(memory.extra.get(SOURCES_COUNT_KEY) or "").strip()
+    listed = len(memory.sources)
+    return max(int(raw), listed) if raw.isdigit() else listed
 
 
 def now() -> datetime:

@@ -37,20 +37,9 @@ from .config import ExtractSettings
 from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
 from .extract.secrets import find_secrets, is_only_secret, redact
-from .files import read_file
 from .history import kept_entry, replaced_entry
-from .model import (
-    SOURCES_COUNT_KEY,
-    SOURCES_FIRST,
-    SOURCES_LATEST,
-    Memory,
-    Status,
-    cap_sources,
-    new_id,
-    now,
-    parse_date,
-)
-from .notes import parse_note, statement_problem
+from .model import SOURCES_COUNT_KEY, Memory, Status, cap_sources, new_id, now, parse_date
+from .notes import statement_problem
 from .sanitize import MAX_STATEMENT_CHARS, cap_statement, clean_text, shorten
 from .scoring import (
     DEFAULT_MIN_CONFIDENCE,
@@ -390,6 +379,7 @@ class Learner:
     ) -> None:
         index = self.vault.index
         forgotten = self.vault.forgotten_sources()
+        self.vault.refresh_capped_sources()  # one stat unless `.tota-sources` changed
         observed: dict[str, bool] = {}
         quotes: dict[str, tuple[str, tuple[str, ...]]] = {}
         for raw in candidates:
@@ -406,7 +396,7 @@ class Learner:
                 )
                 continue
             if source not in observed:
-                observed[source] = source in forgotten or bool(index.by_source(source))
+                observed[source] = source in forgotten or index.observed(source)
             scores = score(candidate)
             # `decide` skips a repeated message or a weak candidate before comparing it with
             # anything: those need no look-up (a fifth of a real conversation's candidates).
@@ -508,28 +498,30 @@ class Learner:
         def changes(row: dict[str, Any]) -> dict[str, Any]:
             # From the row as it is after any pending hand edit was recorded, so a person's
             # own confidence is what the confirmation builds on.
-            sources = list(row.get("sources") or [])
-            capped: dict[str, Any] = {}
-            if source not in sources:
-                sources.append(source)
-                if len(sources) > SOURCES_FIRST + SOURCES_LATEST:
-                    total = self._sources_count(target["path"], len(sources) - 1) + 1
-                    kept, count = cap_sources(sources, total)
-                    capped = {"sources": kept, SOURCES_COUNT_KEY: count}
-            return {
+            listed = list(row.get("sources") or [])
+            patch: dict[str, Any] = {
                 "confidence": confirm_confidence(_row_confidence(row), scores.confidence),
                 "confirmations": int(row.get("confirmations") or 1) + 1,
                 "confirmed": when.replace(microsecond=0),
-                "sources": sources,
-                **capped,
+                "sources": listed,
             }
+            if source in listed:
+                return patch
+            total = max(int(row.get(SOURCES_COUNT_KEY) or 0), len(listed)) + 1
+            if not self.vault.can_cap_sources(row.get("memory_id")):
+                # An id that cannot name the file the dropped ones go to: list them all.
+                patch["sources"] = [*listed, source]
+                return patch
+            kept, count = cap_sources([*listed, source], total)
+            patch["sources"] = kept
+            if count is not None:
+                patch[SOURCES_COUNT_KEY] = count
+                # The sources the cap leaves out are recorded in the vault before the note
+                # stops listing them, so they stay observed (and forgettable) everywhere.
+                left = set(kept)
+                dropped = [s for s in listed if s not in left]
+                self.vault.record_capped_sources(row["memory_id"], dropped)
+            return patch
 
         self.vault.edit(target["path"], changes)
         return target["path"]
-
-    def _sources_count(self, path: str, listed: int) -> int:
-        """How many sources a note has had: its `sources_count` once its list is capped (the
-        index keeps only the list), else the length of the list."""
-        data, _ = read_file(self.vault.root / path)
-        raw = str(parse_note(data, path).fields.get(SOURCES_COUNT_KEY) or "").strip()
-        return max(int(raw), listed) if raw.isdigit() else listed

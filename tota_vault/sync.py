@@ -23,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from .capped import CAPPED_DIR, add_capped, left_out, refresh_index
 from .errors import NoteChangedError, NoteError
 from .files import (
     FileStat,
@@ -38,7 +39,7 @@ from .files import (
     through_link,
 )
 from .index import Index, IndexedFile, IndexedStat, NoteRecord, record_from_note
-from .model import Evidence, format_date, new_id, now
+from .model import Evidence, Memory, format_date, new_id, now
 from .notes import ParsedNote, parse_note, patch_frontmatter
 from .seal import SealState, hand_edit_changes, seal, seal_state
 
@@ -456,6 +457,8 @@ def reconcile(
                 data, fp = contents[path]
                 note = parse_note(data, path, fallback_time=_local(fp.mtime_ns / 1e9))
                 memory = note.memory
+                if assign_ids and memory is not None and indexed.get(path, _NO_ROW).memory_id:
+                    _record_left_out(root, index, path, memory, indexed[path], report)
                 if assign_ids and note.needs_id:
                     note, fp, outcome = _assign_id(root, note, data, fp, quiet=quiet)
                     if outcome == "assigned":
@@ -514,12 +517,34 @@ def reconcile(
         index.apply(deletes=gone)
         report.removed.extend(gone)
     if paths is None:
+        # The sources capped out of notes (`capped.py`): read again only if the file changed
+        # (a pull, a person's edit, an index rebuilt from nothing).
+        report.unreadable.extend(refresh_index(root, index, full=True))
         index.set_state("last_sync", format_date(now()))
     elif report.changed:
         index.set_state("last_update", format_date(now()))
     report.invalid = index.invalid()
     report.seconds = time.perf_counter() - started
     return report
+
+
+_NO_ROW = IndexedFile(0, 0, "", None)
+
+
+def _record_left_out(
+    root: Path, index: Index, path: str, memory: Memory, row: IndexedFile, report: SyncReport
+) -> None:
+    """Record in `.tota-sources` the sources a capped note stopped listing without tota's cap
+    (a git merge's), so they stay observed (see `capped.left_out`)."""
+    if memory.id != row.memory_id:
+        return  # another memory now: the old one's sources left with it
+    dropped = left_out(index.listed_sources(path), memory)
+    if not dropped:
+        return
+    try:
+        add_capped(root, index, memory.id, dropped)
+    except NoteError as exc:
+        report.unreadable.append((f"{CAPPED_DIR}/{memory.id}", str(exc).split(": ", 1)[-1]))
 
 
 @contextmanager

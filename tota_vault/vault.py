@@ -23,12 +23,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .capped import add_capped, recordable, refresh_index
 from .config import is_paused, load_config, set_paused
 from .decay import ARCHIVE_FLOOR
 from .doctor import DoctorReport, diagnose
 from .errors import (
     IndexCorruptError,
     IndexError_,
+    InvalidNoteError,
     NoteChangedError,
     NotFoundError,
     SecretError,
@@ -861,7 +863,11 @@ class Vault:
         _note, fingerprint, _data = read_note(self.root, rel)
         if fingerprint.hash != rows[0]["hash"]:
             raise NoteChangedError("changed on disk while forgetting it; try again", path=rel)
-        sources = list(rows[0].get("sources") or [])
+        # Every message it came from: those its note lists and those the cap left out.
+        sources = [
+            *(rows[0].get("sources") or []),
+            *self.index.capped_sources(rows[0]["memory_id"]),
+        ]
         # The tombstone before the delete: a crash between them leaves the memory (and a
         # tombstone that changes nothing while the memory cites the same messages).
         add_forgotten(self.root, sources)
@@ -869,6 +875,24 @@ class Vault:
         self._index_after_write(rel, lambda: self.index.apply(deletes=[rel]))
         forget_conversations(self.index, sources)
         return rel
+
+    def record_capped_sources(self, memory_id: str, sources: Sequence[str]) -> None:
+        """Record sources a cap is about to drop from a memory's note (`capped.py`), in the
+        vault's `.tota-sources` and in the index, so they stay observed and forgettable."""
+        add_capped(self.root, self.index, memory_id, sources)
+
+    def refresh_capped_sources(self) -> None:
+        """Bring the index's copy of `.tota-sources/` up to date (one stat if it is); a file
+        that cannot be read raises `InvalidNoteError` naming it (learning waits for it)."""
+        problems = refresh_index(self.root, self.index)
+        if problems:
+            path, reason = problems[0]
+            raise InvalidNoteError(reason, path=path)
+
+    @staticmethod
+    def can_cap_sources(memory_id: str | None) -> bool:
+        """Whether a memory's note may cap its sources: its capped-out ones can be recorded."""
+        return recordable(memory_id)
 
     @_guarded
     def forgotten_sources(self) -> frozenset[str]:
