@@ -24,7 +24,7 @@ from tota_vault.gitdriver import (
 from tota_vault.gitmerge import merge_notes, split_both_kept
 from tota_vault.model import Evidence, Memory, MemoryType, Status, cap_sources
 from tota_vault.notes import parse_note
-from tota_vault.seal import SealState, render_sealed, seal_state
+from tota_vault.seal import SealState, render_sealed, seal, seal_state
 
 T0 = datetime(2026, 1, 1, 9, 0, 0)
 PATH = "preference/Prefers tea over coffee.md"
@@ -295,6 +295,139 @@ def test_capped_sources_merge_and_count():
     assert memory.confirmations == 32 and memory.extra["sources_count"] == "32"
     assert len(memory.sources) == 25
     assert memory.sources[:5] == many[:5] and memory.sources[-2:] == ("x#1", "y#1")
+
+
+# --- a person's words: History free text, paragraphs, no clock ---------------------------------
+
+ENTRY = '2025-12-01T00:00:00 replaced "Prefers coffee." (confidence 0.50 < 0.70, evidence direct)'
+KEPT = '2026-01-02T09:00:00 kept over "Prefers cocoa." (confidence 0.30 < 0.70, source c9#1)'
+
+
+def body_of(text: str) -> str:
+    return text.split("---\n", 2)[2]
+
+
+def test_free_text_in_history_keeps_its_order_blank_lines_and_duplicates():
+    base = BASE.with_changes(history=(ENTRY, ENTRY))  # one line twice: both stay
+    why = "\nWhy I changed my mind:\nZebra crossings are safer.\nApples too.\n"
+    ours = note(base).replace(f"- {ENTRY}\n- {ENTRY}\n", f"- {ENTRY}\n- {ENTRY}\n{why}")
+    theirs = note(confirm(base, "c2#1", day(1)).with_changes(history=(*base.history, KEPT)))
+    memory = merged(note(base), ours, theirs)
+    assert memory.confirmations == 2
+    text = merge_notes(note(base), ours, theirs, path=PATH).text
+    assert body_of(text) == (
+        f"Prefers tea over coffee.\n\n## History\n- {ENTRY}\n- {ENTRY}\n- {KEPT}\n{why}"
+    )
+
+
+def test_free_text_in_history_changed_on_both_sides_is_marked_not_sorted():
+    base = note(BASE.with_changes(history=(ENTRY,))) + "\nMy note: zebra.\n"
+    ours = base.replace("My note: zebra.", "My note: zebra, then apples.")
+    theirs = base.replace("My note: zebra.", "My note: apples.")
+    result = merge_notes(base, ours, theirs, path=PATH)
+    assert not result.clean
+    assert body_of(result.text) == (
+        f"Prefers tea over coffee.\n\n## History\n- {ENTRY}\n\n<<<<<<< ours\n"
+        "My note: zebra, then apples.\n=======\nMy note: apples.\n>>>>>>> theirs\n"
+    )
+
+
+def test_new_history_entries_on_both_sides_are_united_by_date_after_the_base():
+    base = BASE.with_changes(history=(ENTRY,))
+    late = KEPT.replace("2026-01-02", "2026-01-09")
+    ours = note(base.with_changes(history=(ENTRY, late)))
+    theirs = note(base.with_changes(history=(ENTRY, KEPT)))
+    assert merged(note(base), ours, theirs).history == (ENTRY, KEPT, late)
+
+
+PERSON = (
+    "---\nid: 01JPERS0000000000000000000\ntype: preference\n---\n"
+    "Prefers tea over coffee.\n\nGreen tea in the morning.\n\nNever with sugar.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("ours", "theirs", "expected"),
+    [
+        # two paragraphs of a person's note, one edited on each side: both edits kept
+        (
+            ("Prefers tea over coffee.", "Prefers tea over any coffee."),
+            ("Never with sugar.", "Never with sugar or milk."),
+            "Prefers tea over any coffee.\n\nGreen tea in the morning.\n\nNever with sugar or milk.\n",
+        ),
+        # one side adds a paragraph at the end, the other edits the first
+        (
+            ("Prefers tea over coffee.", "Prefers tea."),
+            ("Never with sugar.\n", "Never with sugar.\n\nMint in the evening.\n"),
+            "Prefers tea.\n\nGreen tea in the morning.\n\nNever with sugar.\n\nMint in the evening.\n",
+        ),
+    ],
+)
+def test_edits_to_different_paragraphs_of_a_persons_note_both_stay(ours, theirs, expected):
+    a, b = PERSON.replace(*ours), PERSON.replace(*theirs)
+    result = merge_notes(PERSON, a, b, path=PATH)
+    assert result.clean, result.decisions
+    assert body_of(result.text) == expected
+    assert merge_notes(PERSON, b, a, path=PATH).text == result.text
+    assert "History" not in result.text
+
+
+def test_a_short_persons_note_edited_in_both_paragraphs_keeps_both_edits():
+    base = "---\ntype: goal\n---\nRun a marathon.\n\nIn Lisbon.\n"
+    ours, theirs = base.replace("a marathon", "a half marathon"), base.replace("Lisbon", "Porto")
+    memory = merged(base, ours, theirs, path="goal/Run.md")
+    assert memory.text == "Run a half marathon.\n\nIn Porto." and memory.history == ()
+    # Adjacent lines are one change, for git's text merge as for this one: a conflict.
+    tight = base.replace("\n\nIn", "\nIn")
+    result = merge_notes(tight, tight.replace("a marathon", "a half marathon"),
+                         tight.replace("Lisbon", "Porto"), path="goal/Run.md")  # fmt: skip
+    assert not result.clean and result.text.count("<<<<<<< ours\n") == 1
+
+
+def test_one_line_of_a_persons_note_changed_on_both_sides_is_marked_not_moved_to_history():
+    ours = PERSON.replace("Green tea in the morning.", "Green tea at eight.")
+    theirs = PERSON.replace("Green tea in the morning.", "Black tea in the morning.")
+    result = merge_notes(PERSON, ours, theirs, path=PATH)
+    assert not result.clean
+    assert body_of(result.text) == (
+        "Prefers tea over coffee.\n\n<<<<<<< ours\nGreen tea at eight.\n=======\n"
+        "Black tea in the morning.\n>>>>>>> theirs\n\nNever with sugar.\n"
+    )
+
+
+def test_a_note_without_frontmatter_is_left_to_the_text_merge():
+    result = merge_notes("I like tea.\n", "I like green tea.\n", "I like black tea.\n",
+                         path="preference/tea.md")  # fmt: skip
+    assert result.text is None and not result.clean
+
+
+def test_the_merge_never_reads_the_clock(monkeypatch: pytest.MonkeyPatch):
+    """Notes without dates merge to the same bytes at any time (two clones, two clocks)."""
+    import tota_vault.model as model
+
+    undated = "---\nid: 01JPERS0000000000000000000\ntype: preference\n---\nI like tea.\n"
+    sealed = note(BASE.with_changes(text="I like tea."))
+    no_dates = "".join(
+        line for line in sealed.splitlines(keepends=True)
+        if not line.startswith(("created:", "updated:", "confirmed:"))
+    )  # fmt: skip
+    cases = [
+        (undated, undated.replace("I like", "I like green"), undated.replace("I like", "I like black")),
+        (no_dates, seal(no_dates.replace("I like", "I like green")),
+         seal(no_dates.replace("I like", "I like black").replace("confidence: 0.7", "confidence: 0.9"))),
+    ]  # fmt: skip
+    for base, ours, theirs in cases:
+        results = []
+        for clock in (datetime(2030, 5, 1, 12, 0, 0), datetime(2031, 6, 2, 13, 1, 1)):
+            monkeypatch.setattr(model, "now", lambda clock=clock: clock)
+            results.append(merge_notes(base, ours, theirs, path=PATH))
+        assert results[0] == results[1]
+        assert "2030" not in results[0].text and "2031" not in results[0].text
+    assert not merge_notes(*cases[0], path=PATH).clean  # a person's words: left to a person
+    winner = merge_notes(*cases[1], path=PATH)  # tota's own statements: the rule, no date
+    assert winner.clean and 'I like black tea.\n\n## History\n- replaced "I like green tea."' in (
+        winner.text
+    )
 
 
 # --- symmetry, by property --------------------------------------------------------------------
