@@ -8,6 +8,7 @@ import subprocess
 import sys
 from datetime import datetime, timedelta
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -446,13 +447,21 @@ EDITS = st.lists(
         st.tuples(st.just("mood"), st.sampled_from(["calm", "busy"])),
         st.tuples(st.just("hand"), st.sampled_from([" Really.", " Mostly."])),
         st.tuples(st.just("crlf"), st.just(True)),
+        # a person's own lines inside History (the same one twice is two lines)
+        st.tuples(st.just("note"), st.sampled_from(["Zebra crossings first.", "Apples too.", ""])),
     ),
     max_size=5,
 )
 
 
-def apply(memory: Memory, edits: list[tuple[str, object]]) -> str:
-    hand, crlf = "", False
+def undated(text: str) -> str:
+    """A note without `created`, `updated` or `confirmed`, as a person might keep it."""
+    dates = ("created:", "updated:", "confirmed:")
+    return "".join(line for line in text.splitlines(True) if not line.startswith(dates))
+
+
+def apply(memory: Memory, edits: list[tuple[str, object]], dated: bool = True) -> str:
+    hand, crlf, notes = "", False, []
     for kind, value in edits:
         if kind == "confirm":
             memory = confirm(memory, str(value), memory.updated + timedelta(hours=1))
@@ -476,9 +485,13 @@ def apply(memory: Memory, edits: list[tuple[str, object]]) -> str:
             memory = memory.with_changes(extra={"mood": value})
         elif kind == "crlf":
             crlf = True
+        elif kind == "note":
+            notes.append(f"{value}\n")
         else:
             hand = str(value)
-    text = note(memory)
+    text = note(memory) if dated else seal(undated(note(memory)))
+    if notes:  # History is the note's last section; a new one is made when there is none
+        text += ("" if "\n## History\n" in text else "\n## History\n") + "".join(notes)
     if hand:  # a person's edit after tota's last write: the seal no longer matches
         text = text.replace(memory.text, memory.text + hand, 1)
     return text.replace("\n", "\r\n") if crlf else text
@@ -491,16 +504,17 @@ def apply(memory: Memory, edits: list[tuple[str, object]]) -> str:
     database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-@given(EDITS, EDITS, st.booleans())
-def test_merging_a_into_b_and_b_into_a_give_the_same_note(edits_a, edits_b, add_add):
-    base: str | None = note()
-    a, b = apply(BASE, edits_a), apply(BASE, edits_b)
+@given(EDITS, EDITS, st.booleans(), st.booleans())
+def test_merging_a_into_b_and_b_into_a_give_the_same_note(edits_a, edits_b, add_add, dated):
+    base: str | None = note() if dated else seal(undated(note()))
+    a, b = apply(BASE, edits_a, dated), apply(BASE, edits_b, dated)
     if add_add:  # both devices created the note: no base, two ids
         base = None
-        a = apply(BASE.with_changes(id="01JAAAA0000000000000000000"), edits_a)
-        b = apply(BASE.with_changes(id="01JBBBB0000000000000000000"), edits_b)
+        a = apply(BASE.with_changes(id="01JAAAA0000000000000000000"), edits_a, dated)
+        b = apply(BASE.with_changes(id="01JBBBB0000000000000000000"), edits_b, dated)
     one = merge_notes(base, a, b, path=PATH)
-    two = merge_notes(base, b, a, path=PATH)
+    with patch("tota_vault.model.now", return_value=datetime(2031, 6, 2, 13, 1, 1)):
+        two = merge_notes(base, b, a, path=PATH)  # another device, another clock
     assert one.clean == two.clean
     assert (one.text is None) == (two.text is None)
     if one.clean:
@@ -510,6 +524,9 @@ def test_merging_a_into_b_and_b_into_a_give_the_same_note(edits_a, edits_b, add_
         assert parsed.memory.confirmations >= max(
             parse_note(x.encode(), PATH).memory.confirmations for x in (a, b)
         )
+        for line in ("Zebra crossings first.", "Apples too."):  # a person's lines, all kept
+            assert one.text.count(line) == max(a.count(line), b.count(line))
+        assert one.text.count("\n\n\n") <= max(a.count("\n\n\n"), b.count("\n\n\n"))
     elif one.text is not None:
         assert "<<<<<<< ours" in one.text  # a conflict is always marked
 
