@@ -802,6 +802,66 @@ def test_doctor_reports_a_driver_whose_python_is_gone(clones: tuple[Path, Path])
     assert git_problems(laptop) == []
 
 
+@needs_git
+@pytest.mark.parametrize("encoding", ["utf-16", "latin-1"])
+def test_a_gitattributes_that_is_not_utf8_is_named_and_left_alone(
+    tmp_path: Path, git_env: Path, encoding: str
+):
+    """PowerShell's `>` writes UTF-16: a clear error naming the file, and nothing changed."""
+    from tota_vault.errors import VaultError
+
+    vault = tmp_path / "v"
+    vault.mkdir()
+    data = "# Gräfin's vault\n*.png binary\n".encode(encoding)
+    (vault / ".gitattributes").write_bytes(data)
+
+    def tota(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "tota_vault", "--vault", str(vault), *args],
+                              capture_output=True, text=True)  # fmt: skip
+
+    made = tota("init", "--git")  # a new vault: refused before anything is created
+    assert made.returncode == 1 and "Traceback" not in made.stderr
+    assert made.stderr.count("\n") == 1 and ".gitattributes" in made.stderr
+    assert "UTF-8" in made.stderr
+    assert sorted(p.name for p in vault.iterdir()) == [".gitattributes"]
+    git(vault, "init", "-q")
+    with pytest.raises(VaultError, match=r"\.gitattributes.*UTF-8"):
+        setup_git(vault)
+    done = tota("git", "setup")
+    assert done.returncode == 1 and done.stderr.startswith("tota: error: ")
+    assert "Traceback" not in done.stderr and str(vault / ".gitattributes") in done.stderr
+    assert (vault / ".gitattributes").read_bytes() == data
+    assert git(vault, "config", "--get", "merge.tota.driver", check=False).returncode == 1
+
+
+@needs_git
+@pytest.mark.parametrize(
+    ("existing", "expected_start"),
+    [
+        (
+            b"\xef\xbb\xbf*.md merge=tota\n",
+            b"\xef\xbb\xbf*.md merge=tota\n#",
+        ),  # a BOM: no twin line
+        (b"*.png binary\r\n", b"*.png binary\r\n# Memory notes"),  # CRLF kept
+        (b"*.png binary", b"*.png binary\n# Memory notes"),  # no final newline
+    ],
+)
+def test_setup_adds_to_a_gitattributes_without_rewriting_it(
+    tmp_path: Path, git_env: Path, existing: bytes, expected_start: bytes
+):
+    git(tmp_path, "init", "-q")
+    (tmp_path / ".gitattributes").write_bytes(existing)
+    assert ".gitattributes" in setup_git(tmp_path)
+    data = (tmp_path / ".gitattributes").read_bytes()
+    assert data.startswith(expected_start) and data.count(b"merge=tota") == 1
+    if b"\r\n" in existing:  # every line ends as the person's lines do
+        assert data.count(b"\n") == data.count(b"\r\n")
+    else:
+        assert b"\r" not in data
+    assert setup_git(tmp_path) == []
+    assert git(tmp_path, "check-attr", "merge", "--", "x.md").stdout.strip() == "x.md: merge: tota"
+
+
 def test_setup_outside_a_repository_says_so(tmp_path: Path, git_env: Path):
     from tota_vault.errors import VaultError
 
