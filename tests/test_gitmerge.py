@@ -571,6 +571,14 @@ def test_an_undecodable_side_is_a_conflict_not_a_crash(tmp_path: Path):
     assert a.read_bytes().startswith(b"\xff\xfe---") and b"confidence: 0.9" in a.read_bytes()
 
 
+def test_a_note_without_frontmatter_goes_to_git_merge_file(tmp_path: Path):
+    base = "I like tea.\n\nGreen in the morning.\n"
+    o, a, b = write_three(tmp_path, base, base.replace("tea", "hot tea"),
+                          base.replace("Green", "Sencha"))  # fmt: skip
+    assert run_driver(o, a, b, 7, "preference/tea.md") == 0
+    assert a.read_text("utf-8") == "I like hot tea.\n\nSencha in the morning.\n"
+
+
 def test_the_driver_command_names_this_python_absolutely():
     command = driver_command()
     assert command.startswith(str(Path(sys.executable).absolute()).split(" ")[0][:10])
@@ -693,6 +701,29 @@ def test_pull_rebase_gives_the_same_notes_as_a_merge(clones: tuple[Path, Path], 
     git(twin, "pull", "--rebase", "-q")  # ours and theirs swap in a rebase
     assert notes_of(twin) == notes_of(desktop)
     assert check_merged(twin).confirmations == 3
+
+
+@needs_git
+def test_a_persons_edits_to_different_paragraphs_survive_a_pull(clones: tuple[Path, Path]):
+    laptop, desktop = clones
+    rel = "goal/Run a marathon.md"
+    person = "---\ntype: goal\n---\nRun a marathon.\n\nTrain three times a week.\n"
+    (laptop / rel).write_text(person)
+    with Vault.open(laptop) as vault:
+        vault.sync()  # the note gets its id (and a seal) before both clones have it
+    commit(laptop, "goal")
+    git(laptop, "push", "-q")
+    git(desktop, "pull", "-q")
+    for root, old, new in ((laptop, "a marathon", "a marathon in Lisbon"),
+                           (desktop, "three times", "four times")):  # fmt: skip
+        (root / rel).write_text((root / rel).read_text().replace(old, new))
+        commit(root, "edit")
+    git(laptop, "push", "-q")
+    pulled = git(desktop, "pull", "--no-rebase", "-q")
+    assert "CONFLICT" not in pulled.stdout + pulled.stderr
+    memory = parse_note((desktop / rel).read_bytes(), rel).memory
+    assert memory.text == "Run a marathon in Lisbon.\n\nTrain four times a week."
+    assert memory.history == ()
 
 
 @needs_git
