@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-__all__ = ["Hunk", "LineMerge", "conflict_lines", "hunks", "merge_lines", "split_lines"]
+__all__ = ["Hunk", "LineMerge", "Lines", "conflict_lines", "hunks", "merge_lines", "split_lines"]
 
 Lines = tuple[str, ...]
 
