@@ -122,8 +122,8 @@ class _Note:
 
 @dataclass(frozen=True)
 class _Body:
-    pre: str  # the statement (and quote) before the History section, up to its last line
-    gap: str  # the blank lines between the statement and the History heading
+    pre: str  # the statement (and quote) before the History section, to its last character
+    gap: str  # the newlines after it: its line end and the blank lines before the heading
     heading: str  # the `## History` line, "" when there is no section
     history: Lines  # the section's lines after the heading, blank ones and all
     post: str  # anything after the section (the next level-1/2 heading on)
@@ -230,7 +230,6 @@ def _split_body(body: str) -> _Body:
     start, end = span if span is not None else (len(body), len(body))
     before = body[:start]
     pre = before.rstrip("\n")
-    pre += "\n" if pre else ""
     section = body[start:end]
     heading, _, rest = section.partition("\n")
     heading += "\n" if heading else ""
@@ -240,7 +239,9 @@ def _split_body(body: str) -> _Body:
 def _join_body(parts: _Body) -> str:
     if not parts.heading and not parts.history:
         return parts.pre + parts.gap + parts.post
-    gap = parts.gap or ("\n" if parts.pre else "")  # a new section starts after a blank line
+    gap = parts.gap
+    if not parts.heading:  # a section the merge adds starts after a blank line
+        gap = "\n\n" if parts.pre else ""
     history = "".join(parts.history)
     return parts.pre + gap + (parts.heading or _HEADING) + history + parts.post
 
@@ -504,9 +505,10 @@ class _Merger:
             split_lines(theirs),
             marker_size=self.marker_size,
         )
+        text = merged.text.removesuffix("\n")  # its line end is in the gap
         if not merged.conflicts:
             self.decisions.append("statement: both sides' edits kept, merged line by line")
-            return merged.text
+            return text
         if self._tota_statements():
             entry = self._statement_entry()
             if entry is not None:
@@ -515,7 +517,7 @@ class _Merger:
         else:
             self.decisions.append("statement: the same lines changed on both sides: left for you")
         self.conflicts += merged.conflicts
-        return merged.text
+        return text
 
     def _tota_statements(self) -> bool:
         """Both sides hold a statement exactly as tota wrote it (sealed), one paragraph each:
