@@ -8,6 +8,7 @@ import subprocess
 import sys
 from datetime import datetime, timedelta
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,7 +25,7 @@ from tota_vault.gitdriver import (
 from tota_vault.gitmerge import merge_notes, split_both_kept
 from tota_vault.model import Evidence, Memory, MemoryType, Status, cap_sources
 from tota_vault.notes import parse_note
-from tota_vault.seal import SealState, render_sealed, seal_state
+from tota_vault.seal import SealState, render_sealed, seal, seal_state
 
 T0 = datetime(2026, 1, 1, 9, 0, 0)
 PATH = "preference/Prefers tea over coffee.md"
@@ -297,6 +298,139 @@ def test_capped_sources_merge_and_count():
     assert memory.sources[:5] == many[:5] and memory.sources[-2:] == ("x#1", "y#1")
 
 
+# --- a person's words: History free text, paragraphs, no clock ---------------------------------
+
+ENTRY = '2025-12-01T00:00:00 replaced "Prefers coffee." (confidence 0.50 < 0.70, evidence direct)'
+KEPT = '2026-01-02T09:00:00 kept over "Prefers cocoa." (confidence 0.30 < 0.70, source c9#1)'
+
+
+def body_of(text: str) -> str:
+    return text.split("---\n", 2)[2]
+
+
+def test_free_text_in_history_keeps_its_order_blank_lines_and_duplicates():
+    base = BASE.with_changes(history=(ENTRY, ENTRY))  # one line twice: both stay
+    why = "\nWhy I changed my mind:\nZebra crossings are safer.\nApples too.\n"
+    ours = note(base).replace(f"- {ENTRY}\n- {ENTRY}\n", f"- {ENTRY}\n- {ENTRY}\n{why}")
+    theirs = note(confirm(base, "c2#1", day(1)).with_changes(history=(*base.history, KEPT)))
+    memory = merged(note(base), ours, theirs)
+    assert memory.confirmations == 2
+    text = merge_notes(note(base), ours, theirs, path=PATH).text
+    assert body_of(text) == (
+        f"Prefers tea over coffee.\n\n## History\n- {ENTRY}\n- {ENTRY}\n- {KEPT}\n{why}"
+    )
+
+
+def test_free_text_in_history_changed_on_both_sides_is_marked_not_sorted():
+    base = note(BASE.with_changes(history=(ENTRY,))) + "\nMy note: zebra.\n"
+    ours = base.replace("My note: zebra.", "My note: zebra, then apples.")
+    theirs = base.replace("My note: zebra.", "My note: apples.")
+    result = merge_notes(base, ours, theirs, path=PATH)
+    assert not result.clean
+    assert body_of(result.text) == (
+        f"Prefers tea over coffee.\n\n## History\n- {ENTRY}\n\n<<<<<<< ours\n"
+        "My note: zebra, then apples.\n=======\nMy note: apples.\n>>>>>>> theirs\n"
+    )
+
+
+def test_new_history_entries_on_both_sides_are_united_by_date_after_the_base():
+    base = BASE.with_changes(history=(ENTRY,))
+    late = KEPT.replace("2026-01-02", "2026-01-09")
+    ours = note(base.with_changes(history=(ENTRY, late)))
+    theirs = note(base.with_changes(history=(ENTRY, KEPT)))
+    assert merged(note(base), ours, theirs).history == (ENTRY, KEPT, late)
+
+
+PERSON = (
+    "---\nid: 01JPERS0000000000000000000\ntype: preference\n---\n"
+    "Prefers tea over coffee.\n\nGreen tea in the morning.\n\nNever with sugar.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("ours", "theirs", "expected"),
+    [
+        # two paragraphs of a person's note, one edited on each side: both edits kept
+        (
+            ("Prefers tea over coffee.", "Prefers tea over any coffee."),
+            ("Never with sugar.", "Never with sugar or milk."),
+            "Prefers tea over any coffee.\n\nGreen tea in the morning.\n\nNever with sugar or milk.\n",
+        ),
+        # one side adds a paragraph at the end, the other edits the first
+        (
+            ("Prefers tea over coffee.", "Prefers tea."),
+            ("Never with sugar.\n", "Never with sugar.\n\nMint in the evening.\n"),
+            "Prefers tea.\n\nGreen tea in the morning.\n\nNever with sugar.\n\nMint in the evening.\n",
+        ),
+    ],
+)
+def test_edits_to_different_paragraphs_of_a_persons_note_both_stay(ours, theirs, expected):
+    a, b = PERSON.replace(*ours), PERSON.replace(*theirs)
+    result = merge_notes(PERSON, a, b, path=PATH)
+    assert result.clean, result.decisions
+    assert body_of(result.text) == expected
+    assert merge_notes(PERSON, b, a, path=PATH).text == result.text
+    assert "History" not in result.text
+
+
+def test_a_short_persons_note_edited_in_both_paragraphs_keeps_both_edits():
+    base = "---\ntype: goal\n---\nRun a marathon.\n\nIn Lisbon.\n"
+    ours, theirs = base.replace("a marathon", "a half marathon"), base.replace("Lisbon", "Porto")
+    memory = merged(base, ours, theirs, path="goal/Run.md")
+    assert memory.text == "Run a half marathon.\n\nIn Porto." and memory.history == ()
+    # Adjacent lines are one change, for git's text merge as for this one: a conflict.
+    tight = base.replace("\n\nIn", "\nIn")
+    result = merge_notes(tight, tight.replace("a marathon", "a half marathon"),
+                         tight.replace("Lisbon", "Porto"), path="goal/Run.md")  # fmt: skip
+    assert not result.clean and result.text.count("<<<<<<< ours\n") == 1
+
+
+def test_one_line_of_a_persons_note_changed_on_both_sides_is_marked_not_moved_to_history():
+    ours = PERSON.replace("Green tea in the morning.", "Green tea at eight.")
+    theirs = PERSON.replace("Green tea in the morning.", "Black tea in the morning.")
+    result = merge_notes(PERSON, ours, theirs, path=PATH)
+    assert not result.clean
+    assert body_of(result.text) == (
+        "Prefers tea over coffee.\n\n<<<<<<< ours\nGreen tea at eight.\n=======\n"
+        "Black tea in the morning.\n>>>>>>> theirs\n\nNever with sugar.\n"
+    )
+
+
+def test_a_note_without_frontmatter_is_left_to_the_text_merge():
+    result = merge_notes("I like tea.\n", "I like green tea.\n", "I like black tea.\n",
+                         path="preference/tea.md")  # fmt: skip
+    assert result.text is None and not result.clean
+
+
+def test_the_merge_never_reads_the_clock(monkeypatch: pytest.MonkeyPatch):
+    """Notes without dates merge to the same bytes at any time (two clones, two clocks)."""
+    import tota_vault.model as model
+
+    undated = "---\nid: 01JPERS0000000000000000000\ntype: preference\n---\nI like tea.\n"
+    sealed = note(BASE.with_changes(text="I like tea."))
+    no_dates = "".join(
+        line for line in sealed.splitlines(keepends=True)
+        if not line.startswith(("created:", "updated:", "confirmed:"))
+    )  # fmt: skip
+    cases = [
+        (undated, undated.replace("I like", "I like green"), undated.replace("I like", "I like black")),
+        (no_dates, seal(no_dates.replace("I like", "I like green")),
+         seal(no_dates.replace("I like", "I like black").replace("confidence: 0.7", "confidence: 0.9"))),
+    ]  # fmt: skip
+    for base, ours, theirs in cases:
+        results = []
+        for clock in (datetime(2030, 5, 1, 12, 0, 0), datetime(2031, 6, 2, 13, 1, 1)):
+            monkeypatch.setattr(model, "now", lambda clock=clock: clock)
+            results.append(merge_notes(base, ours, theirs, path=PATH))
+        assert results[0] == results[1]
+        assert "2030" not in results[0].text and "2031" not in results[0].text
+    assert not merge_notes(*cases[0], path=PATH).clean  # a person's words: left to a person
+    winner = merge_notes(*cases[1], path=PATH)  # tota's own statements: the rule, no date
+    assert winner.clean and 'I like black tea.\n\n## History\n- replaced "I like green tea."' in (
+        winner.text
+    )
+
+
 # --- symmetry, by property --------------------------------------------------------------------
 
 TEXTS = ("Prefers tea over coffee.", "Prefers green tea.", "Prefers coffee after lunch.")
@@ -313,13 +447,21 @@ EDITS = st.lists(
         st.tuples(st.just("mood"), st.sampled_from(["calm", "busy"])),
         st.tuples(st.just("hand"), st.sampled_from([" Really.", " Mostly."])),
         st.tuples(st.just("crlf"), st.just(True)),
+        # a person's own lines inside History (the same one twice is two lines)
+        st.tuples(st.just("note"), st.sampled_from(["Zebra crossings first.", "Apples too.", ""])),
     ),
     max_size=5,
 )
 
 
-def apply(memory: Memory, edits: list[tuple[str, object]]) -> str:
-    hand, crlf = "", False
+def undated(text: str) -> str:
+    """A note without `created`, `updated` or `confirmed`, as a person might keep it."""
+    dates = ("created:", "updated:", "confirmed:")
+    return "".join(line for line in text.splitlines(True) if not line.startswith(dates))
+
+
+def apply(memory: Memory, edits: list[tuple[str, object]], dated: bool = True) -> str:
+    hand, crlf, notes = "", False, []
     for kind, value in edits:
         if kind == "confirm":
             memory = confirm(memory, str(value), memory.updated + timedelta(hours=1))
@@ -343,9 +485,13 @@ def apply(memory: Memory, edits: list[tuple[str, object]]) -> str:
             memory = memory.with_changes(extra={"mood": value})
         elif kind == "crlf":
             crlf = True
+        elif kind == "note":
+            notes.append(f"{value}\n")
         else:
             hand = str(value)
-    text = note(memory)
+    text = note(memory) if dated else seal(undated(note(memory)))
+    if notes:  # History is the note's last section; a new one is made when there is none
+        text += ("" if "\n## History\n" in text else "\n## History\n") + "".join(notes)
     if hand:  # a person's edit after tota's last write: the seal no longer matches
         text = text.replace(memory.text, memory.text + hand, 1)
     return text.replace("\n", "\r\n") if crlf else text
@@ -358,16 +504,17 @@ def apply(memory: Memory, edits: list[tuple[str, object]]) -> str:
     database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-@given(EDITS, EDITS, st.booleans())
-def test_merging_a_into_b_and_b_into_a_give_the_same_note(edits_a, edits_b, add_add):
-    base: str | None = note()
-    a, b = apply(BASE, edits_a), apply(BASE, edits_b)
+@given(EDITS, EDITS, st.booleans(), st.booleans())
+def test_merging_a_into_b_and_b_into_a_give_the_same_note(edits_a, edits_b, add_add, dated):
+    base: str | None = note() if dated else seal(undated(note()))
+    a, b = apply(BASE, edits_a, dated), apply(BASE, edits_b, dated)
     if add_add:  # both devices created the note: no base, two ids
         base = None
-        a = apply(BASE.with_changes(id="01JAAAA0000000000000000000"), edits_a)
-        b = apply(BASE.with_changes(id="01JBBBB0000000000000000000"), edits_b)
+        a = apply(BASE.with_changes(id="01JAAAA0000000000000000000"), edits_a, dated)
+        b = apply(BASE.with_changes(id="01JBBBB0000000000000000000"), edits_b, dated)
     one = merge_notes(base, a, b, path=PATH)
-    two = merge_notes(base, b, a, path=PATH)
+    with patch("tota_vault.model.now", return_value=datetime(2031, 6, 2, 13, 1, 1)):
+        two = merge_notes(base, b, a, path=PATH)  # another device, another clock
     assert one.clean == two.clean
     assert (one.text is None) == (two.text is None)
     if one.clean:
@@ -377,6 +524,9 @@ def test_merging_a_into_b_and_b_into_a_give_the_same_note(edits_a, edits_b, add_
         assert parsed.memory.confirmations >= max(
             parse_note(x.encode(), PATH).memory.confirmations for x in (a, b)
         )
+        for line in ("Zebra crossings first.", "Apples too."):  # a person's lines, all kept
+            assert one.text.count(line) == max(a.count(line), b.count(line))
+        assert one.text.count("\n\n\n") <= max(a.count("\n\n\n"), b.count("\n\n\n"))
     elif one.text is not None:
         assert "<<<<<<< ours" in one.text  # a conflict is always marked
 
@@ -419,6 +569,14 @@ def test_an_undecodable_side_is_a_conflict_not_a_crash(tmp_path: Path):
     b.write_bytes(b"\xff\xfe" + note().encode())
     assert run_driver(o, a, b, 7, PATH) == 1  # git merged the lines; the result is no note
     assert a.read_bytes().startswith(b"\xff\xfe---") and b"confidence: 0.9" in a.read_bytes()
+
+
+def test_a_note_without_frontmatter_goes_to_git_merge_file(tmp_path: Path):
+    base = "I like tea.\n\nGreen in the morning.\n"
+    o, a, b = write_three(tmp_path, base, base.replace("tea", "hot tea"),
+                          base.replace("Green", "Sencha"))  # fmt: skip
+    assert run_driver(o, a, b, 7, "preference/tea.md") == 0
+    assert a.read_text("utf-8") == "I like hot tea.\n\nSencha in the morning.\n"
 
 
 def test_the_driver_command_names_this_python_absolutely():
@@ -546,6 +704,29 @@ def test_pull_rebase_gives_the_same_notes_as_a_merge(clones: tuple[Path, Path], 
 
 
 @needs_git
+def test_a_persons_edits_to_different_paragraphs_survive_a_pull(clones: tuple[Path, Path]):
+    laptop, desktop = clones
+    rel = "goal/Run a marathon.md"
+    person = "---\ntype: goal\n---\nRun a marathon.\n\nTrain three times a week.\n"
+    (laptop / rel).write_text(person)
+    with Vault.open(laptop) as vault:
+        vault.sync()  # the note gets its id (and a seal) before both clones have it
+    commit(laptop, "goal")
+    git(laptop, "push", "-q")
+    git(desktop, "pull", "-q")
+    for root, old, new in ((laptop, "a marathon", "a marathon in Lisbon"),
+                           (desktop, "three times", "four times")):  # fmt: skip
+        (root / rel).write_text((root / rel).read_text().replace(old, new))
+        commit(root, "edit")
+    git(laptop, "push", "-q")
+    pulled = git(desktop, "pull", "--no-rebase", "-q")
+    assert "CONFLICT" not in pulled.stdout + pulled.stderr
+    memory = parse_note((desktop / rel).read_bytes(), rel).memory
+    assert memory.text == "Run a marathon in Lisbon.\n\nTrain four times a week."
+    assert memory.history == ()
+
+
+@needs_git
 def test_cherry_pick_and_stash_pop_run_the_driver(clones: tuple[Path, Path]):
     laptop, desktop = clones
     git(desktop, "checkout", "-q", "-b", "side")
@@ -650,6 +831,66 @@ def test_doctor_reports_a_driver_whose_python_is_gone(clones: tuple[Path, Path])
     assert os.path.exists(laptop / ".gitattributes")
     assert setup_git(laptop) == ["git config merge.tota.driver"]
     assert git_problems(laptop) == []
+
+
+@needs_git
+@pytest.mark.parametrize("encoding", ["utf-16", "latin-1"])
+def test_a_gitattributes_that_is_not_utf8_is_named_and_left_alone(
+    tmp_path: Path, git_env: Path, encoding: str
+):
+    """PowerShell's `>` writes UTF-16: a clear error naming the file, and nothing changed."""
+    from tota_vault.errors import VaultError
+
+    vault = tmp_path / "v"
+    vault.mkdir()
+    data = "# Gräfin's vault\n*.png binary\n".encode(encoding)
+    (vault / ".gitattributes").write_bytes(data)
+
+    def tota(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "tota_vault", "--vault", str(vault), *args],
+                              capture_output=True, text=True)  # fmt: skip
+
+    made = tota("init", "--git")  # a new vault: refused before anything is created
+    assert made.returncode == 1 and "Traceback" not in made.stderr
+    assert made.stderr.count("\n") == 1 and ".gitattributes" in made.stderr
+    assert "UTF-8" in made.stderr
+    assert sorted(p.name for p in vault.iterdir()) == [".gitattributes"]
+    git(vault, "init", "-q")
+    with pytest.raises(VaultError, match=r"\.gitattributes.*UTF-8"):
+        setup_git(vault)
+    done = tota("git", "setup")
+    assert done.returncode == 1 and done.stderr.startswith("tota: error: ")
+    assert "Traceback" not in done.stderr and str(vault / ".gitattributes") in done.stderr
+    assert (vault / ".gitattributes").read_bytes() == data
+    assert git(vault, "config", "--get", "merge.tota.driver", check=False).returncode == 1
+
+
+@needs_git
+@pytest.mark.parametrize(
+    ("existing", "expected_start"),
+    [
+        (
+            b"\xef\xbb\xbf*.md merge=tota\n",
+            b"\xef\xbb\xbf*.md merge=tota\n#",
+        ),  # a BOM: no twin line
+        (b"*.png binary\r\n", b"*.png binary\r\n# Memory notes"),  # CRLF kept
+        (b"*.png binary", b"*.png binary\n# Memory notes"),  # no final newline
+    ],
+)
+def test_setup_adds_to_a_gitattributes_without_rewriting_it(
+    tmp_path: Path, git_env: Path, existing: bytes, expected_start: bytes
+):
+    git(tmp_path, "init", "-q")
+    (tmp_path / ".gitattributes").write_bytes(existing)
+    assert ".gitattributes" in setup_git(tmp_path)
+    data = (tmp_path / ".gitattributes").read_bytes()
+    assert data.startswith(expected_start) and data.count(b"merge=tota") == 1
+    if b"\r\n" in existing:  # every line ends as the person's lines do
+        assert data.count(b"\n") == data.count(b"\r\n")
+    else:
+        assert b"\r" not in data
+    assert setup_git(tmp_path) == []
+    assert git(tmp_path, "check-attr", "merge", "--", "x.md").stdout.strip() == "x.md: merge: tota"
 
 
 def test_setup_outside_a_repository_says_so(tmp_path: Path, git_env: Path):

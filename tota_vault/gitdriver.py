@@ -38,6 +38,7 @@ __all__ = [
     "driver_command",
     "git_problems",
     "main",
+    "read_attributes",
     "resolve_both_kept",
     "run_driver",
     "setup_git",
@@ -165,24 +166,29 @@ def setup_git(root: Path, *, python: str | None = None) -> list[str]:
     """
     if shutil.which("git") is None:
         raise VaultError("git is not installed; install it first")
+    existing = read_attributes(root)  # a file git cannot read is named before any change
     if not _in_work_tree(root):
         raise VaultError(f"{root}: not in a git repository (run `git init` or `tota init --git`)")
     changed: list[str] = []
     attributes = root / ".gitattributes"
-    existing = attributes.read_text("utf-8") if attributes.exists() else ""
-    lines = existing.splitlines()
-    additions = ""
+    lines = [line.strip() for line in existing.removeprefix("\ufeff").splitlines()]
+    additions: list[str] = []
     if ATTRIBUTES_LINE not in lines:
-        additions += "# Memory notes merge field by field: `tota git setup` registers the driver.\n"
-        additions += ATTRIBUTES_LINE + "\n"
+        additions.append(
+            "# Memory notes merge field by field: `tota git setup` registers the driver."
+        )
+        additions.append(ATTRIBUTES_LINE)
     if FORGOTTEN_LINE not in lines:
-        additions += "# Forgotten memories' messages: both devices' lines are kept.\n"
-        additions += FORGOTTEN_LINE + "\n"
+        additions.append("# Forgotten memories' messages: both devices' lines are kept.")
+        additions.append(FORGOTTEN_LINE)
     if SOURCES_LINE not in lines:
-        additions += "# Sources capped out of notes' lists: both devices' lines are kept.\n"
-        additions += SOURCES_LINE + "\n"
+        additions.append("# Sources capped out of notes' lists: both devices' lines are kept.")
+        additions.append(SOURCES_LINE)
     if additions:
-        text = existing + ("" if not existing or existing.endswith("\n") else "\n") + additions
+        # Only lines are added, in the file's own line endings: the person's bytes stay.
+        newline = "\r\n" if "\r\n" in existing else "\n"
+        text = existing + ("" if not existing or existing.endswith("\n") else newline)
+        text += "".join(line + newline for line in additions)
         atomic_write(attributes, text.encode("utf-8"), expected=fingerprint_of(attributes))
         changed.append(".gitattributes")
     wanted = {f"merge.{DRIVER}.name": _NAME, f"merge.{DRIVER}.driver": driver_command(python)}
@@ -195,6 +201,31 @@ def setup_git(root: Path, *, python: str | None = None) -> list[str]:
             raise VaultError(f"git config {key} failed: {done.stderr.strip() or '?'}")
         changed.append(f"git config {key}")
     return changed
+
+
+def read_attributes(root: Path) -> str:
+    """The text of the vault's `.gitattributes` ("" when there is none), exactly as stored.
+
+    Git reads the file only as UTF-8 (PowerShell's `>` writes UTF-16, which git silently
+    ignores), so any other encoding is an error naming the file, raised before anything is
+    changed; re-encoding the person's file is not ours to do.
+    """
+    attributes = root / ".gitattributes"
+    try:
+        data = attributes.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        return ""  # none yet (a vault path that is not a folder is reported by its caller)
+    except OSError as exc:
+        raise VaultError(f"{attributes}: cannot read it ({exc.strerror or exc})") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        utf16 = data.startswith((b"\xff\xfe", b"\xfe\xff"))
+        how = "UTF-16 (as PowerShell writes it)" if utf16 else "not UTF-8"
+        raise VaultError(
+            f"{attributes} is {how}; git reads .gitattributes only as UTF-8: save it as UTF-8 "
+            "and try again (nothing was changed)"
+        ) from None
 
 
 def git_problems(root: Path) -> list[str]:

@@ -18,9 +18,15 @@ is not free text, though; each field has a meaning, and so a rule:
     id              the smaller (two clones that each gave a person's new note an id)
     type, status,   the winner's: the side with the higher confidence, a tie to the newer
     evidence, ...
-    statement       the winner's; the loser's statement is written into the History
-    History         the lines of both, united: the base's lines in their order, then the new
-                    lines sorted (each starts with its date, so sorted is chronological)
+    statement       merged line by line, as git merges text: edits to different paragraphs
+                    both stay. When the same lines changed on both sides and both are tota's
+                    own one-paragraph statements (sealed), the winner's, with the loser's
+                    written into the History; a person's words are left between markers
+    History         merged line by line; where both sides changed the same stretch, tota's
+                    dated entries (`- <date> ...`) are united, each line as many times as the
+                    side that has it most (the new ones sorted, which is by date), and a
+                    person's other lines (blank ones too) keep their words and order, or are
+                    left between markers when both sides changed them differently
     digest          sealed again when both sides were tota's own writes; otherwise left
                     broken, so the next sync sees the hand edit that came with the merge
 
@@ -28,22 +34,38 @@ A key that neither side changed keeps its bytes; a key only one side changed tak
 side's bytes. Nothing depends on which side is "ours": a rebase swaps the two, and the
 canonical orders and tie-breaks above give the same note either way.
 
+The merge never reads the clock: a date it writes (a History entry's) comes from the sides'
+own `updated` or `created`, and an entry goes undated when neither side has one.
+
 An add/add (no base: both devices created a note at the same path) of the same memory (same
 type, subject and statement) becomes one note: the smaller id is kept and the other one named
 in the History. Different memories under one path, an unknown key changed differently on both
-sides, or text after the History section changed on both: left as a conflict with markers
-for a person (`clean` False). A file that is not a memory note at all gives `text` None: the
-driver then runs git's own text merge.
+sides, or the same lines after the History section changed on both: left as a conflict with
+markers for a person (`clean` False). A file that is not a memory note, or a note without
+frontmatter (nothing to merge by meaning), gives `text` None: the driver then runs git's own
+text merge.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from .history import history_span, replaced_entry
-from .model import FIELD_ORDER, SOURCES_COUNT_KEY, Memory, MemoryType, cap_sources, format_date
+from .linemerge import Hunk, Lines, merge_lines, split_lines
+from .model import (
+    FIELD_ORDER,
+    SOURCES_COUNT_KEY,
+    Memory,
+    MemoryType,
+    cap_sources,
+    format_date,
+    source_total,
+)
 from .notes import (
     key_spans,
     locate_frontmatter,
@@ -66,6 +88,14 @@ _WINNER_KEYS = ("type", "evidence", "status", "key", "subject")
 _MAX_REPLACED_CHARS = 160
 _BOTH = object()  # both sides changed a value, differently
 _TYPE_FOLDERS = frozenset(t.value for t in MemoryType)
+#: What a note's missing dates read as. Only the order of versions depends on it (a version
+#: without dates is the oldest); no date written by the merge ever comes from it, and never
+#: from the clock: two clones merging the same versions at different times write the same bytes.
+_NO_DATE = datetime(1970, 1, 1)
+#: A History line as tota writes it: `- <ISO date> ...`. Only these are united across the
+#: sides; any other line in the section is a person's text and is merged as text.
+_ENTRY = re.compile(r"- \d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)? \S")
+_HEADING = "## History\n"
 
 
 @dataclass(frozen=True)
@@ -100,8 +130,10 @@ class _Note:
 
 @dataclass(frozen=True)
 class _Body:
-    pre: str  # the statement (and quote) before the History section
-    history: tuple[str, ...]  # the section's non-blank lines, heading excluded
+    pre: str  # the statement (and quote) before the History section, to its last character
+    gap: str  # the newlines after it: its line end and the blank lines before the heading
+    heading: str  # the `## History` line, "" when there is no section
+    history: Lines  # the section's lines after the heading, blank ones and all
     post: str  # anything after the section (the next level-1/2 heading on)
 
 
@@ -131,6 +163,9 @@ def merge_notes(
     t = _read(theirs, path)
     if o is None or t is None:
         return MergeResult(None, False, ("not a memory note on both sides: merge as text",))
+    if not o.fence or not t.fence:
+        # No properties to merge by meaning: the whole note is a person's text.
+        return MergeResult(None, False, ("a note without frontmatter: merge as text",))
     b = _read(base, path) if base else None
     if base and b is None:
         return MergeResult(None, False, ("the base is not a memory note: merge as text",))
@@ -168,7 +203,7 @@ def _note_path(path: str) -> str:
 
 def _read(raw: str, path: str) -> _Note | None:
     text = raw.removeprefix("\ufeff").replace("\r\n", "\n")
-    parsed = parse_note(text.encode("utf-8"), _note_path(path))
+    parsed = parse_note(text.encode("utf-8"), _note_path(path), fallback_time=_NO_DATE)
     if parsed.memory is None or parsed.error is not None:
         return None
     located = locate_frontmatter(text)
@@ -198,21 +233,25 @@ def _read(raw: str, path: str) -> _Note | None:
 
 
 def _split_body(body: str) -> _Body:
+    """A body cut into the pieces merged apart; `_join_body` puts them back byte for byte."""
     span = history_span(body)
-    if span is None:
-        return _Body(body, (), "")
-    start, end = span
-    lines = body[start:end].split("\n")[1:]
-    return _Body(body[:start], tuple(line for line in lines if line.strip()), body[end:])
+    start, end = span if span is not None else (len(body), len(body))
+    before = body[:start]
+    pre = before.rstrip("\n")
+    section = body[start:end]
+    heading, _, rest = section.partition("\n")
+    heading += "\n" if heading else ""
+    return _Body(pre, before[len(pre) :], heading, split_lines(rest), body[end:])
 
 
 def _join_body(parts: _Body) -> str:
-    if not parts.history:
-        return parts.pre + parts.post
-    pre = parts.pre.rstrip("\n")
-    out = (pre + "\n\n" if pre else "") + "## History\n"
-    out += "".join(line + "\n" for line in parts.history)
-    return out + ("\n" + parts.post if parts.post else "")
+    if not parts.heading and not parts.history:
+        return parts.pre + parts.gap + parts.post
+    gap = parts.gap
+    if not parts.heading:  # a section the merge adds starts after a blank line
+        gap = "\n\n" if parts.pre else ""
+    history = "".join(parts.history)
+    return parts.pre + gap + (parts.heading or _HEADING) + history + parts.post
 
 
 def _same_memory(a: Memory, b: Memory) -> bool:
@@ -285,8 +324,6 @@ class _Merger:
         head = self._piece(b.head if b else None, o.head, t.head)
         lead = self._piece(b.lead if b else None, o.lead, t.lead)
         fence = self._piece(b.fence if b else None, o.fence, t.fence)
-        if not fence and not head:
-            return body  # a memory without frontmatter on every side
         order = self._order(blocks)
         return head + lead + "".join(blocks[k] for k in order) + (fence or "---\n") + body
 
@@ -414,39 +451,95 @@ class _Merger:
             return whole
         bp = _split_body(b.body) if b else None
         op, tp = _split_body(o.body), _split_body(t.body)
-        post = _three_way(bp.post if bp else None, op.post, tp.post)
-        if post is _BOTH:
-            self.decisions.append("text after the History changed on both sides: left for a person")
-            post = self._markers(op.post, tp.post)
         extra: list[str] = []
-        choice = _three_way(_norm(bp.pre) if bp else None, _norm(op.pre), _norm(tp.pre))
-        if choice is _BOTH:
-            entry = self._statement_entry()
-            if entry is None:  # History would cut it: a person decides
-                pre = self._markers(op.pre, tp.pre)
-            else:
-                extra += [f"- {entry}"] if entry else []
-                pre = _split_body(self.winner.body).pre
-        elif _norm(op.pre) == _norm(tp.pre):
-            pre = _pick_raw(bp.pre if bp else None, op.pre, tp.pre)
-        else:
-            pre = op.pre if choice == _norm(op.pre) else tp.pre
+        pre = self._merge_pre(bp.pre if bp else None, op.pre, tp.pre, extra)
+        gap = _three_way(bp.gap if bp else None, op.gap, tp.gap)
+        if gap is _BOTH:
+            gap = max(op.gap, tp.gap, key=lambda g: (len(g), g))
+        heading = _three_way(bp.heading if bp else None, op.heading, tp.heading)
+        if heading is _BOTH:  # spelled differently, or removed on one side
+            heading = max(op.heading, tp.heading)
+        history = merge_lines(
+            bp.history if bp else (),
+            op.history,
+            tp.history,
+            resolve=_history_hunk,
+            marker_size=self.marker_size,
+        )
+        if history.conflicts:
+            self.decisions.append("History: a person's text changed on both sides: left for you")
+            self.conflicts += history.conflicts
         if two_ids:
             keep, other = sorted((om, tm), key=lambda m: m.id)
             how = "learned" if b is None else "given an id"
             extra.append(
-                f"- {format_date(max(om.updated, tm.updated))} merged {other.id}, the same "
-                f"memory {how} on another device (confidence {other.confidence:.2f}, "
-                f"confirmations {other.confirmations})"
+                f"merged {other.id}, the same memory {how} on another device (confidence "
+                f"{other.confidence:.2f}, confirmations {other.confirmations})"
             )
+            at = _latest(_explicit_date(o), _explicit_date(t))
+            if at is not None:
+                extra[-1] = f"{format_date(at)} {extra[-1]}"
             self.decisions.append(f"one memory under two ids: kept {keep.id}, merged {other.id}")
-        history = _union_lines(
-            bp.history if bp else None, [*op.history, *extra], [*tp.history, *extra]
+        post = _three_way(bp.post if bp else None, op.post, tp.post)
+        if post is _BOTH:
+            after = merge_lines(
+                split_lines(bp.post) if bp else (),
+                split_lines(op.post),
+                split_lines(tp.post),
+                marker_size=self.marker_size,
+            )
+            if after.conflicts:
+                self.decisions.append("text after the History changed on both sides: left for you")
+                self.conflicts += after.conflicts
+            post = after.text
+        lines = _with_entries(history.lines, extra)
+        return _join_body(_Body(pre, gap, heading, lines, post))
+
+    def _merge_pre(self, base: str | None, ours: str, theirs: str, extra: list[str]) -> str:
+        """The statement: a one-sided edit taken, edits to different lines both kept (as git's
+        text merge keeps them); the same lines changed on both sides of tota's own one-paragraph
+        statements resolved by the product's rule (the loser into `extra`, for the History);
+        anything else marked for a person."""
+        choice = _three_way(base, ours, theirs)
+        if choice is not _BOTH:
+            return choice
+        if _norm(ours) == _norm(theirs):
+            return _pick_raw(base, ours, theirs)
+        if base is not None and _norm(base) in (_norm(ours), _norm(theirs)):
+            return theirs if _norm(ours) == _norm(base) else ours  # the other only re-spaced
+        merged = merge_lines(
+            split_lines(base or ""),
+            split_lines(ours),
+            split_lines(theirs),
+            marker_size=self.marker_size,
         )
-        return _join_body(_Body(pre, tuple(history), post))
+        text = merged.text.removesuffix("\n")  # its line end is in the gap
+        if not merged.conflicts:
+            self.decisions.append("statement: both sides' edits kept, merged line by line")
+            return text
+        if self._tota_statements():
+            entry = self._statement_entry()
+            if entry is not None:
+                extra.extend([entry] if entry else [])
+                return _split_body(self.winner.body).pre
+        else:
+            self.decisions.append("statement: the same lines changed on both sides: left for you")
+        self.conflicts += merged.conflicts
+        return text
+
+    def _tota_statements(self) -> bool:
+        """Both sides hold a statement exactly as tota wrote it (sealed), one paragraph each:
+        only those are decided by confidence. A person's prose is never moved to History."""
+
+        def single(note: _Note) -> bool:
+            said = _norm(split_quote(_split_body(note.body).pre)[0])
+            return note.state is SealState.SEALED and "\n\n" not in said
+
+        return single(self.ours) and single(self.theirs)
 
     def _statement_entry(self) -> str | None:
-        """The History line that keeps the losing statement (the product's conflict rule)."""
+        """The History line that keeps the losing statement (the product's conflict rule),
+        dated from the sides' own dates, never the clock ("" when the words are the same)."""
         win, lose = self.winner.memory, self.loser.memory
         if _norm(split_quote(win.text)[0]) == _norm(split_quote(lose.text)[0]):
             self.decisions.append("statement: the same words; the winner's quote and layout")
@@ -458,21 +551,83 @@ class _Merger:
             )
             return None
         self.decisions.append(
-            f"statement: kept the one at confidence {win.confidence:.2f} (updated "
-            f"{format_date(win.updated)}); the other is in History"
+            f"statement: kept the one at confidence {win.confidence:.2f}; the other is in History"
         )
-        at = max(win.updated, lose.updated)
-        return replaced_entry(
-            at, lose.text, lose.confidence, win.confidence, lose.evidence.value, lose.updated
+        lose_date = _explicit_date(self.loser)
+        at = _latest(_explicit_date(self.winner), lose_date)
+        evidence = lose.evidence.value
+        entry = replaced_entry(
+            at or _NO_DATE, lose.text, lose.confidence, win.confidence, evidence, lose_date
         )
+        # Neither side says when it was written: the entry says what, without a made-up date.
+        return entry if at is not None else entry.split(" ", 1)[1]
+
+
+def _explicit_date(note: _Note) -> datetime | None:
+    """When a version says it was last written (`updated`, else `created`); None when it
+    has neither, rather than a date the parser would make up."""
+    for name in ("updated", "created"):
+        if note.fields.get(name) not in (None, ""):
+            value = getattr(note.memory, name)
+            return value if isinstance(value, datetime) else None
+    return None
+
+
+def _latest(*dates: datetime | None) -> datetime | None:
+    known = [d for d in dates if d is not None]
+    return max(known) if known else None
+
+
+def _is_entry(line: str) -> bool:
+    return _ENTRY.match(line) is not None
+
+
+def _history_hunk(hunk: Hunk) -> Lines | None:
+    """A stretch of History both sides changed: tota's dated entries are united (a line kept
+    as many times as the side that has it most often), a person's other lines merged as text.
+
+    The layout follows the side that changed the text (the base's when neither did); entries
+    it lacks go after its last entry, sorted, which is by date. None (a conflict for a person)
+    when both sides changed the text differently.
+    """
+
+    def text(lines: Lines) -> Lines:
+        return tuple(line for line in lines if not _is_entry(line))
+
+    said = _three_way(text(hunk.base), text(hunk.ours), text(hunk.theirs))
+    if said is _BOTH:
+        return None
+    counts = Counter(filter(_is_entry, hunk.ours)) | Counter(filter(_is_entry, hunk.theirs))
+    if said == text(hunk.base):
+        layout = hunk.base
+    elif text(hunk.ours) == text(hunk.theirs):
+        layout = min(hunk.ours, hunk.theirs)  # the same text, entries placed differently
+    else:
+        layout = hunk.ours if text(hunk.ours) == said else hunk.theirs
+    out: list[str] = []
+    after = 0
+    for line in layout:
+        if _is_entry(line):
+            if counts[line] <= 0:
+                continue  # gone from both sides
+            counts[line] -= 1
+            after = len(out) + 1
+        out.append(line)
+    return (*out[:after], *sorted(counts.elements()), *out[after:])
+
+
+def _with_entries(lines: Lines, entries: Sequence[str]) -> Lines:
+    """`lines` (a History section) with the merge's own entries after its last entry."""
+    new = [f"- {entry}\n" for entry in sorted(entries) if f"- {entry}\n" not in lines]
+    if not new:
+        return lines
+    after = max((i + 1 for i, line in enumerate(lines) if _is_entry(line)), default=0)
+    return (*lines[:after], *new, *lines[after:])
 
 
 def _count(note: _Note | None) -> int:
     """How many sources a version has had: its `sources_count`, else the length of its list."""
-    if note is None:
-        return 0
-    raw = str(note.fields.get(SOURCES_COUNT_KEY) or "").strip()
-    return int(raw) if raw.isdigit() else len(note.memory.sources)
+    return 0 if note is None else source_total(note.memory)
 
 
 def _additive(base: int, ours: int, theirs: int, overlap: int) -> int:
@@ -492,17 +647,6 @@ def _pick_raw(base: str | None, ours: str, theirs: str) -> str:
 
 def _norm(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.strip().split("\n"))
-
-
-def _union_lines(
-    base: Sequence[str] | None, ours: Iterable[str], theirs: Iterable[str]
-) -> list[str]:
-    """History lines united: never lost (a line is kept if either side still has it), the
-    base's first in their order, then every new line sorted, which is by date."""
-    present = set(ours) | set(theirs)
-    kept = [x for x in dict.fromkeys(base or ()) if x in present]
-    added = sorted(present - set(kept))
-    return kept + added
 
 
 # --- finishing ---------------------------------------------------------------------------------

@@ -210,6 +210,10 @@ class Vault:
         that missing lines are appended to an existing .gitignore.
         """
         created: list[str] = []
+        if git:  # a .gitattributes git cannot read stops the init before anything is made
+            from .gitdriver import read_attributes
+
+            read_attributes(self.root)
         if not self.root.exists():
             make_dirs(self.root)
             created.append(".")
