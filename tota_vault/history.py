@@ -49,19 +49,19 @@ def history_span(text: str) -> tuple[int, int] | None:
 
 def _parsed_span(text: str) -> tuple[int, int] | None:
     tokens = _markdown().parse(text)
-    starts = [0]
-    for line in text.splitlines(keepends=True):
-        starts.append(starts[-1] + len(line))
+    starts = [0]  # the offset of each line's first character
+    for piece in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(piece))
     start: int | None = None
     for i, token in enumerate(tokens):
         if token.type != "heading_open" or token.level != 0 or token.tag not in ("h1", "h2"):
             continue
-        line = token.map[0] if token.map else 0
+        row = token.map[0] if token.map else 0
         if start is not None:
-            return start, starts[line]
+            return start, starts[row]
         title = tokens[i + 1].content.strip() if i + 1 < len(tokens) else ""
         if token.tag == "h2" and token.markup == "##" and title == "History":
-            start = starts[line]
+            start = starts[row]
     return (start, len(text)) if start is not None else None
 
 
