@@ -140,16 +140,6 @@ def interleave(runs: int, jobs: Mapping[str, Callable[[], float]]) -> dict[str, 
     return times
 
 
-def interleave_processes(
-    runs: int, commands: Mapping[str, Sequence[str]], *, env: Mapping[str, str] | None = None
-) -> dict[str, list[float]]:
-    """`interleave` for plain processes: each command timed from start to exit."""
-    return interleave(
-        runs,
-        {name: (lambda c=command: time_process(c, env=env)[0]) for name, command in commands.items()},
-    )
-
-
 def tota_command() -> str:
     """The `tota` console script beside this interpreter (the venv's), as a hook or a person
     runs it."""

@@ -1,56 +1,38 @@
 """What the MCP face costs: `tota mcp`'s start, and a recall through MCP against the library call.
 
-    python bench/bench_mcp.py --vault /tmp/tota-bench/vault-10000
+    python -m bench.mcp --size 10000
 
-The vault is copied (the original stays as generated) and synced, untimed.
+The vault (`--size N`, generated if missing, or `--vault PATH`) is copied, so the original stays
+as generated, and synced, untimed.
 
-- Start: spawning `tota mcp` with the SDK's stdio client until the protocol handshake is done
-  (median of 5), against the baseline every command pays, `tota path` as a process (median of
-  5). And the import alone: `import tota_vault.cli` (what other commands import) against
-  `import tota_vault.mcp_server` (median of 5, each in a fresh interpreter).
-- A call: the same messages as bench_recall.py (drawn from the vault's notes, phrased as
-  requests), each recalled by `Vault.recall` (the baseline), by `call_tool("recall")` on an
-  in-process server, and on a spawned stdio server; p50 and p95 over the messages.
+- Start: spawning `tota mcp` with the SDK's stdio client until the protocol handshake is done,
+  against the baseline every command pays, `tota path` as a process; and the import alone,
+  `import tota_vault.cli` (what other commands import) against `import tota_vault.mcp_server`,
+  each in a fresh interpreter. Median of `--starts` (5), interleaved with the baseline.
+- A call: the same messages as bench.recall (`_kit.requests`), each recalled by `Vault.recall`
+  (the baseline), by `call_tool("recall")` on an in-process server, and on a spawned stdio
+  server; p50 and p95 over the messages, and the ratio of the p50s to the baseline's.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
 import os
-import shutil
-import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+from mcp import Client, StdioServerParameters
 
-from bench_recall import messages, percentile  # noqa: E402
-from mcp import Client, StdioServerParameters  # noqa: E402
-
-from tota_vault import Vault  # noqa: E402
-from tota_vault.mcp_server import create_server  # noqa: E402
-
-TOTA = str(Path(sys.executable).parent / "tota")
-
-
-def _median_seconds(fn, repeat: int = 5) -> float:  # type: ignore[no-untyped-def]
-    runs = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        runs.append(time.perf_counter() - t0)
-    return statistics.median(runs)
+from bench import _kit
+from tota_vault import Vault
+from tota_vault.mcp_server import create_server
 
 
 def _stdio(vault: Path) -> StdioServerParameters:
     env = {"TOTA_VAULT": str(vault), "TOTA_HOME": str(vault.parent / "home")}
-    return StdioServerParameters(command=TOTA, args=["mcp"], env=env)
+    return StdioServerParameters(command=_kit.tota_command(), args=["mcp"], env=env)
 
 
 async def _handshake(vault: Path) -> None:
@@ -58,75 +40,99 @@ async def _handshake(vault: Path) -> None:
         assert client.protocol_version
 
 
-async def _calls(client: Client, asks: list[str]) -> list[float]:
-    out = []
-    for message in asks:
-        t0 = time.perf_counter()
-        result = await client.call_tool("recall", {"message": message, "limit": 10})
-        out.append(1000 * (time.perf_counter() - t0))
-        assert not result.is_error, result.content
-    return out
-
-
 async def _through(server: object, asks: list[str]) -> list[float]:
+    """Seconds of each recall through an MCP client (after one untimed warm-up call)."""
     async with Client(server) as client:  # type: ignore[arg-type]
         await client.call_tool("recall", {"message": "warm up", "limit": 10})
-        return await _calls(client, asks)
+        out = []
+        for message in asks:
+            started = time.perf_counter()
+            result = await client.call_tool("recall", {"message": message, "limit": 10})
+            out.append(time.perf_counter() - started)
+            if result.is_error:
+                raise RuntimeError(f"recall through MCP failed: {result.content}")
+        return out
 
 
-def _summary(values: list[float]) -> dict[str, float]:
-    return {"p50": round(statistics.median(values), 2), "p95": round(percentile(values, 0.95), 2)}
+def _timed(fn: Any) -> float:
+    started = time.perf_counter()
+    fn()
+    return time.perf_counter() - started
 
 
-def bench(source: Path, work: Path, count: int) -> dict[str, object]:
-    target = work / source.name
-    if target.exists():
-        shutil.rmtree(target)
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns(".tota"))
+def bench(source: Path, work: Path, count: int, starts: int) -> dict[str, Any]:
+    """The start and per-call figures over one vault's copy."""
+    target = _kit.copy_vault(source, work / "mcp" / source.name)
     with Vault.open(target) as vault:
         vault.sync()
-        asks = messages(vault, count)
-        direct = []
-        for message in asks:
-            t0 = time.perf_counter()
-            vault.recall(message, 10)
-            direct.append(1000 * (time.perf_counter() - t0))
+        asks = _kit.requests(vault.index.conn, count)
+        direct = [_kit.time_call(lambda m=m: vault.recall(m, 10)) for m in asks]
     env = {**os.environ, "TOTA_VAULT": str(target)}
-
-    def run(*argv: str) -> None:
-        subprocess.run(argv, env=env, check=True, capture_output=True)
-
-    start = _median_seconds(lambda: asyncio.run(_handshake(target)))
-    cli = _median_seconds(lambda: run(TOTA, "path"))
-    import_cli = _median_seconds(lambda: run(sys.executable, "-c", "import tota_vault.cli"))
-    import_mcp = _median_seconds(lambda: run(sys.executable, "-c", "import tota_vault.mcp_server"))
+    python, tota = sys.executable, _kit.tota_command()
+    start = _kit.interleave(starts, {
+        "tota path (baseline)": lambda: _kit.time_process([tota, "path"], env=env)[0],
+        "tota mcp handshake": lambda: _timed(lambda: asyncio.run(_handshake(target))),
+        "import tota_vault.cli (baseline)":
+            lambda: _kit.time_process([python, "-c", "import tota_vault.cli"], env=env)[0],
+        "import tota_vault.mcp_server":
+            lambda: _kit.time_process([python, "-c", "import tota_vault.mcp_server"], env=env)[0],
+    })  # fmt: skip
     in_process = asyncio.run(_through(create_server(target), asks))
     stdio = asyncio.run(_through(_stdio(target), asks))
+    calls = {
+        "Vault.recall (baseline)": _kit.summary(direct, scale=1000, digits=2),
+        "in-process server (Client(server))": _kit.summary(in_process, scale=1000, digits=2),
+        "spawned tota mcp over stdio": _kit.summary(stdio, scale=1000, digits=2),
+    }
+    base = calls["Vault.recall (baseline)"]["p50"]
+    for figures in calls.values():
+        figures["ratio_p50"] = _kit.ratio(figures["p50"], base)
+    starts_s = {name: round(_kit.median(values), 3) for name, values in start.items()}
     return {
         "messages": len(asks),
-        "start_mcp_s": round(start, 3),
-        "start_cli_path_s": round(cli, 3),
-        "import_cli_s": round(import_cli, 3),
-        "import_mcp_server_s": round(import_mcp, 3),
-        "recall_direct_ms": _summary(direct),
-        "recall_mcp_in_process_ms": _summary(in_process),
-        "recall_mcp_stdio_ms": _summary(stdio),
-        "ratio_stdio_to_direct_p50": round(statistics.median(stdio) / statistics.median(direct), 2),
+        "recall_ms": calls,
+        "start_s": starts_s,
+        "start_ratio": _kit.ratio(starts_s["tota mcp handshake"], starts_s["tota path (baseline)"]),
+        "import_ratio": _kit.ratio(
+            starts_s["import tota_vault.mcp_server"], starts_s["import tota_vault.cli (baseline)"]
+        ),
     }
 
 
+def report(data: dict[str, Any]) -> str:
+    """The two tables docs/benchmarks.md quotes."""
+    calls = _kit.table(
+        ("recall", "p50", "p95", "ratio to the baseline (p50)"),
+        ((name, f"{r['p50']} ms", f"{r['p95']} ms", f"{r['ratio_p50']:.2f}")
+         for name, r in data["recall_ms"].items()),
+    )  # fmt: skip
+    s = data["start_s"]
+    start = _kit.table(
+        ("start (median)", "seconds"),
+        [
+            ("`tota path` as a process (baseline)", s["tota path (baseline)"]),
+            ("`tota mcp` until the handshake", f"{s['tota mcp handshake']} "
+             f"({data['start_ratio']:.1f}×)"),
+            ("`import tota_vault.cli` (baseline)", s["import tota_vault.cli (baseline)"]),
+            ("`import tota_vault.mcp_server`", f"{s['import tota_vault.mcp_server']} "
+             f"({data['import_ratio']:.1f}×)"),
+        ],
+    )  # fmt: skip
+    return f"{calls}\n\n{start}"
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--vault", type=Path, action="append", required=True)
+    parser = _kit.parser(__doc__)
+    _kit.add_vaults(parser, default=(10_000,))
     parser.add_argument("--messages", type=int, default=200)
-    parser.add_argument("--work", type=Path, default=Path("/tmp/tota-bench/mcp"))
-    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "mcp.json")
+    parser.add_argument("--starts", type=int, default=5, help="timed starts of each kind")
     args = parser.parse_args(argv)
-    args.work.mkdir(parents=True, exist_ok=True)
-    results = {str(v): bench(v, args.work, args.messages) for v in args.vault}
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(results, indent=1))
-    print(json.dumps(results, indent=1))
+    results = {}
+    for vault in _kit.vaults(args):
+        _kit.log(f"MCP over {vault}")
+        results[str(vault)] = bench(vault, args.work, args.messages, args.starts)
+        print(report(results[str(vault)]))
+    _kit.write_result(args.out, "mcp", {"vaults": results})
     return 0
 
 
