@@ -15,8 +15,10 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m bench ENTRY [options]   (python -m bench ENTRY --help)\n")
         for name, figure in ENTRIES.items():
             print(f"  {name:8} {figure}")
-        print("\nprobes (investigations, not reported figures): bench.probes.search, "
-              "bench.probes.profile_sync\nquality on real conversations: bench.quality.locomo")
+        print(
+            "\nprobes (investigations, not reported figures): bench.probes.search, "
+            "bench.probes.profile_sync\nquality on real conversations: bench.quality.locomo"
+        )
         return 0
     name, rest = argv[0], argv[1:]
     if name not in ENTRIES:
