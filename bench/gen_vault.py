@@ -30,8 +30,6 @@ import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from tota_vault.topics import with_topics
-
 #: 3: memories carry `topic/<name>` tags, as tota's pipeline writes them.
 GENERATOR_VERSION = 3
 MANIFEST = ".gen_vault.json"
@@ -523,6 +521,10 @@ class Note:
 
 def generate(n: int, seed: int) -> tuple[list[tuple[str, bytes]], dict]:
     """Return the vault's notes as (vault-relative path, bytes) and the query vocabulary."""
+    # Imported here, not above: bench.sync's bare-baseline worker imports this module through
+    # the kit, and must not import any of tota to stay bare.
+    from tota_vault.topics import with_topics
+
     rng = random.Random(seed)
     lex = Lexicon(rng, n)
     types = rng.choices(TYPES, weights=TYPE_WEIGHTS, k=n)
