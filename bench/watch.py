@@ -59,11 +59,13 @@ def start_daemon(vault: Path, *extra: str) -> subprocess.Popen[bytes]:
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
+    """End the daemon as a service manager would (SIGTERM), and close its pipe."""
     proc.send_signal(signal.SIGTERM)
     try:
-        proc.wait(timeout=30)
+        proc.communicate(timeout=30)
     except subprocess.TimeoutExpired:
         proc.kill()
+        proc.communicate()
 
 
 def last_sync(vault: Path) -> str | None:
@@ -202,7 +204,7 @@ def idle(vault: Path, seconds: float) -> dict[str, float]:
         b1, brss, bhwm = proc_stats(bare.pid)
     finally:
         bare.kill()
-        bare.wait()
+        bare.communicate()
     return {
         "daemon_cpu_percent": 100 * (cpu1 - cpu0) / seconds,
         "daemon_rss_mb": rss / 1e6,
