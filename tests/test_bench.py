@@ -281,6 +281,15 @@ def test_the_search_probe_runs(work, tmp_path):
     assert list((tmp_path / "out").glob("probe-search-*.txt"))
 
 
+def test_the_sync_profile_runs(work, tmp_path):
+    from bench.probes import profile_sync
+
+    vault = _kit.copy_vault(work / f"vault-{SMALL}", tmp_path / "vault")
+    out = tmp_path / "out"
+    assert profile_sync.main([str(vault), "--no-replay", "--no-cprofile", "--out", str(out)]) == 0
+    assert "cold sync, wall" in (out / f"profile-{SMALL}.txt").read_text()
+
+
 @pytest.mark.slow
 def test_the_locomo_evaluation_runs_on_one_conversation(work, tmp_path):
     from bench.quality import locomo

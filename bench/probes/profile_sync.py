@@ -4,7 +4,9 @@
 
 An investigation, not a reported figure: its findings are in docs/benchmarks.md ("Where the
 time went"), and it wraps tota's internals by name, so it follows the code it was written
-against (the snapshot named there) rather than every later version.
+against (the snapshot named there) rather than every later version. On today's code the SQLite
+replay (pass 2) fails, because its schema variants were cut from the first run's schema: pass
+`--no-replay`.
 
 Three passes over the same vault, each on a fresh index:
 
