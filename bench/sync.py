@@ -604,7 +604,6 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     results: dict[str, Any] = {
         "started": datetime.now().isoformat(timespec="seconds"),
-        "command": " ".join([Path(sys.executable).name, *sys.argv]),
         "machine": machine(),
         "tota_source": source,
         "targets": TARGETS,
