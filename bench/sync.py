@@ -179,12 +179,7 @@ class Runner:
         self.workdir = workdir
         self.code = code
         self.python = sys.executable
-        self.tota = str(Path(sys.executable).parent / "tota")
-        if not Path(self.tota).exists():
-            found = shutil.which("tota")
-            if found is None:
-                raise SystemExit("no `tota` command beside this Python; run with .venv/bin/python")
-            self.tota = found
+        self.tota = _kit.tota_command()
         self.env = {k: v for k, v in os.environ.items() if k != "TOTA_VAULT"}
         self.env["TOTA_HOME"] = str(workdir / "tota-home")  # never touch the real ~/.tota
         path = [str(code)] if code is not None else []
