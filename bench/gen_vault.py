@@ -1,6 +1,6 @@
 """Generate a deterministic synthetic tota vault for benchmarks.
 
-    python bench/gen_vault.py 100000 /tmp/tota-bench/vault-100000 --seed 7
+    python -m bench.gen_vault 100000 /tmp/tota-bench/vault-100000 --seed 7
 
 Writes N notes in tota's format (`<type>/<Title>.md`, frontmatter in tota's key order with
 ULID-like ids, scores, Obsidian dates, key, subject, sources, tags, and the `digest` seal tota
@@ -11,7 +11,7 @@ unique across the vault, case-insensitively. The same N and seed always give the
 
 Beside the notes it writes `.gitignore` (as `tota init` does) and `.gen_vault.json`: the
 parameters and a query vocabulary (common words, rare words, word pairs that occur together in
-a note) that `bench_sync.py` draws its search queries from. Neither is a note, so tota and the
+a note) that `bench.sync` draws its search queries from. Neither is a note, so tota and the
 baseline skip both.
 """
 
@@ -29,10 +29,6 @@ import sys
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from tota_vault.topics import with_topics  # noqa: E402
 
 #: 3: memories carry `topic/<name>` tags, as tota's pipeline writes them.
 GENERATOR_VERSION = 3
@@ -525,6 +521,10 @@ class Note:
 
 def generate(n: int, seed: int) -> tuple[list[tuple[str, bytes]], dict]:
     """Return the vault's notes as (vault-relative path, bytes) and the query vocabulary."""
+    # Imported here, not above: bench.sync's bare-baseline worker imports this module through
+    # the kit, and must not import any of tota to stay bare.
+    from tota_vault.topics import with_topics
+
     rng = random.Random(seed)
     lex = Lexicon(rng, n)
     types = rng.choices(TYPES, weights=TYPE_WEIGHTS, k=n)

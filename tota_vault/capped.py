@@ -11,7 +11,7 @@ written only for the sources a cap drops, before the note that drops them is wri
 
 One file per memory, not one for the vault: an append is an atomic rewrite of its file (as
 every write of tota's), so its cost grows with that memory's dropped sources, not with every
-capped memory's (bench/bench_capped.py).
+capped memory's (bench.capped).
 
 The index holds a copy (tables `capped_sources`, `capped_files`) so that the observed check
 is one look-up, never a read of a file: tota records its own appends in the index as it

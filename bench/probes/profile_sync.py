@@ -1,6 +1,12 @@
 """Where a cold `tota sync` spends its time, next to the bare baseline's parts.
 
-    .venv/bin/python bench/profile_sync.py /tmp/tota-bench/vault-10000
+    .venv/bin/python -m bench.probes.profile_sync /tmp/tota-bench/vault-10000
+
+An investigation, not a reported figure: its findings are in docs/benchmarks.md ("Where the
+time went"), and it wraps tota's internals by name, so it follows the code it was written
+against (the snapshot named there) rather than every later version. On today's code the SQLite
+replay (pass 2) fails, because its schema variants were cut from the first run's schema: pass
+`--no-replay`.
 
 Three passes over the same vault, each on a fresh index:
 
@@ -14,8 +20,9 @@ Three passes over the same vault, each on a fresh index:
 4. with `--resync`, cProfile of a no-change re-sync and of a re-sync after one note changed.
 
 Writes `bench/out/profile-<N>.txt` (and the `.pstats` file) and prints the same text. To
-profile the same code `bench_sync.py` measured, put its snapshot first on the path:
-`PYTHONPATH=/tmp/tota-bench/snapshot-<hash> .venv/bin/python bench/profile_sync.py ...`.
+profile the same code bench.sync measured, put its snapshot first on the path and keep the
+current folder off it (`-P`, so the repository's own tota_vault does not shadow the snapshot):
+`PYTHONPATH=/tmp/tota-bench/snapshot-<hash>:. .venv/bin/python -P -m bench.probes.profile_sync ...`.
 """
 
 from __future__ import annotations
@@ -34,15 +41,12 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from bench_sync import code_fingerprint, note_paths  # noqa: E402
-
-import tota_vault.index as tindex  # noqa: E402
-import tota_vault.notes as tnotes  # noqa: E402
-import tota_vault.sync as tsync  # noqa: E402
-from tota_vault.vault import Vault  # noqa: E402
+import tota_vault.index as tindex
+import tota_vault.notes as tnotes
+import tota_vault.sync as tsync
+from bench import _kit
+from bench.sync import code_fingerprint, note_paths
+from tota_vault.vault import Vault
 
 TIMES: dict[str, float] = defaultdict(float)
 CALLS: dict[str, int] = defaultdict(int)
@@ -341,16 +345,16 @@ def resync(vault: Path, top: int) -> str:
     return "\n".join(out)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("vault", type=Path, help="a vault made by gen_vault.py")
+    parser.add_argument("vault", type=Path, help="a vault made by bench.gen_vault")
     parser.add_argument("--top", type=int, default=25)
-    parser.add_argument("--out", type=Path, default=HERE / "out")
+    parser.add_argument("--out", type=Path, default=_kit.OUT_DIR)
     parser.add_argument("--no-cprofile", action="store_true", help="skip the cProfile pass")
     parser.add_argument("--no-replay", action="store_true", help="skip the SQLite replay")
     parser.add_argument("--resync", action="store_true",
                         help="also profile a no-change and a one-note-change re-sync")  # fmt: skip
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     n = len(note_paths(args.vault))
     for path in note_paths(args.vault):  # warm the page cache

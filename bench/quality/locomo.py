@@ -5,8 +5,8 @@ Each conversation is ingested, session by session, into its own fresh vault with
 date as the timestamp, the dialog id `D1:3` as the message id). The memories are then scored
 with the evaluation kit's judge-free extraction scorer.
 
-    python bench/eval_locomo.py                      # extraction and recall, both scored
-    python bench/eval_locomo.py --out bench/out/locomo
+    python -m bench.quality.locomo                   # extraction and recall, both scored
+    python -m bench.quality.locomo --limit 1         # the first conversation only
 
 Recall: once a conversation is ingested, `Vault.reflect` consolidates it (as `tota reflect` or
 a scheduled run would), then every question (category 5, adversarial, is skipped by the
@@ -14,31 +14,22 @@ scorer) is asked of its own conversation's vault through `Vault.recall(question,
 the ranked memories' sources are written as the run file (`run.jsonl`) and scored like any
 memory system.
 
-The data is read from ../shared/eval/ and never copied into this repository.
+The data is read from ../shared/eval/ (found by `_kit.eval_dir`; `--eval-dir` names another
+folder) and never copied into this repository. A quality evaluation, not a speed figure: its
+results are in docs/quality.md.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-EVAL = ROOT.parent / "shared" / "eval"
-sys.path.insert(0, str(ROOT))
-
-from tota_vault import Vault  # noqa: E402
-from tota_vault.extract.messages import Message  # noqa: E402
-
-
-def load_evalkit(eval_dir: Path):
-    sys.path.insert(0, str(eval_dir))
-    import evalkit  # type: ignore[import-not-found]
-
-    return evalkit
+from bench import _kit
+from tota_vault import Vault
+from tota_vault.extract.messages import Message
 
 
 def session_messages(evalkit, turns, date: str) -> list[Message]:
@@ -90,20 +81,22 @@ def memories_of(vault: Vault, conv_id: str) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=EVAL / "locomo-dev.json")
-    parser.add_argument("--eval-dir", type=Path, default=EVAL)
-    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "locomo")
+    parser = _kit.parser(__doc__)
+    parser.set_defaults(out=_kit.OUT_DIR / "locomo")
+    parser.add_argument("--eval-dir", type=Path, default=_kit.eval_dir())
+    parser.add_argument("--data", type=Path, help="default: locomo-dev.json in --eval-dir")
     parser.add_argument("--limit", type=int, default=0, help="only the first N conversations")
     args = parser.parse_args(argv)
+    args.data = args.data or args.eval_dir / "locomo-dev.json"
 
-    evalkit = load_evalkit(args.eval_dir)
+    evalkit = _kit.load_evalkit(args.eval_dir)
     dataset = evalkit.load_locomo(str(args.data), skip_categories=(5,))  # as score_recall.py
     args.out.mkdir(parents=True, exist_ok=True)
     extracted: dict[str, list[dict]] = {}
     run: list[dict] = []
     per_conv = []
-    with tempfile.TemporaryDirectory(prefix="tota-locomo-") as tmp:
+    args.work.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="locomo-", dir=args.work) as tmp:
         conversations = dataset.conversations
         if args.limit:
             conversations = conversations[: args.limit]

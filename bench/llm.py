@@ -1,9 +1,9 @@
 """What the LLM extractor costs on top of the model: tota's own work per message.
 
-    python bench/bench_llm.py --messages 2000
+    .venv/bin/python -m bench.llm --messages 2000
 
 A model's answer takes seconds; this measures everything else, so that it can be said to be
-negligible rather than assumed. One synthetic stream (bench_observe.py's templates) is read
+negligible rather than assumed. One synthetic stream (bench.observe's templates) is read
 three ways, in one run:
 
 * `rules`: the offline rule extractor over the stream in chunks (the baseline);
@@ -18,24 +18,17 @@ Reported: messages per second for each, and each LLM figure as a ratio of the ru
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from bench_observe import message_stream  # noqa: E402
-
-from tota_vault.config import ExtractSettings  # noqa: E402
-from tota_vault.extract.llm import LLMExtractor  # noqa: E402
-from tota_vault.extract.rules import RuleExtractor  # noqa: E402
+from bench import _kit
+from bench.observe import message_stream
+from tota_vault.config import ExtractSettings
+from tota_vault.extract.llm import LLMExtractor
+from tota_vault.extract.rules import RuleExtractor
 
 
 def echo_reply(body: dict[str, Any]) -> dict[str, Any]:
@@ -66,10 +59,9 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = _kit.parser(__doc__)
     parser.add_argument("--messages", type=int, default=2000)
     parser.add_argument("--chunk", type=int, default=12, help="max_messages per request")
-    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "llm.json")
     args = parser.parse_args(argv)
     messages = message_stream(args.messages)
     chunks = [messages[i : i + args.chunk] for i in range(0, len(messages), args.chunk)]
@@ -128,8 +120,7 @@ def main(argv: list[str] | None = None) -> int:
             "ms_per_request": round(1000 * http_s / len(chunks), 2),
         },
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2) + "\n")
+    _kit.write_result(args.out, "llm", result)
     print(json.dumps(result, indent=2))
     return 0
 

@@ -1,18 +1,20 @@
 """Claude Code hook cost: `tota hook prompt` as a whole process, against `python -c pass`.
 
-    python bench/bench_hook.py --size 10000 --runs 40
+    python -m bench.hook --size 10000 --runs 60
 
-A generated vault (bench/gen_vault.py, seed 7) is copied to the work folder and synced,
+A generated vault (bench.gen_vault, seed 7) is copied to the work folder and synced,
 untimed. Then, interleaved run by run so both see the same machine load:
 
 - **baseline**: `python -c pass`, the same interpreter: the floor any Python hook pays;
 - **prompt**: the `tota` console script, `hook prompt`, a JSON object on stdin with a prompt
-  drawn from the vault's own notes (as bench_recall.py draws them), stdout read to the end;
+  drawn from the vault's own notes (`_kit.requests`, as bench.recall draws them), stdout read
+  to the end;
 - **session-start**: `hook session-start` (reconcile the index with the files, then the profile);
 - **stop**: `hook stop` over a new session transcript with `--stop-messages` new messages of
   the person's each run (a new session each run, so every run learns; the vault grows by
   what they teach). Then `hook stop --inline` over backlogs of 1, 20, 50, 100 and 300 new
-  messages, 3 runs each: what a stop costs as its backlog grows (hooks.INLINE_MAX).
+  messages (`--scaling`), 3 runs each: what a stop costs as its backlog grows
+  (hooks.INLINE_MAX).
 
 Each figure is the wall time of the process from start to exit (`time.perf_counter` around
 `subprocess.run`), median and p95 over the runs, and its ratio to the baseline's median.
@@ -21,29 +23,15 @@ Results go to stdout as a Markdown table and to bench/out/hook-<size>.json.
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import platform
 import random
-import shutil
-import sqlite3
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
-
-from bench_recall import messages  # noqa: E402
-from gen_vault import write_vault  # noqa: E402
-from sessionkit import SessionWriter  # noqa: E402
-
-from tota_vault import Vault  # noqa: E402
+from bench import _kit
+from tota_vault import Vault
 
 #: Backlogs (new messages of the person's) whose inline stop is timed, 3 runs each.
 STOP_SCALING = (1, 20, 50, 100, 300)
@@ -56,32 +44,27 @@ STOP_STATEMENTS = [
 ]
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
-def timed(command: list[str], stdin: bytes) -> tuple[float, subprocess.CompletedProcess[bytes]]:
-    started = time.perf_counter()
-    result = subprocess.run(command, input=stdin, capture_output=True, check=False)
-    return time.perf_counter() - started, result
+def timed(command: list[str], stdin: bytes) -> tuple[float, Any]:
+    """A hook process's wall seconds; a hook that fails or writes to stderr stops the run."""
+    seconds, result = _kit.time_process(command, stdin, check=False)
+    if result.returncode != 0 or result.stderr:
+        raise SystemExit(f"{' '.join(command[-2:])} failed: {result.stderr.decode()}")
+    return seconds, result
 
 
 def prepare(size: int, work: Path, seed: int) -> Path:
-    source = work / f"vault-{size}"
-    if not (source / ".gen_vault.json").exists():
-        write_vault(source, size, seed)
-    target = work / f"hook-vault-{size}"
-    if target.exists():
-        shutil.rmtree(target)
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns(".tota"))
+    """A synced copy of the generated vault of `size` notes (the original stays as generated)."""
+    source = _kit.generated_vault(size, seed=seed, work=work)
+    target = _kit.copy_vault(source, work / f"hook-vault-{size}")
     with Vault.open(target) as vault:
         vault.sync()
     return target
 
 
 def stop_transcript(work: Path, run: int, count: int, rng: random.Random) -> Path:
-    writer = SessionWriter(session_id=f"bench-{run:04d}-{rng.randrange(16**8):08x}")
+    """A new session transcript with `count` new messages of the person's."""
+    session_id = f"bench-{run:04d}-{rng.randrange(16**8):08x}"
+    writer = _kit.load_sessionkit().SessionWriter(session_id=session_id)
     for number in range(count):
         thing = f"project Velkar{run}x{number}"
         writer.user(rng.choice(STOP_STATEMENTS).format(thing))
@@ -90,24 +73,28 @@ def stop_transcript(work: Path, run: int, count: int, rng: random.Random) -> Pat
 
 
 def summary(values: list[float], base: float) -> dict[str, float]:
+    """Median, p95 and min of one process's runs, and its median's ratio to the baseline's."""
     median = statistics.median(values)
     return {
         "median_s": round(median, 4),
-        "p95_s": round(percentile(values, 0.95), 4),
+        "p95_s": round(_kit.percentile(values, 0.95), 4),
         "min_s": round(min(values), 4),
-        "ratio_median": round(median / base, 2),
+        "ratio_median": _kit.ratio(median, base),
     }
 
 
-def bench(size: int, runs: int, work: Path, seed: int, stop_messages: int) -> dict[str, Any]:
+def bench(
+    size: int, runs: int, work: Path, seed: int, stop_messages: int, scaling: list[int]
+) -> dict[str, Any]:
+    """Every hook against the baseline, interleaved run by run; then inline stops by backlog."""
     vault = prepare(size, work, seed)
     with Vault.open(vault) as v:
-        prompts = messages(v, runs * 2)[:runs]
+        prompts = _kit.requests(v.index.conn, runs * 2)[:runs]
         memories = v.stats()["memories"]
-    tota = str(Path(sys.executable).parent / "tota")
+    tota = _kit.tota_command()
     base_cmd = [sys.executable, "-c", "pass"]
     rng = random.Random(seed)
-    load_before = os.getloadavg()[0]
+    load_before = _kit.machine()["load_average_1min"]
     times: dict[str, list[float]] = {"baseline": [], "prompt": [], "session-start": [], "stop": []}
     context_chars: list[int] = []
     for run in range(runs):
@@ -115,8 +102,6 @@ def bench(size: int, runs: int, work: Path, seed: int, stop_messages: int) -> di
         times["baseline"].append(seconds)
         payload = json.dumps({"session_id": "bench", "prompt": prompts[run % len(prompts)]})
         seconds, result = timed([tota, "--vault", str(vault), "hook", "prompt"], payload.encode())
-        if result.returncode != 0 or result.stderr:
-            raise SystemExit(f"hook prompt failed: {result.stderr.decode()}")
         if result.stdout:
             context_chars.append(
                 len(json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"])
@@ -129,11 +114,9 @@ def bench(size: int, runs: int, work: Path, seed: int, stop_messages: int) -> di
         path = stop_transcript(work, run, stop_messages, rng)
         payload = json.dumps({"session_id": path.stem, "transcript_path": str(path)})
         seconds, result = timed([tota, "--vault", str(vault), "hook", "stop"], payload.encode())
-        if result.returncode != 0 or result.stderr:
-            raise SystemExit(f"hook stop failed: {result.stderr.decode()}")
         times["stop"].append(seconds)
-    scaling: dict[str, float] = {}
-    for count in STOP_SCALING:
+    by_backlog: dict[str, float] = {}
+    for count in scaling:
         # How a stop grows with its backlog, learned in the hook (`--inline`: never detached).
         runs_of_count = []
         for repeat in range(3):
@@ -142,10 +125,8 @@ def bench(size: int, runs: int, work: Path, seed: int, stop_messages: int) -> di
             seconds, result = timed(
                 [tota, "--vault", str(vault), "hook", "stop", "--inline"], payload.encode()
             )
-            if result.returncode != 0 or result.stderr:
-                raise SystemExit(f"hook stop --inline failed: {result.stderr.decode()}")
             runs_of_count.append(seconds)
-        scaling[str(count)] = round(statistics.median(runs_of_count), 4)
+        by_backlog[str(count)] = round(statistics.median(runs_of_count), 4)
     base = statistics.median(times["baseline"])
     with Vault.open(vault) as v:
         learned = v.stats()["memories"] - memories
@@ -157,16 +138,17 @@ def bench(size: int, runs: int, work: Path, seed: int, stop_messages: int) -> di
         "stop_messages": stop_messages,
         "prompts_with_context": len(context_chars),
         "context_chars_median": statistics.median(context_chars) if context_chars else 0,
-        "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
-        "nproc": os.cpu_count(),
-        "python": platform.python_version(),
-        "sqlite": sqlite3.sqlite_version,
+        "load_average_1min": [load_before, _kit.machine()["load_average_1min"]],
+        "nproc": _kit.machine()["nproc"],
+        "python": _kit.machine()["python"],
+        "sqlite": _kit.machine()["sqlite"],
         "results": {name: summary(values, base) for name, values in times.items()},
-        "stop_inline_median_s_by_new_messages": scaling,
+        "stop_inline_median_s_by_new_messages": by_backlog,
     }
 
 
 def table(data: dict[str, Any]) -> str:
+    """The table docs/benchmarks.md quotes, and the inline stops by backlog."""
     lines = [
         f"{data['size']} memories, {data['runs']} runs each, interleaved "
         f"(Python {data['python']}, SQLite {data['sqlite']}, {data['nproc']} CPUs, "
@@ -185,7 +167,7 @@ def table(data: dict[str, Any]) -> str:
         r = data["results"][name]
         lines.append(
             f"| {label} | {r['median_s'] * 1000:.0f} ms | {r['p95_s'] * 1000:.0f} ms "
-            f"| {r['ratio_median']:.1f}x |"
+            f"| {r['ratio_median']:.1f}× |"
         )
     scaling = ", ".join(
         f"{count}: {seconds * 1000:.0f} ms"
@@ -196,18 +178,19 @@ def table(data: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = _kit.parser(__doc__)
     parser.add_argument("--size", type=int, default=10000)
     parser.add_argument("--runs", type=int, default=40)
     parser.add_argument("--stop-messages", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--work", type=Path, default=Path("/tmp/tota-bench"))
-    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out")
+    parser.add_argument(
+        "--scaling", type=int, nargs="*", default=list(STOP_SCALING),
+        help="backlogs whose inline stop is timed (default: 1 20 50 100 300)",
+    )  # fmt: skip
+    parser.add_argument("--seed", type=int, default=_kit.SEED)
     args = parser.parse_args(argv)
     args.work.mkdir(parents=True, exist_ok=True)
-    data = bench(args.size, args.runs, args.work, args.seed, args.stop_messages)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / f"hook-{args.size}.json").write_text(json.dumps(data, indent=1) + "\n")
+    data = bench(args.size, args.runs, args.work, args.seed, args.stop_messages, args.scaling)
+    _kit.write_result(args.out, f"hook-{args.size}", data)
     print(table(data))
     return 0
 

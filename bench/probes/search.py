@@ -1,10 +1,11 @@
 """Where search time goes, and what two candidate changes would save.
 
-    .venv/bin/python bench/probe_search.py /tmp/tota-bench/vault-100000
+    .venv/bin/python -m bench.probes.search /tmp/tota-bench/vault-100000
 
-Uses the same ~200 queries as `bench_sync.py` (same seed), on a copy of the vault's index (the
-vault's own index is only read; it is built first by a sync if missing). For each kind of query
-it times:
+An investigation, not a reported figure (its findings are in docs/benchmarks.md, "Where the
+time went"). Uses the same ~200 queries as bench.sync (same seed), on a copy of the vault's
+index (the vault's own index is only read; it is built first by a sync if missing). For each
+kind of query it times:
 
 * `Index.search` as it is (`SEARCH`: bm25 and snippet for every matching row, joined to `notes`,
   then sorted);
@@ -25,13 +26,11 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from bench_sync import make_queries, median, percentile  # noqa: E402
-
-import tota_vault.index as tindex  # noqa: E402
-from tota_vault.vault import Vault  # noqa: E402
+import tota_vault.index as tindex
+from bench import _kit
+from bench._kit import median, percentile
+from bench.sync import make_queries
+from tota_vault.vault import Vault
 
 TOP_IDS = """
 SELECT rowid FROM {table} WHERE {table} MATCH :query
@@ -54,13 +53,13 @@ def timed(func, rounds: int = 3) -> float:
     return median(times)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("vault", type=Path)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--out", type=Path, default=HERE / "out")
-    args = parser.parse_args()
+    parser.add_argument("--out", type=Path, default=_kit.OUT_DIR)
+    args = parser.parse_args(argv)
     manifest = json.loads((args.vault / ".gen_vault.json").read_text("utf-8"))
     queries = make_queries(manifest["vocab"], args.seed, args.queries)
 
@@ -122,7 +121,7 @@ def main() -> int:
         differ += now != {h.path for h in two_phase(q["q"])}
 
     def ms(values: list[float], pct: float) -> str:
-        return f"{percentile(values, pct) * 1000:7.2f}" if values else "      —"
+        return f"{percentile(values, pct / 100) * 1000:7.2f}" if values else "      —"
 
     lines = [
         f"search probe on {n} notes (index copy {work}); times in ms, each query's median of 3",

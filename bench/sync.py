@@ -1,8 +1,8 @@
 """Benchmark tota's sync and search against a bare baseline, on synthetic vaults.
 
-    .venv/bin/python bench/bench_sync.py --sizes 10000 100000
+    .venv/bin/python -m bench.sync --sizes 10000 100000
 
-For each size it generates (or reuses) `<workdir>/vault-<N>` with `gen_vault.py`, then measures
+For each size it generates (or reuses) `<workdir>/vault-<N>` with bench.gen_vault, then measures
 in one run, interleaving the baseline with tota so that noise on a shared machine hits both:
 
 * the bare baseline: python-frontmatter `loads` of every note + one-transaction insert of title,
@@ -20,8 +20,10 @@ Each figure is a median over repeats (latencies: p50 and p95), with the ratio to
 measured in the same run where that is meaningful. It prints a Markdown table and writes JSON
 (and the table) to `bench/out/`.
 
-Run it with the project's venv Python: the workers import `tota_vault` and `frontmatter`, and
-the `tota` command is taken from the same folder as the interpreter.
+Run it from the repository root with the project's venv Python: the workers (`python -m
+bench.sync --worker ...`, started in the work folder with the measured code first on
+PYTHONPATH and the repository after it) import `tota_vault` and `frontmatter`, and the `tota`
+command is taken from the same folder as the interpreter.
 """
 
 from __future__ import annotations
@@ -43,11 +45,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-OUT_DIR = HERE / "out"
-sys.path.insert(0, str(HERE))
-
-import gen_vault  # noqa: E402
+from bench import _kit, gen_vault
+from bench._kit import log, median, percentile
 
 TIME_BIN = "/usr/bin/time"
 TARGETS = {
@@ -58,29 +57,6 @@ TARGETS = {
     "rss_mb": 300.0,  # peak RSS of a cold 100k sync
 }
 LARGE = 100_000  # the size the absolute targets are stated for
-
-
-# --- statistics ----------------------------------------------------------------------------
-
-
-def percentile(values: list[float], pct: float) -> float:
-    """Linear-interpolated percentile (numpy's default) of a non-empty list."""
-    ordered = sorted(values)
-    if len(ordered) == 1:
-        return ordered[0]
-    rank = (len(ordered) - 1) * pct / 100.0
-    low = int(rank)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
-
-
-def median(values: list[float]) -> float:
-    return percentile(values, 50.0)
-
-
-def log(message: str) -> None:
-    sys.stderr.write(f"[{datetime.now():%H:%M:%S}] {message}\n")
-    sys.stderr.flush()
 
 
 # --- workers (run in a fresh process each, so every measurement starts the same way) ---------
@@ -196,17 +172,18 @@ def run_worker(argv: list[str]) -> int:
 class Runner:
     """Runs measured processes with a clean environment and reads their peak RSS."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, code: Path | None = None) -> None:
+        """`code`: a folder holding the `tota_vault` to measure, put first on PYTHONPATH for
+        every process; None measures the one this interpreter imports. The repository comes
+        after it, so that the workers find `bench`."""
         self.workdir = workdir
+        self.code = code
         self.python = sys.executable
-        self.tota = str(Path(sys.executable).parent / "tota")
-        if not Path(self.tota).exists():
-            found = shutil.which("tota")
-            if found is None:
-                raise SystemExit("no `tota` command beside this Python; run with .venv/bin/python")
-            self.tota = found
+        self.tota = _kit.tota_command()
         self.env = {k: v for k, v in os.environ.items() if k != "TOTA_VAULT"}
         self.env["TOTA_HOME"] = str(workdir / "tota-home")  # never touch the real ~/.tota
+        path = [str(code)] if code is not None else []
+        self.env["PYTHONPATH"] = os.pathsep.join([*path, str(_kit.ROOT)])
         self.has_time = os.access(TIME_BIN, os.X_OK)
 
     def run(self, cmd: list[str], *, rss: bool = False) -> tuple[float, str, float | None]:
@@ -220,9 +197,11 @@ class Runner:
             if self.has_time:
                 full = [TIME_BIN, "-v", "-o", name, *cmd]
             else:
-                full = [self.python, __file__, "--worker", "rss", name, *cmd]
+                full = [*self.worker_command(), "rss", name, *cmd]
         started = time.perf_counter()
-        done = subprocess.run(full, env=self.env, capture_output=True, text=True)
+        # In the work folder: `python -m` puts the current folder first on sys.path, and the
+        # repository's own tota_vault must not shadow the snapshot on PYTHONPATH.
+        done = subprocess.run(full, env=self.env, cwd=self.workdir, capture_output=True, text=True)
         wall = time.perf_counter() - started
         if done.returncode != 0:
             raise RuntimeError(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr[-2000:]}")
@@ -234,8 +213,11 @@ class Runner:
             rss_file.unlink()
         return wall, done.stdout, peak
 
+    def worker_command(self) -> list[str]:
+        return [self.python, "-m", "bench.sync", "--worker"]
+
     def worker(self, *args: str, rss: bool = True) -> tuple[float, dict[str, Any], float | None]:
-        wall, out, peak = self.run([self.python, __file__, "--worker", *args], rss=rss)
+        wall, out, peak = self.run([*self.worker_command(), *args], rss=rss)
         return wall, json.loads(out.strip().splitlines()[-1]), peak
 
     def cli(self, *args: str, rss: bool = False) -> tuple[float, str, float | None]:
@@ -325,8 +307,8 @@ def bench_size(runner: Runner, n: int, args: argparse.Namespace) -> dict[str, An
                 remove_index(vault)
                 wall, out, peak = runner.worker("sync", str(vault))
                 assert out["added"] == n and out["invalid"] == 0, out
-                if "PYTHONPATH" in runner.env:
-                    assert out["module"].startswith(runner.env["PYTHONPATH"]), out["module"]
+                if runner.code is not None:
+                    assert out["module"].startswith(str(runner.code)), out["module"]
                 cold[kind].append({"inner": out["seconds"], "wall": wall, "rss_mb": peak, **out})
             else:
                 remove_index(vault)
@@ -367,7 +349,7 @@ def bench_size(runner: Runner, n: int, args: argparse.Namespace) -> dict[str, An
         by_kind[kind] = {
             "count": len(times),
             "p50_ms": median(times) * 1000,
-            "p95_ms": percentile(times, 95) * 1000,
+            "p95_ms": percentile(times, 0.95) * 1000,
             "max_ms": max(times) * 1000,
             "mean_hits": sum(hits) / len(hits),
         }
@@ -376,7 +358,7 @@ def bench_size(runner: Runner, n: int, args: argparse.Namespace) -> dict[str, An
         "queries": len(queries),
         "rounds": args.search_rounds,
         "p50_ms": median(per_query) * 1000,
-        "p95_ms": percentile(per_query, 95) * 1000,
+        "p95_ms": percentile(per_query, 0.95) * 1000,
         "max_ms": max(per_query) * 1000,
         "by_kind": by_kind,
         "slowest": [
@@ -394,10 +376,10 @@ def bench_size(runner: Runner, n: int, args: argparse.Namespace) -> dict[str, An
     result["search_cli"] = {
         "runs": len(cli_times),
         "p50_s": median(cli_times),
-        "p95_s": percentile(cli_times, 95),
+        "p95_s": percentile(cli_times, 0.95),
     }
     log(f"N={n} search as a process: p50 {median(cli_times):.3f}s "
-        f"p95 {percentile(cli_times, 95):.3f}s")  # fmt: skip
+        f"p95 {percentile(cli_times, 0.95):.3f}s")  # fmt: skip
     result["index_mb"] = (vault / ".tota" / "index.db").stat().st_size / 1e6
 
     # One note's body changed, then a re-sync. Each run edits another note (the previous edit is
@@ -499,7 +481,7 @@ def summarize(results: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
         })  # fmt: skip
 
     help_s = results["help"]
-    add("—", "`tota --help` (process)", median(help_s), "s", p95=percentile(help_s, 95),
+    add("—", "`tota --help` (process)", median(help_s), "s", p95=percentile(help_s, 0.95),
         target=f"< {TARGETS['help_s']} s", ok=median(help_s) < TARGETS["help_s"])  # fmt: skip
     for res in results["sizes"]:
         n = res["n"]
@@ -572,7 +554,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--worker"]:
         return run_worker(argv[1:])
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = _kit.parser(__doc__)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument(
         "--repeat", type=int, default=0,
@@ -586,9 +568,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cli-searches", type=int, default=20)
     parser.add_argument("--help-runs", type=int, default=10)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--workdir", type=Path, default=Path("/tmp/tota-bench"))
+    parser.add_argument("--workdir", type=Path, help="the same as --work (its earlier name)")
     parser.add_argument("--regen", action="store_true", help="regenerate the vaults")
-    parser.add_argument("--out", type=Path, default=OUT_DIR)
     parser.add_argument(
         "--live", action="store_true",
         help="measure the working tree as it is at each step (default: a snapshot of tota_vault "
@@ -599,25 +580,25 @@ def main(argv: list[str] | None = None) -> int:
         help="measure the tota_vault package inside this folder (e.g. an earlier snapshot)",
     )  # fmt: skip
     args = parser.parse_args(argv)
+    args.workdir = (args.workdir or args.work).resolve()
 
     args.workdir.mkdir(parents=True, exist_ok=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    runner = Runner(args.workdir)
     if args.live:
+        runner = Runner(args.workdir)
         source = {"path": str(live_package()), "sha256": code_fingerprint(live_package())}
     elif args.source is not None:
-        runner.env["PYTHONPATH"] = str(args.source.resolve())
+        runner = Runner(args.workdir, args.source.resolve())
         package = args.source.resolve() / "tota_vault"
         source = {"path": str(package), "sha256": code_fingerprint(package)}
     else:
         snapshot, fingerprint = snapshot_package(args.workdir)
-        runner.env["PYTHONPATH"] = str(snapshot)
+        runner = Runner(args.workdir, snapshot)
         source = {"path": str(snapshot / "tota_vault"), "sha256": fingerprint}
     log(f"measuring tota_vault {source['sha256']} from {source['path']}")
     started = time.perf_counter()
     results: dict[str, Any] = {
         "started": datetime.now().isoformat(timespec="seconds"),
-        "command": " ".join([Path(sys.executable).name, *sys.argv]),
         "machine": machine(),
         "tota_source": source,
         "targets": TARGETS,
@@ -643,9 +624,9 @@ def main(argv: list[str] | None = None) -> int:
     results["rows"] = rows
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     sizes = "-".join(str(n) for n in args.sizes)
-    json_path = args.out / f"bench-{sizes}-{stamp}.json"
-    json_path.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", "utf-8")
-    (args.out / f"bench-{sizes}-{stamp}.md").write_text(table, "utf-8")
+    # Stamped, not overwritten: a run at 100k takes minutes, and runs are compared later.
+    json_path = _kit.write_result(args.out, f"sync-{sizes}-{stamp}", results)
+    (args.out / f"sync-{sizes}-{stamp}.md").write_text(table, "utf-8")
     print(table)
     for res in results["sizes"]:
         print(f"N={res['n']:,}: search by kind (ms):")

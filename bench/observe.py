@@ -1,15 +1,15 @@
 """Learning throughput: observe 10k messages into a vault that already holds 100k memories.
 
-    python bench/gen_vault.py 100000 /tmp/tota-bench/vault-100000 --seed 7
-    python bench/bench_observe.py --vault /tmp/tota-bench/vault-100000 --messages 10000
+    python -m bench.observe --size 100000 --messages 10000
 
-The vault is copied first (the original is left as it was) and synced cold, untimed. Then a
-stream of messages is observed in turns of 4, the way an assistant calls `observe` after each
-response. Two streams (`--stream`):
+The vault (`--size N`, generated if missing, or `--vault PATH`) is copied first (the original
+is left as it was) and synced cold, untimed. Then a stream of messages is observed in turns
+of 4, the way an assistant calls `observe` after each response. Two streams (`--stream`):
 
 * `locomo` (the default): real dialog turns from ../shared/eval/locomo-dev.json (read from
-  there, never copied), both speakers as named people, each session dated, conversations
-  cycled (with fresh conversation ids) until there are enough messages;
+  there, never copied; `--data` names another file), both speakers as named people, each
+  session dated, conversations cycled (with fresh conversation ids) until there are enough
+  messages;
 * `synthetic`: 15 templates of facts, questions and small talk with a small vocabulary, so the
   same few facts are stated hundreds of times: a stress case for merging, in which the hot
   notes' `sources` grow to thousands of entries.
@@ -21,27 +21,29 @@ Reported, in one run:
 * the merge look-up (`Index.similar`, the FTS5 query that finds near-duplicate candidates)
   latency p50/p95 (target p95 < 5 ms);
 * what the stream did: created, merged, superseded, kept, skipped.
+
+Results go to bench/out/observe-<stream>.json.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
-import shutil
 import statistics
 import sys
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench import _kit
+from tota_vault import Vault
+from tota_vault.extract.formats import parse_conversation
+from tota_vault.extract.messages import Message
+from tota_vault.extract.rules import RuleExtractor
+from tota_vault.index import Index
 
-from tota_vault import Vault  # noqa: E402
-from tota_vault.extract.messages import Message  # noqa: E402
-from tota_vault.extract.rules import RuleExtractor  # noqa: E402
-from tota_vault.index import Index  # noqa: E402
+#: The house targets: messages per second through observe, and the merge look-up's p95.
+TARGET_RATE = 500
+TARGET_LOOKUP_P95_MS = 5.0
 
 PLACES = ["Lisbon", "Porto", "Berlin", "Austin", "Osaka", "Nairobi", "Lyon", "Quito", "Perth"]
 THINGS = [
@@ -110,11 +112,7 @@ def message_stream(count: int, seed: int = 11) -> list[Message]:
 
 def locomo_stream(count: int, data: Path) -> list[tuple[str, list[Message]]]:
     """Real dialog turns as (conversation id, session messages), cycled to `count` messages."""
-    sys.path.insert(0, str(data.parent))
-    import evalkit  # type: ignore[import-not-found]
-
-    from tota_vault.extract.formats import parse_conversation
-
+    evalkit = _kit.load_evalkit(data.parent)
     dataset = evalkit.load_locomo(str(data))
     out: list[tuple[str, list[Message]]] = []
     total, cycle = 0, 0
@@ -134,27 +132,19 @@ def locomo_stream(count: int, data: Path) -> list[tuple[str, list[Message]]]:
     return out
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--vault", type=Path, required=True, help="a generated vault (copied)")
+    parser = _kit.parser(__doc__)
+    parser.add_argument("--vault", type=Path, help="a generated vault (copied)")
+    parser.add_argument("--size", type=int, default=100_000,
+                        help="without --vault: the generated vault of this many notes")  # fmt: skip
     parser.add_argument("--messages", type=int, default=10_000)
     parser.add_argument("--turn", type=int, default=4, help="messages per observe call")
     parser.add_argument("--stream", choices=("locomo", "synthetic"), default="locomo")
-    parser.add_argument(
-        "--data", type=Path, default=ROOT.parent / "shared" / "eval" / "locomo-dev.json"
-    )
-    parser.add_argument("--work", type=Path, default=Path("/tmp/tota-bench/observe"))
-    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "observe.json")
+    parser.add_argument("--data", type=Path, default=_kit.eval_dir() / "locomo-dev.json")
     args = parser.parse_args(argv)
 
-    if args.work.exists():
-        shutil.rmtree(args.work)
-    shutil.copytree(args.vault, args.work, ignore=shutil.ignore_patterns(".tota"))
+    source = args.vault or _kit.generated_vault(args.size, work=args.work)
+    work = _kit.copy_vault(source, args.work / "observe")
     if args.stream == "synthetic":
         sessions = [("bench", message_stream(args.messages))]
     else:
@@ -184,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
 
     Index.similar = timed_similar  # type: ignore[method-assign]
     counts: dict[str, int] = {}
-    with Vault.open(args.work) as vault:
+    with Vault.open(work) as vault:
         t0 = time.perf_counter()
         vault.sync()
         cold = time.perf_counter() - t0
@@ -207,17 +197,24 @@ def main(argv: list[str] | None = None) -> int:
         "extract_only_seconds": round(baseline, 3),
         "ratio_to_extract_only": round(seconds / baseline, 1),
         "merge_lookup_p50_ms": round(statistics.median(lookups) * 1000, 2),
-        "merge_lookup_p95_ms": round(percentile(lookups, 0.95) * 1000, 2),
+        "merge_lookup_p95_ms": round(_kit.percentile(lookups, 0.95) * 1000, 2),
         "lookups": len(lookups),
         "outcomes": counts,
         "cold_sync_seconds_untimed_setup": round(cold, 1),
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=1))
-    print(json.dumps(result, indent=1))
-    print(f"\nthroughput {rate:.0f} msg/s (target >= 500): {'met' if rate >= 500 else 'NOT met'}")
+    _kit.write_result(args.out, f"observe-{args.stream}", result)
     p95 = result["merge_lookup_p95_ms"]
-    print(f"merge look-up p95 {p95} ms (target < 5 ms): {'met' if p95 < 5 else 'NOT met'}")
+    print(_kit.table(
+        ("stream", "messages/s", "baseline (extract only)", "ratio", "merge look-up p50 / p95",
+         "outcomes"),
+        [(args.stream, f"{rate:.0f}", f"{baseline:.2f} s for all", f"{seconds / baseline:.1f}×",
+          f"{result['merge_lookup_p50_ms']} / {p95} ms",
+          ", ".join(f"{n:,} {action}" for action, n in sorted(counts.items())))],
+    ))  # fmt: skip
+    met = "met" if rate >= TARGET_RATE else "NOT met"
+    print(f"\nthroughput {rate:.0f} msg/s (target >= {TARGET_RATE}): {met}")
+    met = "met" if p95 < TARGET_LOOKUP_P95_MS else "NOT met"
+    print(f"merge look-up p95 {p95} ms (target < {TARGET_LOOKUP_P95_MS:.0f} ms): {met}")
     return 0
 
 

@@ -1,7 +1,7 @@
 """The memory manager's start and the cost of short ids. Each figure beside a baseline from
 the same run.
 
-    python bench/bench_menu.py [--runs 15] [--notes 100000]
+    python -m bench.menu --runs 15 --notes 100000
 
 * Start: time to first screen. A tmux session of 60 x 20 runs `tota memory` on a copy of the
   sample vault (already indexed, as after any sync), and the clock runs from `tmux
@@ -15,30 +15,29 @@ the same run.
 * Short ids: `short_ids` for a page of 50 ids in an index of N memories whose ids were all
   made in the same few seconds (a bulk import: the worst case, where ids share 9-10
   characters). Baseline: looking the same 50 ids up by their full id.
+
+Needs tmux. Results go to bench/out/menu.json.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import shlex
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-PYTHON = sys.executable
-sys.path.insert(0, str(ROOT))
+from bench import _kit
+from tota_vault import Vault
+from tota_vault.index import Index
+from tota_vault.manage import short_ids
+from tota_vault.model import new_id
 
-from tota_vault import Vault  # noqa: E402
-from tota_vault.index import Index  # noqa: E402
-from tota_vault.manage import short_ids  # noqa: E402
-from tota_vault.model import new_id  # noqa: E402
+PYTHON = sys.executable
 
 
 def first_screen(socket: Path, command: list[str], marker: str) -> float:
@@ -65,7 +64,7 @@ def first_screen(socket: Path, command: list[str], marker: str) -> float:
 
 def bench_start(runs: int, work: Path) -> dict[str, float]:
     vault = work / "sample"
-    shutil.copytree(ROOT / "sample-vault", vault, ignore=shutil.ignore_patterns(".tota"))
+    shutil.copytree(_kit.ROOT / "sample-vault", vault, ignore=shutil.ignore_patterns(".tota"))
     with Vault.open(vault) as v:
         v.sync()
     hold = "import time; print('ready'); time.sleep(30)"
@@ -80,7 +79,7 @@ def bench_start(runs: int, work: Path) -> dict[str, float]:
             times[name].append(first_screen(socket, command, marker))
     out: dict[str, float] = {}
     for name, values in times.items():
-        out[f"{name} median"] = statistics.median(values)
+        out[f"{name} median"] = _kit.median(values)
         out[f"{name} min"] = min(values)
     out["added median"] = out["tota memory median"] - out["baseline median"]
     out["ratio median"] = out["tota memory median"] / out["baseline median"]
@@ -121,7 +120,7 @@ def bench_start_cpu(runs: int, work: Path) -> dict[str, float]:
         for name, command in commands.items():
             done = subprocess.run(command, capture_output=True, text=True, check=True)
             times[name].append(float(done.stdout.split()[0]))
-    out = {f"{name} median": statistics.median(v) for name, v in times.items()}
+    out = {f"{name} median": _kit.median(v) for name, v in times.items()}
     out["cpu ratio median"] = out["tota memory cpu median"] / out["baseline cpu median"]
     return out
 
@@ -161,24 +160,38 @@ def bench_short_ids(notes: int, work: Path) -> dict[str, float]:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = _kit.parser(__doc__)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--notes", type=int, default=100_000)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if shutil.which("tmux") is None:
-        sys.exit("needs tmux")
-    with tempfile.TemporaryDirectory() as tmp:
+        raise SystemExit("bench.menu needs tmux")
+    args.work.mkdir(parents=True, exist_ok=True)
+    home = os.environ.get("TOTA_HOME")
+    with tempfile.TemporaryDirectory(dir=args.work, prefix="menu-") as tmp:
         work = Path(tmp)
-        os.environ["TOTA_HOME"] = str(work / "home")
-        print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-        for name, value in bench_start(args.runs, work).items():
-            print(f"start  {name:24} {value:8.3f}")
-        for name, value in bench_start_cpu(args.runs, work).items():
-            print(f"start  {name:24} {value:8.3f}")
-        for name, value in bench_short_ids(args.notes, work).items():
-            print(f"ids    {name:36} {value:10.3f}")
+        os.environ["TOTA_HOME"] = str(work / "home")  # the processes it starts inherit it
+        try:
+            print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+            start = bench_start(args.runs, work)
+            for name, value in start.items():
+                print(f"start  {name:24} {value:8.3f}")
+            cpu = bench_start_cpu(args.runs, work)
+            for name, value in cpu.items():
+                print(f"start  {name:24} {value:8.3f}")
+            ids = bench_short_ids(args.notes, work)
+            for name, value in ids.items():
+                print(f"ids    {name:36} {value:10.3f}")
+        finally:
+            if home is None:
+                os.environ.pop("TOTA_HOME", None)
+            else:
+                os.environ["TOTA_HOME"] = home
+    _kit.write_result(args.out, "menu", {"runs": args.runs, "start_wall_s": start,
+                                         "start_cpu_s": cpu, "short_ids": ids})  # fmt: skip
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

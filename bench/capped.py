@@ -1,6 +1,6 @@
 """What keeping capped-out sources in `.tota-sources/` costs a confirmation (capped.py).
 
-    python bench/bench_capped.py --lines 0 10000 100000 --runs 20
+    .venv/bin/python -m bench.capped --lines 0 10000 100000 --runs 20
 
 For each size N, a fresh vault holds three memories: two confirmed 30 times (their notes are
 capped: every further confirmation drops one source from the list and appends it to the
@@ -23,25 +23,19 @@ the baseline's. Results go to stdout as a Markdown table and to bench/out/capped
 
 from __future__ import annotations
 
-import argparse
-import json
 import platform
 import shutil
 import sqlite3
-import statistics
-import sys
 import time
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from tota_vault import Vault  # noqa: E402
-from tota_vault.capped import CAPPED_DIR, HEADER  # noqa: E402
-from tota_vault.extract.messages import Message  # noqa: E402
-from tota_vault.model import new_id  # noqa: E402
+from bench import _kit
+from tota_vault import Vault
+from tota_vault.capped import CAPPED_DIR, HEADER
+from tota_vault.extract.messages import Message
+from tota_vault.model import new_id
 
 HOT = "I prefer Neovim over VS Code."
 BIG = "I am allergic to peanuts."
@@ -62,9 +56,10 @@ def timed(vault: Vault, text: str, conversation: str, expected: str) -> float:
 
 
 def stats(samples: list[float]) -> dict[str, float]:
-    ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return {"median_ms": statistics.median(ordered) * 1000, "p95_ms": p95 * 1000}
+    return {
+        "median_ms": _kit.median(samples) * 1000,
+        "p95_ms": _kit.percentile(samples, 0.95) * 1000,
+    }
 
 
 def run(lines: int, runs: int, work: Path) -> dict[str, Any]:
@@ -102,12 +97,11 @@ def run(lines: int, runs: int, work: Path) -> dict[str, Any]:
     return {"lines": lines, "file_bytes": size, "runs": runs, "results": out}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = _kit.parser(__doc__)
     parser.add_argument("--lines", type=int, nargs="+", default=[0, 10_000, 100_000])
     parser.add_argument("--runs", type=int, default=20)
-    parser.add_argument("--work", type=Path, default=Path("/tmp/tota-bench"))
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.runs > 24:
         parser.error("--runs at most 24: the baseline memory must stay under the cap")
     args.work.mkdir(parents=True, exist_ok=True)
@@ -125,10 +119,9 @@ def main() -> None:
                 f"| {size['lines']:,} ({size['file_bytes']:,}) | {name} | "
                 f"{figures['median_ms']:.2f} | {figures['p95_ms']:.2f} | {figures['ratio']:.2f} |"
             )
-    out = ROOT / "bench" / "out"
-    out.mkdir(exist_ok=True)
-    (out / "capped.json").write_text(json.dumps(report, indent=2) + "\n", "utf-8")
+    _kit.write_result(args.out, "capped", report)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

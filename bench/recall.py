@@ -1,0 +1,106 @@
+"""Recall speed: `Vault.recall` latency at 10k and 100k memories, and `reflect` over the vault.
+
+    python -m bench.recall --size 10000 --size 100000
+
+Each vault (`--size N`: the generated vault of N notes, made if missing; or `--vault PATH`) is
+copied, so the original stays as generated, and synced, untimed. The messages are drawn
+deterministically from the vault's own notes (`_kit.requests`): a few words of a random note,
+framed as a person would ask ("Can you remind me about ...?"). Each of 200 messages is recalled
+3 times and its median counts; p50 and p95 are over the messages. Baseline in the same run: a
+plain search of the same words (one FTS5 OR query, `raw=True`: no re-ranking, no pruning), so
+the ratio is what recall's ranking costs. Then `reflect` over the whole vault, twice (the first
+run, and a second that should find nothing to change).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from bench import _kit
+from tota_vault import QueryError, Vault
+
+#: The house target for recall latency, in-process, at 10k and 100k memories.
+TARGET_P95_MS = 20.0
+
+
+def bench(source: Path, work: Path, count: int, repeat: int) -> dict[str, Any]:
+    """Recall and its baseline over one vault's copy; then reflect twice."""
+    target = _kit.copy_vault(source, work / "recall" / source.name)
+    with Vault.open(target) as vault:
+        vault.sync()
+        memories = vault.stats()["memories"]
+        asks = _kit.requests(vault.index.conn, count)
+        recall_s, search_s = [], []
+        for message in asks:
+            recall_s.append(_kit.time_call(lambda m=message: vault.recall(m, 10), repeat))
+            words = " ".join(w for w in re.findall(r"[\w'-]+", message) if len(w) > 3) or "note"
+
+            def search(w: str = words) -> None:
+                try:
+                    vault.search(w.replace(" ", " OR "), raw=True, limit=10)
+                except QueryError:
+                    pass  # a word FTS5 reads as syntax: the baseline pays the attempt
+
+            search_s.append(_kit.time_call(search, repeat))
+        started = time.perf_counter()
+        first = vault.reflect()
+        reflect_s = time.perf_counter() - started
+        started = time.perf_counter()
+        second = vault.reflect()
+        again_s = time.perf_counter() - started
+    recall = _kit.summary(recall_s, scale=1000, digits=2)
+    search = _kit.summary(search_s, scale=1000, digits=2)
+    return {
+        "memories": memories,
+        "messages": len(asks),
+        "recall_ms": recall,
+        "baseline_or_query_ms": search,
+        "ratio_p50": _kit.ratio(recall["p50"], search["p50"]),
+        "ratio_p95": _kit.ratio(recall["p95"], search["p95"]),
+        "target_p95_met": recall["p95"] < TARGET_P95_MS,
+        "reflect_seconds": round(reflect_s, 2),
+        "reflections_written": len(first.created),
+        "reflect_again_seconds": round(again_s, 2),
+        "reflect_again_changes": len(second.created) + len(second.updated),
+    }
+
+
+def report(results: dict[str, dict[str, Any]]) -> str:
+    """The table docs/benchmarks.md quotes."""
+    rows = []
+    for r in results.values():
+        rows.append((
+            f"{r['memories']:,}",
+            f"{r['recall_ms']['p50']} / {r['recall_ms']['p95']} ms",
+            f"{r['baseline_or_query_ms']['p50']} / {r['baseline_or_query_ms']['p95']} ms",
+            f"{r['ratio_p50']:.2f}× / {r['ratio_p95']:.2f}×",
+            f"{r['reflect_seconds']} s, {r['reflections_written']:,} reflections",
+            f"{r['reflect_again_seconds']} s, {r['reflect_again_changes']} changes",
+            "met" if r["target_p95_met"] else "NOT met",
+        ))  # fmt: skip
+    header = ("memories", "recall p50 / p95", "baseline OR query p50 / p95", "ratio p50 / p95",
+              "reflect (first run)", "reflect again", f"p95 < {TARGET_P95_MS:.0f} ms")  # fmt: skip
+    return _kit.table(header, rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _kit.parser(__doc__)
+    _kit.add_vaults(parser, default=(10_000, 100_000))
+    parser.add_argument("--messages", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=3, help="recalls per message (median)")
+    args = parser.parse_args(argv)
+    results = {}
+    for vault in _kit.vaults(args):
+        _kit.log(f"recall over {vault}")
+        results[str(vault)] = bench(vault, args.work, args.messages, args.repeat)
+    _kit.write_result(args.out, "recall", {"vaults": results})
+    print(report(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
