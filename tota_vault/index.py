@@ -25,6 +25,8 @@ from .errors import IndexCorruptError, IndexError_, IndexReadOnlyError, QueryErr
 from .files import Fingerprint, make_dirs
 from .model import format_date
 from .notes import ParsedNote
+from .text import fts_phrase_query as fts_query
+from .text import fts_quote
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -352,50 +354,6 @@ def _observed(sources: Iterable[str], history: Iterable[str]) -> list[str]:
     for entry in history:
         seen.update(dict.fromkeys(_HISTORY_SOURCE.findall(entry)))
     return list(seen)
-
-
-def fts_query(text: str) -> str:
-    """Quote a person's search text for FTS5 MATCH so any text is a valid query.
-
-    Every whitespace-separated word (or `"quoted phrase"`) becomes a quoted string, so `C++`,
-    `foo-bar`, `NOT`, `title:x` and a lone `"` are searched for as words. A trailing `*` stays a
-    prefix search. The words are ANDed, as a search box does.
-    """
-    if text.count('"') % 2:
-        text += '"'
-    tokens: list[str] = []
-    current = ""
-    in_phrase = False
-    for char in text:
-        if char == '"':
-            if in_phrase:
-                tokens.append('"' + current + '"' if current.strip() else "")
-                current = ""
-            elif current:
-                tokens.append(current)
-                current = ""
-            in_phrase = not in_phrase
-        elif char.isspace() and not in_phrase:
-            if current:
-                tokens.append(current)
-            current = ""
-        else:
-            current += char
-    if current:
-        tokens.append(current)
-    quoted = []
-    for token in tokens:
-        if not token:
-            continue
-        if token.startswith('"') and token.endswith('"') and len(token) >= 2:
-            quoted.append('"' + token[1:-1].replace('"', '""') + '"')
-            continue
-        prefix = token.endswith("*") and len(token.rstrip("*")) > 0
-        word = token.rstrip("*") if prefix else token
-        quoted.append('"' + word.replace('"', '""') + '"' + ("*" if prefix else ""))
-    if not quoted:
-        raise QueryError(f"nothing to search for in {text!r}")
-    return " ".join(quoted)
 
 
 #: SQLite result codes (primary code in the low byte) that name what went wrong with the file.
@@ -810,13 +768,13 @@ class Index:
         least two of the first three: the query asks for any such pair, which a common word
         alone never satisfies.
         """
-        terms = [w.replace('"', '""') for w in words if w][:3]
+        terms = [fts_quote(w) for w in words if w][:3]
         if not terms:
             return []
         if len(terms) == 1:
-            expression = f'"{terms[0]}"'
+            expression = terms[0]
         else:
-            expression = " OR ".join(f'("{a}" AND "{b}")' for a, b in combinations(terms, 2))
+            expression = " OR ".join(f"({a} AND {b})" for a, b in combinations(terms, 2))
         # Statements only: the body also quotes the whole message, whose words would match a
         # hundred times more notes for nothing.
         params = {"type": type, "subject": subject, "limit": limit}

@@ -26,7 +26,6 @@ is all it says), and its statement capped. The report counts secrets by kind, ne
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -61,6 +60,7 @@ from .scoring import (
     similarity,
     slot_value,
 )
+from .text import CUE_WORDS, STOPWORDS, tokens
 from .topics import with_topics
 
 __all__ = [
@@ -76,23 +76,6 @@ __all__ = [
 ]
 
 Action = Literal["create", "merge", "supersede", "keep", "skip"]
-
-_STOPWORDS = frozenset(
-    "a an the and or but if then of to in on at for with by from as is are was were be been "
-    "being has have had do does did it its it's this that these those their they them there "
-    "he she his her him i me my we our us you your so very really just also too not no yes "
-    "would will can could should about into over after before up down out off than more most "
-    "some any all each other such only own same very user".split()
-)
-#: The verbs the rules open statements with: every preference "prefers" or "likes", every
-#: habit "usually" does something. They say which kind of memory it is, not which memory, and
-#: as search terms they would match a large share of the vault.
-_CUE_WORDS = frozenset(
-    "prefers likes loves enjoys hates dislikes wants hopes plans aims intends planning hoping "
-    "trying saving going works working lives living based moved decided chose switched "
-    "usually always often never regularly every called name favorite favourite said others "
-    "went ran made took got started finished".split()
-)
 
 
 @dataclass(frozen=True)
@@ -182,8 +165,11 @@ def query_words(text: str, *, subject: str = "user") -> list[str]:
     name = subject.lower()
     words = {
         w
-        for w in re.findall(r"[\w'-]{3,}", text.lower())
-        if w not in _STOPWORDS and w not in _CUE_WORDS and w.removesuffix("'s") != name
+        for w in tokens(text)
+        if len(w) >= 3
+        and w not in STOPWORDS
+        and w not in CUE_WORDS
+        and w.removesuffix("'s") != name
     }
     return sorted(words, key=lambda w: (-len(w), w))
 

@@ -1,0 +1,157 @@
+"""Text knowledge, in one place: stopwords, the tokeniser, the stemmer and FTS5 quoting.
+
+Recall's query, the merge step's candidate look-up, reflection themes and topics all read
+words out of statements and messages; they must agree on what a word is, which words carry
+no meaning, and when two forms are one word, or a memory is found by one path and missed by
+another. Each stopword set below says who uses it and why it differs from the general list.
+
+FTS5 quoting: any text a person or a statement supplies is quoted before it reaches `MATCH`,
+so `C++`, `foo-bar`, `"unbalanced`, `NOT` and `title:x` are words to look for, never query
+syntax (`fts_quote` for one term, `fts_phrase_query` for a search box's text).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .errors import QueryError
+
+__all__ = [
+    "CUE_WORDS",
+    "REFLECTION_STOP",
+    "STOPWORDS",
+    "WORD_RE",
+    "fts_any",
+    "fts_phrase_query",
+    "fts_quote",
+    "stem",
+    "tokens",
+]
+
+#: Words that say nothing about which memory is meant: English function words, the filler of
+#: chat ("really", "thing", "okay"), and the words people use to ask an assistant to remember
+#: or recall ("remind", "remember", "tota"). Recall leaves them out of its query, and the merge
+#: look-up out of its candidate search.
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are aren't as at be because been
+    before being below between both but by can can't cannot could couldn't did didn't do does
+    doesn't doing don't down during each few for from further had hadn't has hasn't have haven't
+    having he he'd he'll he's her here here's hers herself him himself his how how's i i'd i'll
+    i'm i've if in into is isn't it it's its itself let's me more most mustn't my myself no nor
+    not of off on once only or other ought our ours ourselves out over own same shan't she
+    she'd she'll she's should shouldn't so some such than that that's the their theirs them
+    themselves then there there's these they they'd they'll they're they've this those through
+    to too under until up us very was wasn't we we'd we'll we're we've were weren't what what's
+    when when's where where's which while who who's whom why why's will with won't would
+    wouldn't you you'd you'll you're you've your yours yourself yourselves also just really
+    like get got thing things something anything know think tell said say much many well still
+    even ever kind sort lot lots way ways go going went make made want wants please remind
+    recall remember user tota hey hi hello thanks thank ok okay yes yeah help around""".split()
+)
+
+#: The verbs the rule extractor opens statements with: every preference "prefers" or "likes",
+#: every habit "usually" does something. They say which kind of memory it is, not which
+#: memory, and as merge look-up terms they would match a large share of the vault. (Recall
+#: keeps them: in a question, "Where does Jon work?", they are the point.)
+CUE_WORDS = frozenset(
+    "prefers likes loves enjoys hates dislikes wants hopes plans aims intends planning hoping "
+    "trying saving going works working lives living based moved decided chose switched "
+    "usually always often never regularly every called name favorite favourite said others "
+    "went ran made took got started finished".split()
+)
+
+#: Words a reflection must not be themed on, beyond `STOPWORDS`: feelings, praise and time
+#: spans are in memories of every area of a life ("felt great last week"), so a group they
+#: formed would gather unrelated memories. (Recall keeps them: "How did Jon feel?")
+REFLECTION_STOP = frozenset(
+    "user others their them they have been being with from that this will would about "
+    "after before really feels feel felt things something lately today week weeks month "
+    "year years time times great good nice love loves loved like likes liked".split()
+)
+
+#: A word: a letter or digit, then letters, digits, apostrophes (straight or curly), `+` and
+#: hyphens, so "C++", "e-mail", "Jon's" and "2023" are each one word.
+WORD_RE = re.compile(r"[A-Za-zÀ-ÿ0-9][\w'’+-]*")
+
+
+def tokens(text: str) -> list[str]:
+    """The words of `text`, lower-cased, curly apostrophes straightened, and without the
+    apostrophes and hyphens that only edge them ("'cause", "well-"). Pure."""
+    out = []
+    for match in WORD_RE.finditer(text):
+        word = match.group(0).lower().replace("’", "'").strip("'-")
+        if word:
+            out.append(word)
+    return out
+
+
+def stem(word: str) -> str:
+    """Fold a word's plural and possessive: "cities" and "city", "recipes" and "recipe",
+    "dishes" and "dish", "Sam's" and "sam" meet. Verb forms are left alone ("painting" stays):
+    the topic lexicon lists them, which is more predictable than stripping them, and recall's
+    full-text match uses FTS5's own porter stemmer. Pure."""
+    word = word.lower().replace("’", "'").removesuffix("'s")
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("ses", "xes", "zes", "ches", "shes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def fts_quote(term: str) -> str:
+    """One term as an FTS5 string: double quotes around it, inner quotes doubled. Whatever
+    the term holds (`C++`, `NOT`, `title:x`, `"`), it is searched for as text. Pure."""
+    return '"' + term.replace('"', '""') + '"'
+
+
+def fts_any(terms: Iterable[str]) -> str:
+    """Terms quoted and ORed: a note holding any of them matches. Pure."""
+    return " OR ".join(map(fts_quote, terms))
+
+
+def fts_phrase_query(text: str) -> str:
+    """Quote a person's search text for FTS5 MATCH so any text is a valid query.
+
+    Every whitespace-separated word (or `"quoted phrase"`) becomes a quoted string, so `C++`,
+    `foo-bar`, `NOT`, `title:x` and a lone `"` are searched for as words. A trailing `*` stays a
+    prefix search. The words are ANDed, as a search box does. Raises `QueryError` when there
+    is nothing to search for.
+    """
+    if text.count('"') % 2:
+        text += '"'
+    parts: list[str] = []
+    current = ""
+    in_phrase = False
+    for char in text:
+        if char == '"':
+            if in_phrase:
+                parts.append('"' + current + '"' if current.strip() else "")
+                current = ""
+            elif current:
+                parts.append(current)
+                current = ""
+            in_phrase = not in_phrase
+        elif char.isspace() and not in_phrase:
+            if current:
+                parts.append(current)
+            current = ""
+        else:
+            current += char
+    if current:
+        parts.append(current)
+    quoted = []
+    for part in parts:
+        if not part:
+            continue
+        if part.startswith('"') and part.endswith('"') and len(part) >= 2:
+            quoted.append(fts_quote(part[1:-1]))
+            continue
+        prefix = part.endswith("*") and len(part.rstrip("*")) > 0
+        word = part.rstrip("*") if prefix else part
+        quoted.append(fts_quote(word) + ("*" if prefix else ""))
+    if not quoted:
+        raise QueryError(f"nothing to search for in {text!r}")
+    return " ".join(quoted)
