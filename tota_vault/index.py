@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import sqlite3
 import stat
 from collections.abc import Iterable, Iterator, Sequence
@@ -23,7 +22,8 @@ from typing import Any, NamedTuple
 
 from .errors import IndexCorruptError, IndexError_, IndexReadOnlyError, QueryError
 from .files import Fingerprint, make_dirs
-from .model import format_date
+from .history import KEPT_OVER_KEY, kept_over
+from .model import Memory, format_date
 from .notes import ParsedNote
 from .text import fts_phrase_query as fts_query
 from .text import fts_quote
@@ -338,21 +338,21 @@ def record_from_note(note: ParsedNote, fingerprint: Fingerprint) -> NoteRecord:
         memory.status.value, format_date(memory.created), format_date(memory.updated),
         format_date(memory.confirmed), memory.confirmations, memory.key, memory.subject,
         json.dumps(list(memory.sources), ensure_ascii=False),
-        json.dumps(_observed(memory.sources, memory.history), ensure_ascii=False),
+        json.dumps(_observed(memory.sources, _kept_over(memory)), ensure_ascii=False),
         None,
     )  # fmt: skip
     return NoteRecord(values)
 
 
-_HISTORY_SOURCE = re.compile(r"\bsource ([^\s),]+)")
+def _kept_over(memory: Memory) -> list[str]:
+    return kept_over(memory.extra.get(KEPT_OVER_KEY), memory.history)
 
 
-def _observed(sources: Iterable[str], history: Iterable[str]) -> list[str]:
-    """A memory's sources plus the messages its History names (contradictions it was kept
-    over): every message that must not be learned from twice."""
+def _observed(sources: Iterable[str], kept: Iterable[str]) -> list[str]:
+    """A memory's sources plus the messages it was kept over (`history.kept_over`): every
+    message that must not be learned from twice."""
     seen = dict.fromkeys(sources)  # ordered and O(1) membership: lists grow to thousands
-    for entry in history:
-        seen.update(dict.fromkeys(_HISTORY_SOURCE.findall(entry)))
+    seen.update(dict.fromkeys(kept))
     return list(seen)
 
 

@@ -36,7 +36,7 @@ from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
 from .extract.secrets import find_secrets, is_only_secret, redact
 from .files import read_file
-from .history import kept_entry, replaced_entry
+from .history import KEPT_OVER_KEY, kept_entry, kept_over_list, replaced_entry
 from .model import (
     SOURCES_COUNT_KEY,
     SOURCES_FIRST,
@@ -425,7 +425,7 @@ class Learner:
             entry = kept_entry(
                 when, candidate.text, scores.confidence, _row_confidence(target), source
             )
-            self.vault.edit(target["path"], lambda row: {}, history=entry)
+            self.vault.edit(target["path"], lambda row: self._kept_over(row, source), history=entry)
             return target["path"]
         # supersede: the new value wins; the old note stays, marked, and named in History.
         old_date = parse_date(target["updated"]) if target.get("updated") else None
@@ -490,6 +490,13 @@ class Learner:
 
         self.vault.edit(target["path"], changes)
         return target["path"]
+
+    def _kept_over(self, row: dict[str, Any], source: str) -> dict[str, Any]:
+        """The note's `kept_over_sources` with this message added: what de-duplication reads
+        back (the History line beside it is for a person)."""
+        data, _ = read_file(self.vault.root / row["path"])
+        listed = parse_note(data, row["path"]).fields.get(KEPT_OVER_KEY)
+        return {KEPT_OVER_KEY: kept_over_list(listed, source)}
 
     def _sources_count(self, path: str, listed: int) -> int:
         """How many sources a note has had: its `sources_count` once its list is capped (the
