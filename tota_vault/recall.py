@@ -155,12 +155,12 @@ def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list
         return []
     best = max(-float(r.get("score") or 0.0) for r in rows) or 1.0
     total_weight = sum(plan.weights.values()) or 1.0
-    stems = {stem(t): t for t in plan.terms}
+    stems = {stem(t, forms=True): t for t in plan.terms}
     out = []
     for row in rows:
         relevance = max(0.0, -float(row.get("score") or 0.0)) / best
         haystack = " ".join(str(row.get(k) or "") for k in ("title", "text", "tags", "aliases"))
-        present = set(map(stem, tokens(haystack)))
+        present = {stem(w, forms=True) for w in tokens(haystack)}
         matched = tuple(sorted({stems[s] for s in stems if s in present}))
         coverage = sum(plan.weights[t] for t in matched) / total_weight
         tags = str(row.get("tags") or "").split()

@@ -86,18 +86,33 @@ def tokens(text: str) -> list[str]:
     return out
 
 
-def stem(word: str) -> str:
+#: Word-form endings `stem(forms=True)` strips after folding the plural, longest first.
+_FORM_SUFFIXES = ("ingly", "edly", "ing", "er", "ed")
+
+
+def stem(word: str, *, forms: bool = False) -> str:
     """Fold a word's plural and possessive: "cities" and "city", "recipes" and "recipe",
-    "dishes" and "dish", "Sam's" and "sam" meet. Verb forms are left alone ("painting" stays):
-    the topic lexicon lists them, which is more predictable than stripping them, and recall's
-    full-text match uses FTS5's own porter stemmer. Pure."""
+    "dishes" and "dish", "Sam's" and "sam" meet. Pure.
+
+    Verb forms are left alone by default ("painting" stays): the topic lexicon lists them,
+    which is more predictable than stripping them. `forms=True` also strips them ("painted",
+    "painting", "painter" and "paint" meet), as recall does when it explains which of a
+    question's words a memory holds: FTS5's porter stemmer matched those forms, so coverage
+    must count them (without it LoCoMo all@10 drops 0.004, docs/quality.md).
+    """
     word = word.lower().replace("’", "'").removesuffix("'s")
     if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("ses", "xes", "zes", "ches", "shes")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
+        word = word[:-3] + "y"
+    elif word.endswith(("ses", "xes", "zes", "ches", "shes")):
+        word = word[:-2]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if forms:
+        if len(word) > 5 and word.endswith("ied"):
+            return word[:-3] + "y"
+        for suffix in _FORM_SUFFIXES:
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+                return word[: -len(suffix)]
     return word
 
 
