@@ -60,7 +60,7 @@ from .scoring import (
     similarity,
     slot_value,
 )
-from .text import CUE_WORDS, STOPWORDS, tokens
+from .text import CUE_WORDS, FUNCTION_WORDS, tokens
 from .topics import with_topics
 
 __all__ = [
@@ -167,7 +167,7 @@ def query_words(text: str, *, subject: str = "user") -> list[str]:
         w
         for w in tokens(text)
         if len(w) >= 3
-        and w not in STOPWORDS
+        and w not in FUNCTION_WORDS
         and w not in CUE_WORDS
         and w.removesuffix("'s") != name
     }
