@@ -9,6 +9,7 @@ import pytest
 from tota_vault.errors import QueryError
 from tota_vault.text import (
     CUE_WORDS,
+    FUNCTION_WORDS,
     REFLECTION_STOP,
     STOPWORDS,
     fts_any,
@@ -27,6 +28,16 @@ from tota_vault.text import (
 )  # fmt: skip
 def test_stopwords(word: str, stop: bool):
     assert (word in STOPWORDS) is stop
+
+
+@pytest.mark.parametrize(
+    ("word", "function"),
+    [("the", True), ("will", True), ("same", True), ("make", False), ("things", False),
+     ("remember", False)],
+)  # fmt: skip
+def test_the_merge_look_up_leaves_out_function_words_only(word: str, function: bool):
+    assert (word in FUNCTION_WORDS) is function
+    assert FUNCTION_WORDS < STOPWORDS  # recall leaves out every function word too
 
 
 @pytest.mark.parametrize(
