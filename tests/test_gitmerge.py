@@ -983,3 +983,14 @@ def test_setup_lets_git_union_the_tombstones_of_two_devices(tmp_path: Path) -> N
     run("commit", "-qam", "forgot c")
     run("merge", "-q", "other", "-m", "merge")
     assert (repo / ".tota-forgotten").read_text().splitlines() == ["a#1", "c#3", "b#2"]
+
+
+def test_contradictions_kept_over_on_both_sides_are_united():
+    """Each device kept the memory over a different contradiction: both stay known, so
+    neither message is learned from again, and the merge is clean."""
+    base = BASE.with_changes(extra={"kept_over_sources": ["c0#1"]})
+    ours = base.with_changes(extra={"kept_over_sources": ["c0#1", "c5#2"]})
+    theirs = base.with_changes(extra={"kept_over_sources": ["c0#1", "c4#7"]})
+    result = merge_notes(note(base), note(ours), note(theirs), path=PATH)
+    assert result.clean
+    assert "kept_over_sources:\n  - c0#1\n  - c4#7\n  - c5#2\n" in result.text

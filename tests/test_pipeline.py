@@ -299,6 +299,41 @@ def test_a_hedged_contradiction_keeps_the_old_value(vault: Vault):
     assert list(notes(vault.root)) == [old]
 
 
+def test_a_kept_contradiction_is_listed_in_frontmatter_beside_its_history_line(vault: Vault):
+    old = only(vault.observe([say("I live in Lisbon.")], conversation_id="c1"), "create")
+    vault.observe([say("Maybe I live in Madrid.", when=D2)], conversation_id="c2")
+    vault.observe([say("Maybe I live in Seville.", "2", when=D3)], conversation_id="c2")
+    text = (vault.root / old).read_text("utf-8")
+    assert "kept_over_sources:\n  - c2#1\n  - c2#2\n" in text
+    assert text.count("kept over") == 2  # and both are in History, for a person
+    assert seal_state(text) is SealState.SEALED
+
+
+@pytest.mark.parametrize(
+    "drop",
+    [
+        None,
+        r"^- .* kept over .*\n",  # a person tidied the History: the frontmatter still says it
+        r"kept_over_sources:\n(  - .*\n)+",  # a note from before the key: the prose says it
+    ],
+    ids=["both", "frontmatter only", "history prose only"],
+)
+def test_a_contradiction_kept_over_is_not_learned_again(vault: Vault, drop: str | None):
+    old = only(vault.observe([say("I live in Lisbon.")], conversation_id="c1"), "create")
+    vault.observe([say("Maybe I live in Madrid.", when=D2)], conversation_id="c2")
+    if drop is not None:
+        path = vault.root / old
+        text = path.read_text("utf-8")
+        edited = re.sub(drop, "", text, flags=re.MULTILINE)
+        assert edited != text
+        path.write_text(edited, "utf-8")
+        vault.sync()
+    again = vault.observe([say("Maybe I live in Madrid.", when=D2)], conversation_id="c2")
+    assert [(o.action, o.reason) for o in again.outcomes] == [
+        ("skip", "this message was already observed")
+    ]
+
+
 def conversation() -> list[Message]:
     return [
         say("My name is Sam and I live in Porto.", "1", D1),

@@ -157,3 +157,18 @@ def test_a_memory_about_the_person_the_message_names_ranks_first():
         _row("caroline", -4.8, text="Caroline painted a sunset", subject="Caroline"),
     ]
     assert [r.path for r in rank(rows, plan, NOW)] == ["caroline", "melanie"]
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "matched"),
+    [
+        ("Which cities did Jon visit?", "Jon visited the city of Rome", ("cities", "jon", "visit")),
+        ("What recipes does Joanna cook?", "Cooked a dairy-free recipe", ("cook", "recipes")),
+        ("Who painted the lake?", "Painting lakes at dawn", ("lake", "painted")),
+        ("What did Caroline paint?", "Painted Caroline's portrait", ("paint",)),
+    ],
+    ids=["plural and form", "forms", "forms both ways", "a possessive does not cover"],
+)
+def test_coverage_counts_plurals_and_word_forms(question: str, text: str, matched: tuple):
+    [result] = rank([_row("m", -1.0, text=text, title="m")], build_query(question), NOW)
+    assert result.matched == matched

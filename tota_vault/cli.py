@@ -20,6 +20,7 @@ import typer
 from typer.core import TyperGroup
 
 from .errors import TotaError, ValidationError
+from .model import MANUAL_CONFIDENCE
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -195,7 +196,7 @@ def _resolve() -> Path:
 def add(
     type: Annotated[str, typer.Argument(help="Memory type: identity, preference, goal, ...")],
     text: Annotated[str, typer.Argument(help="The memory, one or two sentences.")],
-    confidence: Annotated[float, _score("How sure tota is that it is true")] = 0.95,
+    confidence: Annotated[float, _score("How sure tota is that it is true")] = MANUAL_CONFIDENCE,
     importance: Annotated[float, _score("How much it matters")] = 0.5,
     durability: Annotated[float, _score("How long it stays true")] = 0.8,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="A tag (repeatable).")] = None,

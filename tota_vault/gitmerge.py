@@ -8,8 +8,9 @@ is not free text, though; each field has a meaning, and so a rule:
     confirmations   the base plus both sides' increments (1 -> 2 on both sides is 3), less
                     the confirmations both sides took from the same message
     sources, tags,  united in a canonical order: what both kept from the base in the base's
-    aliases         order, then what either added, sorted; sources are capped after the union
-                    (`model.cap_sources`) and `sources_count` adds up like confirmations
+    aliases,        order, then what either added, sorted; sources are capped after the union
+    kept_over_      (`model.cap_sources`) and `sources_count` adds up like confirmations
+    sources
     updated,        the later; `created` the earlier
     confirmed
     confidence,     the higher
@@ -55,7 +56,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from .history import history_span, replaced_entry
+from .history import KEPT_OVER_KEY, history_span, kept_over, replaced_entry
 from .linemerge import Hunk, Lines, merge_lines, split_lines
 from .model import (
     FIELD_ORDER,
@@ -81,7 +82,7 @@ __all__ = ["MergeResult", "merge_notes", "split_both_kept"]
 _LATER = ("updated", "confirmed")
 _EARLIER = ("created",)
 _HIGHER = ("confidence", "importance", "durability")
-_SETS = ("tags", "aliases")
+_SETS = ("tags", "aliases", KEPT_OVER_KEY)
 _WINNER_KEYS = ("type", "evidence", "status", "key", "subject")
 #: History keeps a replaced statement on one line; a longer one would be cut (see
 #: `history.replaced_entry`), so a statement conflict that would lose words is left to a person.
@@ -298,6 +299,11 @@ def _union(base: Sequence[str] | None, ours: Sequence[str], theirs: Sequence[str
     return kept + sorted(added)
 
 
+def _items(memory: Memory, name: str) -> Sequence[str]:
+    """A list key's values: `tags` and `aliases` are fields, `kept_over_sources` an extra key."""
+    return kept_over(memory.extra.get(name), ()) if name == KEPT_OVER_KEY else getattr(memory, name)
+
+
 def _block(name: str, value: Any) -> str:
     return render_fields({name: value})
 
@@ -370,8 +376,8 @@ class _Merger:
             self.decisions.append(f"{name}: the {how}")
             return ours if pick_ours else theirs
         if name in _SETS:
-            base_items = getattr(self.base.memory, name) if self.base else None
-            merged = _union(base_items, getattr(om, name), getattr(tm, name))
+            base_items = _items(self.base.memory, name) if self.base else None
+            merged = _union(base_items, _items(om, name), _items(tm, name))
             self.decisions.append(f"{name}: united")
             return _block(name, merged)
         if name in _WINNER_KEYS or self.base is None:

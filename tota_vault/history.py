@@ -3,19 +3,38 @@
 Invariant 5: supersede, don't delete. When a conflict is resolved the losing value is written
 into the winner's History with its confidence, evidence and date, so a person can always see
 what tota believed before and why it changed its mind.
+
+History is prose for a person. What code reads back lives in frontmatter: a memory kept over a
+contradiction lists the contradicting message in `kept_over_sources` beside its History line,
+so observing that message again is a no-op whatever a person does to the prose. Notes written
+before that key existed are still read from their `kept over ... source X` lines.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from datetime import datetime
 from functools import lru_cache
+from typing import Any
 
 from markdown_it import MarkdownIt
 
 from .model import format_date
 
-__all__ = ["append_history", "history_span", "kept_entry", "replaced_entry"]
+__all__ = [
+    "KEPT_OVER_KEY",
+    "append_history",
+    "history_span",
+    "kept_entry",
+    "kept_over",
+    "kept_over_list",
+    "replaced_entry",
+]
+
+#: The frontmatter key listing the messages (`<conversation>#<message>`) whose contradicting
+#: statement this memory was kept over: they must not be learned from again.
+KEPT_OVER_KEY = "kept_over_sources"
 
 _HISTORY = re.compile(r"^##[ \t]+History[ \t]*$", re.MULTILINE)
 _NEXT_HEADING = re.compile(r"^#{1,2}[ \t]+\S", re.MULTILINE)
@@ -96,6 +115,35 @@ def kept_entry(
         f"{format_date(at)} kept over {_quote(new_text)} (confidence {new_confidence:.2f} < "
         f"{kept_confidence:.2f}, source {source})"
     )
+
+
+#: A `kept_entry` line as written before `KEPT_OVER_KEY` existed: its source is read back
+#: from the prose (`_quote` turns any `"` in the statement into `'`, so the quote ends at the
+#: first `"`).
+_KEPT_LINE = re.compile(r'\bkept over "[^"]*" \(confidence [^,]*, source ([^\s),]+)\)')
+
+
+def _as_list(value: Any) -> list[str]:
+    if isinstance(value, list):
+        return [str(v) for v in value if v is not None and str(v).strip()]
+    if value is None or not str(value).strip():
+        return []
+    return [str(value)]
+
+
+def kept_over(value: Any, history: Iterable[str]) -> list[str]:
+    """The messages a memory was kept over: its `kept_over_sources` frontmatter value, then
+    the sources its History's older `kept over` lines name, without repeats. Pure."""
+    found = dict.fromkeys(_as_list(value))
+    for entry in history:
+        found.update(dict.fromkeys(_KEPT_LINE.findall(entry)))
+    return list(found)
+
+
+def kept_over_list(value: Any, source: str) -> list[str]:
+    """A note's `kept_over_sources` value (as read, any shape) with `source` added. Pure."""
+    listed = _as_list(value)
+    return listed if source in listed else [*listed, source]
 
 
 def append_history(text: str, entry: str) -> str:

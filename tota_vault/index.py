@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import sqlite3
 import stat
 from collections.abc import Iterable, Iterator, Sequence
@@ -23,8 +22,11 @@ from typing import Any, NamedTuple
 
 from .errors import IndexCorruptError, IndexError_, IndexReadOnlyError, QueryError
 from .files import Fingerprint, make_dirs
-from .model import SOURCES_COUNT_KEY, format_date, source_total
+from .history import KEPT_OVER_KEY, kept_over
+from .model import SOURCES_COUNT_KEY, Memory, format_date, source_total
 from .notes import ParsedNote
+from .text import fts_phrase_query as fts_query
+from .text import fts_quote
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -377,66 +379,22 @@ def record_from_note(note: ParsedNote, fingerprint: Fingerprint) -> NoteRecord:
         memory.status.value, format_date(memory.created), format_date(memory.updated),
         format_date(memory.confirmed), memory.confirmations, memory.key, memory.subject,
         json.dumps(list(memory.sources), ensure_ascii=False),
-        json.dumps(_observed(memory.sources, memory.history), ensure_ascii=False),
+        json.dumps(_observed(memory.sources, _kept_over(memory)), ensure_ascii=False),
         source_total(memory), None,
     )  # fmt: skip
     return NoteRecord(values)
 
 
-_HISTORY_SOURCE = re.compile(r"\bsource ([^\s),]+)")
+def _kept_over(memory: Memory) -> list[str]:
+    return kept_over(memory.extra.get(KEPT_OVER_KEY), memory.history)
 
 
-def _observed(sources: Iterable[str], history: Iterable[str]) -> list[str]:
-    """A memory's sources plus the messages its History names (contradictions it was kept
-    over): every message that must not be learned from twice."""
+def _observed(sources: Iterable[str], kept: Iterable[str]) -> list[str]:
+    """A memory's sources plus the messages it was kept over (`history.kept_over`): every
+    message that must not be learned from twice."""
     seen = dict.fromkeys(sources)  # ordered and O(1) membership: lists grow to thousands
-    for entry in history:
-        seen.update(dict.fromkeys(_HISTORY_SOURCE.findall(entry)))
+    seen.update(dict.fromkeys(kept))
     return list(seen)
-
-
-def fts_query(text: str) -> str:
-    """Quote a person's search text for FTS5 MATCH so any text is a valid query.
-
-    Every whitespace-separated word (or `"quoted phrase"`) becomes a quoted string, so `C++`,
-    `foo-bar`, `NOT`, `title:x` and a lone `"` are searched for as words. A trailing `*` stays a
-    prefix search. The words are ANDed, as a search box does.
-    """
-    if text.count('"') % 2:
-        text += '"'
-    tokens: list[str] = []
-    current = ""
-    in_phrase = False
-    for char in text:
-        if char == '"':
-            if in_phrase:
-                tokens.append('"' + current + '"' if current.strip() else "")
-                current = ""
-            elif current:
-                tokens.append(current)
-                current = ""
-            in_phrase = not in_phrase
-        elif char.isspace() and not in_phrase:
-            if current:
-                tokens.append(current)
-            current = ""
-        else:
-            current += char
-    if current:
-        tokens.append(current)
-    quoted = []
-    for token in tokens:
-        if not token:
-            continue
-        if token.startswith('"') and token.endswith('"') and len(token) >= 2:
-            quoted.append('"' + token[1:-1].replace('"', '""') + '"')
-            continue
-        prefix = token.endswith("*") and len(token.rstrip("*")) > 0
-        word = token.rstrip("*") if prefix else token
-        quoted.append('"' + word.replace('"', '""') + '"' + ("*" if prefix else ""))
-    if not quoted:
-        raise QueryError(f"nothing to search for in {text!r}")
-    return " ".join(quoted)
 
 
 #: SQLite result codes (primary code in the low byte) that name what went wrong with the file.
@@ -905,13 +863,13 @@ class Index:
         least two of the first three: the query asks for any such pair, which a common word
         alone never satisfies.
         """
-        terms = [w.replace('"', '""') for w in words if w][:3]
+        terms = [fts_quote(w) for w in words if w][:3]
         if not terms:
             return []
         if len(terms) == 1:
-            expression = f'"{terms[0]}"'
+            expression = terms[0]
         else:
-            expression = " OR ".join(f'("{a}" AND "{b}")' for a, b in combinations(terms, 2))
+            expression = " OR ".join(f"({a} AND {b})" for a, b in combinations(terms, 2))
         # Statements only: the body also quotes the whole message, whose words would match a
         # hundred times more notes for nothing.
         params = {"type": type, "subject": subject, "limit": limit}

@@ -21,6 +21,8 @@ from .errors import InvalidNoteError, ValidationError
 __all__ = [
     "DATE_FORMAT",
     "FIELD_ORDER",
+    "ISO_DATE_PATTERN",
+    "MANUAL_CONFIDENCE",
     "Evidence",
     "Memory",
     "MemoryType",
@@ -98,11 +100,16 @@ LIST_FIELDS = ("sources", "tags", "aliases")
 #: Defaults for a note a person wrote without scores: their own words are the strongest
 #: evidence tota has, so a hand-written memory starts near the top of the confidence scale.
 MANUAL_DEFAULTS = {"confidence": 0.95, "importance": 0.5, "durability": 0.8}
+#: The confidence of a person's own word: a note they wrote, a memory they added or edited.
+MANUAL_CONFIDENCE = MANUAL_DEFAULTS["confidence"]
 
-_DATE_RE = re.compile(
-    r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?"
-    r"(Z|[+-]\d{2}:?\d{2})?$"
+#: An ISO date or date-time as `parse_date` reads it (`2026-11-29`, `2026-11-29T11:43`,
+#: `2026-11-29 11:43:00.5`, with an optional `Z` or offset); no anchors and no groups, so
+#: other patterns (a transcript's timestamped speaker line) embed it.
+ISO_DATE_PATTERN = (
+    r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?"
 )
+_DATE_RE = re.compile(rf"^{ISO_DATE_PATTERN}$")
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 

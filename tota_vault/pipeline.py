@@ -26,7 +26,6 @@ is all it says), and its statement capped. The report counts secrets by kind, ne
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -37,9 +36,10 @@ from .config import ExtractSettings
 from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
 from .extract.secrets import find_secrets, is_only_secret, redact
-from .history import kept_entry, replaced_entry
+from .files import read_file
+from .history import KEPT_OVER_KEY, kept_entry, kept_over_list, replaced_entry
 from .model import SOURCES_COUNT_KEY, Memory, Status, cap_sources, new_id, now, parse_date
-from .notes import statement_problem
+from .notes import parse_note, statement_problem
 from .sanitize import MAX_STATEMENT_CHARS, cap_statement, clean_text, shorten
 from .scoring import (
     DEFAULT_MIN_CONFIDENCE,
@@ -51,6 +51,7 @@ from .scoring import (
     similarity,
     slot_value,
 )
+from .text import CUE_WORDS, FUNCTION_WORDS, tokens
 from .topics import with_topics
 
 __all__ = [
@@ -67,23 +68,6 @@ __all__ = [
 ]
 
 Action = Literal["create", "merge", "supersede", "keep", "skip"]
-
-_STOPWORDS = frozenset(
-    "a an the and or but if then of to in on at for with by from as is are was were be been "
-    "being has have had do does did it its it's this that these those their they them there "
-    "he she his her him i me my we our us you your so very really just also too not no yes "
-    "would will can could should about into over after before up down out off than more most "
-    "some any all each other such only own same very user".split()
-)
-#: The verbs the rules open statements with: every preference "prefers" or "likes", every
-#: habit "usually" does something. They say which kind of memory it is, not which memory, and
-#: as search terms they would match a large share of the vault.
-_CUE_WORDS = frozenset(
-    "prefers likes loves enjoys hates dislikes wants hopes plans aims intends planning hoping "
-    "trying saving going works working lives living based moved decided chose switched "
-    "usually always often never regularly every called name favorite favourite said others "
-    "went ran made took got started finished".split()
-)
 
 
 @dataclass(frozen=True)
@@ -187,8 +171,11 @@ def query_words(text: str, *, subject: str = "user") -> list[str]:
     name = subject.lower()
     words = {
         w
-        for w in re.findall(r"[\w'-]{3,}", text.lower())
-        if w not in _STOPWORDS and w not in _CUE_WORDS and w.removesuffix("'s") != name
+        for w in tokens(text)
+        if len(w) >= 3
+        and w not in FUNCTION_WORDS
+        and w not in CUE_WORDS
+        and w.removesuffix("'s") != name
     }
     return sorted(words, key=lambda w: (-len(w), w))
 
@@ -451,7 +438,7 @@ class Learner:
             entry = kept_entry(
                 when, candidate.text, scores.confidence, _row_confidence(target), source
             )
-            self.vault.edit(target["path"], lambda row: {}, history=entry)
+            self.vault.edit(target["path"], lambda row: self._kept_over(row, source), history=entry)
             return target["path"]
         # supersede: the new value wins; the old note stays, marked, and named in History.
         old_date = parse_date(target["updated"]) if target.get("updated") else None
@@ -525,3 +512,10 @@ class Learner:
 
         self.vault.edit(target["path"], changes)
         return target["path"]
+
+    def _kept_over(self, row: dict[str, Any], source: str) -> dict[str, Any]:
+        """The note's `kept_over_sources` with this message added: what de-duplication reads
+        back (the History line beside it is for a person)."""
+        data, _ = read_file(self.vault.root / row["path"])
+        listed = parse_note(data, row["path"]).fields.get(KEPT_OVER_KEY)
+        return {KEPT_OVER_KEY: kept_over_list(listed, source)}

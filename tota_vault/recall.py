@@ -39,6 +39,7 @@ from typing import Any
 from .decay import effective_confidence
 from .index import Index
 from .model import MemoryType, parse_date
+from .text import STOPWORDS, WORD_RE, fts_any, fts_quote, stem, tokens
 from .topics import TOPIC_TAG, topics_of_words
 
 __all__ = [
@@ -70,34 +71,6 @@ NAME_WEIGHT, RARE_WEIGHT = 2.0, 1.5
 CANDIDATES = 60
 RECENCY_HALF_LIFE_DAYS = 365.0
 
-STOPWORDS = frozenset(
-    """a about above after again against all am an and any are aren't as at be because been
-    before being below between both but by can can't cannot could couldn't did didn't do does
-    doesn't doing don't down during each few for from further had hadn't has hasn't have haven't
-    having he he'd he'll he's her here here's hers herself him himself his how how's i i'd i'll
-    i'm i've if in into is isn't it it's its itself let's me more most mustn't my myself no nor
-    not of off on once only or other ought our ours ourselves out over own same shan't she
-    she'd she'll she's should shouldn't so some such than that that's the their theirs them
-    themselves then there there's these they they'd they'll they're they've this those through
-    to too under until up very was wasn't we we'd we'll we're we've were weren't what what's
-    when when's where where's which while who who's whom why why's with won't would wouldn't
-    you you'd you'll you're you've your yours yourself yourselves also just really like get got
-    thing things something anything know think tell said say much many well still even ever
-    kind sort lot lots way ways go going went make made want wants please remind recall
-    remember user tota hey hi hello thanks thank ok okay yes yeah help around""".split()
-)
-_WORD = re.compile(r"[A-Za-zÀ-ÿ0-9][\w'’+-]*")
-_SUFFIXES = ("ingly", "edly", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "s", "'s")
-
-
-def _stem(word: str) -> str:
-    """A light stem for explaining matches (FTS5's porter stemmer does the real matching)."""
-    word = word.lower().replace("’", "'")
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
-
 
 @dataclass(frozen=True)
 class QueryPlan:
@@ -110,21 +83,21 @@ class QueryPlan:
     @property
     def match(self) -> str:
         """An FTS5 expression: every term quoted, ORed."""
-        return " OR ".join(map(_quoted, self.terms))
+        return fts_any(self.terms)
 
     @property
     def topic_match(self) -> str:
         """The message's topics as an FTS5 expression over tags only ("" when it has none)."""
         if not self.topics:
             return ""
-        return "tags : (" + " OR ".join(_quoted(t) for t in self.topics) + ")"
+        return "tags : (" + fts_any(self.topics) + ")"
 
 
 def build_query(message: str) -> QueryPlan:
     """Turn a message into search terms: stopwords out, names and rare words weighted."""
     weights: dict[str, float] = {}
     for sentence in re.split(r"(?<=[.!?])\s+|\n", message):
-        for i, match in enumerate(_WORD.finditer(sentence)):
+        for i, match in enumerate(WORD_RE.finditer(sentence)):
             raw = match.group(0).strip("'’-")
             word = raw.lower()
             if len(word) < 2 or word in STOPWORDS or word.replace("'s", "") in STOPWORDS:
@@ -182,12 +155,15 @@ def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list
         return []
     best = max(-float(r.get("score") or 0.0) for r in rows) or 1.0
     total_weight = sum(plan.weights.values()) or 1.0
-    stems = {_stem(t): t for t in plan.terms}
+    stems = {stem(t, forms=True): t for t in plan.terms}
+    # A possessive in a memory ("Caroline's book") does not cover the word: it mostly names
+    # someone else's memory that mentions the person asked about. Counting it, as FTS5 does,
+    # measured 0.004 lower all@5 and 0.001 lower all@10 and any@10 on LoCoMo.
     out = []
     for row in rows:
         relevance = max(0.0, -float(row.get("score") or 0.0)) / best
         haystack = " ".join(str(row.get(k) or "") for k in ("title", "text", "tags", "aliases"))
-        present = {_stem(w) for w in _WORD.findall(haystack)}
+        present = {stem(w, forms=True) for w in tokens(haystack) if not w.endswith("'s")}
         matched = tuple(sorted({stems[s] for s in stems if s in present}))
         coverage = sum(plan.weights[t] for t in matched) / total_weight
         tags = str(row.get("tags") or "").split()
@@ -297,10 +273,6 @@ COMMON_MATCHES = 2000
 COUNT_UP_TO = "SELECT count(*) FROM (SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? LIMIT ?)"
 
 
-def _quoted(term: str) -> str:
-    return '"' + term.replace('"', '""') + '"'
-
-
 def _match(index: Index, plan: QueryPlan) -> str:
     """The full-text query for a plan, kept cheap on a large vault.
 
@@ -315,12 +287,12 @@ def _match(index: Index, plan: QueryPlan) -> str:
 
     rare, common = [], []
     for term in plan.terms:
-        (rare if matches(_quoted(term)) < COMMON_MATCHES else common).append(term)
+        (rare if matches(fts_quote(term)) < COMMON_MATCHES else common).append(term)
     if rare:
-        return " OR ".join(_quoted(t) for t in rare)
-    every = " AND ".join(_quoted(t) for t in common)
+        return fts_any(rare)
+    every = " AND ".join(map(fts_quote, common))
     if len(common) > 1 and not matches(every, 1):
-        every = " AND ".join(_quoted(t) for t in common[:2])
+        every = " AND ".join(map(fts_quote, common[:2]))
     if matches(every) >= COMMON_MATCHES and matches(f"title : ({every})", 1):
         # Still thousands of notes (a message of common words): the ones whose title, their
         # statement, says it are the ones worth ranking.

@@ -30,7 +30,7 @@ from datetime import datetime
 from typing import Any
 
 from .model import Evidence, Memory, MemoryType, Status, new_id, parse_date
-from .recall import STOPWORDS
+from .text import REFLECTION_STOP, STOPWORDS, tokens
 from .topics import TOPIC_TAG
 
 __all__ = ["Group", "ReflectReport", "plan_reflections", "reflection_text"]
@@ -41,12 +41,8 @@ MIN_MEMBERS = 3
 MAX_MEMBERS = 16
 #: A word in more than this share of a subject's memories describes the subject, not a theme.
 MAX_SHARE = 0.2
-_WORD = re.compile(r"[a-zà-ÿ][a-zà-ÿ'-]{3,}")
-_EXTRA_STOP = frozenset(
-    "user others their them they have been being with from that this will would about "
-    "after before really feels feel felt things something lately today week weeks month "
-    "year years time times great good nice love loves loved like likes liked".split()
-)
+#: A theme is a word of letters, four or more: numbers and short words name no area of a life.
+_THEME_WORD = re.compile(r"[a-zà-ÿ][a-zà-ÿ'-]{3,}")
 
 
 @dataclass(frozen=True)
@@ -100,9 +96,12 @@ _NOT_A_THEME = re.compile(
 
 def _words(text: str) -> set[str]:
     return {
-        w.strip("'-")
-        for w in _WORD.findall(text.lower())
-        if w not in STOPWORDS and w not in _EXTRA_STOP and not _NOT_A_THEME.match(w)
+        w
+        for w in tokens(text)
+        if _THEME_WORD.fullmatch(w)
+        and w not in STOPWORDS
+        and w not in REFLECTION_STOP
+        and not _NOT_A_THEME.match(w)
     }
 
 

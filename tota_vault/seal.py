@@ -27,7 +27,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from .model import Evidence, Memory
+from .model import MANUAL_CONFIDENCE, Evidence, Memory
 from .notes import locate_frontmatter, patch_frontmatter, render_note
 
 __all__ = [
@@ -42,8 +42,6 @@ __all__ = [
 ]
 
 DIGEST_KEY = "digest"
-#: A person's own words are the strongest evidence tota has.
-MANUAL_CONFIDENCE = 0.95
 
 _DIGEST_LINE = re.compile(r"^digest:[^\n]*\n", re.MULTILINE)
 

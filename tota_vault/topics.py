@@ -17,9 +17,11 @@ deliberately small and broad: a missing word costs a link, a wrong one costs pre
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
+from .text import stem, tokens
+
+#: `stem` is text.stem (plural folding), named here too: the lexicon is built on it.
 __all__ = ["TOPIC_TAG", "TOPICS", "stem", "topics_of", "topics_of_words", "with_topics"]
 
 #: The tag prefix: `topic/travel` is a nested tag in Obsidian.
@@ -88,22 +90,6 @@ TOPICS: dict[str, str] = {
         festival holiday holidays christmas thanksgiving halloween new-year graduation""",
 }
 
-_WORD = re.compile(r"[a-z][a-z'-]+")
-
-
-def stem(word: str) -> str:
-    """A plural-folding stem shared by the lexicon and the text: "cities" and "city",
-    "recipes" and "recipe", "dishes" and "dish" meet. Verb forms are listed in the lexicon
-    ("paint painting painted"), which is more predictable than stripping them."""
-    word = word.lower().replace("’", "'").removesuffix("'s")
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("ses", "xes", "zes", "ches", "shes")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
 
 def _build(topics: dict[str, str]) -> dict[str, tuple[str, ...]]:
     by_stem: dict[str, list[str]] = {}
@@ -128,7 +114,7 @@ def topics_of_words(words: Iterable[str]) -> tuple[str, ...]:
 
 def topics_of(text: str) -> tuple[str, ...]:
     """The topics of a statement: "Took a trip to Rome" -> ("travel",). Pure."""
-    return topics_of_words(_WORD.findall(text.lower()))
+    return topics_of_words(tokens(text))
 
 
 def with_topics(tags: Sequence[str], text: str) -> tuple[str, ...]:

@@ -47,7 +47,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ValidationError
-from ..model import parse_date
+from ..model import ISO_DATE_PATTERN, parse_date
 from .messages import Conversation, Message, fallback_conversation_id
 
 if TYPE_CHECKING:
@@ -113,8 +113,7 @@ MAX_NAME_WORDS = 4
 # speaker (no colon, up to 40 characters), a colon, then a space and the content or nothing.
 _SPEAKER_LINE_RE = re.compile(
     r"^(?:\[(?P<bracketed>[^\]\n]{1,40})\][ \t]*"
-    r"|(?P<bare>\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"
-    r"(?:Z|[+-]\d{2}:?\d{2})?)[ \t]+)?"
+    rf"|(?P<bare>{ISO_DATE_PATTERN})[ \t]+)?"
     r"(?P<speaker>[^:\n]{1,40}?)[ \t]*:(?:[ \t]+(?P<content>.*)|[ \t]*$)"
 )
 # One word of a name: a letter, then letters, apostrophes (straight or curly), hyphens, periods.
@@ -129,9 +128,7 @@ _DATE_HEADER_RE = re.compile(r"^Date:[ \t]*(?P<date>\S.*?)[ \t]*$", re.IGNORECAS
 _FENCE_RE = re.compile(r"^[ \t]*(?:```|~~~)")
 
 # ISO dates and date-times as `model.parse_date` reads them, with an optional zone.
-_ISO_RE = re.compile(
-    r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?$"
-)
+_ISO_RE = re.compile(rf"^{ISO_DATE_PATTERN}$")
 # Epoch seconds written as a string: 9 to 11 digits, optional fraction (1973 to 5138).
 _EPOCH_RE = re.compile(r"^\d{9,11}(?:\.\d+)?$")
 # A leading weekday, which the date after it makes redundant: "Monday, 8 May 2023".

@@ -1,0 +1,162 @@
+"""Text knowledge: stopwords, the tokeniser, the stemmer and FTS5 quoting, against real FTS5."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from tota_vault.errors import QueryError
+from tota_vault.text import (
+    CUE_WORDS,
+    FUNCTION_WORDS,
+    REFLECTION_STOP,
+    STOPWORDS,
+    fts_any,
+    fts_phrase_query,
+    fts_quote,
+    stem,
+    tokens,
+)
+
+
+@pytest.mark.parametrize(
+    ("word", "stop"),
+    [("the", True), ("i'm", True), ("remember", True), ("tota", True), ("will", True),
+     ("us", True), ("neovim", False), ("porto", False), ("prefers", False), ("feel", False),
+     ("cooking", False)],
+)  # fmt: skip
+def test_stopwords(word: str, stop: bool):
+    assert (word in STOPWORDS) is stop
+
+
+@pytest.mark.parametrize(
+    ("word", "function"),
+    [("the", True), ("will", True), ("same", True), ("make", False), ("things", False),
+     ("remember", False)],
+)  # fmt: skip
+def test_the_merge_look_up_leaves_out_function_words_only(word: str, function: bool):
+    assert (word in FUNCTION_WORDS) is function
+    assert FUNCTION_WORDS < STOPWORDS  # recall leaves out every function word too
+
+
+@pytest.mark.parametrize(
+    ("word", "cue", "reflection"),
+    [("prefers", True, False), ("usually", True, False), ("felt", False, True),
+     ("years", False, True), ("neovim", False, False)],
+)  # fmt: skip
+def test_the_named_extensions_say_what_they_add(word: str, cue: bool, reflection: bool):
+    assert (word in CUE_WORDS) is cue
+    assert (word in REFLECTION_STOP) is reflection
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I prefer Neovim over VS Code.", ["i", "prefer", "neovim", "over", "vs", "code"]),
+        ("Writes C++ and e-mail", ["writes", "c++", "and", "e-mail"]),
+        ("Jon’s trip in 2023", ["jon's", "trip", "in", "2023"]),
+        ("'quoted' -dash- well-", ["quoted", "dash", "well"]),
+        ("Café in Zürich", ["café", "in", "zürich"]),
+        ("", []),
+        ("... !!! ---", []),
+    ],
+)
+def test_tokens(text: str, expected: list[str]):
+    assert tokens(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("word", "plural", "forms"),
+    [("recipes", "recipe", "recipe"), ("cities", "city", "city"), ("dishes", "dish", "dish"),
+     ("boxes", "box", "box"), ("glass", "glass", "glass"), ("bus", "bus", "bus"),
+     ("Sam's", "sam", "sam"), ("Jon’s", "jon", "jon"), ("painting", "painting", "paint"),
+     ("paintings", "painting", "paint"), ("painted", "painted", "paint"),
+     ("painter", "painter", "paint"), ("studied", "studied", "study"),
+     ("studies", "study", "study"), ("amazingly", "amazingly", "amaz"), ("red", "red", "red"),
+     ("bed", "bed", "bed"), ("", "", "")],
+)  # fmt: skip
+def test_stem(word: str, plural: str, forms: str):
+    assert stem(word) == plural
+    assert stem(word, forms=True) == forms
+
+
+@pytest.mark.parametrize(
+    ("term", "expected"),
+    [("C++", '"C++"'), ("foo-bar", '"foo-bar"'), ('"unbalanced', '"""unbalanced"'),
+     ("NOT", '"NOT"'), ("title:run", '"title:run"'), ("run*", '"run*"'),
+     ("Zürich", '"Zürich"'), ("日本語", '"日本語"'), ("", '""')],
+)  # fmt: skip
+def test_fts_quote(term: str, expected: str):
+    assert fts_quote(term) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("C++", '"C++"'),
+        ("foo-bar", '"foo-bar"'),
+        ('"unbalanced', '"unbalanced"'),
+        ("NOT", '"NOT"'),
+        ("NOT run", '"NOT" "run"'),
+        ("Zürich café", '"Zürich" "café"'),
+        ('"two words" more', '"two words" "more"'),
+        ("pyth*", '"pyth"*'),
+        ("***", '"***"'),
+    ],
+)
+def test_fts_phrase_query(text: str, expected: str):
+    assert fts_phrase_query(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "   ", '""', '" "'])
+def test_fts_phrase_query_refuses_nothing_to_search(text: str):
+    with pytest.raises(QueryError, match="nothing to search for"):
+        fts_phrase_query(text)
+
+
+def test_fts_any_ors_quoted_terms():
+    assert fts_any(["C++", "NOT"]) == '"C++" OR "NOT"'
+    assert fts_any([]) == ""
+
+
+@pytest.fixture
+def fts() -> sqlite3.Connection:
+    """A real FTS5 table with the index's tokenizer."""
+    conn = sqlite3.connect(":memory:")
+    conn.execute(
+        "CREATE VIRTUAL TABLE t USING fts5(body, tokenize='porter unicode61 remove_diacritics 2')"
+    )
+    rows = [
+        "writes C++ at work",
+        "the foo-bar project",
+        'said "unbalanced things"',
+        "do NOT disturb",
+        "lives in Zürich",
+        "title:run is literal",
+    ]
+    conn.executemany("INSERT INTO t(body) VALUES (?)", [(r,) for r in rows])
+    return conn
+
+
+@pytest.mark.parametrize(
+    ("term", "found"),
+    [("C++", "writes C++ at work"), ("foo-bar", "the foo-bar project"),
+     ('"unbalanced', 'said "unbalanced things"'), ("NOT", "do NOT disturb"),
+     ("Zurich", "lives in Zürich"), ("title:run", "title:run is literal")],
+)  # fmt: skip
+def test_quoted_terms_are_valid_fts5_and_find_their_text(fts, term: str, found: str):
+    for match in (fts_quote(term), fts_phrase_query(term), fts_any([term, "absent"])):
+        rows = [r[0] for r in fts.execute("SELECT body FROM t WHERE t MATCH ?", (match,))]
+        assert rows == [found], match
+
+
+@pytest.mark.parametrize("term", ["C++", "foo-bar", '"unbalanced', "NOT", "title:run", "AND"])
+def test_the_same_terms_unquoted_are_not_what_fts5_searches_for(fts, term: str):
+    """Why quoting is needed: raw, each is query syntax (an error, or another meaning)."""
+    try:
+        rows = [r[0] for r in fts.execute("SELECT body FROM t WHERE t MATCH ?", (term,))]
+    except sqlite3.OperationalError:
+        return
+    quoted = [r[0] for r in fts.execute("SELECT body FROM t WHERE t MATCH ?", (fts_quote(term),))]
+    assert rows != quoted

@@ -1,0 +1,182 @@
+"""Text knowledge, in one place: stopwords, the tokeniser, the stemmer and FTS5 quoting.
+
+Recall's query, the merge step's candidate look-up, reflection themes and topics all read
+words out of statements and messages; they must agree on what a word is, which words carry
+no meaning, and when two forms are one word, or a memory is found by one path and missed by
+another. Each stopword set below says who uses it and why it differs from the general list.
+
+FTS5 quoting: any text a person or a statement supplies is quoted before it reaches `MATCH`,
+so `C++`, `foo-bar`, `"unbalanced`, `NOT` and `title:x` are words to look for, never query
+syntax (`fts_quote` for one term, `fts_phrase_query` for a search box's text).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .errors import QueryError
+
+__all__ = [
+    "CUE_WORDS",
+    "FUNCTION_WORDS",
+    "REFLECTION_STOP",
+    "STOPWORDS",
+    "WORD_RE",
+    "fts_any",
+    "fts_phrase_query",
+    "fts_quote",
+    "stem",
+    "tokens",
+]
+
+#: The words of grammar: articles, pronouns, auxiliaries, the commonest prepositions. The merge
+#: step's candidate look-up leaves out only these: a near-duplicate shares its other words,
+#: filler included ("Jon is gonna make it"), and a short statement stripped of them has too
+#: few words left to find its duplicate (with `STOPWORDS` instead, LoCoMo's conversations
+#: keep 5 more duplicates of 2507 memories).
+FUNCTION_WORDS = frozenset(
+    "a an the and or but if then of to in on at for with by from as is are was were be been "
+    "being has have had do does did it its it's this that these those their they them there "
+    "he she his her him i me my we our us you your so very really just also too not no yes "
+    "would will can could should about into over after before up down out off than more most "
+    "some any all each other such only own same user".split()
+)
+
+#: Words that say nothing about which memory is meant: the function words, their contractions
+#: and question words, the filler of chat ("thing", "okay"), and the words people use to ask
+#: an assistant to remember or recall ("remind", "remember", "tota"). Recall leaves them out
+#: of its query, and reflection out of its themes.
+STOPWORDS = FUNCTION_WORDS | frozenset(
+    """above again against am aren't because below between both can't cannot couldn't didn't
+    doesn't doing don't during few further hadn't hasn't haven't having he'd he'll he's here
+    here's hers herself himself how how's i'd i'll i'm i've isn't itself let's mustn't myself
+    nor once ought ours ourselves shan't she'd she'll she's shouldn't that's theirs themselves
+    there's they'd they'll they're they've through under until wasn't we'd we'll we're we've
+    weren't what what's when when's where where's which while who who's whom why why's won't
+    wouldn't you'd you'll you're you've yours yourself yourselves like get got thing things
+    something anything know think tell said say much many well still even ever kind sort lot
+    lots way ways go going went make made want wants please remind recall remember tota hey
+    hi hello thanks thank ok okay yeah help around""".split()
+)
+
+#: The verbs the rule extractor opens statements with: every preference "prefers" or "likes",
+#: every habit "usually" does something. They say which kind of memory it is, not which
+#: memory, and as merge look-up terms they would match a large share of the vault. (Recall
+#: keeps them: in a question, "Where does Jon work?", they are the point.)
+CUE_WORDS = frozenset(
+    "prefers likes loves enjoys hates dislikes wants hopes plans aims intends planning hoping "
+    "trying saving going works working lives living based moved decided chose switched "
+    "usually always often never regularly every called name favorite favourite said others "
+    "went ran made took got started finished".split()
+)
+
+#: Words a reflection must not be themed on, beyond `STOPWORDS`: feelings, praise and time
+#: spans are in memories of every area of a life ("felt great last week"), so a group they
+#: formed would gather unrelated memories. (Recall keeps them: "How did Jon feel?")
+REFLECTION_STOP = frozenset(
+    "user others their them they have been being with from that this will would about "
+    "after before really feels feel felt things something lately today week weeks month "
+    "year years time times great good nice love loves loved like likes liked".split()
+)
+
+#: A word: a letter or digit, then letters, digits, apostrophes (straight or curly), `+` and
+#: hyphens, so "C++", "e-mail", "Jon's" and "2023" are each one word.
+WORD_RE = re.compile(r"[A-Za-zÀ-ÿ0-9][\w'’+-]*")
+
+
+def tokens(text: str) -> list[str]:
+    """The words of `text`, lower-cased, curly apostrophes straightened, and without the
+    apostrophes and hyphens that only edge them ("'cause", "well-"). Pure."""
+    out = []
+    for match in WORD_RE.finditer(text):
+        word = match.group(0).lower().replace("’", "'").strip("'-")
+        if word:
+            out.append(word)
+    return out
+
+
+#: Word-form endings `stem(forms=True)` strips after folding the plural, longest first.
+_FORM_SUFFIXES = ("ingly", "edly", "ing", "er", "ed")
+
+
+def stem(word: str, *, forms: bool = False) -> str:
+    """Fold a word's plural and possessive: "cities" and "city", "recipes" and "recipe",
+    "dishes" and "dish", "Sam's" and "sam" meet. Pure.
+
+    Verb forms are left alone by default ("painting" stays): the topic lexicon lists them,
+    which is more predictable than stripping them. `forms=True` also strips them ("painted",
+    "painting", "painter" and "paint" meet), as recall does when it explains which of a
+    question's words a memory holds: FTS5's porter stemmer matched those forms, so coverage
+    must count them (without it LoCoMo all@10 drops 0.004, docs/quality.md).
+    """
+    word = word.lower().replace("’", "'").removesuffix("'s")
+    if len(word) > 4 and word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif word.endswith(("ses", "xes", "zes", "ches", "shes")):
+        word = word[:-2]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if forms:
+        if len(word) > 5 and word.endswith("ied"):
+            return word[:-3] + "y"
+        for suffix in _FORM_SUFFIXES:
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+                return word[: -len(suffix)]
+    return word
+
+
+def fts_quote(term: str) -> str:
+    """One term as an FTS5 string: double quotes around it, inner quotes doubled. Whatever
+    the term holds (`C++`, `NOT`, `title:x`, `"`), it is searched for as text. Pure."""
+    return '"' + term.replace('"', '""') + '"'
+
+
+def fts_any(terms: Iterable[str]) -> str:
+    """Terms quoted and ORed: a note holding any of them matches. Pure."""
+    return " OR ".join(map(fts_quote, terms))
+
+
+def fts_phrase_query(text: str) -> str:
+    """Quote a person's search text for FTS5 MATCH so any text is a valid query.
+
+    Every whitespace-separated word (or `"quoted phrase"`) becomes a quoted string, so `C++`,
+    `foo-bar`, `NOT`, `title:x` and a lone `"` are searched for as words. A trailing `*` stays a
+    prefix search. The words are ANDed, as a search box does. Raises `QueryError` when there
+    is nothing to search for.
+    """
+    if text.count('"') % 2:
+        text += '"'
+    parts: list[str] = []
+    current = ""
+    in_phrase = False
+    for char in text:
+        if char == '"':
+            if in_phrase:
+                parts.append('"' + current + '"' if current.strip() else "")
+                current = ""
+            elif current:
+                parts.append(current)
+                current = ""
+            in_phrase = not in_phrase
+        elif char.isspace() and not in_phrase:
+            if current:
+                parts.append(current)
+            current = ""
+        else:
+            current += char
+    if current:
+        parts.append(current)
+    quoted = []
+    for part in parts:
+        if not part:
+            continue
+        if part.startswith('"') and part.endswith('"') and len(part) >= 2:
+            quoted.append(fts_quote(part[1:-1]))
+            continue
+        prefix = part.endswith("*") and len(part.rstrip("*")) > 0
+        word = part.rstrip("*") if prefix else part
+        quoted.append(fts_quote(word) + ("*" if prefix else ""))
+    if not quoted:
+        raise QueryError(f"nothing to search for in {text!r}")
+    return " ".join(quoted)
