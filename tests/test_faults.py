@@ -31,8 +31,9 @@ from watchkit import DaemonThread, WatchProcess, index_count, tota, wait_for
 
 from tota_vault import Vault
 from tota_vault.errors import ValidationError
-from tota_vault.files import STALE_TEMP_SECONDS, TEMP_PATTERN
-from tota_vault.index import Index
+from tota_vault.files import STALE_TEMP_SECONDS, TEMP_PATTERN, fingerprint_of
+from tota_vault.index import Index, record_from_note
+from tota_vault.notes import parse_note
 from tota_vault.paths import index_path
 from tota_vault.vault import GITIGNORE_LINES
 
@@ -137,18 +138,101 @@ def test_folder_linked_outside_is_not_entered(vault_dir: Path, outside: Path) ->
 
 
 def test_links_inside_the_vault_stay_fine(vault_dir: Path) -> None:
-    write(vault_dir, ".stash/Shared.md", "Carries the walrus handbook.\n")
-    (vault_dir / "goal" / "Shared.md").symlink_to(vault_dir / ".stash" / "Shared.md")
+    write(vault_dir, "notes/Shared.txt", "Carries the walrus handbook.\n")
+    (vault_dir / "goal" / "Shared.md").symlink_to(vault_dir / "notes" / "Shared.txt")
     (vault_dir / "goal" / "Inner").symlink_to(vault_dir / "preference", target_is_directory=True)
     write(vault_dir, TEA, TEA_TEXT)
     with Vault.open(vault_dir) as vault:
         report = vault.sync()
         assert report.invalid == [] and report.links == []
-        assert searched(vault, "walrus") == ["goal/Shared.md"]
+        assert searched(vault, "walrus") == ["goal/Shared.md"]  # not a note there: read here
         assert searched(vault, "green tea") == [TEA]  # once, at its real path
         assert not vault.sync().changed  # a link is never patched, so never "updated" again
         assert (vault_dir / "goal" / "Shared.md").is_symlink()
         assert vault.doctor().ok
+
+
+GIT_CONFIG = '[remote "origin"]\n\turl = https://me:GITCREDZZ@example.com/v.git\n'
+
+
+@pytest.mark.parametrize("folder", [".git", ".tota", ".stash"])
+@pytest.mark.parametrize("follow", [False, True], ids=["default", "follow_external"])
+def test_a_link_into_a_hidden_folder_is_never_read(
+    vault_dir: Path, folder: str, follow: bool
+) -> None:
+    """`.git/config` can hold a token: a note linked to it must not make it searchable, and
+    `follow_external_links` (for links outside the vault) does not open it either."""
+    write(vault_dir, f"{folder}/config", GIT_CONFIG)
+    write(vault_dir, TEA, TEA_TEXT)
+    (vault_dir / "goal" / "g.md").symlink_to(f"../{folder}/config")
+    if follow:
+        write(vault_dir, "tota.toml", "[sync]\nfollow_external_links = true\n")
+    with Vault.open(vault_dir) as vault:
+        report = vault.sync()
+        assert "hidden folder" in dict(report.invalid)["goal/g.md"]
+        assert searched(vault, "GITCREDZZ") == []
+        assert searched(vault, "origin") == []
+        vault.sync(paths=["goal/g.md"])  # the daemon's path: judged the same way
+        assert searched(vault, "GITCREDZZ") == []
+        row = vault.index.get(path="goal/g.md")[0]
+        assert "GITCREDZZ" not in row["body"] + row["text"]
+        with pytest.raises(Exception, match="hidden folder"):
+            vault.read("goal/g.md")
+        assert "goal/g.md" in dict(vault.doctor().invalid)
+        assert not vault.sync().changed
+    result = cli(vault_dir, "search", "GITCREDZZ")
+    assert "GITCREDZZ" not in result.output.replace("'GITCREDZZ'", "")
+    assert (vault_dir / folder / "config").read_text() == GIT_CONFIG  # left as it was
+
+
+def test_a_note_linked_to_another_note_is_one_memory(vault_dir: Path) -> None:
+    """The link stands for its target: recalled once, no duplicate id, and `forget` by the
+    link's path forgets the memory (the real note) and never deletes the link itself."""
+    result = cli(vault_dir, "add", "preference", "Likes pottery classes")
+    assert result.exit_code == 0, result.output
+    real = "preference/Likes pottery classes.md"
+    link = vault_dir / "goal" / "a-link.md"
+    link.symlink_to(f"../{real}")
+    with Vault.open(vault_dir) as vault:
+        report = vault.sync()
+        assert "goal/a-link.md" not in report.added + report.updated
+        assert recalled(vault, "pottery") == [real]
+        assert searched(vault, "pottery") == [real]
+        vault.sync(paths=["goal/a-link.md"])  # the daemon's event for the link
+        assert searched(vault, "pottery") == [real]
+        doctor = vault.doctor()
+        assert doctor.ok and doctor.duplicate_ids == {}
+        assert doctor.aliases == [("goal/a-link.md", real)]
+        assert vault.resolve("goal/a-link.md") == real
+    result = cli(vault_dir, "forget", "goal/a-link.md")
+    assert result.exit_code == 0 and f"Forgot {real}" in result.output, result.output
+    assert not (vault_dir / real).exists()  # the memory is gone ...
+    assert link.is_symlink()  # ... the link (now dangling) is the person's, left alone
+    with Vault.open(vault_dir) as vault:
+        assert searched(vault, "pottery") == []
+
+
+def test_a_link_indexed_before_leaves_the_index(vault_dir: Path) -> None:
+    """An index filled by an older tota holds the link's row: the next sync drops it."""
+    write(vault_dir, TEA, TEA_TEXT)
+    (vault_dir / "goal" / "Tea link.md").symlink_to(f"../{TEA}")
+    with Vault.open(vault_dir) as vault:
+        vault.sync()
+        data = (vault_dir / TEA).read_bytes()
+        fp = fingerprint_of(vault_dir / TEA)
+        assert fp is not None
+        old_row = record_from_note(parse_note(data, "goal/Tea link.md"), fp)
+        vault.index.apply(upserts=[old_row])
+        assert len(searched(vault, "green tea")) == 2
+        report = vault.sync()
+        assert report.removed == ["goal/Tea link.md"]
+        assert searched(vault, "green tea") == [TEA]
+
+
+def test_a_plain_path_outside_is_not_called_a_link(vault_dir: Path, outside: Path) -> None:
+    result = cli(vault_dir, "show", "../home/work/Plan.md")
+    assert result.exit_code != 0
+    assert "outside the vault" in result.output and "a link" not in result.output
 
 
 def test_follow_external_links_reads_them(vault_dir: Path, outside: Path) -> None:

@@ -332,6 +332,8 @@ def doctor(as_json: JsonOption = False) -> None:
                 )
             for pattern in report.gitignore_missing:
                 print(f".gitignore: lacks {pattern}; git could commit temp files (run `tota init`)")
+            for path, target in report.aliases:
+                print(f"alias: {path}: a link to {target}, indexed there (fine)")
             if report.ok:
                 print(f"All good: {report.notes} notes, index in sync.")
         if not report.ok:

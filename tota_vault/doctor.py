@@ -42,6 +42,9 @@ class DoctorReport:
     temp_files: list[tuple[str, float]] = field(default_factory=list)
     #: Patterns a git vault's .gitignore lacks (`tota init` adds them).
     gitignore_missing: list[str] = field(default_factory=list)
+    #: Note links to another note of the vault, (link, target): not a problem (the target is
+    #: indexed where it is), said so a person knows why the link is not listed on its own.
+    aliases: list[tuple[str, str]] = field(default_factory=list)
     notes: int = 0
 
     @property
@@ -75,6 +78,7 @@ class DoctorReport:
             "external_links": [{"path": p, "reason": r} for p, r in self.links],
             "temp_files": [{"path": p, "age_seconds": round(a)} for p, a in self.temp_files],
             "gitignore_missing": self.gitignore_missing,
+            "aliases": [{"path": p, "alias_of": t} for p, t in self.aliases],
         }
 
 
@@ -85,8 +89,9 @@ def diagnose(root: Path, index: Index, *, follow_external: bool = False) -> Doct
     blocked: list[tuple[str, str]] = []
     temps: list[str] = []
     snapshot = take_snapshot(
-        root, None, blocked, temps=temps, links=report.links, follow_external=follow_external
-    )
+        root, None, blocked, temps=temps, links=report.links, follow_external=follow_external,
+        aliases=report.aliases,
+    )  # fmt: skip
     report.blocked = blocked
     report.notes = len(snapshot)
     plan = plan_scan(snapshot, indexed)

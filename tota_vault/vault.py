@@ -46,7 +46,9 @@ from .files import (
     fingerprint_of,
     fsync_folder,
     make_dirs,
+    note_link,
     read_file,
+    through_link,
 )
 from .forgotten import add_forgotten, read_forgotten
 from .history import append_history
@@ -458,15 +460,26 @@ class Vault:
                 raise NotFoundError(f"{ref}: not inside the vault {self.root}") from None
         else:
             rel = candidate.as_posix()
+            if os.path.normpath(rel).split(os.sep)[0] == os.pardir:
+                raise NotFoundError(f"{ref}: outside the vault {self.root}")
         for option in (rel, rel + ".md"):
             if (self.root / option).is_file():
-                return option
+                return self._real_note(option)
         row = self.index.conn.execute(
             "SELECT path FROM notes WHERE title = ? COLLATE NOCASE LIMIT 1", (ref,)
         ).fetchone()
         if row is not None:
             return row[0]
         raise NotFoundError(f"no memory with id, path or title {ref!r}")
+
+    def _real_note(self, rel: str) -> str:
+        """The path of the note `rel` leads to: a link to another note of the vault stands
+        for that note (which is indexed, and which `forget` deletes; never the link)."""
+        real_root = os.path.realpath(self.root)
+        verdict = note_link(real_root, str(self.root / rel), follow_external=True)
+        if verdict is not None and verdict[0] == "alias" and through_link(self.root, rel):
+            return verdict[1]
+        return rel
 
     @_guarded
     def read(self, ref: str) -> tuple[ParsedNote, str]:
@@ -858,6 +871,10 @@ class Vault:
         rows = self.index.get(path=rel)
         if not rows or rows[0].get("memory_id") is None or rows[0].get("error"):
             raise ValidationError(f"{rel}: not a memory note; tota forgets only memories")
+        if through_link(self.root, rel):
+            raise ValidationError(
+                f"{rel}: reached through a link; tota never deletes a link or through one"
+            )
         _note, fingerprint, _data = read_note(self.root, rel)
         if fingerprint.hash != rows[0]["hash"]:
             raise NoteChangedError("changed on disk while forgetting it; try again", path=rel)
