@@ -384,6 +384,75 @@ def test_garbled_index_is_moved_aside_and_rebuilt(
             assert searched(vault, "cello") == ["goal/Learn the cello.md"]
 
 
+def garble_path_index(db: Path, path: str = TEA) -> None:
+    """Overwrite one note's path inside the path index's page: the page stays well formed
+    (`quick_check` says ok), but the index no longer holds the row's real path."""
+    conn = sqlite3.connect(db)
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    root = conn.execute(
+        "SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_notes_1'"
+    ).fetchone()[0]
+    conn.close()
+    start = (root - 1) * page_size
+    at = db.read_bytes()[start : start + page_size].index(path.encode())
+    with open(db, "r+b") as handle:
+        handle.seek(start + at + path.index("Likes"))
+        handle.write(b"Lik3s")
+
+
+def assert_path_index_damaged(db: Path) -> None:
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA quick_check").fetchall() == [("ok",)]
+        found = conn.execute("PRAGMA integrity_check").fetchall()
+        assert "missing from index sqlite_autoindex_notes_1" in found[0][0], found
+    finally:
+        conn.close()
+
+
+def test_doctor_finds_a_damaged_path_index(synced_vault: Path) -> None:
+    db = index_path(synced_vault)
+    garble_path_index(db)
+    assert_path_index_damaged(db)  # the damage is real, and quick_check misses it
+    done = tota(synced_vault, "doctor")
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "sqlite_autoindex_notes_1" in done.stderr and "rebuilt it" in done.stderr
+    assert done.returncode == 0, done.stdout + done.stderr
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    conn.close()
+
+
+def test_a_repeated_path_is_a_damaged_index(synced_vault: Path) -> None:
+    """Once a write went through the damaged path index, the table holds the path twice:
+    search and recall never show it twice, and doctor rebuilds the index."""
+    db = index_path(synced_vault)
+    garble_path_index(db)
+    write(synced_vault, TEA, fm("type: preference\n", "Likes green tea in the morning, hot."))
+    with Vault.open(synced_vault) as vault:
+        vault.sync()
+        assert (
+            vault.index.conn.execute(
+                "SELECT count(*) FROM notes NOT INDEXED WHERE path = ?", (TEA,)
+            ).fetchone()[0]
+            == 2
+        )  # the duplicate row is real
+        problems = vault.index.integrity_problems()
+        assert any("indexed more than once" in p and TEA in p for p in problems), problems
+        notices: list[str] = []
+        vault.on_notice = notices.append
+        assert recalled(vault, "green tea") == [TEA]
+        assert len(notices) == 1 and "more than one row" in notices[0], notices
+        assert searched(vault, "green tea") == [TEA]
+        assert vault.doctor().ok
+    garble_path_index(db)  # again, now through the CLI
+    write(synced_vault, TEA, fm("type: preference\n", "Likes green tea, hot."))
+    assert tota(synced_vault, "sync").returncode == 0
+    done = tota(synced_vault, "doctor")
+    assert done.returncode == 0 and "more than once" in done.stderr, done.stdout + done.stderr
+    assert "duplicate id" not in done.stdout
+
+
 def test_garbled_index_met_by_a_query_of_the_cli_itself(synced_vault: Path) -> None:
     """`tota overview` reads the profile with a query of its own, outside `Vault`'s guarded
     calls: the damage is repaired all the same, and a second run works."""

@@ -434,7 +434,7 @@ class Vault:
             type = _memory_type(type).value
         if limit < 1:
             raise ValidationError(f"limit {limit} must be at least 1")
-        return self.index.search(query, type=type, limit=limit, raw=raw)
+        return _no_repeated_paths(self.index.search(query, type=type, limit=limit, raw=raw))
 
     @_guarded
     def resolve(self, ref: str) -> str:
@@ -741,8 +741,15 @@ class Vault:
             type = _memory_type(type).value
         if limit < 1:
             raise ValidationError(f"limit {limit} must be at least 1")
-        return recall_memories(
-            self.index, text, limit=limit, type=type, include_archived=include_archived, now=now
+        return _no_repeated_paths(
+            recall_memories(
+                self.index,
+                text,
+                limit=limit,
+                type=type,
+                include_archived=include_archived,
+                now=now,
+            )  # fmt: skip
         )
 
     @_guarded
@@ -961,6 +968,23 @@ class Vault:
 def _reason(exc: BaseException) -> str:
     """SQLite's (or the decoder's) own words for a fault, on one line."""
     return (str(exc).splitlines() or [type(exc).__name__])[0]
+
+
+_Found = TypeVar("_Found", Hit, Recalled)
+
+
+def _no_repeated_paths(found: list[_Found]) -> list[_Found]:
+    """Results as they are, unless one path comes twice: `path` is UNIQUE, so only a damaged
+    path index lets a write add a second row. Raised as SQLite's corruption (which `_guarded`
+    answers by moving the index aside and rebuilding it) rather than shown twice."""
+    paths = [item.path for item in found]
+    if len(set(paths)) != len(paths):
+        repeated = next(p for p in paths if paths.count(p) > 1)
+        raise sqlite3.DatabaseError(
+            f"database disk image is malformed: {repeated} has more than one row "
+            "(a damaged path index)"
+        )
+    return found
 
 
 def _file_id(path: Path) -> tuple[int, int] | None:
