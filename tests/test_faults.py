@@ -453,6 +453,43 @@ def test_a_repeated_path_is_a_damaged_index(synced_vault: Path) -> None:
     assert "duplicate id" not in done.stdout
 
 
+def broken_files(db: Path) -> list[str]:
+    return sorted(p.name for p in db.parent.glob("index.db.broken-*"))
+
+
+def test_only_the_newest_damaged_index_is_kept(synced_vault: Path) -> None:
+    """Each damaged index moved aside is a full copy of every memory's text: they never pile
+    up, doctor names the one kept, and forget and clear delete it."""
+    db = index_path(synced_vault)
+    kept: list[str] = []
+    for _ in range(3):
+        garble_header(db)
+        done = tota(synced_vault, "search", "milestone")
+        assert done.returncode == 0 and "damaged" in done.stderr, done.stderr
+        kept = broken_files(db)
+        assert len([n for n in kept if not n.endswith(("-wal", "-shm"))]) == 1, kept
+    newest = db.parent / [n for n in kept if not n.endswith(("-wal", "-shm"))][0]
+    assert b"green tea" in newest.read_bytes()  # the copy really holds the memories' text
+    done = tota(synced_vault, "doctor")
+    assert done.returncode == 0, done.stdout + done.stderr  # a kept copy is not a fault
+    line = next(line for line in done.stdout.splitlines() if "damaged index copy" in line)
+    assert str(newest) in line and "ago" in line and f"rm {newest}*" in line
+    with Vault.open(synced_vault) as vault:
+        assert [p for p, _ in vault.doctor().broken_copies] == [str(newest)]
+    result = cli(synced_vault, "add", "preference", "Likes oolong at noon")
+    assert result.exit_code == 0, result.output
+    done = tota(synced_vault, "forget", "preference/Likes oolong at noon.md")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "deleted the damaged index copy" in done.stderr and newest.name in done.stderr
+    assert broken_files(db) == []
+    garble_header(db)
+    assert tota(synced_vault, "search", "milestone").returncode == 0
+    assert len(broken_files(db)) >= 1
+    done = tota(synced_vault, "clear", "--yes")
+    assert done.returncode == 0 and "damaged index copies too" in done.stdout, done.stdout
+    assert broken_files(db) == []
+
+
 def test_garbled_index_met_by_a_query_of_the_cli_itself(synced_vault: Path) -> None:
     """`tota overview` reads the profile with a query of its own, outside `Vault`'s guarded
     calls: the damage is repaired all the same, and a second run works."""

@@ -62,7 +62,7 @@ from .notes import (
     title_from_text,
     unique_title,
 )
-from .paths import index_path, resolve_vault_path, state_dir
+from .paths import broken_index_copies, index_path, resolve_vault_path, state_dir
 from .pipeline import Learner, ObserveReport, choose_extractor
 from .recall import Recalled, as_recalled
 from .recall import profile as profile_memories
@@ -342,6 +342,8 @@ class Vault:
             return  # already gone: the next open makes a new one
         try:
             os.replace(self.index_path, target)
+            with contextlib.suppress(OSError):
+                os.utime(target)  # its age (doctor says it) counts from now, not its last write
             for suffix in ("-wal", "-shm"):
                 with contextlib.suppress(FileNotFoundError):
                     os.replace(f"{self.index_path}{suffix}", f"{target}{suffix}")
@@ -350,10 +352,29 @@ class Vault:
                 f"{self.index_path}: the index is damaged ({reason}) and cannot be moved aside "
                 f"({exc.strerror or exc}); delete {self.index_path.parent} and run `tota reindex`"
             ) from None
+        older = [p for p in broken_index_copies(self.root) if p != target]
+        self._delete_copies(older)
         self.on_notice(
             f"the index {self.index_path} was damaged ({reason}); moved it to {target.name} "
             "and rebuilt it from the notes"
         )
+
+    def delete_broken_copies(self) -> list[Path]:
+        """Delete the damaged indexes moved aside (`index.db.broken-*` and their -wal, -shm);
+        return those deleted. `forget` and `clear` call it: a copy holds every memory's text."""
+        return self._delete_copies(broken_index_copies(self.root))
+
+    @staticmethod
+    def _delete_copies(copies: list[Path]) -> list[Path]:
+        """Delete these moved-aside indexes (one copy is kept for a look, never a pile: each
+        is a full copy of every memory's text)."""
+        deleted = []
+        for copy in copies:
+            for suffix in ("", "-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(f"{copy}{suffix}")
+            deleted.append(copy)
+        return deleted
 
     def repair_index(self, exc: BaseException) -> bool:
         """For a caller that met `exc` in a query of its own (outside `Vault`'s methods): if it
@@ -892,7 +913,17 @@ class Vault:
         os.unlink(self.root / rel)
         self._index_after_write(rel, lambda: self.index.apply(deletes=[rel]))
         forget_conversations(self.index, sources)
+        self._forget_broken_copies()
         return rel
+
+    def _forget_broken_copies(self) -> None:
+        """A damaged index moved aside still holds a forgotten memory's text: delete it."""
+        deleted = self.delete_broken_copies()
+        if deleted:
+            names = ", ".join(p.name for p in deleted)
+            self.on_notice(
+                f"deleted the damaged index copy {names} too: it held the forgotten text"
+            )
 
     @_guarded
     def forgotten_sources(self) -> frozenset[str]:
