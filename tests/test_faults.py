@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import pwd
 import shutil
@@ -611,6 +612,68 @@ def test_read_only_index(other: tuple[Path, Callable[..., tuple[int, str]]]) -> 
     assert code == 0 and "Learn the cello" in output, output
     code, output = run("extract", str(root.parent / "talk.txt"))
     assert code == 0 and "oolong" in output.lower(), output
+
+
+def hook_as(user: pwd.struct_passwd, event: str, stdin: str, root: Path) -> tuple[str, str]:
+    """`run_hook` in a forked child that dropped to `user` (the hook's stdout, stderr)."""
+    out = Path(tempfile.mkdtemp(dir="/tmp")) / "hook.json"
+    out.parent.chmod(0o777)
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        code = 70
+        try:
+            os.setgroups([])
+            os.setgid(user.pw_gid)
+            os.setuid(user.pw_uid)
+            from tota_vault.hooks import run_hook
+
+            result = run_hook(event, stdin, vault=root)
+            out.write_text(json.dumps([result.stdout, result.stderr]))
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    try:
+        assert os.waitstatus_to_exitcode(status) == 0
+        stdout, stderr = json.loads(out.read_text())
+    finally:
+        shutil.rmtree(out.parent, ignore_errors=True)
+    return stdout, stderr
+
+
+def test_a_read_only_vault_can_be_read(other: tuple[Path, Callable[..., tuple[int, str]]]) -> None:
+    """A vault nobody may write (`chmod -R a-w`, as its owner): reading commands show the
+    index as last synced and say so once; writing commands fail with one line."""
+    root, run = other
+    assert run("sync")[0] == 0
+    subprocess.run(["chmod", "-R", "a-w", str(root)], check=True)
+    db = index_path(root)
+    try:
+        for args, expect in (
+            (("search", "green tea"), "Likes tea"),
+            (("recall", "green tea in the morning"), "Likes green tea"),
+            (("overview",), "Likes green tea"),
+            (("status",), "memories: 2"),
+            (("doctor",), ""),
+        ):
+            code, output = run(*args)
+            notices = [line for line in output.splitlines() if "read-only" in line]
+            assert code == 0 and expect in output, (args, output)
+            assert len(notices) == 1 and str(db) in notices[0], (args, output)
+            assert "showing it as last synced" in notices[0]
+            assert "tota: error" not in output
+        stdout, stderr = hook_as(nobody(), "prompt", json.dumps({"prompt": "green tea"}), root)
+        assert "Likes green tea" in stdout and "read-only" in stderr, (stdout, stderr)
+        code, output = run("sync")
+        assert code == 1 and "chmod u+w" in one_line(output), output
+        code, output = run("add", "goal", "Learn the cello")
+        assert code == 1 and "goal" in one_line(output), output
+        assert not (root / "goal" / "Learn the cello.md").exists()
+        assert sorted(p.name for p in db.parent.iterdir()) == ["index.db"]  # nothing made
+    finally:
+        subprocess.run(["chmod", "-R", "u+w", str(root)], check=True)
+    code, output = run("sync")
+    assert code == 0 and "read-only" not in output, output
 
 
 def test_read_only_state_folder(other: tuple[Path, Callable[..., tuple[int, str]]]) -> None:

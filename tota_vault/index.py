@@ -514,6 +514,29 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """Open an index that cannot be written, for reading only: no WAL set-up, nothing created.
+
+    `mode=ro` first; a WAL index whose folder is read-only has no -shm to share and cannot
+    make one, so then `immutable=1` (no locks, no WAL): nobody can write it either, so
+    nothing changes under the reader.
+    """
+    uri = Path(os.path.abspath(path)).as_uri()
+    last: sqlite3.Error | None = None
+    for options in ("mode=ro", "mode=ro&immutable=1"):
+        conn = sqlite3.connect(f"{uri}?{options}", uri=True, timeout=10.0, isolation_level=None)
+        try:
+            conn.execute("PRAGMA user_version").fetchone()
+        except sqlite3.Error as exc:
+            conn.close()
+            last = exc
+            continue
+        conn.row_factory = sqlite3.Row
+        return conn
+    assert last is not None
+    raise last
+
+
 class Index:
     """The index of one vault. Not thread-safe: one connection per thread, one writer thread."""
 
@@ -525,6 +548,8 @@ class Index:
         #: True during a cold bulk load (see `begin_bulk_load`).
         self.bulk = False
         self._batch_depth = 0
+        #: True when opened by `open_read_only`: any write fails (SQLite says "readonly").
+        self.read_only = False
 
     @classmethod
     def open(cls, path: Path) -> Index:
@@ -553,6 +578,27 @@ class Index:
                 with contextlib.suppress(sqlite3.Error):
                     conn.close()
             raise index_error(exc, path) from None
+        return index
+
+    @classmethod
+    def open_read_only(cls, path: Path) -> Index:
+        """Open an existing index that cannot be written (a read-only vault), to read it as
+        last synced. Raises `IndexReadOnlyError` when there is none to read, or when it is of
+        another schema (a rebuild would need to write it)."""
+        try:
+            conn = _connect_read_only(path)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise index_error(exc, path) from None
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version != SCHEMA_VERSION:
+            conn.close()
+            raise IndexReadOnlyError(
+                f"{path}: the index is of another tota version and cannot be rebuilt "
+                f"(read-only); make it and its folder writable (chmod u+w {path} "
+                f"{path.parent})"
+            )
+        index = cls(conn, path, rebuilt=False)
+        index.read_only = True
         return index
 
     def ensure_indexes(self) -> None:

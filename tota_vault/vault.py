@@ -29,6 +29,7 @@ from .doctor import DoctorReport, diagnose
 from .errors import (
     IndexCorruptError,
     IndexError_,
+    IndexReadOnlyError,
     NoteChangedError,
     NotFoundError,
     SecretError,
@@ -180,6 +181,8 @@ class Vault:
         self._unsynced: set[Path] | None = None
         #: Notes written during `batch()` (vault-relative), indexed again if it fails.
         self._batch_written: list[str] = []
+        #: The read-only notice is said once per `Vault` (see `_open_read_only`).
+        self._said_read_only = False
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -275,7 +278,7 @@ class Vault:
         """The index, opened on first use; a new or rebuilt index is filled from the files."""
         if self._index is None:
             index = self._open_index()
-            if index.get_state("last_sync") is None:
+            if index.get_state("last_sync") is None and not index.read_only:
                 # New, rebuilt, or never completely filled (a crash mid-sync): fill it now.
                 reconcile(self.root, index, follow_external=self._follow_external())
             index.rebuilt = False
@@ -291,8 +294,27 @@ class Vault:
         except IndexCorruptError as exc:
             self._move_aside(getattr(exc, "reason", str(exc)))
             index = Index.open(self.index_path)
+        except IndexReadOnlyError as exc:
+            index = self._open_read_only(exc)
         self._index = index
         self._index_id = _file_id(self.index_path)
+        return index
+
+    def _open_read_only(self, error: IndexReadOnlyError) -> Index:
+        """A read-only vault can still be read: open its index as it was last synced (no
+        sync, no repair), and say so once. Raise `error` when there is no index to read.
+        Writes then fail with `error`'s line, naming the file and what to do."""
+        try:
+            index = Index.open_read_only(self.index_path)
+        except IndexError_:
+            raise error from None
+        if not self._said_read_only:
+            self._said_read_only = True
+            synced = index.get_state("last_sync") or "never"
+            self.on_notice(
+                f"the index {self.index_path} is read-only; showing it as last synced "
+                f"({synced}), without the changes since"
+            )
         return index
 
     def _follow_external(self) -> bool:
