@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import TotaError, ValidationError
+from .errors import TotaError, ValidationError, first_line
 from .paths import resolve_vault_path, state_dir
 
 __all__ = [
@@ -132,8 +132,7 @@ def parse_hook_input(text: str, event: str) -> HookInput:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
-        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise ValidationError(f"hook input on stdin is not JSON ({detail})") from None
+        raise ValidationError(f"hook input on stdin is not JSON ({first_line(exc)})") from None
     if not isinstance(data, dict):
         raise ValidationError("hook input on stdin is not a JSON object")
     return HookInput(
@@ -368,13 +367,6 @@ def spawn_detached(root: Path, hook: HookInput) -> bool:
 # --- the whole hook --------------------------------------------------------------------------
 
 
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    if isinstance(exc, TotaError) and text:
-        return text[0]
-    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
-
-
 #: What the vault repaired by itself during this hook (`Vault.on_notice`): a hook process runs
 #: one hook, and the lines end up in its one stderr line.
 _notices: list[str] = []
@@ -417,5 +409,6 @@ def run_hook(
             result.stderr = f"tota hook {event}: {' '.join('; '.join(_notices).split())}"
     except Exception as exc:  # a hook must never block the host: every failure is one line
         result.stdout = ""
-        result.stderr = f"tota hook {event}: {_one_line(exc)}"
+        unmeant = not isinstance(exc, TotaError)  # then the line names what kind failed
+        result.stderr = f"tota hook {event}: {first_line(exc, kind=unmeant)}"
     return result

@@ -21,7 +21,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .errors import IndexCorruptError, IndexError_, IndexReadOnlyError, QueryError
+from .errors import IndexCorruptError, IndexError_, IndexReadOnlyError, QueryError, first_line
 from .files import Fingerprint, make_dirs
 from .model import format_date
 from .notes import ParsedNote
@@ -451,7 +451,7 @@ def fault_kind(exc: BaseException) -> str | None:
 def index_error(exc: BaseException, path: Path, *, kind: str | None = None) -> IndexError_:
     """One line for a failed index operation: what is wrong with which file, what to do."""
     kind = kind or fault_kind(exc)
-    reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    reason = first_line(exc)
     error: IndexError_
     if kind == "corrupt":
         error = IndexCorruptError(

@@ -36,6 +36,7 @@ from .errors import (
     TotaError,
     ValidationError,
     VaultError,
+    first_line,
 )
 from .extract.base import Extractor
 from .extract.messages import Message
@@ -334,7 +335,7 @@ class Vault:
         """Put a working index in place of a damaged or vanished one, filled from the notes."""
         self._drop_index()
         if kind == "corrupt":
-            self._move_aside(_reason(exc))
+            self._move_aside(first_line(exc))
         else:
             self.on_notice(
                 f"the index {self.index_path} was deleted or replaced while in use; "
@@ -1016,11 +1017,6 @@ class Vault:
     def state_dir(self) -> Path:
         """`<vault>/.tota`: the index and local state."""
         return state_dir(self.root)
-
-
-def _reason(exc: BaseException) -> str:
-    """SQLite's (or the decoder's) own words for a fault, on one line."""
-    return (str(exc).splitlines() or [type(exc).__name__])[0]
 
 
 _Found = TypeVar("_Found", Hit, Recalled)
