@@ -3,10 +3,11 @@
     python bench/bench_integrity.py 10000 100000 --dir /tmp/tota-bench
 
 For each size it generates a vault (`gen_vault.py`, reused when present), syncs it into a
-fresh index, and times both pragmas (best of `--repeat` runs, warm cache) and a whole
-`Vault.doctor()`, printing the seconds and integrity_check's cost as a ratio to quick_check's
-measured in the same run. doctor runs integrity_check because quick_check does not compare
-an index with its table: a damaged path index passes quick_check (see docs/benchmarks.md).
+fresh index, and times both pragmas, doctor's query for a repeated path and a whole
+`Vault.doctor()` (best of `--repeat` runs, warm cache), printing the seconds and
+integrity_check's cost as a ratio to quick_check's measured in the same run. doctor runs
+integrity_check because quick_check does not compare an index with its table: a damaged
+path index passes quick_check (see docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tota_vault import Vault  # noqa: E402
+from tota_vault.index import REPEATED_PATHS  # noqa: E402
 from tota_vault.paths import index_path  # noqa: E402
 
 
@@ -50,6 +52,11 @@ def measure(n: int, folder: Path, repeat: int) -> dict[str, float]:
     conn = sqlite3.connect(index_path(vault_dir))
     quick = timed(conn, "quick_check", repeat)
     full = timed(conn, "integrity_check", repeat)
+    repeated = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        assert conn.execute(REPEATED_PATHS).fetchall() == []
+        repeated.append(time.perf_counter() - start)
     conn.close()
     doctor = []
     with Vault.open(vault_dir) as vault:
@@ -57,7 +64,12 @@ def measure(n: int, folder: Path, repeat: int) -> dict[str, float]:
             start = time.perf_counter()
             vault.doctor()
             doctor.append(time.perf_counter() - start)
-    return {"quick_check": quick, "integrity_check": full, "doctor": best(doctor)}
+    return {
+        "quick_check": quick,
+        "integrity_check": full,
+        "repeated_paths": best(repeated),
+        "doctor": best(doctor),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,13 +78,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dir", type=Path, default=Path("/tmp/tota-bench"))
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
-    print("notes    quick_check  integrity_check  ratio  whole doctor")
+    print("notes    quick_check  integrity_check  ratio  repeated paths  whole doctor")
     for n in args.sizes:
         r = measure(n, args.dir, args.repeat)
         ratio = r["integrity_check"] / r["quick_check"]
         print(
             f"{n:>7}  {r['quick_check']:>9.3f} s  {r['integrity_check']:>13.3f} s  "
-            f"{ratio:>4.1f}x  {r['doctor']:>9.3f} s"
+            f"{ratio:>4.1f}x  {r['repeated_paths']:>12.3f} s  {r['doctor']:>10.3f} s"
         )
     return 0
 
