@@ -232,6 +232,7 @@ LINK_VERDICTS = [
     ("../.git/config", True, "refused"),
     ("../.tota/index.db", True, "refused"),
     ("../sub/.hidden/Real.md", True, "refused"),
+    ("../.env", True, "refused"),
     ("../node_modules/pkg/README.md", True, "refused"),
     ("../../outside.md", False, "refused"),
     ("../../outside.md", True, None),
@@ -242,7 +243,7 @@ LINK_VERDICTS = [
 def test_note_link_verdicts(tmp_path: Path, target: str, follow: bool, kind: str | None) -> None:
     root = tmp_path / "vault"
     for rel in ("goal/Real.md", "notes/Real.txt", ".git/config", ".tota/index.db",
-                "sub/.hidden/Real.md", "node_modules/pkg/README.md"):  # fmt: skip
+                "sub/.hidden/Real.md", "node_modules/pkg/README.md", ".env"):  # fmt: skip
         write(root, rel, b"x\n")
     write(tmp_path, "outside.md", b"x\n")
     os.symlink(target, root / "goal" / "x.md")

@@ -129,14 +129,15 @@ def external_target(real_root: str, path: str) -> str | None:
 
 def hidden_target(real_root: str, path: str) -> str | None:
     """Where `path` really leads when that is inside one of the vault's skipped dot-folders
-    (`.git/`, `.tota/`, any `.`-prefixed folder), else None. Such a file is never read, not
-    even with `follow_external_links`: `.git/config` can hold credentials, `.tota/` the index."""
+    (`.git/`, `.tota/`, any `.`-prefixed folder) or is a dot-file of it (`.env`), else None.
+    Such a file is never read, not even with `follow_external_links`: `.git/config` can hold
+    credentials, `.tota/` the index."""
     target = os.path.realpath(path)
     prefix = real_root.rstrip(os.sep) + os.sep
     if not target.startswith(prefix):
         return None
-    folders = target[len(prefix) :].split(os.sep)[:-1]
-    if any(part in IGNORED_DIRS or part.startswith(".") for part in folders):
+    parts = target[len(prefix) :].split(os.sep)  # the file's own name too: `.env`
+    if any(part in IGNORED_DIRS or part.startswith(".") for part in parts):
         return target
     return None
 
