@@ -304,7 +304,8 @@ def reindex(as_json: JsonOption = False) -> None:
 @app.command()
 def doctor(as_json: JsonOption = False) -> None:
     """Check the vault: invalid or unreadable notes, index drift, duplicate ids, links leading
-    outside the vault, temp files left by a killed write. Exit 1 if anything is wrong."""
+    outside the vault or into its hidden folders, temp files left by a killed write, a damaged
+    index (rebuilt) and the damaged copy kept aside. Exit 1 if anything is wrong."""
     with _open() as vault:
         report = vault.doctor()
         if as_json:
