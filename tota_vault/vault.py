@@ -393,9 +393,12 @@ class Vault:
         is a full copy of every memory's text)."""
         deleted = []
         for copy in copies:
-            for suffix in ("", "-wal", "-shm"):
-                with contextlib.suppress(FileNotFoundError):
-                    os.remove(f"{copy}{suffix}")
+            try:
+                for suffix in ("-wal", "-shm", ""):  # the main file last: doctor finds it
+                    with contextlib.suppress(FileNotFoundError):
+                        os.remove(f"{copy}{suffix}")
+            except OSError:
+                continue  # not ours to delete (a read-only folder): doctor still names it
             deleted.append(copy)
         return deleted
 
