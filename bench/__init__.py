@@ -21,4 +21,5 @@ ENTRIES: dict[str, str] = {
     "hook": "Claude Code hooks as whole processes",
     "capped": "what keeping capped-out sources costs a confirmation",
     "llm": "the LLM extractor's own cost against the rules (a stand-in model on 127.0.0.1)",
+    "integrity": "doctor's index check: integrity_check against quick_check",
 }

@@ -314,3 +314,11 @@ def test_llm_runs_against_a_stand_in_model(tmp_path, capsys):
     data = json.loads((tmp_path / "llm.json").read_text())
     assert data["messages"] == 48 and data["candidates"]["over_http"] > 0
     assert data["llm_over_http"]["ratio_to_rules"] > 0
+
+
+def test_integrity_runs(work, tmp_path, capsys):
+    _run("integrity", work, tmp_path, "--size", str(SMALL), "--repeat", "1")
+    data = json.loads((tmp_path / "integrity.json").read_text())
+    (figures,) = data["vaults"].values()
+    assert figures["integrity_check"] > 0 and figures["ratio"] > 0
+    assert "integrity_check" in capsys.readouterr().out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import pwd
 import shutil
@@ -31,8 +32,9 @@ from watchkit import DaemonThread, WatchProcess, index_count, tota, wait_for
 
 from tota_vault import Vault
 from tota_vault.errors import ValidationError
-from tota_vault.files import STALE_TEMP_SECONDS, TEMP_PATTERN
-from tota_vault.index import Index
+from tota_vault.files import STALE_TEMP_SECONDS, TEMP_PATTERN, fingerprint_of
+from tota_vault.index import Index, record_from_note
+from tota_vault.notes import parse_note
 from tota_vault.paths import index_path
 from tota_vault.vault import GITIGNORE_LINES
 
@@ -137,18 +139,101 @@ def test_folder_linked_outside_is_not_entered(vault_dir: Path, outside: Path) ->
 
 
 def test_links_inside_the_vault_stay_fine(vault_dir: Path) -> None:
-    write(vault_dir, ".stash/Shared.md", "Carries the walrus handbook.\n")
-    (vault_dir / "goal" / "Shared.md").symlink_to(vault_dir / ".stash" / "Shared.md")
+    write(vault_dir, "notes/Shared.txt", "Carries the walrus handbook.\n")
+    (vault_dir / "goal" / "Shared.md").symlink_to(vault_dir / "notes" / "Shared.txt")
     (vault_dir / "goal" / "Inner").symlink_to(vault_dir / "preference", target_is_directory=True)
     write(vault_dir, TEA, TEA_TEXT)
     with Vault.open(vault_dir) as vault:
         report = vault.sync()
         assert report.invalid == [] and report.links == []
-        assert searched(vault, "walrus") == ["goal/Shared.md"]
+        assert searched(vault, "walrus") == ["goal/Shared.md"]  # not a note there: read here
         assert searched(vault, "green tea") == [TEA]  # once, at its real path
         assert not vault.sync().changed  # a link is never patched, so never "updated" again
         assert (vault_dir / "goal" / "Shared.md").is_symlink()
         assert vault.doctor().ok
+
+
+GIT_CONFIG = '[remote "origin"]\n\turl = https://me:GITCREDZZ@example.com/v.git\n'
+
+
+@pytest.mark.parametrize("folder", [".git", ".tota", ".stash"])
+@pytest.mark.parametrize("follow", [False, True], ids=["default", "follow_external"])
+def test_a_link_into_a_hidden_folder_is_never_read(
+    vault_dir: Path, folder: str, follow: bool
+) -> None:
+    """`.git/config` can hold a token: a note linked to it must not make it searchable, and
+    `follow_external_links` (for links outside the vault) does not open it either."""
+    write(vault_dir, f"{folder}/config", GIT_CONFIG)
+    write(vault_dir, TEA, TEA_TEXT)
+    (vault_dir / "goal" / "g.md").symlink_to(f"../{folder}/config")
+    if follow:
+        write(vault_dir, "tota.toml", "[sync]\nfollow_external_links = true\n")
+    with Vault.open(vault_dir) as vault:
+        report = vault.sync()
+        assert "hidden folder" in dict(report.invalid)["goal/g.md"]
+        assert searched(vault, "GITCREDZZ") == []
+        assert searched(vault, "origin") == []
+        vault.sync(paths=["goal/g.md"])  # the daemon's path: judged the same way
+        assert searched(vault, "GITCREDZZ") == []
+        row = vault.index.get(path="goal/g.md")[0]
+        assert "GITCREDZZ" not in row["body"] + row["text"]
+        with pytest.raises(Exception, match="hidden folder"):
+            vault.read("goal/g.md")
+        assert "goal/g.md" in dict(vault.doctor().invalid)
+        assert not vault.sync().changed
+    result = cli(vault_dir, "search", "GITCREDZZ")
+    assert "GITCREDZZ" not in result.output.replace("'GITCREDZZ'", "")
+    assert (vault_dir / folder / "config").read_text() == GIT_CONFIG  # left as it was
+
+
+def test_a_note_linked_to_another_note_is_one_memory(vault_dir: Path) -> None:
+    """The link stands for its target: recalled once, no duplicate id, and `forget` by the
+    link's path forgets the memory (the real note) and never deletes the link itself."""
+    result = cli(vault_dir, "add", "preference", "Likes pottery classes")
+    assert result.exit_code == 0, result.output
+    real = "preference/Likes pottery classes.md"
+    link = vault_dir / "goal" / "a-link.md"
+    link.symlink_to(f"../{real}")
+    with Vault.open(vault_dir) as vault:
+        report = vault.sync()
+        assert "goal/a-link.md" not in report.added + report.updated
+        assert recalled(vault, "pottery") == [real]
+        assert searched(vault, "pottery") == [real]
+        vault.sync(paths=["goal/a-link.md"])  # the daemon's event for the link
+        assert searched(vault, "pottery") == [real]
+        doctor = vault.doctor()
+        assert doctor.ok and doctor.duplicate_ids == {}
+        assert doctor.aliases == [("goal/a-link.md", real)]
+        assert vault.resolve("goal/a-link.md") == real
+    result = cli(vault_dir, "forget", "goal/a-link.md")
+    assert result.exit_code == 0 and f"Forgot {real}" in result.output, result.output
+    assert not (vault_dir / real).exists()  # the memory is gone ...
+    assert link.is_symlink()  # ... the link (now dangling) is the person's, left alone
+    with Vault.open(vault_dir) as vault:
+        assert searched(vault, "pottery") == []
+
+
+def test_a_link_indexed_before_leaves_the_index(vault_dir: Path) -> None:
+    """An index filled by an older tota holds the link's row: the next sync drops it."""
+    write(vault_dir, TEA, TEA_TEXT)
+    (vault_dir / "goal" / "Tea link.md").symlink_to(f"../{TEA}")
+    with Vault.open(vault_dir) as vault:
+        vault.sync()
+        data = (vault_dir / TEA).read_bytes()
+        fp = fingerprint_of(vault_dir / TEA)
+        assert fp is not None
+        old_row = record_from_note(parse_note(data, "goal/Tea link.md"), fp)
+        vault.index.apply(upserts=[old_row])
+        assert len(searched(vault, "green tea")) == 2
+        report = vault.sync()
+        assert report.removed == ["goal/Tea link.md"]
+        assert searched(vault, "green tea") == [TEA]
+
+
+def test_a_plain_path_outside_is_not_called_a_link(vault_dir: Path, outside: Path) -> None:
+    result = cli(vault_dir, "show", "../home/work/Plan.md")
+    assert result.exit_code != 0
+    assert "outside the vault" in result.output and "a link" not in result.output
 
 
 def test_follow_external_links_reads_them(vault_dir: Path, outside: Path) -> None:
@@ -300,6 +385,112 @@ def test_garbled_index_is_moved_aside_and_rebuilt(
             assert searched(vault, "cello") == ["goal/Learn the cello.md"]
 
 
+def garble_path_index(db: Path, path: str = TEA) -> None:
+    """Overwrite one note's path inside the path index's page: the page stays well formed
+    (`quick_check` says ok), but the index no longer holds the row's real path."""
+    conn = sqlite3.connect(db)
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    root = conn.execute(
+        "SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_notes_1'"
+    ).fetchone()[0]
+    conn.close()
+    start = (root - 1) * page_size
+    at = db.read_bytes()[start : start + page_size].index(path.encode())
+    with open(db, "r+b") as handle:
+        handle.seek(start + at + path.index("Likes"))
+        handle.write(b"Lik3s")
+
+
+def assert_path_index_damaged(db: Path) -> None:
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA quick_check").fetchall() == [("ok",)]
+        found = conn.execute("PRAGMA integrity_check").fetchall()
+        assert "missing from index sqlite_autoindex_notes_1" in found[0][0], found
+    finally:
+        conn.close()
+
+
+def test_doctor_finds_a_damaged_path_index(synced_vault: Path) -> None:
+    db = index_path(synced_vault)
+    garble_path_index(db)
+    assert_path_index_damaged(db)  # the damage is real, and quick_check misses it
+    done = tota(synced_vault, "doctor")
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "sqlite_autoindex_notes_1" in done.stderr and "rebuilt it" in done.stderr
+    assert done.returncode == 0, done.stdout + done.stderr
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    conn.close()
+
+
+def test_a_repeated_path_is_a_damaged_index(synced_vault: Path) -> None:
+    """Once a write went through the damaged path index, the table holds the path twice:
+    search and recall never show it twice, and doctor rebuilds the index."""
+    db = index_path(synced_vault)
+    garble_path_index(db)
+    write(synced_vault, TEA, fm("type: preference\n", "Likes green tea in the morning, hot."))
+    with Vault.open(synced_vault) as vault:
+        vault.sync()
+        assert (
+            vault.index.conn.execute(
+                "SELECT count(*) FROM notes NOT INDEXED WHERE path = ?", (TEA,)
+            ).fetchone()[0]
+            == 2
+        )  # the duplicate row is real
+        problems = vault.index.integrity_problems()
+        assert any("indexed more than once" in p and TEA in p for p in problems), problems
+        notices: list[str] = []
+        vault.on_notice = notices.append
+        assert recalled(vault, "green tea") == [TEA]
+        assert len(notices) == 1 and "more than one row" in notices[0], notices
+        assert searched(vault, "green tea") == [TEA]
+        assert vault.doctor().ok
+    garble_path_index(db)  # again, now through the CLI
+    write(synced_vault, TEA, fm("type: preference\n", "Likes green tea, hot."))
+    assert tota(synced_vault, "sync").returncode == 0
+    done = tota(synced_vault, "doctor")
+    assert done.returncode == 0 and "more than once" in done.stderr, done.stdout + done.stderr
+    assert "duplicate id" not in done.stdout
+
+
+def broken_files(db: Path) -> list[str]:
+    return sorted(p.name for p in db.parent.glob("index.db.broken-*"))
+
+
+def test_only_the_newest_damaged_index_is_kept(synced_vault: Path) -> None:
+    """Each damaged index moved aside is a full copy of every memory's text: they never pile
+    up, doctor names the one kept, and forget and clear delete it."""
+    db = index_path(synced_vault)
+    kept: list[str] = []
+    for _ in range(3):
+        garble_header(db)
+        done = tota(synced_vault, "search", "milestone")
+        assert done.returncode == 0 and "damaged" in done.stderr, done.stderr
+        kept = broken_files(db)
+        assert len([n for n in kept if not n.endswith(("-wal", "-shm"))]) == 1, kept
+    newest = db.parent / [n for n in kept if not n.endswith(("-wal", "-shm"))][0]
+    assert b"green tea" in newest.read_bytes()  # the copy really holds the memories' text
+    done = tota(synced_vault, "doctor")
+    assert done.returncode == 0, done.stdout + done.stderr  # a kept copy is not a fault
+    line = next(line for line in done.stdout.splitlines() if "damaged index copy" in line)
+    assert str(newest) in line and "ago" in line and f"rm {newest}*" in line
+    with Vault.open(synced_vault) as vault:
+        assert [p for p, _ in vault.doctor().broken_copies] == [str(newest)]
+    result = cli(synced_vault, "add", "preference", "Likes oolong at noon")
+    assert result.exit_code == 0, result.output
+    done = tota(synced_vault, "forget", "preference/Likes oolong at noon.md")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "deleted the damaged index copy" in done.stderr and newest.name in done.stderr
+    assert broken_files(db) == []
+    garble_header(db)
+    assert tota(synced_vault, "search", "milestone").returncode == 0
+    assert len(broken_files(db)) >= 1
+    done = tota(synced_vault, "clear", "--yes")
+    assert done.returncode == 0 and "damaged index copies too" in done.stdout, done.stdout
+    assert broken_files(db) == []
+
+
 def test_garbled_index_met_by_a_query_of_the_cli_itself(synced_vault: Path) -> None:
     """`tota overview` reads the profile with a query of its own, outside `Vault`'s guarded
     calls: the damage is repaired all the same, and a second run works."""
@@ -421,6 +612,68 @@ def test_read_only_index(other: tuple[Path, Callable[..., tuple[int, str]]]) -> 
     assert code == 0 and "Learn the cello" in output, output
     code, output = run("extract", str(root.parent / "talk.txt"))
     assert code == 0 and "oolong" in output.lower(), output
+
+
+def hook_as(user: pwd.struct_passwd, event: str, stdin: str, root: Path) -> tuple[str, str]:
+    """`run_hook` in a forked child that dropped to `user` (the hook's stdout, stderr)."""
+    out = Path(tempfile.mkdtemp(dir="/tmp")) / "hook.json"
+    out.parent.chmod(0o777)
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        code = 70
+        try:
+            os.setgroups([])
+            os.setgid(user.pw_gid)
+            os.setuid(user.pw_uid)
+            from tota_vault.hooks import run_hook
+
+            result = run_hook(event, stdin, vault=root)
+            out.write_text(json.dumps([result.stdout, result.stderr]))
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    try:
+        assert os.waitstatus_to_exitcode(status) == 0
+        stdout, stderr = json.loads(out.read_text())
+    finally:
+        shutil.rmtree(out.parent, ignore_errors=True)
+    return stdout, stderr
+
+
+def test_a_read_only_vault_can_be_read(other: tuple[Path, Callable[..., tuple[int, str]]]) -> None:
+    """A vault nobody may write (`chmod -R a-w`, as its owner): reading commands show the
+    index as last synced and say so once; writing commands fail with one line."""
+    root, run = other
+    assert run("sync")[0] == 0
+    subprocess.run(["chmod", "-R", "a-w", str(root)], check=True)
+    db = index_path(root)
+    try:
+        for args, expect in (
+            (("search", "green tea"), "Likes tea"),
+            (("recall", "green tea in the morning"), "Likes green tea"),
+            (("overview",), "Likes green tea"),
+            (("status",), "memories: 2"),
+            (("doctor",), ""),
+        ):
+            code, output = run(*args)
+            notices = [line for line in output.splitlines() if "read-only" in line]
+            assert code == 0 and expect in output, (args, output)
+            assert len(notices) == 1 and str(db) in notices[0], (args, output)
+            assert "showing it as last synced" in notices[0]
+            assert "tota: error" not in output
+        stdout, stderr = hook_as(nobody(), "prompt", json.dumps({"prompt": "green tea"}), root)
+        assert "Likes green tea" in stdout and "read-only" in stderr, (stdout, stderr)
+        code, output = run("sync")
+        assert code == 1 and "chmod u+w" in one_line(output), output
+        code, output = run("add", "goal", "Learn the cello")
+        assert code == 1 and "goal" in one_line(output), output
+        assert not (root / "goal" / "Learn the cello.md").exists()
+        assert sorted(p.name for p in db.parent.iterdir()) == ["index.db"]  # nothing made
+    finally:
+        subprocess.run(["chmod", "-R", "u+w", str(root)], check=True)
+    code, output = run("sync")
+    assert code == 0 and "read-only" not in output, output
 
 
 def test_read_only_state_folder(other: tuple[Path, Callable[..., tuple[int, str]]]) -> None:

@@ -19,6 +19,7 @@ from tota_vault.files import (
     fingerprint_of,
     is_note_path,
     is_temp_name,
+    note_link,
     scan_vault,
     sweep_temps,
 )
@@ -206,12 +207,48 @@ def test_scan_reports_bad_symlinks(tmp_path: Path, name: str, target: str, word:
     assert found["goal/Good.md"] == FileStat(5, found["goal/Good.md"].mtime_ns, None)
 
 
-def test_scan_reads_a_symlinked_note_through_its_link(tmp_path: Path) -> None:
-    write(tmp_path, "goal/Real.md", b"real text\n")
-    os.symlink("Real.md", tmp_path / "goal" / "Link.md")
+def test_scan_reads_a_symlinked_file_through_its_link(tmp_path: Path) -> None:
+    write(tmp_path, "goal/Real.txt", b"real text\n")
+    os.symlink("Real.txt", tmp_path / "goal" / "Link.md")
     found = scan_vault(tmp_path)
     assert found["goal/Link.md"].error is None
     assert found["goal/Link.md"].size == len(b"real text\n")
+
+
+def test_scan_skips_a_note_linked_to_another_note(tmp_path: Path) -> None:
+    write(tmp_path, "goal/Real.md", b"real text\n")
+    os.symlink("Real.md", tmp_path / "goal" / "Link.md")
+    aliases: list[tuple[str, str]] = []
+    found = scan_vault(tmp_path, aliases=aliases)
+    assert sorted(found) == ["goal/Real.md"]
+    assert aliases == [("goal/Link.md", "goal/Real.md")]
+
+
+LINK_VERDICTS = [
+    # (target of goal/x.md, follow_external, verdict kind or None)
+    ("../goal/Real.md", False, "alias"),
+    ("../notes/Real.txt", False, None),
+    ("../.git/config", False, "refused"),
+    ("../.git/config", True, "refused"),
+    ("../.tota/index.db", True, "refused"),
+    ("../sub/.hidden/Real.md", True, "refused"),
+    ("../.env", True, "refused"),
+    ("../node_modules/pkg/README.md", True, "refused"),
+    ("../../outside.md", False, "refused"),
+    ("../../outside.md", True, None),
+]
+
+
+@pytest.mark.parametrize(("target", "follow", "kind"), LINK_VERDICTS)
+def test_note_link_verdicts(tmp_path: Path, target: str, follow: bool, kind: str | None) -> None:
+    root = tmp_path / "vault"
+    for rel in ("goal/Real.md", "notes/Real.txt", ".git/config", ".tota/index.db",
+                "sub/.hidden/Real.md", "node_modules/pkg/README.md", ".env"):  # fmt: skip
+        write(root, rel, b"x\n")
+    write(tmp_path, "outside.md", b"x\n")
+    os.symlink(target, root / "goal" / "x.md")
+    verdict = note_link(os.path.realpath(root), str(root / "goal" / "x.md"), follow_external=follow)
+    assert (verdict[0] if verdict else None) == kind
 
 
 @pytest.mark.parametrize("link_name", ["back", "back.md"])
@@ -292,7 +329,7 @@ def test_scan_reports_links_leading_outside(tmp_path: Path) -> None:
     links: list[tuple[str, str]] = []
     found = scan_vault(root, links=links)
     assert "outside the vault" in (found["goal/Key.md"].error or "")
-    assert found["goal/Inside.md"].error is None
+    assert "goal/Inside.md" not in found  # an alias of goal/Real.md, indexed there
     assert "goal/notes/Plan.md" not in found
     assert [p for p, _ in links] == ["goal/notes/"]
     followed = scan_vault(root, links=links, follow_external=True)

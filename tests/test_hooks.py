@@ -260,6 +260,36 @@ def test_stop_with_a_missing_transcript_is_one_line(filled: Path, tmp_path: Path
     assert "no transcript_path" in assert_quiet_failure(result, "stop")
 
 
+def make_fifo(path: Path) -> Path:
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    "where",
+    [lambda tmp: Path("/dev/zero"), lambda tmp: make_fifo(tmp / "pipe.jsonl"), lambda tmp: tmp],
+    ids=["device", "fifo", "folder"],
+)
+def test_stop_with_a_transcript_that_is_not_a_file_is_one_line(
+    filled: Path, tmp_path: Path, where
+) -> None:  # type: ignore[no-untyped-def]
+    """/dev/zero never ends and a FIFO blocks on open: either hung the hook forever (the
+    helper's 60 s timeout fails the test if it still does)."""
+    path = where(tmp_path)
+    for inline in ((), ("--inline",)):
+        result = hook("stop", stop_input(path), filled, *inline)
+        assert "not a regular file" in assert_quiet_failure(result, "stop")
+
+
+def test_a_transcript_read_is_capped_at_the_limit(tmp_path: Path) -> None:
+    """Never more than the limit is read, even when the file grew past it after the stat."""
+    path = transcript(tmp_path, _conversation())
+    size = path.stat().st_size
+    hook_input = HookInput("stop", transcript_path=str(path))
+    assert _read_transcript(hook_input, max_size=size)[1] == path.read_text("utf-8")
+    assert _read_transcript(hook_input, max_size=size - 1) == (path, None)
+
+
 def test_unknown_event_is_one_line_and_exit_0(filled: Path) -> None:
     result = hook("pre-tool-use", {"session_id": "s"}, filled)
     assert "unknown hook event" in assert_quiet_failure(result, "pre-tool-use")

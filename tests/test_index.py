@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import write
 
-from tota_vault import QueryError, Vault
+from tota_vault import IndexReadOnlyError, QueryError, Vault
 from tota_vault.index import SCHEMA_VERSION, Index, fault_kind, fts_query
 
 
@@ -118,3 +118,30 @@ def _error(kind: type[Exception], message: str, code: int | None) -> Exception:
 )  # fmt: skip
 def test_fault_kind(exc: Exception, kind: str | None) -> None:
     assert fault_kind(exc) == kind
+
+
+def test_open_read_only_reads_and_never_writes(vault_dir: Path) -> None:
+    write(vault_dir, "goal/Run.md", "---\ntype: goal\n---\nRun a marathon in spring.\n")
+    with Vault.open(vault_dir) as vault:
+        vault.sync()
+        db = vault.index_path
+    before = db.read_bytes()
+    with Index.open_read_only(db) as index:
+        assert index.read_only
+        assert [h.path for h in index.search("marathon")] == ["goal/Run.md"]
+        with pytest.raises(sqlite3.OperationalError) as caught:
+            index.set_state("last_sync", "now")
+        assert fault_kind(caught.value) == "readonly"
+    assert db.read_bytes() == before
+
+
+def test_open_read_only_refuses_another_schema(tmp_path: Path) -> None:
+    db = tmp_path / "index.db"
+    conn = sqlite3.connect(db)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    conn.close()
+    with pytest.raises(IndexReadOnlyError, match="another tota version"):
+        Index.open_read_only(db)
+    with pytest.raises(IndexReadOnlyError):
+        Index.open_read_only(tmp_path / "missing.db")  # nothing to read: never created
+    assert not (tmp_path / "missing.db").exists()

@@ -725,3 +725,27 @@ def test_the_example_in_docs_mcp_runs_as_documented(tmp_path: Path):
 
     assert masked(done.stdout) == masked(expected)
     assert (home / ".tota" / "memory" / "second-brain" / "identity" / "Lives in Porto.md").is_file()
+
+
+def test_a_link_into_git_never_reaches_the_model(vault_dir: Path):
+    """A note linked to `.git/config` (which can hold a token) is not searched or recalled."""
+    (vault_dir / ".git").mkdir()
+    (vault_dir / ".git" / "config").write_text(
+        '[remote "origin"]\n\turl = https://me:GITCREDZZ@example.com/v.git\n'
+    )
+    (vault_dir / "goal" / "g.md").symlink_to("../.git/config")
+    with Vault.open(vault_dir) as vault:
+        assert "hidden folder" in dict(vault.sync().invalid)["goal/g.md"]
+
+    async def scenario(client: Client) -> list[Any]:
+        return [
+            await client.call_tool("search", {"query": "GITCREDZZ"}),
+            await client.call_tool("search", {"query": "remote origin url"}),
+            await client.call_tool("recall", {"message": "what is the git remote url GITCREDZZ"}),
+        ]
+
+    token, words, recalled = run(vault_dir, scenario)
+    assert token.structured_content == {"hits": []}
+    assert words.structured_content == {"hits": []}
+    assert not recalled.is_error
+    assert "example.com" not in text_of(recalled) + str(recalled.structured_content)

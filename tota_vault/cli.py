@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sqlite3
 import sys
 import time
@@ -304,7 +305,8 @@ def reindex(as_json: JsonOption = False) -> None:
 @app.command()
 def doctor(as_json: JsonOption = False) -> None:
     """Check the vault: invalid or unreadable notes, index drift, duplicate ids, links leading
-    outside the vault, temp files left by a killed write. Exit 1 if anything is wrong."""
+    outside the vault or into its hidden folders, temp files left by a killed write, a damaged
+    index (rebuilt) and the damaged copy kept aside. Exit 1 if anything is wrong."""
     with _open() as vault:
         report = vault.doctor()
         if as_json:
@@ -333,10 +335,28 @@ def doctor(as_json: JsonOption = False) -> None:
                 )
             for pattern in report.gitignore_missing:
                 print(f".gitignore: lacks {pattern}; git could commit temp files (run `tota init`)")
+            for name, age in report.broken_copies:
+                print(
+                    f"damaged index copy: {name}: moved aside {_age(age)} ago; it holds the "
+                    f"text of every memory it indexed; delete it: rm {shlex.quote(name)}*"
+                )
+            for path, target in report.aliases:
+                print(f"alias: {path}: a link to {target}, indexed there (fine)")
             if report.ok:
                 print(f"All good: {report.notes} notes, index in sync.")
         if not report.ok:
             raise typer.Exit(1)
+
+
+def _age(seconds: float) -> str:
+    """An age in words a person reads at a glance: 40 s, 12 min, 3 h, 5 days."""
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    if seconds < 3600:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 86400:
+        return f"{seconds / 3600:.0f} h"
+    return f"{seconds / 86400:.0f} days"
 
 
 @app.command()
@@ -798,6 +818,11 @@ def clear(
             _print_json(report.to_dict())
             return
         print(f"Deleted {len(report.deleted)} memories; {report.kept} other notes kept.")
+        if report.broken_copies:
+            print(
+                f"Deleted {len(report.broken_copies)} damaged index copies too "
+                f"({', '.join(report.broken_copies)}): they held the memories' text."
+            )
 
 
 @app.command()

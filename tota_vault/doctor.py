@@ -16,6 +16,7 @@ from typing import Any
 from .errors import NoteError
 from .files import STALE_TEMP_SECONDS, TEMP_PATTERN, open_for_writing, read_file
 from .index import Index
+from .paths import broken_index_copies
 from .sync import plan_scan, take_snapshot
 
 __all__ = ["DoctorReport", "diagnose"]
@@ -42,6 +43,13 @@ class DoctorReport:
     temp_files: list[tuple[str, float]] = field(default_factory=list)
     #: Patterns a git vault's .gitignore lacks (`tota init` adds them).
     gitignore_missing: list[str] = field(default_factory=list)
+    #: Note links to another note of the vault, (link, target): not a problem (the target is
+    #: indexed where it is), said so a person knows why the link is not listed on its own.
+    aliases: list[tuple[str, str]] = field(default_factory=list)
+    #: A damaged index tota moved aside, kept for a look: (full path, age in seconds). Not a
+    #: problem for `ok`, but it holds every memory's text, forgotten ones too: said, with how
+    #: to delete it.
+    broken_copies: list[tuple[str, float]] = field(default_factory=list)
     notes: int = 0
 
     @property
@@ -75,6 +83,10 @@ class DoctorReport:
             "external_links": [{"path": p, "reason": r} for p, r in self.links],
             "temp_files": [{"path": p, "age_seconds": round(a)} for p, a in self.temp_files],
             "gitignore_missing": self.gitignore_missing,
+            "aliases": [{"path": p, "alias_of": t} for p, t in self.aliases],
+            "broken_index_copies": [
+                {"path": p, "age_seconds": round(a)} for p, a in self.broken_copies
+            ],
         }
 
 
@@ -85,8 +97,9 @@ def diagnose(root: Path, index: Index, *, follow_external: bool = False) -> Doct
     blocked: list[tuple[str, str]] = []
     temps: list[str] = []
     snapshot = take_snapshot(
-        root, None, blocked, temps=temps, links=report.links, follow_external=follow_external
-    )
+        root, None, blocked, temps=temps, links=report.links, follow_external=follow_external,
+        aliases=report.aliases,
+    )  # fmt: skip
     report.blocked = blocked
     report.notes = len(snapshot)
     plan = plan_scan(snapshot, indexed)
@@ -136,11 +149,23 @@ def diagnose(root: Path, index: Index, *, follow_external: bool = False) -> Doct
         if age >= STALE_TEMP_SECONDS and not open_for_writing(root / rel):
             report.temp_files.append((rel, age))
     report.gitignore_missing = _gitignore_missing(root)
+    report.broken_copies = _broken_copies(root, now)
     report.invalid = index.invalid()
     report.duplicate_ids = index.duplicate_ids()
     report.integrity = index.integrity_problems()
     report.git = check_git(root)
     return report
+
+
+def _broken_copies(root: Path, now: float) -> list[tuple[str, float]]:
+    """The damaged index kept aside (see `Vault._move_aside`), with its age."""
+    found = []
+    for copy in broken_index_copies(root):
+        try:
+            found.append((str(copy), now - copy.stat().st_mtime))
+        except OSError:
+            continue
+    return found
 
 
 def check_git(root: Path) -> list[str]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 
 __all__ = [
+    "first_line",
     "ConfigFileError",
     "ExtractorError",
     "IndexCorruptError",
@@ -124,3 +125,15 @@ class ConfigFileError(TotaError):
 
 class ExtractorError(TotaError):
     """The extractor chosen in tota.toml cannot run (a missing extra, an unset key variable)."""
+
+
+def first_line(exc: BaseException, *, kind: bool = False) -> str:
+    """An exception's message on one line (its first non-blank one), or its type's name when
+    it says nothing: what a one-line error, notice or hook line shows of it (SQLite's and
+    YAML's messages can run to several lines). With `kind` the type's name comes first, for an
+    error tota did not raise on purpose, so the line says what kind of thing failed."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    name = type(exc).__name__
+    if not lines:
+        return name
+    return f"{name}: {lines[0]}" if kind else lines[0]

@@ -38,6 +38,9 @@ __all__ = [
     "fsync_folder",
     "content_hash",
     "external_target",
+    "hidden_reason",
+    "hidden_target",
+    "note_link",
     "is_temp_name",
     "fingerprint_of",
     "is_note_path",
@@ -124,6 +127,53 @@ def external_target(real_root: str, path: str) -> str | None:
     return target
 
 
+def hidden_target(real_root: str, path: str) -> str | None:
+    """Where `path` really leads when that is inside one of the vault's skipped dot-folders
+    (`.git/`, `.tota/`, any `.`-prefixed folder) or is a dot-file of it (`.env`), else None.
+    Such a file is never read, not even with `follow_external_links`: `.git/config` can hold
+    credentials, `.tota/` the index."""
+    target = os.path.realpath(path)
+    prefix = real_root.rstrip(os.sep) + os.sep
+    if not target.startswith(prefix):
+        return None
+    parts = target[len(prefix) :].split(os.sep)  # the file's own name too: `.env`
+    if any(part in IGNORED_DIRS or part.startswith(".") for part in parts):
+        return target
+    return None
+
+
+def hidden_reason(target: str) -> str:
+    """Why a link into a hidden folder of the vault was not read."""
+    return (
+        f"a link to {target}, inside a hidden folder of the vault; never read (tota's "
+        "state and git's config live there)"
+    )
+
+
+def note_link(
+    real_root: str, path: str, *, follow_external: bool = False
+) -> tuple[str, str] | None:
+    """Judge a note that is itself a link: None to read it through the link, or
+
+    ("alias", rel) when it leads to another note of the vault: that note is indexed where it
+    really is, so the link is skipped (indexing both would recall the memory twice, and a
+    `forget` by the link's path would delete the link, not the memory);
+    ("refused", reason) when its target must not be read (a hidden folder of the vault, or
+    outside it unless `follow_external`).
+    """
+    hidden = hidden_target(real_root, path)
+    if hidden is not None:
+        return "refused", hidden_reason(hidden)
+    outside = external_target(real_root, path)
+    if outside is not None:
+        return None if follow_external else ("refused", outside_reason(outside))
+    target = os.path.realpath(path)
+    rel = os.path.relpath(target, real_root).replace(os.sep, "/")
+    if is_note_path(rel):
+        return "alias", rel
+    return None
+
+
 def through_link(root: Path, rel: str) -> bool:
     """True when a vault-relative path reaches its file through a link (its own, or a linked
     folder's): tota reads such a note but never writes it (it may not even be in the vault)."""
@@ -156,17 +206,20 @@ def scan_vault(
     temps: list[str] | None = None,
     links: list[tuple[str, str]] | None = None,
     follow_external: bool = False,
+    aliases: list[tuple[str, str]] | None = None,
 ) -> dict[str, FileStat]:
     """Walk the vault and stat every note: vault-relative POSIX path -> `FileStat`.
 
     Dot-folders and editor artifacts are skipped; tota's own temp files are appended to `temps`.
-    Links that stay inside the vault are fine: a linked note is read through its link, and a
-    linked folder is not entered (its notes are found where they really are; a loop would never
-    end). A link that leads outside the vault is not read unless `follow_external`: a note
-    link is returned with an `error` saying so, and a folder link goes to `links` as
-    (`folder/`, reason). A link that loops or dangles is returned with its `error`. A folder
-    that cannot be listed is appended to `blocked` as (`folder/`, reason): its notes are
-    unknown, not gone.
+    A linked folder inside the vault is not entered (its notes are found where they really
+    are; a loop would never end). A note link to another note of the vault is skipped and
+    appended to `aliases` as (link, target): the target is indexed where it really is (see
+    `note_link`); a note link to some other file of the vault is read through its link. A link
+    into a hidden folder of the vault (`.git/`, `.tota/`) is never read, and one that leads
+    outside the vault is not read unless `follow_external`: a note link is returned with an
+    `error` saying so, and a folder link goes to `links` as (`folder/`, reason). A link that
+    loops or dangles is returned with its `error`. A folder that cannot be listed is appended
+    to `blocked` as (`folder/`, reason): its notes are unknown, not gone.
     """
     found: dict[str, FileStat] = {}
     real_root = os.path.realpath(root)
@@ -209,10 +262,14 @@ def scan_vault(
                 found[prefix + name] = FileStat(0, 0, _stat_error(exc))
                 continue
             mode = st.st_mode
-            if is_link and not follow_external and stat.S_ISREG(mode):
-                target = external_target(real_root, entry.path)
-                if target is not None:
-                    found[prefix + name] = FileStat(0, 0, outside_reason(target))
+            if is_link and stat.S_ISREG(mode):
+                verdict = note_link(real_root, entry.path, follow_external=follow_external)
+                if verdict is not None and verdict[0] == "alias":
+                    if aliases is not None:
+                        aliases.append((prefix + name, verdict[1]))
+                    continue
+                if verdict is not None:
+                    found[prefix + name] = FileStat(0, 0, verdict[1])
                     continue
             if stat.S_ISREG(mode):
                 found[prefix + name] = FileStat(st.st_size, st.st_mtime_ns, None)

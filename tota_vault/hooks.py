@@ -34,6 +34,7 @@ import fcntl
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
 import tempfile
@@ -43,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import TotaError, ValidationError
+from .errors import TotaError, ValidationError, first_line
 from .paths import resolve_vault_path, state_dir
 
 __all__ = [
@@ -131,8 +132,7 @@ def parse_hook_input(text: str, event: str) -> HookInput:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
-        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise ValidationError(f"hook input on stdin is not JSON ({detail})") from None
+        raise ValidationError(f"hook input on stdin is not JSON ({first_line(exc)})") from None
     if not isinstance(data, dict):
         raise ValidationError("hook input on stdin is not a JSON object")
     return HookInput(
@@ -254,18 +254,38 @@ def _session_lock(root: Path, name: str, *, wait: float) -> Iterator[bool]:
 
 
 def _read_transcript(hook: HookInput, *, max_size: int | None) -> tuple[Path, str | None]:
-    """The transcript's path and text; None for the text when it is over `max_size` bytes."""
+    """The transcript's path and text; None for the text when it is over `max_size` bytes.
+
+    Only a regular file is read: a device (`/dev/zero`) or a FIFO has no end, and the hook
+    would hang the turn forever. It is opened without blocking (opening a FIFO waits for a
+    writer) and checked on the open descriptor, and never more than `max_size` bytes are read
+    (a file that grew past it since is left to the detached process like a large one).
+    """
     if hook.transcript_path is None:
         raise ValidationError("the Stop hook input has no transcript_path")
     path = Path(hook.transcript_path).expanduser()
     try:
-        if max_size is not None and path.stat().st_size > max_size:
-            return path, None
-        return path, path.read_text("utf-8", errors="replace")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         raise ValidationError(f"{path}: transcript not found") from None
     except OSError as exc:
         raise ValidationError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            os.close(fd)
+            raise ValidationError(f"{path}: not a regular file; a transcript is a file")
+        if max_size is not None and st.st_size > max_size:
+            os.close(fd)
+            return path, None
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as handle:
+            data = handle.read() if max_size is None else handle.read(max_size + 1)
+    except OSError as exc:
+        raise ValidationError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if max_size is not None and len(data) > max_size:
+        return path, None
+    return path, data.decode("utf-8", errors="replace")
 
 
 def learn_session(root: Path, hook: HookInput, *, inline: bool = False) -> StopReport:
@@ -347,13 +367,6 @@ def spawn_detached(root: Path, hook: HookInput) -> bool:
 # --- the whole hook --------------------------------------------------------------------------
 
 
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    if isinstance(exc, TotaError) and text:
-        return text[0]
-    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
-
-
 #: What the vault repaired by itself during this hook (`Vault.on_notice`): a hook process runs
 #: one hook, and the lines end up in its one stderr line.
 _notices: list[str] = []
@@ -396,5 +409,6 @@ def run_hook(
             result.stderr = f"tota hook {event}: {' '.join('; '.join(_notices).split())}"
     except Exception as exc:  # a hook must never block the host: every failure is one line
         result.stdout = ""
-        result.stderr = f"tota hook {event}: {_one_line(exc)}"
+        unmeant = not isinstance(exc, TotaError)  # then the line names what kind failed
+        result.stderr = f"tota hook {event}: {first_line(exc, kind=unmeant)}"
     return result

@@ -20,7 +20,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .errors import IndexCorruptError, IndexError_, IndexReadOnlyError, QueryError
+from .errors import IndexCorruptError, IndexError_, IndexReadOnlyError, QueryError, first_line
 from .files import Fingerprint, make_dirs
 from .history import KEPT_OVER_KEY, kept_over
 from .model import SOURCES_COUNT_KEY, Memory, format_date, source_total
@@ -237,6 +237,16 @@ MOVE_NOTE = "UPDATE notes SET path = ?, title = ? WHERE path = ?"
 TOUCH_NOTE = "UPDATE notes SET size = ?, mtime_ns = ? WHERE path = ?"
 DELETE_NOTE = "DELETE FROM notes WHERE path = ?"
 SYNC_ROWS = "SELECT path, size, mtime_ns, hash, memory_id FROM notes"
+#: doctor's check. Not `quick_check`: it does not compare an index with its table, so a path
+#: index with damaged bytes passes it, and every later upsert by path adds a second row.
+#: `integrity_check` costs 3-5x more (0.03 s at 10k notes, 0.7 s at 100k; docs/benchmarks.md);
+#: its first 10 findings are plenty to say the index is damaged.
+INTEGRITY_CHECK = "PRAGMA integrity_check(10)"
+#: A path held by two rows can only come from a damaged path index (it is UNIQUE). NOT
+#: INDEXED: asking that index itself would not see what it lost.
+REPEATED_PATHS = (
+    "SELECT path FROM notes NOT INDEXED GROUP BY path HAVING count(*) > 1 ORDER BY path LIMIT 5"
+)
 STAT_ROWS = "SELECT path, size, mtime_ns FROM notes"
 
 #: bm25 column weights (title, text, body, tags, aliases). The statement (`text`) is also in
@@ -440,7 +450,7 @@ def fault_kind(exc: BaseException) -> str | None:
 def index_error(exc: BaseException, path: Path, *, kind: str | None = None) -> IndexError_:
     """One line for a failed index operation: what is wrong with which file, what to do."""
     kind = kind or fault_kind(exc)
-    reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    reason = first_line(exc)
     error: IndexError_
     if kind == "corrupt":
         error = IndexCorruptError(
@@ -503,6 +513,29 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """Open an index that cannot be written, for reading only: no WAL set-up, nothing created.
+
+    `mode=ro` first; a WAL index whose folder is read-only has no -shm to share and cannot
+    make one, so then `immutable=1` (no locks, no WAL): nobody can write it either, so
+    nothing changes under the reader.
+    """
+    uri = Path(os.path.abspath(path)).as_uri()
+    last: sqlite3.Error | None = None
+    for options in ("mode=ro", "mode=ro&immutable=1"):
+        conn = sqlite3.connect(f"{uri}?{options}", uri=True, timeout=10.0, isolation_level=None)
+        try:
+            conn.execute("PRAGMA user_version").fetchone()
+        except sqlite3.Error as exc:
+            conn.close()
+            last = exc
+            continue
+        conn.row_factory = sqlite3.Row
+        return conn
+    assert last is not None
+    raise last
+
+
 class Index:
     """The index of one vault. Not thread-safe: one connection per thread, one writer thread."""
 
@@ -514,6 +547,8 @@ class Index:
         #: True during a cold bulk load (see `begin_bulk_load`).
         self.bulk = False
         self._batch_depth = 0
+        #: True when opened by `open_read_only`: any write fails (SQLite says "readonly").
+        self.read_only = False
 
     @classmethod
     def open(cls, path: Path) -> Index:
@@ -542,6 +577,27 @@ class Index:
                 with contextlib.suppress(sqlite3.Error):
                     conn.close()
             raise index_error(exc, path) from None
+        return index
+
+    @classmethod
+    def open_read_only(cls, path: Path) -> Index:
+        """Open an existing index that cannot be written (a read-only vault), to read it as
+        last synced. Raises `IndexReadOnlyError` when there is none to read, or when it is of
+        another schema (a rebuild would need to write it)."""
+        try:
+            conn = _connect_read_only(path)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise index_error(exc, path) from None
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version != SCHEMA_VERSION:
+            conn.close()
+            raise IndexReadOnlyError(
+                f"{path}: the index is of another tota version and cannot be rebuilt "
+                f"(read-only); make it and its folder writable (chmod u+w {path} "
+                f"{path.parent})"
+            )
+        index = cls(conn, path, rebuilt=False)
+        index.read_only = True
         return index
 
     def ensure_indexes(self) -> None:
@@ -930,11 +986,21 @@ class Index:
         return what they report (empty if fine)."""
         problems = []
         try:
-            result = self.conn.execute("PRAGMA quick_check").fetchone()[0]
+            rows = [r[0] for r in self.conn.execute(INTEGRITY_CHECK).fetchall()]
         except sqlite3.DatabaseError as exc:
-            result = str(exc)
-        if result != "ok":
-            problems.append(f"SQLite quick_check: {result}")
+            rows = [str(exc)]
+        if rows != ["ok"]:
+            problems.append(f"SQLite integrity_check: {'; '.join(rows)}")
+        try:
+            repeated = [r[0] for r in self.conn.execute(REPEATED_PATHS)]
+        except sqlite3.DatabaseError as exc:
+            repeated = []
+            problems.append(f"cannot read the notes table ({exc})")
+        if repeated:
+            problems.append(
+                f"{len(repeated)} path(s) indexed more than once, e.g. {repeated[0]} "
+                "(a damaged path index)"
+            )
         try:
             self.conn.execute("INSERT INTO notes_fts(notes_fts) VALUES ('integrity-check')")
         except sqlite3.DatabaseError as exc:

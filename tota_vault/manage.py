@@ -85,10 +85,17 @@ class ClearReport:
 
     deleted: list[str] = field(default_factory=list)
     kept: int = 0  # notes in the vault that are not memories
+    #: Damaged indexes moved aside (`index.db.broken-*`) deleted too: they held the text.
+    broken_copies: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view."""
-        return {"deleted": len(self.deleted), "kept": self.kept, "paths": self.deleted}
+        return {
+            "deleted": len(self.deleted),
+            "kept": self.kept,
+            "paths": self.deleted,
+            "broken_index_copies": self.broken_copies,
+        }
 
 
 def clear(vault: Vault) -> ClearReport:
@@ -99,6 +106,7 @@ def clear(vault: Vault) -> ClearReport:
     changes between that sync and its deletion is left alone. The messages behind the deleted
     memories are tombstoned (an assistant hook that reads the whole conversation again after
     the next reply must not learn everything back) and handed to `forget_conversations`.
+    Damaged indexes tota moved aside are deleted too (each is a copy of every memory's text).
     """
     vault.sync()
     report = ClearReport()
@@ -122,6 +130,7 @@ def clear(vault: Vault) -> ClearReport:
         report.deleted.append(rel)
     vault.reindex()
     forget_conversations(vault.index, forgotten)
+    report.broken_copies = [p.name for p in vault.delete_broken_copies()]
     report.kept = vault.index.counts()["notes"]
     return report
 

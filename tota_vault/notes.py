@@ -28,7 +28,7 @@ from typing import Any
 import frontmatter
 import yaml
 
-from .errors import InvalidNoteError
+from .errors import InvalidNoteError, first_line
 from .history import history_span
 from .model import (
     Memory,
@@ -271,7 +271,7 @@ def locate_frontmatter(text: str) -> tuple[int, int, int] | None:
 
 def _yaml_error(exc: yaml.YAMLError) -> str:
     mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    problem = getattr(exc, "problem", None) or first_line(exc)
     where = f" at line {mark.line + 2}" if mark is not None else ""
     return f"invalid YAML frontmatter{where}: {problem}"
 

@@ -13,6 +13,7 @@ from pathlib import Path
 __all__ = [
     "DEFAULT_VAULT_PARTS",
     "STATE_DIR",
+    "broken_index_copies",
     "default_vault_path",
     "index_path",
     "resolve_vault_path",
@@ -55,3 +56,18 @@ def state_dir(vault: Path) -> Path:
 def index_path(vault: Path) -> Path:
     """Return the SQLite index file of a vault."""
     return state_dir(vault) / "index.db"
+
+
+def broken_index_copies(vault: Path) -> list[Path]:
+    """The damaged indexes tota moved aside (`index.db.broken-<time>`), oldest first, without
+    their -wal and -shm. Each holds the text of every memory it indexed, forgotten or not."""
+    index = index_path(vault)
+    try:
+        found = [
+            p
+            for p in index.parent.glob(f"{index.name}.broken-*")
+            if not p.name.endswith(("-wal", "-shm"))
+        ]
+    except OSError:
+        return []
+    return sorted(found, key=lambda p: p.name)

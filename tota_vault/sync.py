@@ -30,7 +30,10 @@ from .files import (
     Fingerprint,
     atomic_write,
     external_target,
+    hidden_reason,
+    hidden_target,
     is_note_path,
+    note_link,
     open_for_writing,
     outside_reason,
     read_file,
@@ -214,6 +217,7 @@ def take_snapshot(
     temps: list[str] | None = None,
     links: list[tuple[str, str]] | None = None,
     follow_external: bool = False,
+    aliases: list[tuple[str, str]] | None = None,
 ) -> dict[str, FileStat]:
     """Stat the notes of the vault (or just `paths`), leaving out Obsidian's templates folder.
 
@@ -221,11 +225,15 @@ def take_snapshot(
     to `temps` and folder links leading outside the vault to `links` (a full walk only). A
     given path is judged as the walk would judge it: one behind a linked folder is left out
     (unless that folder is outside and `follow_external`), and a note linked to a file
-    outside the vault is not read (see `scan_vault`).
+    outside the vault (or in a hidden folder of it) is not read, and one linked to another
+    note of the vault is left out, to `aliases` (see `scan_vault`).
     """
     templates = template_folder(root)
     if paths is None:
-        found = scan_vault(root, blocked, temps=temps, links=links, follow_external=follow_external)
+        found = scan_vault(
+            root, blocked, temps=temps, links=links, follow_external=follow_external,
+            aliases=aliases,
+        )  # fmt: skip
     else:
         found = {}
         real_root = os.path.realpath(root)
@@ -243,10 +251,12 @@ def take_snapshot(
                 continue
             if _behind_link(root, real_root, rel, follow_external):
                 continue  # the walk does not enter that folder, so neither does this
-            if not follow_external and os.path.islink(root / rel):
-                target = external_target(real_root, str(root / rel))
-                if target is not None:
-                    found[rel] = FileStat(0, 0, outside_reason(target))
+            if os.path.islink(root / rel):
+                verdict = note_link(real_root, str(root / rel), follow_external=follow_external)
+                if verdict is not None and verdict[0] == "alias":
+                    continue  # its target is indexed where it really is
+                if verdict is not None:
+                    found[rel] = FileStat(0, 0, verdict[1])
                     continue
             found[rel] = FileStat(st.st_size, st.st_mtime_ns)
     if templates:
@@ -261,6 +271,14 @@ def _behind_link(root: Path, real_root: str, rel: str, follow_external: bool) ->
     if not parent or os.path.realpath(root / parent) == os.path.join(real_root, *parent.split("/")):
         return False
     return not (follow_external and external_target(real_root, str(root / parent)))
+
+
+def _alias(root: Path, real_root: str, rel: str) -> bool:
+    """True when `rel` is a link to another note of the vault (indexed there, not here)."""
+    if not os.path.islink(root / rel) or not os.path.isfile(root / rel):
+        return False
+    verdict = note_link(real_root, str(root / rel), follow_external=True)
+    return verdict is not None and verdict[0] == "alias"
 
 
 def _settled(root: Path, rel: str, fp: Fingerprint, quiet: float) -> bool:
@@ -511,7 +529,11 @@ def reconcile(
         for p in plan.vanished
         if p not in claimed
         and not p.startswith(hidden)
-        and (not os.path.lexists(root / p) or _behind_link(root, real_root, p, follow_external))
+        and (
+            not os.path.lexists(root / p)
+            or _behind_link(root, real_root, p, follow_external)
+            or _alias(root, real_root, p)
+        )
     ]
     if gone:
         index.apply(deletes=gone)
@@ -573,7 +595,11 @@ def read_note(
     root: Path, rel_path: str, *, follow_external: bool = False
 ) -> tuple[ParsedNote, Fingerprint, bytes]:
     """Read and parse one note; raise `NoteError` when it cannot be read at all, or when it
-    is a link that leads outside the vault (unless `follow_external`)."""
+    is a link that leads into a hidden folder of the vault (`.git/`, `.tota/`: never), or
+    outside the vault (unless `follow_external`)."""
+    hidden = hidden_target(os.path.realpath(root), str(root / rel_path))
+    if hidden is not None:
+        raise NoteError(f"{rel_path}: {hidden_reason(hidden)}", path=rel_path)
     if not follow_external:
         target = external_target(os.path.realpath(root), str(root / rel_path))
         if target is not None:

@@ -30,6 +30,7 @@ from .doctor import DoctorReport, diagnose
 from .errors import (
     IndexCorruptError,
     IndexError_,
+    IndexReadOnlyError,
     InvalidNoteError,
     NoteChangedError,
     NotFoundError,
@@ -37,6 +38,7 @@ from .errors import (
     TotaError,
     ValidationError,
     VaultError,
+    first_line,
 )
 from .extract.base import Extractor
 from .extract.messages import Message
@@ -48,7 +50,9 @@ from .files import (
     fingerprint_of,
     fsync_folder,
     make_dirs,
+    note_link,
     read_file,
+    through_link,
 )
 from .forgotten import add_forgotten, read_forgotten
 from .history import append_history
@@ -62,7 +66,7 @@ from .notes import (
     title_from_text,
     unique_title,
 )
-from .paths import index_path, resolve_vault_path, state_dir
+from .paths import broken_index_copies, index_path, resolve_vault_path, state_dir
 from .pipeline import Learner, ObserveReport, choose_extractor
 from .recall import Recalled, as_recalled
 from .recall import profile as profile_memories
@@ -180,6 +184,8 @@ class Vault:
         self._unsynced: set[Path] | None = None
         #: Notes written during `batch()` (vault-relative), indexed again if it fails.
         self._batch_written: list[str] = []
+        #: The read-only notice is said once per `Vault` (see `_open_read_only`).
+        self._said_read_only = False
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -279,7 +285,7 @@ class Vault:
         """The index, opened on first use; a new or rebuilt index is filled from the files."""
         if self._index is None:
             index = self._open_index()
-            if index.get_state("last_sync") is None:
+            if index.get_state("last_sync") is None and not index.read_only:
                 # New, rebuilt, or never completely filled (a crash mid-sync): fill it now.
                 reconcile(self.root, index, follow_external=self._follow_external())
             index.rebuilt = False
@@ -295,8 +301,27 @@ class Vault:
         except IndexCorruptError as exc:
             self._move_aside(getattr(exc, "reason", str(exc)))
             index = Index.open(self.index_path)
+        except IndexReadOnlyError as exc:
+            index = self._open_read_only(exc)
         self._index = index
         self._index_id = _file_id(self.index_path)
+        return index
+
+    def _open_read_only(self, error: IndexReadOnlyError) -> Index:
+        """A read-only vault can still be read: open its index as it was last synced (no
+        sync, no repair), and say so once. Raise `error` when there is no index to read.
+        Writes then fail with `error`'s line, naming the file and what to do."""
+        try:
+            index = Index.open_read_only(self.index_path)
+        except IndexError_:
+            raise error from None
+        if not self._said_read_only:
+            self._said_read_only = True
+            synced = index.get_state("last_sync") or "never"
+            self.on_notice(
+                f"the index {self.index_path} is read-only; showing it as last synced "
+                f"({synced}), without the changes since"
+            )
         return index
 
     def _follow_external(self) -> bool:
@@ -316,7 +341,7 @@ class Vault:
         """Put a working index in place of a damaged or vanished one, filled from the notes."""
         self._drop_index()
         if kind == "corrupt":
-            self._move_aside(_reason(exc))
+            self._move_aside(first_line(exc))
         else:
             self.on_notice(
                 f"the index {self.index_path} was deleted or replaced while in use; "
@@ -346,6 +371,8 @@ class Vault:
             return  # already gone: the next open makes a new one
         try:
             os.replace(self.index_path, target)
+            with contextlib.suppress(OSError):
+                os.utime(target)  # its age (doctor says it) counts from now, not its last write
             for suffix in ("-wal", "-shm"):
                 with contextlib.suppress(FileNotFoundError):
                     os.replace(f"{self.index_path}{suffix}", f"{target}{suffix}")
@@ -354,10 +381,32 @@ class Vault:
                 f"{self.index_path}: the index is damaged ({reason}) and cannot be moved aside "
                 f"({exc.strerror or exc}); delete {self.index_path.parent} and run `tota reindex`"
             ) from None
+        older = [p for p in broken_index_copies(self.root) if p != target]
+        self._delete_copies(older)
         self.on_notice(
             f"the index {self.index_path} was damaged ({reason}); moved it to {target.name} "
             "and rebuilt it from the notes"
         )
+
+    def delete_broken_copies(self) -> list[Path]:
+        """Delete the damaged indexes moved aside (`index.db.broken-*` and their -wal, -shm);
+        return those deleted. `forget` and `clear` call it: a copy holds every memory's text."""
+        return self._delete_copies(broken_index_copies(self.root))
+
+    @staticmethod
+    def _delete_copies(copies: list[Path]) -> list[Path]:
+        """Delete these moved-aside indexes (one copy is kept for a look, never a pile: each
+        is a full copy of every memory's text)."""
+        deleted = []
+        for copy in copies:
+            try:
+                for suffix in ("-wal", "-shm", ""):  # the main file last: doctor finds it
+                    with contextlib.suppress(FileNotFoundError):
+                        os.remove(f"{copy}{suffix}")
+            except OSError:
+                continue  # not ours to delete (a read-only folder): doctor still names it
+            deleted.append(copy)
+        return deleted
 
     def repair_index(self, exc: BaseException) -> bool:
         """For a caller that met `exc` in a query of its own (outside `Vault`'s methods): if it
@@ -438,7 +487,7 @@ class Vault:
             type = _memory_type(type).value
         if limit < 1:
             raise ValidationError(f"limit {limit} must be at least 1")
-        return self.index.search(query, type=type, limit=limit, raw=raw)
+        return _no_repeated_paths(self.index.search(query, type=type, limit=limit, raw=raw))
 
     @_guarded
     def resolve(self, ref: str) -> str:
@@ -464,15 +513,26 @@ class Vault:
                 raise NotFoundError(f"{ref}: not inside the vault {self.root}") from None
         else:
             rel = candidate.as_posix()
+            if os.path.normpath(rel).split(os.sep)[0] == os.pardir:
+                raise NotFoundError(f"{ref}: outside the vault {self.root}")
         for option in (rel, rel + ".md"):
             if (self.root / option).is_file():
-                return option
+                return self._real_note(option)
         row = self.index.conn.execute(
             "SELECT path FROM notes WHERE title = ? COLLATE NOCASE LIMIT 1", (ref,)
         ).fetchone()
         if row is not None:
             return row[0]
         raise NotFoundError(f"no memory with id, path or title {ref!r}")
+
+    def _real_note(self, rel: str) -> str:
+        """The path of the note `rel` leads to: a link to another note of the vault stands
+        for that note (which is indexed, and which `forget` deletes; never the link)."""
+        real_root = os.path.realpath(self.root)
+        verdict = note_link(real_root, str(self.root / rel), follow_external=True)
+        if verdict is not None and verdict[0] == "alias" and through_link(self.root, rel):
+            return verdict[1]
+        return rel
 
     @_guarded
     def read(self, ref: str) -> tuple[ParsedNote, str]:
@@ -734,8 +794,15 @@ class Vault:
             type = _memory_type(type).value
         if limit < 1:
             raise ValidationError(f"limit {limit} must be at least 1")
-        return recall_memories(
-            self.index, text, limit=limit, type=type, include_archived=include_archived, now=now
+        return _no_repeated_paths(
+            recall_memories(
+                self.index,
+                text,
+                limit=limit,
+                type=type,
+                include_archived=include_archived,
+                now=now,
+            )  # fmt: skip
         )
 
     @_guarded
@@ -864,6 +931,10 @@ class Vault:
         rows = self.index.get(path=rel)
         if not rows or rows[0].get("memory_id") is None or rows[0].get("error"):
             raise ValidationError(f"{rel}: not a memory note; tota forgets only memories")
+        if through_link(self.root, rel):
+            raise ValidationError(
+                f"{rel}: reached through a link; tota never deletes a link or through one"
+            )
         _note, fingerprint, _data = read_note(self.root, rel)
         if fingerprint.hash != rows[0]["hash"]:
             raise NoteChangedError("changed on disk while forgetting it; try again", path=rel)
@@ -878,6 +949,7 @@ class Vault:
         os.unlink(self.root / rel)
         self._index_after_write(rel, lambda: self.index.apply(deletes=[rel]))
         forget_conversations(self.index, sources)
+        self._forget_broken_copies()
         return rel
 
     def record_capped_sources(self, memory_id: str, sources: Sequence[str]) -> None:
@@ -897,6 +969,15 @@ class Vault:
     def can_cap_sources(memory_id: str | None) -> bool:
         """Whether a memory's note may cap its sources: its capped-out ones can be recorded."""
         return recordable(memory_id)
+
+    def _forget_broken_copies(self) -> None:
+        """A damaged index moved aside still holds a forgotten memory's text: delete it."""
+        deleted = self.delete_broken_copies()
+        if deleted:
+            names = ", ".join(p.name for p in deleted)
+            self.on_notice(
+                f"deleted the damaged index copy {names} too: it held the forgotten text"
+            )
 
     @_guarded
     def forgotten_sources(self) -> frozenset[str]:
@@ -969,9 +1050,21 @@ class Vault:
         return state_dir(self.root)
 
 
-def _reason(exc: BaseException) -> str:
-    """SQLite's (or the decoder's) own words for a fault, on one line."""
-    return (str(exc).splitlines() or [type(exc).__name__])[0]
+_Found = TypeVar("_Found", Hit, Recalled)
+
+
+def _no_repeated_paths(found: list[_Found]) -> list[_Found]:
+    """Results as they are, unless one path comes twice: `path` is UNIQUE, so only a damaged
+    path index lets a write add a second row. Raised as SQLite's corruption (which `_guarded`
+    answers by moving the index aside and rebuilding it) rather than shown twice."""
+    paths = [item.path for item in found]
+    if len(set(paths)) != len(paths):
+        repeated = next(p for p in paths if paths.count(p) > 1)
+        raise sqlite3.DatabaseError(
+            f"database disk image is malformed: {repeated} has more than one row "
+            "(a damaged path index)"
+        )
+    return found
 
 
 def _file_id(path: Path) -> tuple[int, int] | None:
