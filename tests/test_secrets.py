@@ -60,6 +60,9 @@ IBAN_DE = "DE89 3704 0044 " + "0532 0130 00"  # the specimen numbers banks publi
 IBAN_GB = "GB82WEST" + "12345698765432"
 IBAN_NL = "NL91ABNA" + "0417164300"
 IBAN_FR = "FR14 2004 1010 0505 " + "0001 3M02 606"
+HEX_32 = "9f8e7d6c" + "5b4a3928" + "17263544" + "33221100"
+SEED_12 = "abandon ability able about above absent " + "absorb abstract absurd abuse access accident"
+RANDOM_20 = "Xq7Lp2" + "Vn9Rt4" + "Kw8Zb3Md"
 # fmt: on
 
 
@@ -94,7 +97,7 @@ SECRETS = [
     case(f"pasted: {CUT_KEY}", "private_key", CUT_KEY),
     case("my password is hunter2.", "password", "hunter2"),
     case("My Password Is Tr0ub4dor&3 so", "password", "Tr0ub4dor&3"),
-    case("password: s3cr3t!", "password", "s3cr3t"),
+    case("password: s3cr3t!", "password", "s3cr3t!"),  # a password may end on `!`
     case("password=letmein", "password", "letmein"),
     case("DB_PASSWORD=p4ss", "password", "p4ss"),
     case('{"password": "hunter 2"}', "password", "hunter 2"),
@@ -113,6 +116,9 @@ SECRETS = [
     case("postgres://app:S3cretPw@db.example.com/app", "url_credentials", "S3cretPw"),
     case(f"my IBAN is {IBAN_DE}.", "iban", IBAN_DE),
     case("my SSN is 123-45-6789", "national_id", "123-45-6789"),
+    case(f"My API key is {HEX_32}", "api_key", HEX_32),
+    case(f"My recovery phrase is {SEED_12} for my wallet", "seed_phrase", SEED_12),
+    case(f"cloned it with {RANDOM_20} yesterday", "random_token", RANDOM_20),
 ]  # fmt: skip
 
 
@@ -154,7 +160,7 @@ LOOK_ALIKES = [
     pytest.param("pk_live_" + ALNUM, id="stripe-publishable"),
     pytest.param("eyJhbGciOiJIUzI1NiJ9 alone", id="jwt-header-only"),
     pytest.param("-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----", id="public-key"),
-    pytest.param("tasks-" + ALNUM + ALNUM, id="sk-inside-a-word"),
+    pytest.param("tasks-" + "abcdefghijklmnopqrstuvwxyz0123", id="sk-inside-a-word"),
     pytest.param("", id="empty"),
 ]
 
