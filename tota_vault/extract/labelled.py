@@ -67,7 +67,7 @@ _LABELS: dict[str, str] = {
         r"pass[ \t-]?words?|pass(?=[ \t]*[:=])|passwd|pwd|pw|passcodes?|"
         r"pins?(?:[ \t]+(?:code|number))?|"
         rf"(?:{_THINGS})[ \t]+(?:codes?|pins?|combo|combination|key)|combination|combo|"
-        rf"codes?[ \t]+(?:for|to|of|on)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?(?:{_THINGS})"
+        rf"codes?[ \t]+(?:for|to|of|on)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?(?:{_THINGS})s?"
     ),
     "api_key": (
         r"api[ \t_-]?(?:key|token|secret)s?|access[ \t_-]?(?:key|token)s?|"
@@ -258,7 +258,14 @@ def _tied(
     start, end, value = _value_span(match, "value")
     if not _accept(kind, label, value, loose=loose):
         return []
-    return [(start, end, kind), *_more(text, match.end("value"), kind, label)]
+    return [(start, end, kind), *_more(text, _after(match), kind, label)]
+
+
+def _after(match: re.Match[str]) -> int:
+    """Where a list may go on after a value: its own end, before the punctuation trimmed off
+    it ("1111, 2222": the comma is the list's)."""
+    value = match["value"]
+    return match.end("value") - (len(value) - len(value.rstrip(_TRAILING)))
 
 
 def _more(text: str, position: int, kind: str, label: str) -> list[tuple[int, int, str]]:
@@ -269,7 +276,7 @@ def _more(text: str, position: int, kind: str, label: str) -> list[tuple[int, in
         if not _accept(kind, label, value, loose=True):
             break
         spans.append((start, end, kind))
-        position = match.end("value")
+        position = _after(match)
     return spans
 
 
