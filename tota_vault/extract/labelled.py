@@ -118,10 +118,11 @@ _SET_TO_RE = re.compile(
     + _VALUE
 )
 # Value, then label: "hunter2 is my password", "I use Gr33nTea! as my password for my email".
-# The label must end its phrase ("as my password manager" names an app, not a password).
+# The label must not open a longer name: "as my password manager" names an app, not a password.
 _LABEL_ENDS = (
-    r"(?![\w-])(?=[ \t]*(?:$|[.,;:!?)\n]|(?:for|on|at|in|to|everywhere|too|now|and|but|so|"
-    r"because|since|with|from|of|these|this|these|nowadays|again)\b))"
+    r"(?![\w-])(?![ \t]+(?:managers?|apps?|application|policy|generator|hints?|fields?|rules|"
+    r"requirements?|strength|reset|protection|protected|keeper|vault|book|list|file|box|prompt|"
+    r"holder|case|sheet|plate|office|photo|form|renewal|expir\w*)\b)"
 )
 _BACKWARD_RE = re.compile(
     r"(?:(?i:\b(?:use|uses|used|using|picked|chose|choose|set|pick|have|had|made)[ \t]+)"
