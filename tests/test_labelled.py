@@ -9,24 +9,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from secretkit import HEX_32, RANDOM_24, REVIEWER, SEED_24, URLSAFE
 
 from tota_vault.extract.labelled import find_labelled, find_random_tokens
 from tota_vault.extract.secrets import find_secrets, redact
-
-HEX_32 = "9f8e7d6c" + "5b4a3928" + "17263544" + "33221100"
-HEX_40 = "a1b2c3d4e5" + "f6a7b8c9d0" * 3
-AWS_40 = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY"
-SEED_12 = (
-    "abandon ability able about above absent " + "absorb abstract absurd abuse access accident"
-)
-SEED_24 = (
-    SEED_12
-    + " "
-    + "acid acoustic acquire across actor actress "
-    + ("adapt addict address adjust admit adult")
-)
-RANDOM_24 = "Xq7Lp2" + "Vn9Rt4" + "Kw8Zb3Md" + "T5yH"
-URLSAFE = "dG9r-Zm9v_" + "YmFyMTIz" + "Qk9Y9x"
 
 
 def row(text: str, kind: str, *values: str) -> pytest.param:
@@ -35,26 +21,7 @@ def row(text: str, kind: str, *values: str) -> pytest.param:
 
 
 LABELLED = [
-    # the reviewer's sentences, as they were written
-    row("My wifi password's hunter2024 and I live in Lisbon.", "password", "hunter2024"),
-    row("I use hunter2 as my password everywhere, I prefer dark roast coffee.", "password",
-        "hunter2"),
-    row("Remember that my bank PIN's 4821 and that I bank with Nordea.", "password", "4821"),
-    row("I always use Gr33nTea! as my password for my email.", "password", "Gr33nTea!"),
-    row(f"My recovery phrase is {SEED_12} for my bitcoin wallet.", "seed_phrase", SEED_12),
-    row("My driver license number is D1234567", "national_id", "D1234567"),
-    row("The code to the garage is 7731", "password", "7731"),
-    row(f"My API key is {HEX_32}", "api_key", HEX_32),
-    row("my password is the same everywhere: Zebra!77", "password", "Zebra!77"),
-    row("my personal number is 19121212-1212", "national_id", "19121212-1212"),
-    row("the gate code's 4455#", "password", "4455#"),
-    row("wifi: Cabin / pass: x7Hk9pQ2", "password", "x7Hk9pQ2"),
-    row(f"token: {HEX_40}", "api_key", HEX_40),
-    row(f"AWS secret: {AWS_40}", "api_key", AWS_40),
-    row("door code 5567", "password", "5567"),
-    row("the safe combination is 12-34-56", "password", "12-34-56"),
-    row("my 2FA backup codes are 1234-5678 and 8765-4321", "password", "1234-5678", "8765-4321"),
-    row("My password is: Summer2024!", "password", "Summer2024!"),
+    *[row(text, kind, *values) for text, kind, *values in REVIEWER],
     # more ties: was, =, is set to, is now, set/changed ... to, X is my L, lists
     row("the alarm code was 0419 until May", "password", "0419"),
     row("router_pwd = Tr0ub4dor", "password", "Tr0ub4dor"),

@@ -26,9 +26,9 @@ from datetime import datetime
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
+from secretkit import labelled_secrets
 
 from tota_vault import SecretError, Vault
-from secretkit import labelled_secrets
 from tota_vault.extract.secrets import find_secrets, redact
 from tota_vault.files import FileStat, read_file
 from tota_vault.index import IndexedFile, IndexedStat

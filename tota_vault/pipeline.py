@@ -38,9 +38,9 @@ from datetime import datetime
 from typing import Any, Literal
 
 from .config import ExtractSettings
+from .errors import SecretError
 from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
-from .errors import SecretError
 from .extract.secrets import describe, find_secrets, is_only_secret, redact
 from .files import read_file
 from .history import kept_entry, replaced_entry
