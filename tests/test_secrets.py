@@ -5,12 +5,18 @@ Every fake secret is built from pieces, so no secret scanner flags this reposito
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from secretkit import REVIEWER
 from typer.testing import CliRunner
 
 from tota_vault import SecretError, Vault
@@ -568,3 +574,126 @@ def test_the_hints_never_hide_a_secret(text: str, upper: bool) -> None:
         assert find_secrets(text) == gated
     finally:
         secrets_module.PATTERNS = original
+
+
+# --- issue #14: every way in, end to end ---------------------------------------------------------
+
+
+def every_byte(root: Path) -> bytes:
+    """Every file under the vault, the index and tota's own state included, and every path."""
+    paths = sorted(p for p in root.rglob("*") if p.is_file())
+    return b"\n".join([p.as_posix().encode() for p in paths] + [p.read_bytes() for p in paths])
+
+
+def planted_values() -> list[str]:
+    return [value for _, _, *values in REVIEWER for value in values]
+
+
+def reviewer_chat() -> str:
+    return "".join(f"User: {text}\n" for text, _, *_ in REVIEWER) + "User: I live in Porto.\n"
+
+
+def test_tota_extract_json_and_the_prompt_hook_keep_every_reviewer_secret_out(
+    tmp_path: Path,
+) -> None:
+    chat = tmp_path / "conv.txt"
+    chat.write_text(reviewer_chat(), "utf-8")
+    root = tmp_path / "v"
+    result = runner.invoke(app, ["--vault", str(root), "extract", str(chat), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert "Lives in Porto." in [o["text"] for o in report["outcomes"]]
+    assert set(report["secrets"]) >= {"password", "seed_phrase", "api_key", "national_id"}
+    stored = every_byte(root)
+    assert b"Porto" in stored  # the index and the notes were written, and are read here
+    prompt = "What is my wifi password, my bank PIN, the garage code and my API key?"
+    hook = subprocess.run(
+        [sys.executable, "-m", "tota_vault", "hook", "prompt"],
+        input=json.dumps({"session_id": "s", "prompt": prompt}).encode(),
+        capture_output=True, timeout=60, check=False,
+        env={**os.environ, "TOTA_VAULT": str(root)},
+    )  # fmt: skip
+    assert hook.returncode == 0, hook.stderr
+    for value in planted_values():
+        assert value not in result.stdout, value
+        assert all(piece not in stored for piece in values_of(value)), value
+        assert value.encode() not in hook.stdout, value
+
+
+def test_mcp_learn_keeps_every_reviewer_secret_out(vault_dir: Path) -> None:
+    from mcp import Client
+
+    from tota_vault.mcp_server import create_server
+
+    chat = [{"role": "user", "content": text} for text, _, *_ in REVIEWER]
+    chat.append({"role": "user", "content": "I live in Porto."})
+
+    async def main() -> Any:
+        async with Client(create_server(vault_dir)) as client:
+            return await client.call_tool("learn", {"messages": chat, "conversation_id": "c"})
+
+    result = asyncio.run(main())
+    assert not result.is_error
+    shown = json.dumps(result.structured_content)
+    assert result.structured_content["counts"]["create"] >= 1
+    stored = every_byte(vault_dir)
+    for value in planted_values():
+        assert value not in shown, value
+        assert all(piece not in stored for piece in values_of(value)), value
+
+
+IDS_WITH_SECRETS = [
+    pytest.param({"conversation_id": GITHUB}, "the conversation id", id="conversation-id"),
+    pytest.param({"id": GITHUB}, "the id of message 1", id="message-id"),
+    pytest.param({"name": "my password is hunter22"}, "the name of message 1", id="name"),
+]
+
+
+@pytest.mark.parametrize(("change", "where"), IDS_WITH_SECRETS)
+def test_an_id_holding_a_secret_is_refused_naming_the_field(
+    vault: Vault, change: dict[str, str], where: str
+) -> None:
+    conversation_id = change.pop("conversation_id", "c")
+    message = {"role": "user", "content": "I live in Porto.", **change}
+    with pytest.raises(SecretError) as refused:
+        vault.observe([message], conversation_id=conversation_id)
+    assert str(refused.value).startswith(f"refused: {where} holds ")
+    assert GITHUB not in str(refused.value) and "hunter22" not in str(refused.value)
+    assert GITHUB.encode() not in every_byte(vault.root)
+    assert not list(vault.root.rglob("*.md"))
+
+
+def test_random_ids_are_not_secrets(vault: Vault) -> None:
+    """Ids are random by design: a random-looking id alone is no reason to refuse."""
+    message = {"role": "user", "content": "I live in Porto.", "id": "msg_01XFDUDYJgAACzvnptvVoYEL"}
+    report = vault.observe([message], conversation_id="3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b")
+    assert report.count("create") == 1
+
+
+def test_tota_extract_refuses_a_conversation_id_holding_a_token(tmp_path: Path) -> None:
+    chat = tmp_path / "conv.txt"
+    chat.write_text("User: I live in Porto.\n", "utf-8")
+    root = tmp_path / "v"
+    result = runner.invoke(
+        app, ["--vault", str(root), "extract", str(chat), "--conversation-id", GITHUB]
+    )
+    assert result.exit_code == 1
+    assert result.stderr.strip().splitlines() == [
+        "tota: error: refused: the conversation id holds a GitHub token; tota never stores secrets"
+    ]
+    assert GITHUB not in result.output
+    assert not root.exists() or GITHUB.encode() not in every_byte(root)
+
+
+def test_a_long_message_is_read_to_the_cap_and_the_report_says_so(vault: Vault) -> None:
+    from tota_vault.pipeline import MAX_MESSAGE_CHARS
+
+    filler = "Nothing here. " * (MAX_MESSAGE_CHARS // 14)
+    message = {"role": "user", "content": f"I live in Porto. {filler} I love jazz."}
+    report = vault.observe([message], conversation_id="c")
+    texts = [o.text for o in report.outcomes]
+    assert "Lives in Porto." in texts and not any("jazz" in t for t in texts)
+    assert report.notes == [
+        f"message 1 is {len(message['content']):,} characters: only its first "
+        f"{MAX_MESSAGE_CHARS:,} were read"
+    ]
