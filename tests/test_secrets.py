@@ -697,3 +697,38 @@ def test_a_long_message_is_read_to_the_cap_and_the_report_says_so(vault: Vault) 
         f"message 1 is {len(message['content']):,} characters: only its first "
         f"{MAX_MESSAGE_CHARS:,} were read"
     ]
+
+
+# --- old notes: secrets stored before the guard knew their phrasing -----------------------------
+
+
+def test_doctor_names_old_notes_that_hold_a_secret_by_kind_only(vault: Vault) -> None:
+    (vault.root / "preference").mkdir(exist_ok=True)
+    (vault.root / "preference" / "wifi.md").write_text(
+        "My wifi password's hunter2024 and I live in Lisbon.\n", "utf-8"
+    )
+    (vault.root / "preference" / "coffee.md").write_text("Prefers dark roast coffee.\n", "utf-8")
+    (vault.root / "preference" / "My API key is 9f8e7d6c5b4a39281726354433221100.md").write_text(
+        "An old note named for its key.\n", "utf-8"
+    )
+    vault.sync()
+    report = vault.doctor()
+    assert report.secrets == [
+        ("preference/My API key is 9f8e7d6c5b4a39281726354433221100.md", "an API key or token"),
+        ("preference/wifi.md", "a password"),
+    ]
+    assert not report.ok
+    shown = json.dumps(report.to_dict())
+    assert "hunter2024" not in shown and '"kind": "a password"' in shown
+
+
+def test_tota_doctor_prints_one_line_per_note_and_exits_1(tmp_path: Path) -> None:
+    root = tmp_path / "v"
+    runner.invoke(app, ["--vault", str(root), "add", "preference", "Prefers tea."])
+    (root / "note.md").write_text("The code to the garage is 7731\n", "utf-8")
+    runner.invoke(app, ["--vault", str(root), "sync"])
+    result = runner.invoke(app, ["--vault", str(root), "doctor"])
+    assert result.exit_code == 1
+    lines = [line for line in result.stdout.splitlines() if line.startswith("secret: ")]
+    assert lines == ["secret: note.md: note holds a password (edit it out, or `tota forget` it)"]
+    assert "7731" not in result.stdout

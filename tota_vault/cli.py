@@ -303,7 +303,8 @@ def reindex(as_json: JsonOption = False) -> None:
 @app.command()
 def doctor(as_json: JsonOption = False) -> None:
     """Check the vault: invalid or unreadable notes, index drift, duplicate ids, links leading
-    outside the vault, temp files left by a killed write. Exit 1 if anything is wrong."""
+    outside the vault, temp files left by a killed write, notes that hold a secret (named by
+    kind, never by value). Exit 1 if anything is wrong."""
     with _open() as vault:
         report = vault.doctor()
         if as_json:
@@ -332,6 +333,8 @@ def doctor(as_json: JsonOption = False) -> None:
                 )
             for pattern in report.gitignore_missing:
                 print(f".gitignore: lacks {pattern}; git could commit temp files (run `tota init`)")
+            for path, kind in report.secrets:
+                print(f"secret: {path}: note holds {kind} (edit it out, or `tota forget` it)")
             if report.ok:
                 print(f"All good: {report.notes} notes, index in sync.")
         if not report.ok:

@@ -1,4 +1,5 @@
-"""Health checks for a vault: invalid notes, index drift, duplicate ids, index integrity.
+"""Health checks for a vault: invalid notes, index drift, duplicate ids, index integrity,
+and notes that hold a secret (stored before the guard knew its phrasing).
 
 `diagnose` only reads. It compares the files with the index the same way a sync would (stat,
 then hash what differs) but changes neither, so it can tell a person exactly what a sync would
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import NoteError
+from .extract.secrets import describe, find_secrets
 from .files import STALE_TEMP_SECONDS, TEMP_PATTERN, open_for_writing, read_file
 from .index import Index
 from .sync import plan_scan, take_snapshot
@@ -42,6 +44,9 @@ class DoctorReport:
     temp_files: list[tuple[str, float]] = field(default_factory=list)
     #: Patterns a git vault's .gitignore lacks (`tota init` adds them).
     gitignore_missing: list[str] = field(default_factory=list)
+    #: Notes whose title or text holds a secret: (path, the kind as a person reads it). Never
+    #: the value: the report may be pasted into an issue.
+    secrets: list[tuple[str, str]] = field(default_factory=list)
     notes: int = 0
 
     @property
@@ -58,6 +63,7 @@ class DoctorReport:
             or self.links
             or self.temp_files
             or self.gitignore_missing
+            or self.secrets
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -75,6 +81,7 @@ class DoctorReport:
             "external_links": [{"path": p, "reason": r} for p, r in self.links],
             "temp_files": [{"path": p, "age_seconds": round(a)} for p, a in self.temp_files],
             "gitignore_missing": self.gitignore_missing,
+            "secrets": [{"path": p, "kind": k} for p, k in self.secrets],
         }
 
 
@@ -140,7 +147,28 @@ def diagnose(root: Path, index: Index, *, follow_external: bool = False) -> Doct
     report.duplicate_ids = index.duplicate_ids()
     report.integrity = index.integrity_problems()
     report.git = check_git(root)
+    report.secrets = find_stored_secrets(index)
     return report
+
+
+# Every note's title and body (its statement and History) as the index holds them: read from
+# the index, not the files, as it is what recall serves. Path order, for a stable report.
+NOTE_TEXTS = "SELECT path, title, body FROM notes ORDER BY path"
+
+
+def find_stored_secrets(index: Index) -> list[tuple[str, str]]:
+    """Notes whose title or text holds a secret: (path, "a password"), one row per note.
+
+    Old vaults hold what the guard of their day let through; this finds it so it can be
+    edited out. `find_secrets`' hint words keep it cheap: most notes cost a few substring
+    tests and no regular expression.
+    """
+    found = []
+    for path, title, body in index.conn.execute(NOTE_TEXTS):
+        secrets = find_secrets(title) or find_secrets(body)
+        if secrets:
+            found.append((path, describe(secrets[0].kind)))
+    return found
 
 
 def check_git(root: Path) -> list[str]:
