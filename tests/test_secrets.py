@@ -732,3 +732,21 @@ def test_tota_doctor_prints_one_line_per_note_and_exits_1(tmp_path: Path) -> Non
     lines = [line for line in result.stdout.splitlines() if line.startswith("secret: ")]
     assert lines == ["secret: note.md: note holds a password (edit it out, or `tota forget` it)"]
     assert "7731" not in result.stdout
+
+
+def test_mcp_learn_refuses_a_conversation_id_holding_a_token(vault_dir: Path) -> None:
+    from mcp import Client
+
+    from tota_vault.mcp_server import create_server
+
+    chat = [{"role": "user", "content": "I live in Porto."}]
+
+    async def main() -> Any:
+        async with Client(create_server(vault_dir)) as client:
+            return await client.call_tool("learn", {"messages": chat, "conversation_id": GITHUB})
+
+    result = asyncio.run(main())
+    message = "\n".join(block.text for block in result.content)
+    assert result.is_error and "\n" not in message
+    assert "the conversation id holds a GitHub token" in message and GITHUB not in message
+    assert GITHUB.encode() not in every_byte(vault_dir)
