@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from secretkit import RANDOM_24 as RANDOM_ID
 from secretkit import REVIEWER
 from typer.testing import CliRunner
 
@@ -665,8 +666,9 @@ def test_an_id_holding_a_secret_is_refused_naming_the_field(
 
 def test_random_ids_are_not_secrets(vault: Vault) -> None:
     """Ids are random by design: a random-looking id alone is no reason to refuse."""
-    message = {"role": "user", "content": "I live in Porto.", "id": "msg_01XFDUDYJgAACzvnptvVoYEL"}
-    report = vault.observe([message], conversation_id="3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b")
+    assert contains_secret(RANDOM_ID) == "random_token"  # as text, it would be redacted
+    message = {"role": "user", "content": "I live in Porto.", "id": RANDOM_ID}
+    report = vault.observe([message], conversation_id="conv_" + RANDOM_ID)
     assert report.count("create") == 1
 
 
@@ -750,3 +752,11 @@ def test_mcp_learn_refuses_a_conversation_id_holding_a_token(vault_dir: Path) ->
     assert result.is_error and "\n" not in message
     assert "the conversation id holds a GitHub token" in message and GITHUB not in message
     assert GITHUB.encode() not in every_byte(vault_dir)
+
+
+def test_remember_takes_a_random_looking_source_id(vault: Vault) -> None:
+    """A source is an id, random by design; a random token in the text is still refused."""
+    stored = vault.remember("preference", "Prefers tea.", sources=[f"c#{RANDOM_ID}"])
+    assert stored.path
+    with pytest.raises(SecretError):
+        vault.remember("preference", f"Prefers tea with {RANDOM_ID}.")

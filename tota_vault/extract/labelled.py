@@ -336,7 +336,7 @@ def _more(text: str, position: int, kind: str, label: str) -> list[tuple[int, in
 _RANDOM_RE = re.compile(r"(?<![\w+/=.%-])[A-Za-z0-9+/_-]{20,}={0,2}(?![\w+/=%-])")
 # Words that say a hex string is a hash, which is public: "commit 9fceb02...", "sha256: ...".
 _HASH_LABEL_RE = re.compile(
-    r"(?i:\b(?:commit|sha(?:1|256|512)?|hash|md5|checksum|digest|revision|rev|etag|id)\b"
+    r"(?i:\b(?:commit|sha(?:1|256|512)?|hash|md5|checksum|digest|revision|rev|etag)\b"
     r"[\w \t:=#-]{0,12}$)"
 )
 #: Prefixes of tokens that are public by design: Stripe publishable keys, a JWT's lone header
