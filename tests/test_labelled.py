@@ -139,3 +139,20 @@ def test_labelled_spans_are_the_values_only() -> None:
 def test_the_corpus_covers_every_labelled_kind() -> None:
     assert {r.values[1] for r in LABELLED} == {"password", "seed_phrase", "api_key", "national_id"}
     assert len(LABELLED) >= 30 and len(NEAR_MISSES) >= 25
+
+
+FOUND_BY_FUZZING = [
+    # a label with a qualifier, then the value with no tie; two qualifiers, then `is`
+    row("btw, my password for the forum DoUhP6478 / kkfXupQc856A*; thanks", "password",
+        "DoUhP6478", "kkfXupQc856A*"),
+    row("my password for the forum for the cabin is kuiSn5Inf until May.", "password",
+        "kuiSn5Inf"),
+    # a key after `=` that ends on `!`
+    row("My API key=593ab6ec6588f2c7c295c863ffb7a41fcc173ce8!", "api_key",
+        "593ab6ec6588f2c7c295c863ffb7a41fcc173ce8!"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "kind", "values"), FOUND_BY_FUZZING)
+def test_what_fuzzing_found_is_found(text: str, kind: str, values: tuple[str, ...]) -> None:
+    test_every_value_is_found_whole(text, kind, values)

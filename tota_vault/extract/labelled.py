@@ -105,8 +105,9 @@ _LABEL_RE = re.compile(r"(?i:(?<![\w-])" + _LABEL + r"(?![\w-]))")
 #: only the value's shape says it is one ("door code 5567", not "API key yesterday").
 _AFTER_LABEL: tuple[tuple[re.Pattern[str], bool], ...] = (
     (re.compile(r"(?i:" + _TIE + r")" + _VALUE), False),
-    (re.compile(r"(?i:" + _FOR + _TIE + r")" + _VALUE), False),
+    (re.compile(r"(?i:(?:" + _FOR + r"){1,2}" + _TIE + r")" + _VALUE), False),
     (re.compile(r"[ \t]+" + _VALUE), True),
+    (re.compile(r"(?i:(?:" + _FOR + r"){1,2}[ \t]+)" + _VALUE), True),
 )
 # Set or changed to a value: "I set the gate code to 4455", "changed my PIN to 4821".
 _SET_TO_RE = re.compile(
@@ -163,7 +164,7 @@ _DIGIT_RE = re.compile(r"\d")
 _SYMBOL_RE = re.compile(r"[^A-Za-z\s]")
 _EMAIL_RE = re.compile(r"[^\s@]+@[^\s@]+\.[A-Za-z]{2,}")
 _CODE_VALUE_RE = re.compile(r"[0-9*#-]*\d[0-9*#-]*|[A-Za-z0-9*#!?@$%&-]*\d[A-Za-z0-9*#!?@$%&-]*")
-_TOKEN_VALUE_RE = re.compile(r"[A-Za-z0-9_+/=.~-]{12,}")
+_TOKEN_VALUE_RE = re.compile(r"[A-Za-z0-9_+/=.~-]{12,}[!?]*")  # "key=...!": the `!` goes too
 
 
 def _value_span(match: re.Match[str], group: str) -> tuple[int, int, str]:
@@ -333,7 +334,7 @@ def _more(text: str, position: int, kind: str, label: str) -> list[tuple[int, in
 
 # A candidate random token: 20+ key characters, not glued to other word characters or to a `%`
 # (URL escapes: "%20Question%20Answering" is words).
-_RANDOM_RE = re.compile(r"(?<![\w+/=.%-])[A-Za-z0-9+/_-]{20,}={0,2}(?![\w+/=%-])")
+_RANDOM_RE = re.compile(r"(?<![\w+/.%-])[A-Za-z0-9+/_-]{20,}={0,2}(?![\w+/=%-])")
 # Words that say a hex string is a hash, which is public: "commit 9fceb02...", "sha256: ...".
 _HASH_LABEL_RE = re.compile(
     r"(?i:\b(?:commit|sha(?:1|256|512)?|hash|md5|checksum|digest|revision|rev|etag)\b"
