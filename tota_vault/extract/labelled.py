@@ -148,12 +148,6 @@ _MORE_RE = re.compile(
 _SEED_WORD = r"(?!(?:for|the|and|with|from|into|that|this|which|but|my|our)\b)[a-z]{3,8}\b"
 _SEED_RE = re.compile(_SEED_WORD + r"(?:[ \t,]+" + _SEED_WORD + r"){11,23}")
 
-#: The words that must be in the text for the labelled patterns to run at all (lowercased).
-HINTS = (
-    "pass", "pw", "pin", "code", "combo", "combination", "phrase", "words", "mnemonic",
-    "key", "token", "secret", "number", "no.", "nr", "#", "passport", "licen",
-)  # fmt: skip
-
 # Punctuation that ends a sentence after an unquoted value rather than belonging to it. `!`, `?`
 # `#` and `*` stay: "Summer2024!" and "4455#" end on them, and a redaction one character too long
 # costs nothing while one too short leaks part of a password.
@@ -235,6 +229,8 @@ def _seed_value(text: str, start: int) -> tuple[int, int] | None:
 _STEMS = ("pass", "pw", "pin", "code", "combo", "combi", "phrase", "words", "mnemonic", "key",
           "token", "secret", "number", "no.", "nr", "#", "licen")  # fmt: skip
 _REACH = 40
+#: The words that must be in the text for `find_labelled` to run at all (`secrets.py`'s gate).
+HINTS = _STEMS
 #: How far before a label the ties that open with the value or a verb may start ("I always
 #: use Gr33nTea! as my password", "changed the front door code to 4455").
 _BEFORE = 100
