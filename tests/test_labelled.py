@@ -38,6 +38,8 @@ LABELLED = [
     row("my passport number is X12345678", "national_id", "X12345678"),
     row("Her social security number: 123456789", "national_id", "123456789"),
     row('the wifi password is "blue sky 7" at the cabin', "password", "blue sky 7"),
+    row("my wifi pa\u017fsword's hunter2024", "password", "hunter2024"),  # matched as "s"
+    row("DOOR CODE 5567", "password", "5567"),
 ]  # fmt: skip
 
 

@@ -222,6 +222,9 @@ def _seed_value(text: str, start: int) -> tuple[int, int] | None:
     return (start, found.end()) if found else None
 
 
+#: The letters a case-insensitive pattern matches as ASCII but `lower()` does not turn into it
+#: ("paſsword" matches `password` under IGNORECASE): folded first, so no hint hides them.
+HINT_FOLD = str.maketrans({"\u017f": "s", "\u212a": "k", "\u0130": "i", "\u0131": "i"})
 #: The word every label holds one of (lowercase), and how far a label reaches either side of it
 #: ("code for the front door", "driver license number"). Finding these with `str.find` and
 #: matching `_LABEL_RE` only around them is ten times faster than running it over the text:
@@ -240,7 +243,7 @@ _WORD_START_RE = re.compile(r"(?<![\w-])[\w#]")
 def _labels(text: str) -> list[re.Match[str]]:
     """Every label in `text`, in order, each once: tried only at the starts of the few words
     before each stem (a label opens on a word: "front door code", "code for the door")."""
-    lowered = text.lower()
+    lowered = text.translate(HINT_FOLD).lower()
     if len(lowered) != len(text):  # a few letters change length when lowercased ("İ")
         return list(_LABEL_RE.finditer(text))
     hits = []

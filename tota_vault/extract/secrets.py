@@ -30,6 +30,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from .labelled import HINT_FOLD as _HINT_FOLD
 from .labelled import HINTS as _LABEL_HINTS
 from .labelled import NOT_A_PASSWORD, find_labelled, find_random_tokens
 
@@ -352,9 +353,6 @@ PATTERNS: tuple[Row, ...] = (
     ("card_number", _CARD_RE, _is_card, _DIGITS),
 )  # fmt: skip
 
-#: The letters a case-insensitive pattern matches as ASCII but `lower()` does not turn into it
-#: ("paſsword" matches `password` under IGNORECASE): folded first, so no hint hides them.
-_HINT_FOLD = str.maketrans({"\u017f": "s", "\u212a": "k", "\u0130": "i", "\u0131": "i"})
 #: Every hint word, tested once per text (then each pattern's test is a set intersection).
 _ALL_HINTS = frozenset(
     [hint for _, _, _, hints in PATTERNS if hints for hint in hints] + list(_LABEL_HINTS)
