@@ -760,3 +760,12 @@ def test_remember_takes_a_random_looking_source_id(vault: Vault) -> None:
     assert stored.path
     with pytest.raises(SecretError):
         vault.remember("preference", f"Prefers tea with {RANDOM_ID}.")
+
+
+def test_doctor_finds_a_token_an_old_vault_stored_as_a_source(vault: Vault) -> None:
+    note = vault.remember("preference", "Prefers tea.", sources=["c#1"])
+    path = vault.root / note.path
+    # What an old tota wrote when a conversation id was a token (issue #14, finding 2).
+    path.write_text(path.read_text("utf-8").replace("c#1", f"{GITHUB}#1"), "utf-8")
+    vault.sync()
+    assert vault.doctor().secrets == [(note.path, "a GitHub token")]

@@ -151,21 +151,25 @@ def diagnose(root: Path, index: Index, *, follow_external: bool = False) -> Doct
     return report
 
 
-# Every note's title and body (its statement and History) as the index holds them: read from
-# the index, not the files, as it is what recall serves. Path order, for a stable report.
-NOTE_TEXTS = "SELECT path, title, body FROM notes ORDER BY path"
+# Every note's title, body (its statement and History) and sources as the index holds them:
+# read from the index, not the files, as it is what recall serves. Path order, for a stable
+# report. `sources` is a JSON list of `<conversation id>#<message id>`.
+NOTE_TEXTS = "SELECT path, title, body, sources FROM notes ORDER BY path"
 
 
 def find_stored_secrets(index: Index) -> list[tuple[str, str]]:
-    """Notes whose title or text holds a secret: (path, "a password"), one row per note.
+    """Notes whose title, text or sources hold a secret: (path, "a password"), one per note.
 
-    Old vaults hold what the guard of their day let through; this finds it so it can be
-    edited out. `find_secrets`' hint words keep it cheap: most notes cost a few substring
-    tests and no regular expression.
+    Old vaults hold what the guard of their day let through (a token as a conversation id
+    landed in `sources:`); this finds it so it can be edited out. In sources a random-looking
+    token alone does not count: ids are random by design (`pipeline.refuse_secret_ids`).
+    `find_secrets`' hint words keep it cheap: most notes cost a few substring tests.
     """
     found = []
-    for path, title, body in index.conn.execute(NOTE_TEXTS):
+    for path, title, body, sources in index.conn.execute(NOTE_TEXTS):
         secrets = find_secrets(title) or find_secrets(body)
+        if not secrets:
+            secrets = [s for s in find_secrets(sources) if s.kind != "random_token"]
         if secrets:
             found.append((path, describe(secrets[0].kind)))
     return found
