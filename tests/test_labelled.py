@@ -92,6 +92,16 @@ NEAR_MISSES = [
     "sha256: 3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b",
     "https://example.com/search?q=transfer%20learning%20medical%20datasets",
     "path src/tota_vault/extract/secrets_and_more.py",
+    "I use Python 3 as my main language",
+    "The secret to good bread is 3 rises",
+    "The token is valid for 30 days",
+    "My ID number starts with 19",
+    "I set my alarm to 6:30 every day",
+    "I have 12 words to learn for the spelling test",
+    "The password policy requires 12 characters",
+    "The access code for the event is on the ticket",
+    "My favourite combo is fries and a shake",
+    "I passed 3 exams this year",
 ]
 
 
