@@ -322,3 +322,10 @@ def test_integrity_runs(work, tmp_path, capsys):
     (figures,) = data["vaults"].values()
     assert figures["integrity_check"] > 0 and figures["ratio"] > 0
     assert "integrity_check" in capsys.readouterr().out
+
+
+def test_doctor_secrets_runs(work, tmp_path, capsys):
+    _run("doctor_secrets", work, tmp_path, "--size", str(SMALL), "--runs", "1")
+    data = json.loads((tmp_path / "doctor_secrets.json").read_text())
+    assert data["notes"] > 0 and data["doctor_ms"] >= data["scan_ms"] > 0
+    assert "| find_stored_secrets |" in capsys.readouterr().out

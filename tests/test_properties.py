@@ -4,7 +4,9 @@
   same bytes again;
 * a surgical patch changes only the lines of the keys it names: every other byte stays;
 * whatever text goes in through `remember` or `observe`, the note that comes out is valid,
-  inside the vault, and holds no secret that was in the text;
+  inside the vault, and holds no secret that was in the text; secrets are planted both in
+  known templates and in generated phrasings (`secretkit.labelled_secrets`: a random label of
+  the detector's families, a random tie, a random sentence around it, at a random place);
 * the sync planner converges: from any mix of adds, edits, moves and deletes, one plan
   applied to the index leaves it equal to the files, and planning again finds nothing to do
   (on plain data through `plan_scan`/`plan_reads`/`match_moves`, and on a real vault through
@@ -24,9 +26,10 @@ from datetime import datetime
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
+from secretkit import labelled_secrets
 
 from tota_vault import SecretError, Vault
-from tota_vault.extract.secrets import find_secrets
+from tota_vault.extract.secrets import find_secrets, redact
 from tota_vault.files import FileStat, read_file
 from tota_vault.index import IndexedFile, IndexedStat
 from tota_vault.model import Evidence, Memory, MemoryType, Status
@@ -351,6 +354,39 @@ def test_observe_writes_valid_notes_inside_the_vault_with_no_secret(
     written = sorted({o.path for o in report.outcomes if o.path})
     event("wrote a note" if written else "wrote nothing")
     assert_vault_is_sound(shared_vault, forbidden, written)
+
+
+@SETTINGS
+@given(planted=labelled_secrets(), text=ANY_TEXT, where=st.integers(0, 200))
+def test_no_generated_secret_survives_redaction(
+    planted: tuple[str, list[str]], text: str, where: int
+) -> None:
+    """Every value, in any generated phrasing, anywhere in any text, is redacted whole."""
+    sentence, values = planted
+    assume(all(value not in text for value in values))
+    cut = min(where, len(text))
+    whole = clean_text(f"{text[:cut]} {sentence} {text[cut:]}")
+    shown = redact(whole)
+    assert all(value not in shown for value in values), (whole, shown)
+
+
+@settings(SETTINGS, max_examples=60)
+@given(planted=labelled_secrets(), before=ANY_TEXT, after=ANY_TEXT)
+def test_observe_stores_no_generated_secret(
+    shared_vault: Vault, planted: tuple[str, list[str]], before: str, after: str
+) -> None:
+    """Through the whole pipeline: no file the example wrote, and not its report, holds a
+    value planted in a generated phrasing."""
+    sentence, values = planted
+    assume(all(value not in before + after for value in values))
+    messages = [f"I live in Porto. {before}", f"{before} {sentence} {after}", "I love jazz."]
+    conversation = [{"role": "user", "content": m} for m in messages]
+    digest = hashlib.sha256("\x00".join(messages).encode("utf-8", "surrogatepass")).hexdigest()
+    report = shared_vault.observe(conversation, conversation_id=f"g-{digest[:12]}")
+    shown = repr(report.to_dict())
+    assert all(value not in shown for value in values)
+    written = sorted({o.path for o in report.outcomes if o.path})
+    assert_vault_is_sound(shared_vault, values, written)
 
 
 # --- the sync planner converges ------------------------------------------------------------------

@@ -5,12 +5,19 @@ Every fake secret is built from pieces, so no secret scanner flags this reposito
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from secretkit import RANDOM_24 as RANDOM_ID
+from secretkit import REVIEWER
 from typer.testing import CliRunner
 
 from tota_vault import SecretError, Vault
@@ -60,6 +67,9 @@ IBAN_DE = "DE89 3704 0044 " + "0532 0130 00"  # the specimen numbers banks publi
 IBAN_GB = "GB82WEST" + "12345698765432"
 IBAN_NL = "NL91ABNA" + "0417164300"
 IBAN_FR = "FR14 2004 1010 0505 " + "0001 3M02 606"
+HEX_32 = "9f8e7d6c" + "5b4a3928" + "17263544" + "33221100"
+SEED_12 = "abandon ability able about above absent " + "absorb abstract absurd abuse access accident"
+RANDOM_20 = "Xq7Lp2" + "Vn9Rt4" + "Kw8Zb3Md"
 # fmt: on
 
 
@@ -94,7 +104,7 @@ SECRETS = [
     case(f"pasted: {CUT_KEY}", "private_key", CUT_KEY),
     case("my password is hunter2.", "password", "hunter2"),
     case("My Password Is Tr0ub4dor&3 so", "password", "Tr0ub4dor&3"),
-    case("password: s3cr3t!", "password", "s3cr3t"),
+    case("password: s3cr3t!", "password", "s3cr3t!"),  # a password may end on `!`
     case("password=letmein", "password", "letmein"),
     case("DB_PASSWORD=p4ss", "password", "p4ss"),
     case('{"password": "hunter 2"}', "password", "hunter 2"),
@@ -113,6 +123,9 @@ SECRETS = [
     case("postgres://app:S3cretPw@db.example.com/app", "url_credentials", "S3cretPw"),
     case(f"my IBAN is {IBAN_DE}.", "iban", IBAN_DE),
     case("my SSN is 123-45-6789", "national_id", "123-45-6789"),
+    case(f"My API key is {HEX_32}", "api_key", HEX_32),
+    case(f"My recovery phrase is {SEED_12} for my wallet", "seed_phrase", SEED_12),
+    case(f"cloned it with {RANDOM_20} yesterday", "random_token", RANDOM_20),
 ]  # fmt: skip
 
 
@@ -154,7 +167,7 @@ LOOK_ALIKES = [
     pytest.param("pk_live_" + ALNUM, id="stripe-publishable"),
     pytest.param("eyJhbGciOiJIUzI1NiJ9 alone", id="jwt-header-only"),
     pytest.param("-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----", id="public-key"),
-    pytest.param("tasks-" + ALNUM + ALNUM, id="sk-inside-a-word"),
+    pytest.param("tasks-" + "abcdefghijklmnopqrstuvwxyz0123", id="sk-inside-a-word"),
     pytest.param("", id="empty"),
 ]
 
@@ -562,3 +575,197 @@ def test_the_hints_never_hide_a_secret(text: str, upper: bool) -> None:
         assert find_secrets(text) == gated
     finally:
         secrets_module.PATTERNS = original
+
+
+# --- issue #14: every way in, end to end ---------------------------------------------------------
+
+
+def every_byte(root: Path) -> bytes:
+    """Every file under the vault, the index and tota's own state included, and every path."""
+    paths = sorted(p for p in root.rglob("*") if p.is_file())
+    return b"\n".join([p.as_posix().encode() for p in paths] + [p.read_bytes() for p in paths])
+
+
+def planted_values() -> list[str]:
+    return [value for _, _, *values in REVIEWER for value in values]
+
+
+def reviewer_chat() -> str:
+    return "".join(f"User: {text}\n" for text, _, *_ in REVIEWER) + "User: I live in Porto.\n"
+
+
+def test_tota_extract_json_and_the_prompt_hook_keep_every_reviewer_secret_out(
+    tmp_path: Path,
+) -> None:
+    chat = tmp_path / "conv.txt"
+    chat.write_text(reviewer_chat(), "utf-8")
+    root = tmp_path / "v"
+    result = runner.invoke(app, ["--vault", str(root), "extract", str(chat), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert "Lives in Porto." in [o["text"] for o in report["outcomes"]]
+    assert set(report["secrets"]) >= {"password", "seed_phrase", "api_key", "national_id"}
+    stored = every_byte(root)
+    assert b"Porto" in stored  # the index and the notes were written, and are read here
+    prompt = "What is my wifi password, my bank PIN, the garage code and my API key?"
+    hook = subprocess.run(
+        [sys.executable, "-m", "tota_vault", "hook", "prompt"],
+        input=json.dumps({"session_id": "s", "prompt": prompt}).encode(),
+        capture_output=True, timeout=60, check=False,
+        env={**os.environ, "TOTA_VAULT": str(root)},
+    )  # fmt: skip
+    assert hook.returncode == 0, hook.stderr
+    for value in planted_values():
+        assert value not in result.stdout, value
+        assert all(piece not in stored for piece in values_of(value)), value
+        assert value.encode() not in hook.stdout, value
+
+
+def test_mcp_learn_keeps_every_reviewer_secret_out(vault_dir: Path) -> None:
+    from mcp import Client
+
+    from tota_vault.mcp_server import create_server
+
+    chat = [{"role": "user", "content": text} for text, _, *_ in REVIEWER]
+    chat.append({"role": "user", "content": "I live in Porto."})
+
+    async def main() -> Any:
+        async with Client(create_server(vault_dir)) as client:
+            return await client.call_tool("learn", {"messages": chat, "conversation_id": "c"})
+
+    result = asyncio.run(main())
+    assert not result.is_error
+    shown = json.dumps(result.structured_content)
+    assert result.structured_content["counts"]["create"] >= 1
+    stored = every_byte(vault_dir)
+    for value in planted_values():
+        assert value not in shown, value
+        assert all(piece not in stored for piece in values_of(value)), value
+
+
+IDS_WITH_SECRETS = [
+    pytest.param({"conversation_id": GITHUB}, "the conversation id", id="conversation-id"),
+    pytest.param({"id": GITHUB}, "the id of message 1", id="message-id"),
+    pytest.param({"name": "my password is hunter22"}, "the name of message 1", id="name"),
+]
+
+
+@pytest.mark.parametrize(("change", "where"), IDS_WITH_SECRETS)
+def test_an_id_holding_a_secret_is_refused_naming_the_field(
+    vault: Vault, change: dict[str, str], where: str
+) -> None:
+    conversation_id = change.pop("conversation_id", "c")
+    message = {"role": "user", "content": "I live in Porto.", **change}
+    with pytest.raises(SecretError) as refused:
+        vault.observe([message], conversation_id=conversation_id)
+    assert str(refused.value).startswith(f"refused: {where} holds ")
+    assert GITHUB not in str(refused.value) and "hunter22" not in str(refused.value)
+    assert GITHUB.encode() not in every_byte(vault.root)
+    assert not list(vault.root.rglob("*.md"))
+
+
+def test_random_ids_are_not_secrets(vault: Vault) -> None:
+    """Ids are random by design: a random-looking id alone is no reason to refuse."""
+    assert contains_secret(RANDOM_ID) == "random_token"  # as text, it would be redacted
+    message = {"role": "user", "content": "I live in Porto.", "id": RANDOM_ID}
+    report = vault.observe([message], conversation_id="conv_" + RANDOM_ID)
+    assert report.count("create") == 1
+
+
+def test_tota_extract_refuses_a_conversation_id_holding_a_token(tmp_path: Path) -> None:
+    chat = tmp_path / "conv.txt"
+    chat.write_text("User: I live in Porto.\n", "utf-8")
+    root = tmp_path / "v"
+    result = runner.invoke(
+        app, ["--vault", str(root), "extract", str(chat), "--conversation-id", GITHUB]
+    )
+    assert result.exit_code == 1
+    assert result.stderr.strip().splitlines() == [
+        "tota: error: refused: the conversation id holds a GitHub token; tota never stores secrets"
+    ]
+    assert GITHUB not in result.output
+    assert not root.exists() or GITHUB.encode() not in every_byte(root)
+
+
+def test_a_long_message_is_read_to_the_cap_and_the_report_says_so(vault: Vault) -> None:
+    from tota_vault.pipeline import MAX_MESSAGE_CHARS
+
+    filler = "Nothing here. " * (MAX_MESSAGE_CHARS // 14)
+    message = {"role": "user", "content": f"I live in Porto. {filler} I love jazz."}
+    report = vault.observe([message], conversation_id="c")
+    texts = [o.text for o in report.outcomes]
+    assert "Lives in Porto." in texts and not any("jazz" in t for t in texts)
+    assert report.notes == [
+        f"message 1 is {len(message['content']):,} characters: only its first "
+        f"{MAX_MESSAGE_CHARS:,} were read"
+    ]
+
+
+# --- old notes: secrets stored before the guard knew their phrasing -----------------------------
+
+
+def test_doctor_names_old_notes_that_hold_a_secret_by_kind_only(vault: Vault) -> None:
+    (vault.root / "preference").mkdir(exist_ok=True)
+    (vault.root / "preference" / "wifi.md").write_text(
+        "My wifi password's hunter2024 and I live in Lisbon.\n", "utf-8"
+    )
+    (vault.root / "preference" / "coffee.md").write_text("Prefers dark roast coffee.\n", "utf-8")
+    (vault.root / "preference" / "My API key is 9f8e7d6c5b4a39281726354433221100.md").write_text(
+        "An old note named for its key.\n", "utf-8"
+    )
+    vault.sync()
+    report = vault.doctor()
+    assert report.secrets == [
+        ("preference/My API key is 9f8e7d6c5b4a39281726354433221100.md", "an API key or token"),
+        ("preference/wifi.md", "a password"),
+    ]
+    assert not report.ok
+    shown = json.dumps(report.to_dict())
+    assert "hunter2024" not in shown and '"kind": "a password"' in shown
+
+
+def test_tota_doctor_prints_one_line_per_note_and_exits_1(tmp_path: Path) -> None:
+    root = tmp_path / "v"
+    runner.invoke(app, ["--vault", str(root), "add", "preference", "Prefers tea."])
+    (root / "note.md").write_text("The code to the garage is 7731\n", "utf-8")
+    runner.invoke(app, ["--vault", str(root), "sync"])
+    result = runner.invoke(app, ["--vault", str(root), "doctor"])
+    assert result.exit_code == 1
+    lines = [line for line in result.stdout.splitlines() if line.startswith("secret: ")]
+    assert lines == ["secret: note.md: note holds a password (edit it out, or `tota forget` it)"]
+    assert "7731" not in result.stdout
+
+
+def test_mcp_learn_refuses_a_conversation_id_holding_a_token(vault_dir: Path) -> None:
+    from mcp import Client
+
+    from tota_vault.mcp_server import create_server
+
+    chat = [{"role": "user", "content": "I live in Porto."}]
+
+    async def main() -> Any:
+        async with Client(create_server(vault_dir)) as client:
+            return await client.call_tool("learn", {"messages": chat, "conversation_id": GITHUB})
+
+    result = asyncio.run(main())
+    message = "\n".join(block.text for block in result.content)
+    assert result.is_error and "\n" not in message
+    assert "the conversation id holds a GitHub token" in message and GITHUB not in message
+    assert GITHUB.encode() not in every_byte(vault_dir)
+
+
+def test_remember_takes_a_random_looking_source_id(vault: Vault) -> None:
+    """A source is an id, random by design; a random token in the text is still refused."""
+    stored = vault.remember("preference", "Prefers tea.", sources=[f"c#{RANDOM_ID}"])
+    assert stored.path
+    with pytest.raises(SecretError):
+        vault.remember("preference", f"Prefers tea with {RANDOM_ID}.")
+
+
+def test_doctor_finds_a_token_an_old_vault_stored_as_a_source(vault: Vault) -> None:
+    note = vault.remember("preference", "Prefers tea.", sources=["c#1"])
+    path = vault.root / note.path
+    # What an old tota wrote when a conversation id was a token (issue #14, finding 2).
+    path.write_text(path.read_text("utf-8").replace("c#1", f"{GITHUB}#1"), "utf-8")
+    vault.sync()
+    assert vault.doctor().secrets == [(note.path, "a GitHub token")]

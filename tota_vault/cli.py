@@ -305,8 +305,9 @@ def reindex(as_json: JsonOption = False) -> None:
 @app.command()
 def doctor(as_json: JsonOption = False) -> None:
     """Check the vault: invalid or unreadable notes, index drift, duplicate ids, links leading
-    outside the vault or into its hidden folders, temp files left by a killed write, a damaged
-    index (rebuilt) and the damaged copy kept aside. Exit 1 if anything is wrong."""
+    outside the vault or into its hidden folders, temp files left by a killed write, notes
+    that hold a secret (named by kind, never by value), a damaged index (rebuilt) and the damaged
+    copy kept aside. Exit 1 if anything is wrong."""
     with _open() as vault:
         report = vault.doctor()
         if as_json:
@@ -342,6 +343,8 @@ def doctor(as_json: JsonOption = False) -> None:
                 )
             for path, target in report.aliases:
                 print(f"alias: {path}: a link to {target}, indexed there (fine)")
+            for path, kind in report.secrets:
+                print(f"secret: {path}: note holds {kind} (edit it out, or `tota forget` it)")
             if report.ok:
                 print(f"All good: {report.notes} notes, index in sync.")
         if not report.ok:

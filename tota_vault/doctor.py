@@ -1,4 +1,5 @@
-"""Health checks for a vault: invalid notes, index drift, duplicate ids, index integrity.
+"""Health checks for a vault: invalid notes, index drift, duplicate ids, index integrity,
+and notes that hold a secret (stored before the guard knew its phrasing).
 
 `diagnose` only reads. It compares the files with the index the same way a sync would (stat,
 then hash what differs) but changes neither, so it can tell a person exactly what a sync would
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import NoteError
+from .extract.secrets import describe, find_secrets
 from .files import STALE_TEMP_SECONDS, TEMP_PATTERN, open_for_writing, read_file
 from .index import Index
 from .paths import broken_index_copies
@@ -50,6 +52,9 @@ class DoctorReport:
     #: problem for `ok`, but it holds every memory's text, forgotten ones too: said, with how
     #: to delete it.
     broken_copies: list[tuple[str, float]] = field(default_factory=list)
+    #: Notes whose title or text holds a secret: (path, the kind as a person reads it). Never
+    #: the value: the report may be pasted into an issue.
+    secrets: list[tuple[str, str]] = field(default_factory=list)
     notes: int = 0
 
     @property
@@ -66,6 +71,7 @@ class DoctorReport:
             or self.links
             or self.temp_files
             or self.gitignore_missing
+            or self.secrets
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -83,6 +89,7 @@ class DoctorReport:
             "external_links": [{"path": p, "reason": r} for p, r in self.links],
             "temp_files": [{"path": p, "age_seconds": round(a)} for p, a in self.temp_files],
             "gitignore_missing": self.gitignore_missing,
+            "secrets": [{"path": p, "kind": k} for p, k in self.secrets],
             "aliases": [{"path": p, "alias_of": t} for p, t in self.aliases],
             "broken_index_copies": [
                 {"path": p, "age_seconds": round(a)} for p, a in self.broken_copies
@@ -154,6 +161,7 @@ def diagnose(root: Path, index: Index, *, follow_external: bool = False) -> Doct
     report.duplicate_ids = index.duplicate_ids()
     report.integrity = index.integrity_problems()
     report.git = check_git(root)
+    report.secrets = find_stored_secrets(index)
     return report
 
 
@@ -165,6 +173,30 @@ def _broken_copies(root: Path, now: float) -> list[tuple[str, float]]:
             found.append((str(copy), now - copy.stat().st_mtime))
         except OSError:
             continue
+    return found
+
+
+# Every note's title, body (its statement and History) and sources as the index holds them:
+# read from the index, not the files, as it is what recall serves. Path order, for a stable
+# report. `sources` is a JSON list of `<conversation id>#<message id>`.
+NOTE_TEXTS = "SELECT path, title, body, sources FROM notes ORDER BY path"
+
+
+def find_stored_secrets(index: Index) -> list[tuple[str, str]]:
+    """Notes whose title, text or sources hold a secret: (path, "a password"), one per note.
+
+    Old vaults hold what the guard of their day let through (a token as a conversation id
+    landed in `sources:`); this finds it so it can be edited out. In sources a random-looking
+    token alone does not count: ids are random by design (`pipeline.refuse_secret_ids`).
+    `find_secrets`' hint words keep it cheap: most notes cost a few substring tests.
+    """
+    found = []
+    for path, title, body, sources in index.conn.execute(NOTE_TEXTS):
+        secrets = find_secrets(title) or find_secrets(body)
+        if not secrets:
+            secrets = [s for s in find_secrets(sources) if s.kind != "random_token"]
+        if secrets:
+            found.append((path, describe(secrets[0].kind)))
     return found
 
 

@@ -22,6 +22,10 @@ and their secrets redacted (`clean_message`), before any extractor reads them; a
 candidate, whatever extractor made it, passes `guard` before anything is decided:
 its statement and quote cleaned, any secret redacted (the candidate skipped when the secret
 is all it says), and its statement capped. The report counts secrets by kind, never a value.
+Ids are not text to redact but names to keep: a conversation id, message id or speaker name
+that holds a secret is refused whole (`refuse_secret_ids`), as `remember` refuses a source.
+A message longer than `MAX_MESSAGE_CHARS` is cut there (a pasted log or dump is not a memory,
+and scanning megabytes would hold up every face of the vault), and the report says so.
 """
 
 from __future__ import annotations
@@ -33,9 +37,10 @@ from datetime import datetime
 from typing import Any, Literal
 
 from .config import ExtractSettings
+from .errors import SecretError
 from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
-from .extract.secrets import find_secrets, is_only_secret, redact
+from .extract.secrets import describe, find_secrets, is_only_secret, redact
 from .files import read_file
 from .history import KEPT_OVER_KEY, kept_entry, kept_over_list, replaced_entry
 from .model import SOURCES_COUNT_KEY, Memory, Status, cap_sources, new_id, now, parse_date
@@ -65,7 +70,15 @@ __all__ = [
     "decide",
     "guard",
     "query_words",
+    "refuse_secret_ids",
 ]
+
+#: The longest message the pipeline reads, in characters; the rest is dropped, with a note in
+#: the report. A person's message is rarely over a few thousand; past this it is a paste.
+MAX_MESSAGE_CHARS = 20_000
+#: How far back from the cap a message is cut at a space instead, so no word (or token, half
+#: of which would no longer look like a key) is split.
+_CUT_LOOKBACK = 200
 
 Action = Literal["create", "merge", "supersede", "keep", "skip"]
 
@@ -183,11 +196,12 @@ def query_words(text: str, *, subject: str = "user") -> list[str]:
 def clean_message(message: Message) -> tuple[Message, tuple[str, ...]]:
     """A message as it enters the pipeline, and the kinds of secret it held.
 
-    Its text and name are cleaned (`clean_text`) and every secret in its text is redacted,
-    before any extractor reads it: an extractor that calls a model over the network, or
-    anything that keeps the conversation, never sees a secret either.
+    Its text is cut to `MAX_MESSAGE_CHARS` (at a space when there is one near), its text and
+    name are cleaned (`clean_text`) and every secret in its text is redacted, before any
+    extractor reads it: an extractor that calls a model over the network, or anything that
+    keeps the conversation, never sees a secret either.
     """
-    content = clean_text(message.content)
+    content = clean_text(_cap_message(message.content))
     name = clean_text(message.name) if message.name is not None else None
     found = find_secrets(content)
     if found:
@@ -195,6 +209,31 @@ def clean_message(message: Message) -> tuple[Message, tuple[str, ...]]:
     if content is message.content and name is message.name:
         return message, ()
     return replace(message, content=content, name=name), tuple(s.kind for s in found)
+
+
+def _cap_message(content: str) -> str:
+    if len(content) <= MAX_MESSAGE_CHARS:
+        return content
+    space = content.rfind(" ", MAX_MESSAGE_CHARS - _CUT_LOOKBACK, MAX_MESSAGE_CHARS + 1)
+    return content[: space if space > 0 else MAX_MESSAGE_CHARS]
+
+
+def refuse_secret_ids(conversation_id: str, messages: Sequence[Message]) -> None:
+    """Raise `SecretError` when the conversation id or a message's id or name holds a secret.
+
+    Ids end up whole in every note's `sources:` and in the index, so a secret there cannot be
+    redacted away; the error names the field ("the conversation id holds a GitHub token"),
+    never the value. A random-looking token alone is no reason: ids are random by design.
+    """
+    fields = [("the conversation id", conversation_id)]
+    for position, message in enumerate(messages, 1):
+        fields.append((f"the id of message {position}", message.id))
+        if message.name is not None:
+            fields.append((f"the name of message {position}", message.name))
+    for where, value in fields:
+        for secret in find_secrets(value):
+            if secret.kind != "random_token":
+                raise SecretError(secret.kind, name=describe(secret.kind), where=where)
 
 
 @dataclass(frozen=True)
@@ -337,10 +376,20 @@ class Learner:
         at: datetime | None = None,
         dry_run: bool = False,
     ) -> ObserveReport:
-        """Learn from messages: every candidate gets one outcome in the report."""
+        """Learn from messages: every candidate gets one outcome in the report.
+
+        Raises `SecretError` before anything is read when an id or a name holds a secret
+        (`refuse_secret_ids`).
+        """
+        refuse_secret_ids(conversation_id, messages)
         report = ObserveReport(conversation_id, dry_run=dry_run)
         cleaned = []
         for message in messages:
+            if len(message.content) > MAX_MESSAGE_CHARS:
+                report.notes.append(
+                    f"message {message.id} is {len(message.content):,} characters: only its "
+                    f"first {MAX_MESSAGE_CHARS:,} were read"
+                )
             message, kinds = clean_message(message)
             report.secrets.update(kinds)
             cleaned.append(message)

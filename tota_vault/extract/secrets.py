@@ -30,9 +30,14 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from .labelled import HINT_FOLD as _HINT_FOLD
+from .labelled import HINTS as _LABEL_HINTS
+from .labelled import NOT_A_PASSWORD, find_labelled, find_random_tokens
+
 __all__ = [
     "KINDS",
     "KIND_NAMES",
+    "NOT_A_PASSWORD",
     "SecretMatch",
     "contains_secret",
     "describe",
@@ -197,22 +202,6 @@ _CARD_RE = re.compile(r"(?<![\w+-])\d(?:[ -]?\d){12,18}(?![\w-])")
 # A digit, for the checks on generic tokens (real keys are random, so they hold digits).
 _DIGIT_RE = re.compile(r"\d")
 
-#: Values after "password is" that are words about the password, not the password itself
-#: ("my password is too short", "the password is on the fridge"). Compared lowercased.
-NOT_A_PASSWORD = frozenset(
-    """
-    a an the not no none nothing too very so wrong incorrect invalid required needed mandatory
-    optional set unset empty blank missing changed expired reset same different weak strong long
-    short secure insecure easy hard simple complex case-sensitive written saved stored hidden
-    secret private known unknown forgotten lost in on at under inside somewhere here there below
-    above attached it that this what which my your his her their our still also now being
-    available and or but for to of protected encrypted hashed good bad fine ok okay shared
-    something anything generated random only just probably usually always never kept like as
-    should must will would can could may might has have had does do did be been is are was were
-    managed updated asking requested prompted
-    """.split()
-)
-
 
 def _luhn(digits: str) -> bool:
     """The Luhn checksum every payment card number satisfies (and 9 in 10 other numbers fail)."""
@@ -364,14 +353,19 @@ PATTERNS: tuple[Row, ...] = (
     ("card_number", _CARD_RE, _is_card, _DIGITS),
 )  # fmt: skip
 
-#: The letters a case-insensitive pattern matches as ASCII but `lower()` does not turn into it
-#: ("paſsword" matches `password` under IGNORECASE): folded first, so no hint hides them.
-_HINT_FOLD = str.maketrans({"\u017f": "s", "\u212a": "k", "\u0130": "i", "\u0131": "i"})
 #: Every hint word, tested once per text (then each pattern's test is a set intersection).
-_ALL_HINTS = frozenset(hint for _, _, _, hints in PATTERNS if hints for hint in hints)
+_ALL_HINTS = frozenset(
+    [hint for _, _, _, hints in PATTERNS if hints for hint in hints] + list(_LABEL_HINTS)
+)
 
-#: The kinds `find_secrets` reports, in priority order.
-KINDS = tuple(dict.fromkeys(kind for kind, _, _, _ in PATTERNS))
+#: The kinds `find_secrets` reports, in priority order: the named patterns', then the labelled
+#: values and random tokens of `labelled.py` (which only name a span no pattern named first).
+KINDS = tuple(
+    dict.fromkeys(
+        [kind for kind, _, _, _ in PATTERNS]
+        + ["api_key", "seed_phrase", "password", "national_id", "random_token"]
+    )
+)
 
 #: How each kind is named to a person: in an error ("the text holds a password") and a report.
 #: Never the value.
@@ -394,6 +388,9 @@ KIND_NAMES = {
     "iban": "an IBAN (bank account number)",
     "national_id": "a national identity number",
     "card_number": "a payment card number",
+    "api_key": "an API key or token",
+    "seed_phrase": "a wallet recovery (seed) phrase",
+    "random_token": "a random-looking key or token",
 }
 
 # How `redact` marks a secret it removed ("[REDACTED password]"), lowercased.
@@ -435,6 +432,18 @@ def find_secrets(text: str) -> list[SecretMatch]:
             start, end, value = _span(match)
             if end > start and (check is None or check(value)):
                 found.append((start, priority, end, kind))
+    # The labelled values and random tokens rank after every named pattern: where both find a
+    # secret at the same place, the pattern's kind ("a GitHub token") is the more exact name.
+    extra = len(PATTERNS)
+    if not present.isdisjoint(_LABEL_HINTS):
+        found.extend((start, extra, end, kind) for start, end, kind in find_labelled(text))
+    # A random token inside a secret already found is part of that one (a key after its name).
+    named = [(start, end) for start, _, end, _ in found]
+    found.extend(
+        (start, extra + 1, end, kind)
+        for start, end, kind in find_random_tokens(text)
+        if not any(start < other_end and other_start < end for other_start, other_end in named)
+    )
     found.sort(key=lambda item: (item[0], item[1], -item[2]))
     merged: list[SecretMatch] = []
     for start, _, end, kind in found:
