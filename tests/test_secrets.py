@@ -397,8 +397,11 @@ def files(root: Path) -> dict[str, bytes]:
 
 
 def values_of(secret: str) -> list[bytes]:
-    """The secret as bytes, and its longest run without spaces (a grouped IBAN, a phrase)."""
-    return [secret.encode(), max(secret.split(), key=len).encode()]
+    """The secret as bytes, and its longest run without spaces (a grouped IBAN, a phrase)
+    when that run is itself telling: a 2-character run such as "AB" of "AB 12 34 56 C" also
+    occurs in random memory ids, and looking for it made the test fail now and then."""
+    longest = max(secret.split(), key=len)
+    return [secret.encode()] + ([longest.encode()] if len(longest) >= 6 else [])
 
 
 @pytest.mark.parametrize(("text", "kind", "secret"), SECRETS + CORPUS)
