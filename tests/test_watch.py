@@ -131,6 +131,7 @@ def tmux(tmp_path: Path) -> Iterator[list[str]]:
     subprocess.run([*command, "kill-server"], capture_output=True, check=False)
 
 
+@pytest.mark.slow
 def test_vim_save_through_tmux_is_a_hand_edit(notes_dir, tmux, start_daemon):
     path = notes_dir / EDITOR
     before = path.read_text("utf-8")

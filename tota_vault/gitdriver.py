@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 
 from .errors import VaultError
@@ -259,6 +260,11 @@ def git_problems(root: Path) -> list[str]:
     return []
 
 
+def _taken_in(folder: Path, title: str) -> bool:
+    """Whether `<folder>/<title>.md` exists (a title `unique_title` must not give)."""
+    return (folder / f"{title}.md").exists()
+
+
 def resolve_both_kept(root: Path) -> list[tuple[str, str]]:
     """Make each add/add of two different memories that the driver kept between markers two
     notes: the first stays at its path, the second gets the next free title (`<title> 2`).
@@ -281,7 +287,7 @@ def resolve_both_kept(root: Path) -> list[tuple[str, str]]:
         if halves is None:
             continue
         folder = path.parent
-        title = unique_title(path.stem, lambda t, folder=folder: (folder / f"{t}.md").exists())
+        title = unique_title(path.stem, partial(_taken_in, folder))
         other = folder / f"{title}.md"
         atomic_write(other, halves[1].encode("utf-8"), expected=None)
         atomic_write(path, halves[0].encode("utf-8"), expected=fingerprint_of(path))

@@ -117,7 +117,7 @@ class Page(Screen[None]):
 
     @property
     def vault(self) -> Vault:
-        return self.app.vault  # type: ignore[attr-defined,no-any-return]
+        return self.app.vault  # type: ignore[attr-defined]
 
     def say(self, message: str) -> None:
         """Show one message on this screen's status line."""

@@ -178,7 +178,8 @@ def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list
             except ValueError:
                 when = now
             effective = effective_confidence(confidence, row.get("durability") or 0.8, when, now)
-        importance = row.get("importance") if row.get("importance") is not None else 0.5
+        raw_importance = row.get("importance")
+        importance = 0.5 if raw_importance is None else float(raw_importance)
         recency = 0.5 ** (_days(row.get("updated"), now) / RECENCY_HALF_LIFE_DAYS)
         subject = str(row.get("subject") or "").lower()
         named = subject in plan.weights and plan.weights[subject] == NAME_WEIGHT
@@ -285,7 +286,8 @@ def _match(index: Index, plan: QueryPlan) -> str:
     def matches(expression: str, cap: int = COMMON_MATCHES) -> int:
         return index.conn.execute(COUNT_UP_TO, (expression, cap)).fetchone()[0]
 
-    rare, common = [], []
+    rare: list[str] = []
+    common: list[str] = []
     for term in plan.terms:
         (rare if matches(fts_quote(term)) < COMMON_MATCHES else common).append(term)
     if rare:
@@ -395,7 +397,9 @@ def context_block(
         conf = result.effective_confidence if result.effective_confidence is not None else 0.0
         # One line a memory: a reflection's Members list and any later section stay out.
         text = " ".join(result.text.split("\n\n", 1)[0].split())
-        named = f", id {ids[result.id]}" if ids and result.id in ids else ""
+        named = (
+            f", id {ids[result.id]}" if ids and result.id is not None and result.id in ids else ""
+        )
         line = f"- {text} (confidence {conf:.2f}, {result.evidence}, {date}{named})"
         header = "" if result.type in lines_by_type else f"\n### {result.type}\n"
         cost = estimate_tokens(line + "\n" + header)

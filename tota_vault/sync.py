@@ -415,7 +415,9 @@ def reconcile(
     vanished_by_hash: dict[str, list[str]] = {}
     for path in plan.vanished:
         vanished_by_hash.setdefault(indexed[path].hash, []).append(path)
-    vanished_ids = {p: indexed[p].memory_id for p in plan.vanished if indexed[p].memory_id}
+    vanished_ids: dict[str, str] = {
+        p: memory_id for p in plan.vanished if (memory_id := indexed[p].memory_id)
+    }
     vanished_id_set = set(vanished_ids.values())
     claimed: set[str] = set()
 

@@ -163,7 +163,8 @@ def _chatgpt_branch(mapping: dict[str, Any], current: Any) -> list[str]:
 def _chatgpt_message(message: dict[str, Any], node_id: str, *, default_time: Any) -> Message | None:
     """One kept message of a ChatGPT node, or None for what the module docstring skips."""
     author = message.get("author")
-    role = CHATGPT_ROLES.get(author.get("role")) if isinstance(author, dict) else None
+    raw_role = author.get("role") if isinstance(author, dict) else None
+    role = CHATGPT_ROLES.get(raw_role) if isinstance(raw_role, str) else None
     metadata = message.get("metadata")
     if role is None or (
         isinstance(metadata, dict) and metadata.get("is_visually_hidden_from_conversation")
