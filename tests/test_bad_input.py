@@ -404,7 +404,7 @@ def fork_as(user: pwd.struct_passwd, args: list[str], workdir: Path) -> tuple[in
     out_path = workdir / f"out-{os.getpid()}.txt"
     out_path.write_bytes(b"")
     out_path.chmod(0o666)
-    out = open(out_path, "w")  # handed to the child
+    out = open(out_path, "w")  # noqa: SIM115 - handed to the forked child, closed after it
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
         code = 70

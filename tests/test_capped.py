@@ -87,7 +87,7 @@ def test_the_index_row_of_a_capped_note_is_the_row_a_parse_gives(vault: Vault):
 
     def rows() -> list[dict]:
         cursor = vault.index.conn.execute("SELECT * FROM notes ORDER BY path")
-        return [{k: r[k] for k in r.keys() if k != "id"} for r in cursor]
+        return [{k: r[k] for k in r.keys() if k != "id"} for r in cursor]  # noqa: SIM118
 
     before = rows()
     assert before[0]["sources_count"] == 30 and "conv7#1" not in before[0]["observed"]

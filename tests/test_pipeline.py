@@ -594,7 +594,7 @@ def test_rows_patched_in_place_equal_a_fresh_reindex(vault: Vault):
 
     def rows() -> dict[str, dict]:
         cursor = vault.index.conn.execute("SELECT * FROM notes ORDER BY path")
-        return {r["path"]: {k: r[k] for k in r.keys() if k != "id"} for r in cursor}
+        return {r["path"]: {k: r[k] for k in r.keys() if k != "id"} for r in cursor}  # noqa: SIM118
 
     before = rows()
     assert any(r["status"] == "superseded" for r in before.values())

@@ -245,10 +245,14 @@ def scan_vault(
                 if not (name in IGNORED_DIRS or name.startswith(".")):
                     stack.append((entry.path, prefix + name + "/"))
                 continue
-            if is_link and not name.startswith(".") and name not in IGNORED_DIRS:
-                if _linked_folder(entry.path, real_root, prefix + name, follow_external,
-                                  stack, entered, links):  # fmt: skip
-                    continue
+            if (
+                is_link
+                and not name.startswith(".")
+                and name not in IGNORED_DIRS
+                and _linked_folder(entry.path, real_root, prefix + name, follow_external,
+                                   stack, entered, links)
+            ):  # fmt: skip
+                continue
             if temps is not None and name.endswith(".tota.tmp") and is_temp_name(name):
                 temps.append(prefix + name)
                 continue

@@ -352,11 +352,10 @@ def spawn_detached(root: Path, hook: HookInput) -> bool:
     """
     folder = _state_folder(root)
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    payload = tempfile.TemporaryFile()
-    payload.write(json.dumps(dict(hook.raw)).encode("utf-8"))
-    payload.seek(0)
     log: IO[bytes]
-    with payload, open(folder / "hook.log", "ab") as log:
+    with tempfile.TemporaryFile() as payload, open(folder / "hook.log", "ab") as log:
+        payload.write(json.dumps(dict(hook.raw)).encode("utf-8"))
+        payload.seek(0)
         subprocess.Popen(
             [sys.executable, "-m", "tota_vault", "--vault", str(root), "hook", "stop", "--inline"],
             stdin=payload, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True,

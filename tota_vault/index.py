@@ -626,10 +626,9 @@ class Index:
 
     def close(self) -> None:
         """Checkpoint the WAL into the database file and close."""
-        try:
+        # Another connection is reading (or the file is damaged): later, or never.
+        with contextlib.suppress(sqlite3.DatabaseError):
             self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        except sqlite3.DatabaseError:
-            pass  # another connection is reading (or the file is damaged): later, or never
         self.conn.close()
 
     def __enter__(self) -> Index:

@@ -162,9 +162,10 @@ class _Handler:
             if any(part in IGNORED_DIRS or part.startswith(".") for part in parts[:-1]):
                 continue
             if event.is_directory:
-                if event.event_type in ("moved", "deleted", "created"):
-                    if not parts[-1].startswith("."):
-                        self.pending.request_full()
+                if event.event_type in ("moved", "deleted", "created") and not parts[-1].startswith(
+                    "."
+                ):
+                    self.pending.request_full()
             elif is_note_path(rel):
                 self.pending.add(rel)
 

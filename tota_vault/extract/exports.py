@@ -182,9 +182,12 @@ def _chatgpt_message(message: dict[str, Any], node_id: str, *, default_time: Any
     for part in parts:
         if isinstance(part, str):
             texts.append(part)
-        elif isinstance(part, dict) and part.get("content_type") in CHATGPT_TEXT_PART_TYPES:
-            if isinstance(part.get("text"), str):
-                texts.append(part["text"])
+        elif (
+            isinstance(part, dict)
+            and part.get("content_type") in CHATGPT_TEXT_PART_TYPES
+            and isinstance(part.get("text"), str)
+        ):
+            texts.append(part["text"])
     text = "\n".join(t for t in texts if t.strip()).strip()
     if not text:
         return None
