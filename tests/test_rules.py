@@ -51,7 +51,6 @@ SHORT = "statements under four words are dropped as small talk (rules._skip_reas
 IM_CUE = "cue written as `I 'm ...` (space before the apostrophe) never matches \"I'm ...\""
 ADVERB = "an adverb between I and the verb defeats the cue (and is conjugated)"
 WE_RE = 'third_person turns "We\'re" into "... and others\'re"'
-READ = "third_person leaves the present tense 'read' unconjugated (it is in _PAST_IRREGULAR)"
 HEDGE_VERB = 'third_person conjugates a hedge word that is not in _ADVERBS ("Maybes")'
 THINK = "a leading 'I think' is rewritten as a verb: 'Thinks the user prefers ...'"
 
@@ -140,8 +139,7 @@ USER_FACTS = [
     fact("I meditate every morning.", "habit", "Meditates every morning."),
     fact("I go to the gym twice a week.", "habit", "Goes to the gym twice a week."),
     fact("I've been running for ten years.", "habit", "Has been running for ten years."),
-    fact("I read before bed every night.", "habit", "Reads before bed every night.",
-         marks=poor(READ)),
+    fact("I read before bed every night.", "habit", "Reads before bed every night."),
     # decision, also "we decided"
     fact("I decided to switch to Linux.", "decision", "Decided to switch to Linux."),
     fact("We decided to use Postgres for the backend.", "decision",
@@ -174,6 +172,21 @@ USER_FACTS = [
     fact("I quit my job two months ago.", "episode", "Quit their job in March 2023."),
     fact("I finally finished my first marathon last month.", "episode",
          "Finally finished their first marathon in April 2023."),
+    # grammar at the cause: abbreviations and initials end no sentence, emphatic "do" is
+    # emphasis, "need" is a present verb, "read"/"put" are present in a habitual sentence
+    fact("My advisor is Prof. Lindqvist.", "relationship",
+         "The user's advisor is Prof. Lindqvist."),
+    fact("My doctor is Dr. Okafor at the city clinic.", "relationship",
+         "The user's doctor is Dr. Okafor at the city clinic."),
+    fact("I love The Great Gatsby by F. Scott Fitzgerald.", "preference",
+         "Loves The Great Gatsby by F. Scott Fitzgerald."),
+    fact("I do prefer Emacs.", "preference", "Prefers Emacs."),
+    fact("I do like oat milk in my coffee.", "preference", "Likes oat milk in their coffee."),
+    fact("I need to renew my passport.", "constraint", "Needs to renew their passport."),
+    fact("I put my keys in the bowl every evening.", "habit",
+         "Puts their keys in the bowl every evening."),
+    fact("I'm training for a triathlon in June.", "goal", "Is training for a triathlon in June."),
+    fact("I'm preparing for the bar exam.", "goal", "Is preparing for the bar exam."),
 ]
 # fmt: on
 
@@ -231,8 +244,7 @@ NAMED_FACTS = [
     said("I run every morning before work.", "habit", "Caroline runs every morning before work."),
     said("I usually go hiking on Sundays.", "habit", "Caroline usually goes hiking on Sundays."),
     said("I always journal before bed.", "habit", "Caroline always journals before bed."),
-    said("I read a book every night.", "habit", "Caroline reads a book every night.",
-         marks=poor(READ)),
+    said("I read a book every night.", "habit", "Caroline reads a book every night."),
     said("I decided to pursue counseling.", "decision", "Caroline decided to pursue counseling."),
     said("We decided to move to the countryside.", "decision",
          "Caroline and others decided to move to the countryside.", evidence=INF),
@@ -322,6 +334,7 @@ FLAGS = [
     ("Right now I'm working on a Rust compiler.", False, False, True),
     ("I'm currently working on a Rust compiler.", False, False, True),
     ("I'm building a shed this week.", False, False, True),
+    ("I do prefer Emacs.", False, True, False),
 ]
 
 

@@ -46,6 +46,13 @@ _FILLER = re.compile(
     re.I,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=[A-Z0-9\"'(])|\n+")
+#: A period that ends an abbreviation or an initial ends no sentence: "Dr. Okafor",
+#: "Prof. Lindqvist", "F. Scott Fitzgerald", "e.g. Rust". Titles and Latin abbreviations are a
+#: closed class of English; an initial is one capital letter after a space.
+_ABBREVIATION = re.compile(
+    r"(?:\b(?:Dr|Prof|Mr|Mrs|Ms|Mx|St|Sr|Jr|Mt|Ft|Gen|Col|Capt|Lt|Sgt|Rev|Hon|vs|etc|approx|"
+    r"e\.g|i\.e|cf|Inc|Ltd|Co)|(?<![\w.])[A-HJ-Z])\.$"  # "I." ends "So do I."
+)
 
 # --- sentence filters -------------------------------------------------------------------------
 
@@ -145,7 +152,11 @@ _RELATIONS = (
     r"parents|sister|brother|siblings?|son|daughter|kids|children|child|baby|grandma|"
     r"grandpa|grandmother|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|friend|"
     r"friends|best friend|bff|boss|manager|colleague|coworker|co-worker|team|teammate|"
-    r"mentor|neighbou?r|roommate|dog|cat|puppy|kitten|pet|pets"
+    r"mentor|neighbou?r|roommate|dog|cat|puppy|kitten|pet|pets|"
+    # the people of a person's working and studying life, and step- and grand- kin
+    r"advisor|adviser|supervisor|tutor|therapist|doctor|classmate|landlord|"
+    r"step(?:mom|mum|dad|mother|father|son|daughter|sister|brother)|grandson|granddaughter|"
+    r"grandkids|grandchildren|twins|in-laws"
 )
 
 #: Ordered: the first cue that matches decides the type. Strength 0.9 is an explicit statement
@@ -257,6 +268,7 @@ CUES: tuple[Cue, ...] = (
         T.GOAL,
         r"\bI (?:want|wanna|hope|plan|aim|intend)\b|"
         r"\bI(?:'m| am) (?:planning|hoping|aiming|trying|saving|determined)\b|"
+        r"\bI(?:'m| am) (?:training|preparing|practi[cs]ing|studying) for\b|"
         r"\bI(?:'d| would) (?:love|like) to\b|"
         r"\bmy (?:goal|dream|plan|aim|ambition|resolution)\b|\bI(?:'m| am) (?:going to|gonna) "
         r"(?!go with)\b|\bI(?:'m| am) thinking (?:of|about)\b|\b(?:gonna|going to) "
@@ -311,7 +323,7 @@ _IRREGULAR = {"am": "is", "have": "has", "do": "does", "go": "goes", "be": "is",
 _INVARIANT = {
     "can", "could", "will", "would", "should", "must", "might", "may", "shall", "can't",
     "couldn't", "won't", "wouldn't", "shouldn't", "didn't", "was", "wasn't", "had", "hadn't",
-    "need", "used", "ought", "gotta", "gonna", "wanna",
+    "used", "ought", "gotta", "gonna", "wanna",
 }  # fmt: skip
 _ADVERBS = {
     "really", "also", "just", "still", "always", "never", "usually", "often", "sometimes",
@@ -331,14 +343,31 @@ _PAST_IRREGULAR = {
 }  # fmt: skip
 
 
-def _conjugate(word: str) -> str:
+#: Verbs whose past is their present ("I read", "I put"): a habitual sentence ("every night",
+#: "usually") is the present, so it is conjugated; otherwise the past is kept.
+_SAME_PAST = {"read", "put", "set", "cut", "let", "hit", "hurt", "quit"}
+_HABITUAL = re.compile(
+    r"\b(?:every|each|usually|always|often|daily|weekly|nightly|normally|regularly|"
+    r"sometimes|typically|whenever|before bed|at night)\b|\bon \w+days\b",
+    re.I,
+)
+
+
+#: Present verbs that end in "ed" like a past: "I need to" is "needs to", not "need to".
+_PRESENT_EED = {"need", "feed", "bleed", "breed", "heed", "speed", "succeed", "proceed", "exceed"}
+
+
+def _conjugate(word: str, habitual: bool = False) -> str:
     """The third-person present of a verb that followed "I" (past forms stay as they are)."""
     lower = word.lower()
     if lower in _IRREGULAR:
         return _IRREGULAR[lower]
     if lower == "don't":
         return "doesn't"
-    if lower in _INVARIANT or lower in _PAST_IRREGULAR or lower.endswith("ed") or "'" in lower:
+    if habitual and lower in _SAME_PAST:
+        return word + "s"
+    past = lower.endswith("ed") and lower not in _PRESENT_EED
+    if lower in _INVARIANT or lower in _PAST_IRREGULAR or past or "'" in lower:
         return word
     if re.search(r"(?:s|sh|ch|x|z|o)$", lower):
         return word + "es"
@@ -347,13 +376,13 @@ def _conjugate(word: str) -> str:
     return word + "s"
 
 
-def _verb_after_i(match: re.Match[str], subject: str) -> str:
+def _verb_after_i(match: re.Match[str], subject: str, habitual: bool = False) -> str:
     words = match.group(1).split(" ")
     out = []
     conjugated = False
     for word in words:
         if not conjugated and word.lower() not in _ADVERBS:
-            out.append(_conjugate(word))
+            out.append(_conjugate(word, habitual))
             conjugated = True
         else:
             out.append(word)
@@ -376,6 +405,7 @@ def third_person(sentence: str, subject: str) -> str:
     text = _HEDGE_FRAME.sub("", sentence).strip()
     text = re.sub(r",?\s+(?:I guess|I think|I suppose|I believe)\s*(?=[.!]?$)", "", text)
     text = text[:1].upper() + text[1:]
+    habitual = bool(_HABITUAL.search(text))
     rules = [
         (r"\b[Ww]e're\b", f"{s} and others are"),
         (r"\b[Ww]e've\b", f"{s} and others have"),
@@ -393,7 +423,7 @@ def third_person(sentence: str, subject: str) -> str:
         text = re.sub(pattern, repl, text)
     text = re.sub(
         r"\bI ((?:(?:" + "|".join(_ADVERBS) + r") )*[\w']+)",
-        lambda m: _verb_after_i(m, s),
+        lambda m: _verb_after_i(m, s, habitual),
         text,
     )
 
@@ -465,11 +495,22 @@ def _unless_title(match: re.Match[str]) -> str:
     return " "
 
 
+def _split_sentences(text: str) -> list[str]:
+    """Split at sentence ends, but rejoin a piece cut after an abbreviation or an initial."""
+    parts: list[str] = []
+    for piece in _SENTENCE_END.split(text):
+        if parts and _ABBREVIATION.search(parts[-1].rstrip()) and not parts[-1].endswith("\n"):
+            parts[-1] = f"{parts[-1].rstrip()} {piece}"
+        else:
+            parts.append(piece)
+    return parts
+
+
 def _sentences(text: str) -> list[str]:
     """Sentences, and within them the clauses that start a new first-person statement:
     "My name is Sam and I live in Porto" is two facts with two conflict slots."""
     out = []
-    for part in _SENTENCE_END.split(text):
+    for part in _split_sentences(text):
         if not part or not part.strip():
             continue
         clauses: list[str] = []
@@ -589,6 +630,11 @@ def _key(cue: Cue, match: re.Match[str]) -> str | None:
     return cue.key.replace("{1}", slug) if slug else None
 
 
+#: Emphatic "do" ("I do prefer Emacs", "I do like oat milk") is emphasis, not the verb: the
+#: sentence is read without it (so "prefer" is the cue) and scored as emphatic.
+_EMPHATIC_DO = re.compile(r"\b(I|[Ww]e) do (?!not\b)(?=[a-z])")
+
+
 class RuleExtractor:
     """The offline default: deterministic rules, no model, no network."""
 
@@ -652,6 +698,10 @@ class RuleExtractor:
     def _candidate(
         self, sentence: str, message: Message, subject: str, label: str
     ) -> Candidate | None:
+        plain = _EMPHATIC_DO.sub(r"\1 ", sentence)
+        if plain != sentence:
+            found = self._candidate(plain, message, subject, label)
+            return None if found is None else replace(found, emphatic=True)
         for cue in CUES:
             match = cue.pattern.search(sentence)
             if match is not None:
