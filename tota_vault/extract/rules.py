@@ -45,6 +45,20 @@ _FILLER = re.compile(
     r"honestly|basically|okay|ok|fyi|plus)\b[,!]?\s*)+",
     re.I,
 )
+#: A greeting before a statement is residue: "Hi, I'm planning a trip" is "I'm planning a trip".
+_GREETING = re.compile(
+    r"^(?:hi|hey|hello|hiya|heya|good (?:morning|afternoon|evening))"
+    r"(?: there| all| everyone| [A-Z][\w'-]+)?[,!.]*\s+(?=\S)",
+    re.I,
+)
+#: A verdict on the last turn before a statement is residue too: "That's cool, I like jazz".
+_VERDICT = re.compile(
+    r"^(?:that's|that is|that sounds|sounds|it's|how|what a|oh)\s+(?:so |really |very |pretty )?"
+    r"(?:cool|great|awesome|nice|amazing|interesting|funny|sweet|wonderful|fun|good|neat|"
+    r"fantastic|lovely|exciting|too bad|sad|terrible|a shame|crazy|wild|impressive)"
+    r"(?: to hear)?[,!]+\s+(?=\S)",
+    re.I,
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=[A-Z0-9\"'(])|\n+")
 #: A period that ends an abbreviation or an initial ends no sentence: "Dr. Okafor",
 #: "Prof. Lindqvist", "F. Scott Fitzgerald", "e.g. Rust". Titles and Latin abbreviations are a
@@ -523,10 +537,94 @@ def _sentences(text: str) -> list[str]:
             begin = boundary.end()
         clauses.append(part[begin:])
         for clause in clauses:
-            clause = _FILLER.sub("", re.sub(r"\s+", " ", clause).strip(" -–—*•,;"))
+            clause = re.sub(r"\s+", " ", clause).strip(" -–—*•,;")
+            clause = _FILLER.sub("", _VERDICT.sub("", _GREETING.sub("", clause)))
             if clause:
                 out.append(clause[0].upper() + clause[1:])
     return out
+
+
+# --- conversation, not facts ----------------------------------------------------------------
+
+_I_SUBJECT = r"^(?:I|I'm|I am|Im|I've|I have|I'd|I would|I'll|I will)\s+" + _ADVERB_SLOT
+#: A stance the speaker takes towards what was just said: "I'm glad you ...", "I'm sorry to
+#: hear that", "I bet", "I know what you mean", "I agree". The predicate is a mental state
+#: (adjective or verb of knowing, feeling, agreeing) whose complement is the listener, the
+#: last turn (that/it/so) or nothing; "I'm happy with my job" (a complement of its own) is a fact.
+_STANCE = re.compile(
+    _I_SUBJECT + r"(?:so |very |really |pretty |quite )*"
+    r"(?:glad|happy|sorry|sure|excited|thrilled|jealous|envious|impressed|bet|know|agree|"
+    r"understand|imagine|see|mean|guess|hope|believe|think|wish|can imagine|can tell|"
+    r"can't wait|cannot wait|can relate|can see|appreciate|feel the same)"
+    r"(?=\W*$|\s+(?:you|your|that|it|so|to hear|to see|to know|for you|for them|what|how|we|"
+    r"they|he|she|there|this)\b|[,!.])",
+    re.I,
+)
+#: A promise about the conversation: a future or obligation over "it"/"that" ("I'll have to
+#: check it out", "I will definitely try that", "I'll let you know").
+_PROMISE = re.compile(
+    _I_SUBJECT + r"(?:(?:have|need|got|want) to |gotta |will |should |might |must )?"
+    r"(?:\w+ ){1,2}(?:it|that|them|this|you)(?: (?:out|up|sometime|some time|soon|later|too|"
+    r"next time|one day|a try|a shot))*\W*$",
+    re.I,
+)
+_FUTURE_OR_DUTY = re.compile(
+    r"^(?:I'll|I will|I'd|I would|I should|I might|I(?:'ll| will)? have to|I need to|"
+    r"I gotta|I'm going to|I'm gonna)\b",
+    re.I,
+)
+#: A second-person pronoun: a clause with one is addressed to the listener.
+_YOU = re.compile(r"\b(?:you|your|you're|you've|you'd|you'll|yours|yourself|ya|u)\b", re.I)
+#: Cues that state a durable fact about the speaker whatever else the clause says: "I'm Sam,
+#: nice to meet you" still names the speaker.
+_STRONG_CUES = {"name", "age", "location", "origin", "employer", "role", "allergy"}
+#: A deictic subject or a pronoun object names something said before, not in the sentence:
+#: "That's why I love it", "I'm not very good at them", "I don't have time for it".
+_DEICTIC_SUBJECT = re.compile(
+    r"^(?:that|this|it|they|those|these|he|she)(?:'s|'re| is| are| was| were| has| have)?\b"
+    r"(?!'s \w+ to\b| is \w+ to\b)",
+    re.I,
+)
+_PRONOUN_OBJECT = re.compile(
+    r"\b(?:it|them|that|this|those|these|one|him|her|(?:been|went|go|live|lived|work|"
+    r"worked|moved|stayed|visit|visited|get|got) there)"
+    r"(?: (?:too|as well|either|a lot|so much|very much|sometime|anymore|again|before|yet|now|"
+    r"all|both|here|though|lol|haha))*\W*$|\bthem\b",
+    re.I,
+)
+
+
+#: A noun phrase before the pronoun can be what it refers to: "My dad was a builder and I
+#: learned from him", "I have two dogs and I love them". A quantity ("a lot of") is none.
+_ANTECEDENT = re.compile(
+    r"\b(?:a|an|the|my|our|his|her|their|two|three|four|five|some|many|several)\s+"
+    r"(?!lot\b|bit\b|few\b|little\b|lot of\b)[\w-]{3,}|\b[a-z]\w+ [A-Z][a-z]+"
+)
+
+
+#: Support offered to the listener: "I'm here for you", "I've got your back".
+_HERE_FOR_YOU = re.compile(
+    r"\bI(?:'m| am) (?:always )?here (?:for|to (?:help|support|listen to)) you\b|"
+    r"\bI(?:'ve)? got your back\b|\bI(?:'m| am) (?:so )?proud of you\b|"
+    r"\bI(?:'m| am) rooting for you\b",
+    re.I,
+)
+
+
+def _conversational(sentence: str) -> str | None:
+    """Why a sentence is about the conversation rather than a fact, or None."""
+    if _STANCE.search(sentence):
+        return "a reaction"
+    if _FUTURE_OR_DUTY.match(sentence) and _PROMISE.search(sentence):
+        return "a promise about the conversation"
+    if _YOU.search(sentence) and _HERE_FOR_YOU.search(sentence):
+        return "a reaction"
+    if _DEICTIC_SUBJECT.match(sentence):
+        return "a reference to something not said"
+    pronoun = _PRONOUN_OBJECT.search(sentence)
+    if pronoun is not None and not _ANTECEDENT.search(sentence[: pronoun.start()]):
+        return "a reference to something not said"
+    return None
 
 
 def _skip_reason(sentence: str) -> str | None:
@@ -546,12 +644,14 @@ def _skip_reason(sentence: str) -> str | None:
     words = re.findall(r"[\w']+", stripped)
     if len(words) < 4 or (_SMALL_TALK.match(stripped) and len(words) < 8):
         return "small talk"
-    return None
+    return _conversational(stripped)
 
 
 #: A remark (see `RuleExtractor._remark`) is inferred evidence at this strength: 0.55 after
 #: the inferred penalty, stored at the default threshold, dropped when hedged.
 REMARK_STRENGTH = 0.65
+#: A short answer to a question put to the speaker: their own words, but its type is unknown.
+ANSWER_STRENGTH = 0.7
 #: A remark needs this many words: shorter ones are reactions more often than content.
 REMARK_WORDS = 10
 #: The quote kept in a note is cut here: it is provenance, not an archive of the chat.
@@ -595,6 +695,34 @@ def _context(previous: Message | None, message: Message, cleaned: str | None = N
     if len(text) > MAX_CONTEXT_CHARS:
         text = "… " + text[-MAX_CONTEXT_CHARS:].split(" ", 1)[-1]
     return f"{previous.name or previous.role}: {text}"
+
+
+#: A question longer than this is not quoted in a statement (the note's quote still has it).
+MAX_QUESTION_CHARS = 160
+DANGLING = "a reference to something not said"
+
+
+def _question(context: str) -> str | None:
+    """The question the message answers: the last sentence of the message before, when it
+    asks the speaker something ("Do you have any pets?"), else None."""
+    if not context:
+        return None
+    parts = [p.strip() for p in _split_sentences(context.split(": ", 1)[-1]) if p.strip()]
+    if not parts:
+        return None
+    last = _VERDICT.sub("", _GREETING.sub("", parts[-1]))
+    if last.endswith("?") and _YOU.search(last) and len(last) <= MAX_QUESTION_CHARS:
+        return last[0].upper() + last[1:]
+    return None
+
+
+def _is_answer(sentence: str) -> bool:
+    """A short reply that answers with content ("By April 1.", "Definitely Star Wars!"), not
+    a bare yes, thanks or reaction."""
+    words = re.findall(r"[\w']+", sentence)
+    if len(words) < 2 or sentence.endswith("?") or _conversational(sentence) is not None:
+        return False
+    return not (_SMALL_TALK.match(sentence) and len(words) < 4)
 
 
 def message_quote(message: Message, previous: Message | None) -> str:
@@ -674,11 +802,36 @@ class RuleExtractor:
                 quote = f"{context}\n\n{quote}"
             found = len(candidates)
             remarks: list[str] = []
+            question = _question(context)
+            answer: str | None = None
             for sentence in _sentences(content):
                 reason = _skip_reason(sentence)
+                if (
+                    reason == "small talk"
+                    and question is not None
+                    and _PRONOUN_OBJECT.search(sentence)
+                    and not _SMALL_TALK.match(sentence)
+                ):
+                    reason = DANGLING  # "I love it!": short, but it says something of "it"
+                if reason == DANGLING and question is not None:
+                    # "I have two of them." after "Do you have any pets?": the question is
+                    # what the sentence refers to, so it is kept with it, once per message.
+                    candidate = self._candidate(sentence, message, subject, label)
+                    if candidate is not None:
+                        said = f"{answer} {sentence}" if answer else sentence
+                        text = self._answer_text(question, said, message, label)
+                        candidates.append(replace(candidate, text=text, quote=quote))
+                        question = None
+                        continue
+                if reason in ("small talk", "not about the speaker") and answer is None:
+                    answer = sentence if _is_answer(sentence) else ""
                 if reason == "small talk" and _short_fact(sentence):
                     reason = None  # "I like jazz." is short, and a fact
-                if reason == "not about the speaker" and _is_remark(sentence):
+                if (
+                    reason == "not about the speaker"
+                    and _is_remark(sentence)
+                    and not _STANCE.search(sentence)
+                ):
                     remarks.append(sentence)
                 if reason is not None:
                     skipped.append(Skip(message.id, sentence, reason))
@@ -688,7 +841,10 @@ class RuleExtractor:
                     skipped.append(Skip(message.id, sentence, "no cue"))
                 else:
                     candidates.append(replace(candidate, quote=quote))
-            if len(candidates) == found and remarks:
+            if len(candidates) == found and question is not None and answer:
+                # A short answer means nothing alone: it is learned with the question's words.
+                candidates.append(self._answered(question, answer, message, subject, label, quote))
+            elif len(candidates) == found and remarks:
                 # Nothing about the speaker, but they said something of substance: keep one
                 # remark for the message (its longest sentence), with the whole message quoted.
                 longest = max(remarks, key=len)
@@ -712,6 +868,32 @@ class RuleExtractor:
             weak = Cue("statement", T.EPISODE, _I_WORD, 0.6)
             return self._build(sentence, message, subject, label, weak, None)
         return None
+
+    @staticmethod
+    def _answer_text(question: str, sentence: str, message: Message, label: str) -> str:
+        """'Asked "Do you have any pets?", Sam said: "I have two of them."'"""
+        dated, _days = resolve_dates(sentence.strip(), message.timestamp)
+        return f'Asked "{question}", {label} said: "{dated}"'
+
+    def _answered(
+        self, question: str, answer: str, message: Message, subject: str, label: str, quote: str
+    ) -> Candidate:
+        """A short answer to a question put to the speaker, kept with the question."""
+        _dated, days = resolve_dates(answer, message.timestamp)
+        return Candidate(
+            type=T.EPISODE,
+            text=self._answer_text(question, answer, message, label),
+            subject=subject,
+            source=message.id,
+            evidence=Evidence.DIRECT,
+            strength=ANSWER_STRENGTH,
+            hedged=bool(_HEDGES.search(answer)),
+            emphatic=False,
+            cue="answer",
+            days=tuple(days),
+            timestamp=message.timestamp,
+            quote=quote,
+        )
 
     def _remark(
         self, sentence: str, message: Message, subject: str, label: str, quote: str
