@@ -702,17 +702,24 @@ MAX_QUESTION_CHARS = 160
 DANGLING = "a reference to something not said"
 
 
-def _question(context: str) -> str | None:
-    """The question the message answers: the last sentence of the message before, when it
-    asks the speaker something ("Do you have any pets?"), else None."""
+def _antecedent(context: str) -> str | None:
+    """What a reply refers to: the last sentence of the message before (the question it
+    answers, "Do you have any pets?", or the statement it takes up), or None."""
     if not context:
         return None
     parts = [p.strip() for p in _split_sentences(context.split(": ", 1)[-1]) if p.strip()]
     if not parts:
         return None
-    last = _VERDICT.sub("", _GREETING.sub("", parts[-1]))
-    if last.endswith("?") and _YOU.search(last) and len(last) <= MAX_QUESTION_CHARS:
-        return last[0].upper() + last[1:]
+    last = _VERDICT.sub("", _GREETING.sub("", parts[-1])).strip()
+    if len(re.findall(r"[\w']+", last)) < 3 or len(last) > MAX_QUESTION_CHARS:
+        return None
+    return last[0].upper() + last[1:]
+
+
+def _question(antecedent: str | None) -> str | None:
+    """The antecedent when it asks the speaker something."""
+    if antecedent and antecedent.endswith("?") and _YOU.search(antecedent):
+        return antecedent
     return None
 
 
@@ -802,7 +809,8 @@ class RuleExtractor:
                 quote = f"{context}\n\n{quote}"
             found = len(candidates)
             remarks: list[str] = []
-            question = _question(context)
+            antecedent = _antecedent(context)
+            question = _question(antecedent)
             answer: str | None = None
             for sentence in _sentences(content):
                 reason = _skip_reason(sentence)
@@ -813,15 +821,15 @@ class RuleExtractor:
                     and not _SMALL_TALK.match(sentence)
                 ):
                     reason = DANGLING  # "I love it!": short, but it says something of "it"
-                if reason == DANGLING and question is not None:
-                    # "I have two of them." after "Do you have any pets?": the question is
-                    # what the sentence refers to, so it is kept with it, once per message.
+                if reason == DANGLING and antecedent is not None:
+                    # "I have two of them." after "Do you have any pets?": the message before
+                    # is what the sentence refers to, so it is kept with it, once per message.
                     candidate = self._candidate(sentence, message, subject, label)
                     if candidate is not None:
                         said = f"{answer} {sentence}" if answer else sentence
-                        text = self._answer_text(question, said, message, label)
+                        text = self._answer_text(antecedent, said, message, label)
                         candidates.append(replace(candidate, text=text, quote=quote))
-                        question = None
+                        antecedent = question = None
                         continue
                 if reason in ("small talk", "not about the speaker") and answer is None:
                     answer = sentence if _is_answer(sentence) else ""
@@ -870,10 +878,12 @@ class RuleExtractor:
         return None
 
     @staticmethod
-    def _answer_text(question: str, sentence: str, message: Message, label: str) -> str:
-        """'Asked "Do you have any pets?", Sam said: "I have two of them."'"""
+    def _answer_text(antecedent: str, sentence: str, message: Message, label: str) -> str:
+        """'Asked "Do you have any pets?", Sam said: "I have two of them."', or for a reply to
+        a statement, 'Replying to "I got a puppy.", Sam said: "I love them."'"""
         dated, _days = resolve_dates(sentence.strip(), message.timestamp)
-        return f'Asked "{question}", {label} said: "{dated}"'
+        frame = "Asked" if _question(antecedent) else "Replying to"
+        return f'{frame} "{antecedent}", {label} said: "{dated}"'
 
     def _answered(
         self, question: str, answer: str, message: Message, subject: str, label: str, quote: str
