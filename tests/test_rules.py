@@ -90,7 +90,7 @@ USER_FACTS = [
     fact("I'm a software engineer.", "identity", "Is a software engineer."),
     fact("I studied physics at MIT.", "identity", "Studied physics at MIT."),
     fact("I'm 34.", "identity", "Is 34.", "identity/age"),
-    fact("I'm vegetarian.", "identity", "Is vegetarian."),
+    fact("I'm vegetarian.", "identity", "Is vegetarian.", "identity/diet"),
     fact("I'm a nurse.", "identity", "Is a nurse."),
     fact("I still live in Porto.", "identity", "Still lives in Porto.", "identity/location"),
     fact("I currently work at Google.", "identity", "Currently works at Google.",
@@ -187,6 +187,26 @@ USER_FACTS = [
          "Puts their keys in the bowl every evening."),
     fact("I'm training for a triathlon in June.", "goal", "Is training for a triathlon in June."),
     fact("I'm preparing for the bar exam.", "goal", "Is preparing for the bar exam."),
+    fact("I've always wanted to visit Italy.", "goal", "Has always wanted to visit Italy."),
+    # residue is not part of the fact: a greeting, a verdict on the last turn, a trailing "too"
+    fact("Hi, I'm planning a trip to Kyoto in October.", "goal",
+         "Is planning a trip to Kyoto in October."),
+    fact("That's cool, I like to listen to country music.", "preference",
+         "Likes to listen to country music."),
+    fact("I love hiking too.", "preference", "Loves hiking."),
+    # the team's or family's facts and constraints ("we"), kept as inferred but stored
+    fact("We can't ship copyleft code.", "constraint",
+         "The user and others can't ship copyleft code.", evidence=INF),
+    fact("We're not allowed to keep data outside the EU.", "constraint",
+         "The user and others are not allowed to keep data outside the EU.", evidence=INF),
+    fact("We live in Halifax.", "identity", "The user and others live in Halifax.",
+         "identity/location", evidence=INF),
+    fact("Our deadline is the end of March.", "constraint",
+         "The user's deadline is the end of March.", evidence=INF),
+    fact("We usually eat dinner at six.", "habit", "The user and others usually eat dinner at six.",
+         evidence=INF),
+    # diet is a slot
+    fact("I eat a strictly vegan diet.", "identity", "Eats a strictly vegan diet.", "identity/diet"),
 ]
 # fmt: on
 
@@ -389,6 +409,21 @@ NEGATIVES = [
     nothing("Thanks so much, I really appreciate it!", "small talk"),
     nothing("Wow, I love that!", "small talk"),
     nothing("Haha yes, me too!", "small talk"),
+    # reactions, promises and offers about the conversation
+    nothing("I'm sure you'd like it.", "a reaction"),
+    nothing("I'm so sorry to hear that.", "a reaction"),
+    nothing("I'm glad you have a good relationship with your brother.", "a reaction"),
+    nothing("I bet that's a lot of fun.", "a reaction"),
+    nothing("I know what you mean, it's not for everyone.", "a reaction"),
+    nothing("I'm so glad to meet you.", "a reaction"),
+    nothing("I'm here for you, always.", "a reaction"),
+    nothing("I'll have to check it out sometime!", "a promise about the conversation"),
+    nothing("I will definitely give it a try.", "a promise about the conversation"),
+    nothing("I'd love to show you around the city.", "a promise about the conversation"),
+    # a reference with nothing before it to resolve it
+    nothing("I'm not very good at them.", "a reference to something not said"),
+    nothing("That's why I'm so passionate about beekeeping.", "a reference to something not said"),
+    nothing("I don't have a lot of time for it.", "a reference to something not said"),
     nothing("I prefer tabs over spaces.", "assistant message", role="assistant"),
     nothing("I'd recommend Neovim; I love its plugin ecosystem.", "assistant message",
             role="assistant"),
@@ -639,3 +674,88 @@ def test_no_remark_when_the_message_already_says_something_about_the_speaker():
     content = "I went to the group. The transgender stories were so inspiring and moving for all."
     candidates, _ = extract(content, name="Caroline")
     assert [c.cue for c in candidates] == ["episode"]
+
+
+# --- one fact per memory, references resolved, people the user names ----------------------------
+
+
+def test_a_name_with_an_appositive_is_one_fact_per_slot():
+    candidates, _ = extract("I'm Tomás, a data analyst at Brightwell in Valencia.")
+    assert [(c.key, c.text) for c in candidates] == [
+        ("identity/name", "The user's name is Tomás."),
+        (None, "Is a data analyst."),
+        ("identity/employer", "Works at Brightwell."),
+        ("identity/location", "Is based in Valencia."),
+    ]
+
+
+def test_a_diet_and_a_childs_allergy_are_two_memories():
+    candidates, _ = extract("I'm vegetarian and my daughter is allergic to peanuts.")
+    assert [(c.type.value, c.key, c.text) for c in candidates] == [
+        ("identity", "identity/diet", "Is vegetarian."),
+        ("relationship", None, "The user's daughter is allergic to peanuts."),
+    ]
+
+
+def chat(*turns: tuple[str, str]) -> list[Message]:
+    """("user"|"assistant"|a name, text) pairs as messages with ids 1, 2, ..."""
+    return [
+        Message(
+            role="assistant" if who == "assistant" else "user",
+            content=text,
+            id=str(i),
+            name=None if who in ("user", "assistant") else who,
+            timestamp=TS,
+        )
+        for i, (who, text) in enumerate(turns, 1)
+    ]
+
+
+REPLIES = [
+    # (the message before, the reply, the statement learned)
+    ("Do you have any pets?", "Yes! I have two of them.",
+     'Asked "Do you have any pets?", the user said: "I have two of them."'),
+    ("When is your thesis deadline?", "By April 1.",
+     'Asked "When is your thesis deadline?", the user said: "By April 1."'),
+    ("Great. Do you like hiking?", "I love it!",
+     'Asked "Do you like hiking?", the user said: "I love it!"'),
+    ("What is your favorite fantasy film?", "Definitely Star Wars! It's my favorite.",
+     'Asked "What is your favorite fantasy film?", the user said: '
+     '"Definitely Star Wars! It\'s my favorite."'),
+    ("I just got back from a week of climbing in Kalymnos.", "I've never been there.",
+     'Replying to "I just got back from a week of climbing in Kalymnos.", the user said: '
+     '"I\'ve never been there."'),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("before", "reply", "statement"), REPLIES, ids=[r[1] for r in REPLIES])
+def test_a_reply_that_needs_the_message_before_is_learned_with_it(before, reply, statement):
+    candidates, _ = RuleExtractor().extract(
+        chat(("assistant", before), ("user", reply)), conversation_id="c"
+    )
+    assert [c.text for c in candidates] == [statement]
+    assert candidates[0].source == "2"
+
+
+def test_a_bare_yes_or_thanks_is_no_answer():
+    candidates, _ = RuleExtractor().extract(
+        chat(("assistant", "Do you want the summary?"), ("user", "Yes, thanks!")),
+        conversation_id="c",
+    )
+    assert candidates == []
+
+
+def test_facts_about_people_the_user_named_are_relationship_memories():
+    messages = chat(
+        ("user", "My son Theo turns six in June, and my advisor is Prof. Lindqvist."),
+        ("assistant", "Congratulations! What is Theo into?"),
+        ("user", "Theo is crazy about dinosaurs. Prof. Lindqvist wants my draft by Friday."),
+        ("user", "Paris is lovely in the spring, I hear."),
+    )
+    candidates, _ = RuleExtractor().extract(messages, conversation_id="c")
+    assert [(c.type.value, c.text) for c in candidates] == [
+        ("relationship", "The user's son Theo turns six in June."),
+        ("relationship", "The user's advisor is Prof. Lindqvist."),
+        ("relationship", "The user's son Theo is crazy about dinosaurs."),
+        ("relationship", "The user's advisor Prof. Lindqvist wants their draft by Friday."),
+    ]

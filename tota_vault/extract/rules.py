@@ -99,6 +99,8 @@ _REPORTED = re.compile(
     r"mentioned|claims|reckons)\b",
     re.I,
 )
+#: "..., I hear" / "..., they say": the speaker passes on what others say.
+_HEARSAY = re.compile(r",?\s+(?:I hear|I heard|I'm told|they say|people say)\W*$", re.I)
 _SMALL_TALK = re.compile(
     r"^(?:thanks|thank you|thx|hey|hi|hello|wow|cool|awesome|great|congrats|congratulations|"
     r"lol|haha|yeah|yep|yes|no|nope|ok|okay|sure|aww|omg|oh|ah|hmm|bye|good night|"
@@ -149,6 +151,7 @@ def _cue(
 ) -> Cue:
     pattern = pattern.replace(r"\bI ", r"\bI " + _ADVERB_SLOT)
     pattern = pattern.replace(r"\bI(?:'m| am) ", r"\bI(?:'m| am) " + _ADVERB_SLOT)
+    pattern = pattern.replace(r"\bwe ", r"\bwe " + _ADVERB_SLOT)
     return Cue(name, mtype, re.compile(pattern, re.I), strength, key)
 
 
@@ -195,7 +198,10 @@ CUES: tuple[Cue, ...] = (
         "location",
         T.IDENTITY,
         r"\bI (?:live|am living|'m living) in\s+|\bI(?:'m| am) based in\s+|"
-        r"\bI (?:just )?moved to\s+|\bI(?:'ve| have) (?:just )?moved to\s+",
+        r"\bI (?:just )?moved to\s+|\bI(?:'ve| have) (?:just )?moved to\s+|"
+        # the user's household: "we live in Halifax" (inferred: the user is implied)
+        r"\bwe (?:live|are living|'re living) in\s+|\bwe(?:'re| are) based in\s+|"
+        r"\bwe (?:just )?moved to\s+|\bwe(?:'ve| have) (?:just )?moved to\s+",
         0.9,
         "identity/location",
     ),
@@ -223,6 +229,15 @@ CUES: tuple[Cue, ...] = (
         0.85,
     ),
     _cue(
+        "diet",
+        T.IDENTITY,
+        r"\bI(?:'m| am) (?:a |an )?(?:strict )?(vegan|vegetarian|pescatarian|pescetarian|"
+        r"flexitarian)\b|\bI (?:eat|follow|keep) (?:a |an )?(?:strict(?:ly)? )?"
+        r"(vegan|vegetarian|pescatarian|keto|paleo|halal|kosher|gluten-free)\b",
+        0.85,
+        "identity/diet",
+    ),
+    _cue(
         "identity",
         T.IDENTITY,
         r"\bI(?:'m| am) (?:a |an )?(?:transgender|trans|gay|lesbian|"
@@ -243,7 +258,11 @@ CUES: tuple[Cue, ...] = (
         T.CONSTRAINT,
         r"\bI (?:can't|cannot|can not|mustn't)\b|\bI(?:'m| am) not allowed to\b|"
         r"\bI (?:have to|must|need to)\b|\bmy (?:budget|deadline|limit)\b|"
-        r"\bI only have\b|\bnon-negotiable\b",
+        r"\bI only have\b|\bnon-negotiable\b|"
+        # the constraints of the user's team or family: "we can't ship copyleft code"
+        r"\bwe (?:can't|cannot|can not|mustn't|have to|must|need to|only have)\b|"
+        r"\bwe(?:'re| are) not (?:allowed|permitted) to\b|"
+        r"\bour (?:budget|deadline|limit|policy|rules?)\b",
         0.8,
     ),
     _cue(
@@ -283,6 +302,7 @@ CUES: tuple[Cue, ...] = (
         r"\bI (?:want|wanna|hope|plan|aim|intend)\b|"
         r"\bI(?:'m| am) (?:planning|hoping|aiming|trying|saving|determined)\b|"
         r"\bI(?:'m| am) (?:training|preparing|practi[cs]ing|studying) for\b|"
+        r"\bI(?:'ve| have) (?:always |long )?(?:wanted|dreamed|dreamt|hoped) (?:to|of)\b|"
         r"\bI(?:'d| would) (?:love|like) to\b|"
         r"\bmy (?:goal|dream|plan|aim|ambition|resolution)\b|\bI(?:'m| am) (?:going to|gonna) "
         r"(?!go with)\b|\bI(?:'m| am) thinking (?:of|about)\b|\b(?:gonna|going to) "
@@ -303,7 +323,8 @@ CUES: tuple[Cue, ...] = (
         "habit",
         T.HABIT,
         r"\bI (?:usually|always|often|normally|typically|regularly|tend to|"
-        r"never miss|practice|practise)\b|\bevery (?:day|morning|evening|night|week|weekend|"
+        r"never miss|practice|practise)\b|"
+        r"\bwe (?:usually|always|often|normally|typically|regularly)\b|\bevery (?:day|morning|evening|night|week|weekend|"
         r"month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(?:once|twice|"
         r"three times) a (?:day|week|month|year)\b|\bI(?:'ve| have) been (?:\w+ing)\b",
         0.75,
@@ -418,6 +439,9 @@ def third_person(sentence: str, subject: str) -> str:
     # A hedge is scored (the candidate is `hedged`), not repeated about the subject.
     text = _HEDGE_FRAME.sub("", sentence).strip()
     text = re.sub(r",?\s+(?:I guess|I think|I suppose|I believe)\s*(?=[.!]?$)", "", text)
+    # "too" and "as well" point at the other speaker ("I love hiking too"): the fact stands
+    # without them.
+    text = re.sub(r",?\s+(?:too|as well)(?=\s*[.!]*$)", "", text)
     text = text[:1].upper() + text[1:]
     habitual = bool(_HABITUAL.search(text))
     rules = [
@@ -509,6 +533,30 @@ def _unless_title(match: re.Match[str]) -> str:
     return " "
 
 
+#: "I'm Tomás, a data analyst at Brightwell in Valencia": a name, then an appositive that
+#: holds a role, an employer and a place. Each is a fact with its own slot.
+_APPOSITIVE = re.compile(
+    r"^I(?:'m| am) ([A-Z][\w'-]+),\s+(an? [\w' -]+?)"
+    r"(?:\s+(?:at|for|with)\s+([A-Z][\w&'.-]*(?: [A-Z][\w&'.-]*)*))?"
+    r"(?:\s+(?:in|from|based in)\s+([A-Z][\w'-]*(?: [A-Z][\w'-]*)*))?\W*$"
+)
+
+
+def _appositive(clause: str) -> list[str]:
+    """A clause of a name with an appositive, as one first-person clause per fact; any other
+    clause as it is (an empty one dropped)."""
+    match = _APPOSITIVE.match(clause)
+    if match is None:
+        return [clause] if clause else []
+    name, role, employer, place = match.groups()
+    facts = [f"My name is {name}.", f"I'm {role}."]
+    if employer:
+        facts.append(f"I work at {employer}.")
+    if place:
+        facts.append(f"I'm based in {place}.")
+    return facts
+
+
 def _split_sentences(text: str) -> list[str]:
     """Split at sentence ends, but rejoin a piece cut after an abbreviation or an initial."""
     parts: list[str] = []
@@ -539,8 +587,8 @@ def _sentences(text: str) -> list[str]:
         for clause in clauses:
             clause = re.sub(r"\s+", " ", clause).strip(" -–—*•,;")
             clause = _FILLER.sub("", _VERDICT.sub("", _GREETING.sub("", clause)))
-            if clause:
-                out.append(clause[0].upper() + clause[1:])
+            for fact in _appositive(clause):
+                out.append(fact[0].upper() + fact[1:])
     return out
 
 
@@ -556,7 +604,8 @@ _STANCE = re.compile(
     r"(?:glad|happy|sorry|sure|excited|thrilled|jealous|envious|impressed|bet|know|agree|"
     r"understand|imagine|see|mean|guess|hope|believe|think|wish|can imagine|can tell|"
     r"can't wait|cannot wait|can relate|can see|appreciate|feel the same)"
-    r"(?=\W*$|\s+(?:you|your|that|it|so|to hear|to see|to know|for you|for them|what|how|we|"
+    r"(?=\W*$|\s+(?:you|your|that|it|so|to (?:hear|see|know|meet|talk|chat)|for you|for them|"
+    r"what|how|we|"
     r"they|he|she|there|this)\b|[,!.])",
     re.I,
 )
@@ -611,10 +660,22 @@ _HERE_FOR_YOU = re.compile(
 )
 
 
+#: An offer or invitation to the listener: "I'd love to show you around", "I'd be happy to
+#: help you", "I'd love to hang out sometime". A wish whose object is the listener or the
+#: meeting itself is about the conversation, not the speaker's goals.
+_OFFER = re.compile(
+    _I_SUBJECT + r"(?:(?:love|like|be (?:happy|glad)) to|can|could) "
+    r"(?:\w+ )?(?:you|with you|hang out|chat|talk|meet up|get together|catch up)\b",
+    re.I,
+)
+
+
 def _conversational(sentence: str) -> str | None:
     """Why a sentence is about the conversation rather than a fact, or None."""
     if _STANCE.search(sentence):
         return "a reaction"
+    if _OFFER.search(sentence):
+        return "a promise about the conversation"
     if _FUTURE_OR_DUTY.match(sentence) and _PROMISE.search(sentence):
         return "a promise about the conversation"
     if _YOU.search(sentence) and _HERE_FOR_YOU.search(sentence):
@@ -635,7 +696,7 @@ def _skip_reason(sentence: str) -> str | None:
         # "My wifi password is [REDACTED password]" says nothing else; a sentence that does
         # ("I use postgres://app:[REDACTED ...]@db/app for staging") is kept, redacted.
         return "contains a secret"
-    if _REPORTED.match(stripped):
+    if _REPORTED.match(stripped) or _HEARSAY.search(stripped):
         return "someone else's words"
     if _HYPOTHETICAL.search(stripped):
         return "hypothetical"
@@ -770,6 +831,32 @@ def _key(cue: Cue, match: re.Match[str]) -> str | None:
 _EMPHATIC_DO = re.compile(r"\b(I|[Ww]e) do (?!not\b)(?=[a-z])")
 
 
+_PERSON_NAME = r"((?:(?:Dr|Prof|Mr|Mrs|Ms)\.? )?[A-Z][\w'-]+)"
+#: How a person names someone of theirs: "my son Theo", "my advisor, Prof. Lindqvist", "my
+#: manager is Dana", "Theo, my son", "Dana is my manager".
+_NAMING = (
+    re.compile(rf"\b[Mm]y (?:(?:little|older|younger|big|eldest|youngest|oldest|new) )?"
+               rf"({_RELATIONS}),? (?:is )?(?:called |named )?{_PERSON_NAME}"),
+    re.compile(rf"\b{_PERSON_NAME},? (?:is )?my (?:(?:little|older|younger|big|new) )?"
+               rf"({_RELATIONS})\b"),
+)  # fmt: skip
+
+
+def _named_people(sentence: str) -> dict[str, str]:
+    """The people a sentence names as the speaker's: {"Theo": "son"}."""
+    found: dict[str, str] = {}
+    for index, pattern in enumerate(_NAMING):
+        for match in pattern.finditer(sentence):
+            relation, name = match.groups() if index == 0 else match.groups()[::-1]
+            if name.split()[-1] not in ("I", "My", "The", "We") and relation.islower():
+                found[name] = relation
+    return found
+
+
+#: Any other first-person statement: the weakest rule.
+_WEAK = Cue("statement", T.EPISODE, _I_WORD, 0.6)
+
+
 class RuleExtractor:
     """The offline default: deterministic rules, no model, no network."""
 
@@ -783,6 +870,7 @@ class RuleExtractor:
         skipped: list[Skip] = []
         previous: Message | None = None
         previous_text: str | None = None  # `previous`, cleaned and redacted, if it was a user's
+        people: dict[str, dict[str, str]] = {}  # speaker -> {"Theo": "son"}, as they named them
         for message in messages:
             replied_to, replied_text = previous, previous_text
             previous, previous_text = message, None
@@ -812,19 +900,28 @@ class RuleExtractor:
             antecedent = _antecedent(context)
             question = _question(antecedent)
             answer: str | None = None
+            theirs = people.setdefault(subject, {})
             for sentence in _sentences(content):
+                theirs.update(_named_people(sentence))
                 reason = _skip_reason(sentence)
+                if reason in (None, "not about the speaker"):
+                    about = self._about_their_person(sentence, theirs, message, subject, label)
+                    if about is not None:
+                        candidates.append(replace(about, quote=quote))
+                        continue
                 if (
                     reason == "small talk"
                     and question is not None
-                    and _PRONOUN_OBJECT.search(sentence)
+                    and (_PRONOUN_OBJECT.search(sentence) or _DEICTIC_SUBJECT.match(sentence))
                     and not _SMALL_TALK.match(sentence)
                 ):
                     reason = DANGLING  # "I love it!": short, but it says something of "it"
                 if reason == DANGLING and antecedent is not None:
                     # "I have two of them." after "Do you have any pets?": the message before
                     # is what the sentence refers to, so it is kept with it, once per message.
-                    candidate = self._candidate(sentence, message, subject, label)
+                    candidate = self._candidate(sentence, message, subject, label) or self._build(
+                        sentence, message, subject, label, _WEAK, None
+                    )
                     if candidate is not None:
                         said = f"{answer} {sentence}" if answer else sentence
                         text = self._answer_text(antecedent, said, message, label)
@@ -873,9 +970,43 @@ class RuleExtractor:
         if not _is_small_talk(sentence) and (
             _FIRST_PERSON.search(sentence) or _WE.search(sentence) or _IMPLICIT_I.match(sentence)
         ):
-            weak = Cue("statement", T.EPISODE, _I_WORD, 0.6)
-            return self._build(sentence, message, subject, label, weak, None)
+            return self._build(sentence, message, subject, label, _WEAK, None)
         return None
+
+    def _about_their_person(
+        self, sentence: str, theirs: dict[str, str], message: Message, subject: str, label: str
+    ) -> Candidate | None:
+        """A sentence about someone the speaker named as theirs ("Theo is crazy about
+        dinosaurs", after "my son Theo"): a relationship memory, "The user's son Theo is ..."."""
+        match = re.match(
+            r"((?:(?:Dr|Prof|Mr|Mrs|Ms)\.? )?[A-Z][\w'-]+(?: [A-Z][\w'-]+)?)(?:'s)?\s+(\w+)",
+            sentence,
+        )
+        if match is None:
+            return None
+        name = next((n for n in theirs if match.group(1) == n or match.group(1).endswith(n)), None)
+        if name is None or len(re.findall(r"[\w']+", sentence)) < 4:
+            return None
+        if _conversational(sentence) is not None or sentence.endswith("?"):
+            return None
+        dated, days = resolve_dates(sentence, message.timestamp)
+        owner = "The user" if label == "the user" else label
+        statement = third_person(dated, label) if _FIRST_PERSON.search(dated) else dated
+        text = f"{owner}'s {theirs[name]} {statement.rstrip(' .!')}."
+        return Candidate(
+            type=T.RELATIONSHIP,
+            text=text,
+            subject=subject,
+            source=message.id,
+            evidence=Evidence.DIRECT,
+            strength=0.75,
+            hedged=bool(_HEDGES.search(sentence)),
+            emphatic=bool(_EMPHASIS.search(sentence)),
+            temporary=bool(_TEMPORARY.search(sentence)),
+            cue="their person",
+            days=tuple(days),
+            timestamp=message.timestamp,
+        )
 
     @staticmethod
     def _answer_text(antecedent: str, sentence: str, message: Message, label: str) -> str:
