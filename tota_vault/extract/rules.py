@@ -324,7 +324,8 @@ CUES: tuple[Cue, ...] = (
         T.HABIT,
         r"\bI (?:usually|always|often|normally|typically|regularly|tend to|"
         r"never miss|practice|practise)\b|"
-        r"\bwe (?:usually|always|often|normally|typically|regularly)\b|\bevery (?:day|morning|evening|night|week|weekend|"
+        r"\bwe (?:usually|always|often|normally|typically|regularly)\b|"
+        r"\bevery (?:day|morning|evening|night|week|weekend|"
         r"month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(?:once|twice|"
         r"three times) a (?:day|week|month|year)\b|\bI(?:'ve| have) been (?:\w+ing)\b",
         0.75,
