@@ -455,6 +455,29 @@ def test_a_quoted_title_is_kept_but_quoted_speech_is_not():
     assert all("call" not in c.text for c in candidates)
 
 
+TITLES = [
+    # a title-cased quote with no speech verb before it is a title, kept as written
+    ('I love "Who Moved My Cheese?" by Spencer Johnson.',
+     'Loves "Who Moved My Cheese?" by Spencer Johnson.'),
+    ('My favorite song is "Don\'t Stop Me Now".',
+     'The user\'s favorite song is "Don\'t Stop Me Now".'),
+    ('I just reread "Eat, Pray, Love" on the train.',
+     'Just reread "Eat, Pray, Love" on the train.'),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("utterance", "text"), TITLES, ids=[t[0] for t in TITLES])
+def test_a_quoted_title_is_never_cut_out_or_rewritten(utterance: str, text: str):
+    candidates, _ = extract(utterance)
+    assert [c.text for c in candidates] == [text]
+
+
+def test_a_sentence_that_held_quoted_speech_is_skipped_whole_not_cut():
+    candidates, skipped = extract('My motto is "I never give up, whatever happens to me".')
+    assert candidates == []
+    assert [s.reason for s in skipped] == ["someone else's words"]
+
+
 def test_code_is_removed_but_the_prose_around_it_is_learned():
     content = "I'm working on a Rust compiler.\n```\nI like pizza\n```\nAlso `I hate tests` here."
     candidates, _ = extract(content)

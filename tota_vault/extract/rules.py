@@ -382,6 +382,8 @@ _PAST_IRREGULAR = {
 #: Verbs whose past is their present ("I read", "I put"): a habitual sentence ("every night",
 #: "usually") is the present, so it is conjugated; otherwise the past is kept.
 _SAME_PAST = {"read", "put", "set", "cut", "let", "hit", "hurt", "quit"}
+#: "reread", "proofread", "upset": a prefixed verb inflects as its stem does.
+_PREFIXES = {"re", "proof", "mis", "up", "in", "out", "over", "under", "pre", "off"}
 _HABITUAL = re.compile(
     r"\b(?:every|each|usually|always|often|daily|weekly|nightly|normally|regularly|"
     r"sometimes|typically|whenever|before bed|at night)\b|\bon \w+days\b",
@@ -400,8 +402,12 @@ def _conjugate(word: str, habitual: bool = False) -> str:
         return _IRREGULAR[lower]
     if lower == "don't":
         return "doesn't"
-    if habitual and lower in _SAME_PAST:
-        return word + "s"
+    same_past = any(
+        lower == verb or (lower.endswith(verb) and lower[: -len(verb)] in _PREFIXES)
+        for verb in _SAME_PAST
+    )
+    if same_past:
+        return word + "s" if habitual else word
     past = lower.endswith("ed") and lower not in _PRESENT_EED
     if lower in _INVARIANT or lower in _PAST_IRREGULAR or past or "'" in lower:
         return word
@@ -437,6 +443,14 @@ def third_person(sentence: str, subject: str) -> str:
     kids"; for the user, a leading "The user prefers" becomes "Prefers", as notes read.
     """
     s = subject
+    # A quoted title is kept as written: "Who Moved My Cheese?" is not the subject's cheese.
+    titles: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        titles.append(match.group(0))
+        return f"\ue000{len(titles) - 1}\ue001"
+
+    sentence = _QUOTED.sub(hold, sentence)
     # A hedge is scored (the candidate is `hedged`), not repeated about the subject.
     text = _HEDGE_FRAME.sub("", sentence).strip()
     text = re.sub(r",?\s+(?:I guess|I think|I suppose|I believe)\s*(?=[.!]?$)", "", text)
@@ -486,7 +500,8 @@ def third_person(sentence: str, subject: str) -> str:
         text = text[0].upper() + text[1:]
     if text and text[-1] not in ".!?":
         text += "."
-    return re.sub(r"!+$", ".", text)
+    text = re.sub(r"!+$", ".", text)
+    return re.sub("\ue000(\\d+)\ue001", lambda m: titles[int(m.group(1))], text)
 
 
 # --- the extractor ----------------------------------------------------------------------------
@@ -525,13 +540,34 @@ _SPEECH = re.compile(r"\b(?:I|I'm|I've|I'd|me|my|we|our|you|your)\b|[.!?,;]\W*$"
 TITLE_WORDS = 8
 
 
+#: Where quoted speech was removed: a sentence that held it is someone else's words as a whole
+#: (removing the words alone would cut it: 'My favorite quote is "..."' -> "... is .").
+QUOTED_MARK = "“…”"
+#: A verb that introduces speech: the quoted words after it are said, not a title.
+_SPEECH_VERB = re.compile(
+    r"(?:\b(?:said|says|say|told|tell|asked|asks|wrote|writes|replied|replies|yelled|shouted|"
+    r"texted|goes|like)|:)\s*$",
+    re.I,
+)
+
+
+def _title_cased(words: str) -> bool:
+    """Most words capitalised, as a title is: "Who Moved My Cheese?", "Eat, Pray, Love"."""
+    tokens = re.findall(r"[A-Za-z][\w']*", words)
+    return bool(tokens) and sum(t[0].isupper() for t in tokens) >= 0.6 * len(tokens)
+
+
 def _unless_title(match: re.Match[str]) -> str:
     """Remove quoted words, but keep a quoted title: 'a show called "The Wheel of Time"' is a
-    fact about the show, and the statement would read "a show called ." without it."""
+    fact about the show, and the statement would read "a show called ." without it. A span
+    that speaks is a title too when it is title-cased and no speech verb introduces it
+    ('I love "Who Moved My Cheese?"')."""
     inner = match.group(0)[1:-1]
-    if len(inner.split()) <= TITLE_WORDS and not _SPEECH.search(inner):
-        return match.group(0)
-    return " "
+    if len(inner.split()) <= TITLE_WORDS:
+        introduced = _SPEECH_VERB.search(match.string[: match.start()])
+        if not _SPEECH.search(inner) or (not introduced and _title_cased(inner)):
+            return match.group(0)
+    return f" {QUOTED_MARK} "
 
 
 #: "I'm Tomás, a data analyst at Brightwell in Valencia": a name, then an appositive that
@@ -703,6 +739,8 @@ def _skip_reason(sentence: str) -> str | None:
         return "hypothetical"
     if not (_FIRST_PERSON.search(stripped) or _WE.search(stripped) or _IMPLICIT_I.match(stripped)):
         return "not about the speaker"
+    if QUOTED_MARK in stripped:
+        return "someone else's words"
     words = re.findall(r"[\w']+", stripped)
     if len(words) < 4 or (_SMALL_TALK.match(stripped) and len(words) < 8):
         return "small talk"
@@ -751,7 +789,9 @@ def _context(previous: Message | None, message: Message, cleaned: str | None = N
         return ""
     if previous.speaker == message.speaker:
         return ""
-    text = " ".join((cleaned if cleaned is not None else redact(_clean(previous.content))).split())
+    if cleaned is None:
+        cleaned = redact(_clean(previous.content)).replace(QUOTED_MARK, " ")
+    text = " ".join(cleaned.split())
     if not text:
         return ""
     if len(text) > MAX_CONTEXT_CHARS:
@@ -798,7 +838,7 @@ def message_quote(message: Message, previous: Message | None) -> str:
     """The quote a note keeps for a statement of `message`: the message cleaned and redacted,
     with who and when, after the message it answered (`_context`). Any extractor can cite a
     message this way, so a note reads the same whichever extractor made it."""
-    quote = _quote(redact(_clean(message.content)), message)
+    quote = _quote(redact(_clean(message.content)).replace(QUOTED_MARK, " "), message)
     context = _context(previous, message)
     return f"{context}\n\n{quote}" if context else quote
 
@@ -891,8 +931,8 @@ class RuleExtractor:
                 skipped.append(Skip(message.id, f"[REDACTED {found.kind}]",
                                     f"contains a secret ({found.kind})", found.kind))  # fmt: skip
             content = redact(content, secrets)
-            previous_text = content
-            quote = _quote(content, message)
+            previous_text = content.replace(QUOTED_MARK, " ")
+            quote = _quote(previous_text, message)
             context = _context(replied_to, message, replied_text)
             if context:
                 quote = f"{context}\n\n{quote}"
