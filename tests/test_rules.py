@@ -420,7 +420,12 @@ NEGATIVES = [
     nothing("I'll have to check it out sometime!", "a promise about the conversation"),
     nothing("I will definitely give it a try.", "a promise about the conversation"),
     nothing("I'd love to show you around the city.", "a promise about the conversation"),
+    nothing("I'm doing great, thank you.", "a reaction"),
+    nothing("I'm glad I could meet you.", "a reaction"),
+    nothing("I like your shirt, it looks great.", "addressed to the listener"),
+    nothing("I'm looking forward to trying some of your cookies.", "addressed to the listener"),
     # a reference with nothing before it to resolve it
+    nothing("I love all of those shows.", "a reference to something not said"),
     nothing("I'm not very good at them.", "a reference to something not said"),
     nothing("That's why I'm so passionate about beekeeping.", "a reference to something not said"),
     nothing("I don't have a lot of time for it.", "a reference to something not said"),

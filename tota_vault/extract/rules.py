@@ -646,6 +646,11 @@ _STANCE = re.compile(
     r"they|he|she|there|this)\b|[,!.])",
     re.I,
 )
+#: A stance that opens a clause about the listener: "I'm glad I could meet you".
+_STANCE_CLAUSE = re.compile(
+    _I_SUBJECT + r"(?:so |very |really )*(?:glad|happy|sorry|sure|excited|thrilled|bet|hope)\b",
+    re.I,
+)
 #: A promise about the conversation: a future or obligation over "it"/"that" ("I'll have to
 #: check it out", "I will definitely try that", "I'll let you know").
 _PROMISE = re.compile(
@@ -707,17 +712,39 @@ _OFFER = re.compile(
 )
 
 
+#: The answer to "How are you?": "I'm doing great, thanks".
+_PLEASANTRY = re.compile(
+    r"^I(?:'m| am) (?:doing )?(?:very |really |pretty |so )?(?:good|great|well|fine|okay|ok|"
+    r"alright|all right)\b(?!\s+(?:at|with|in)\b)",
+    re.I,
+)
+#: The listener, or what is theirs, as the object of the speaker's verb: "I like your shirt",
+#: "I'm looking forward to trying your cookies", "I loved meeting you".
+_LISTENER_OBJECT = re.compile(
+    r"\b(?:like|likes|love|loves|loved|enjoy|enjoyed|admire|appreciate|try|trying|meet|meeting|"
+    r"see|seeing|hear|hearing|read|reading|visit|visiting)\s+(?:\w+ )?(?:of |about )?"
+    r"(?:your|you)\b",
+    re.I,
+)
+#: A demonstrative with its noun and nothing after: "I love those breeds", "all of these shows".
+_DEMONSTRATIVE_END = re.compile(r"\b(?:those|these)\s+\w+(?:\s+(?:too|as well))?\W*$", re.I)
+
+
 def _conversational(sentence: str) -> str | None:
     """Why a sentence is about the conversation rather than a fact, or None."""
-    if _STANCE.search(sentence):
+    if _STANCE.search(sentence) or _PLEASANTRY.match(sentence):
         return "a reaction"
+    if _STANCE_CLAUSE.search(sentence) and _YOU.search(sentence):
+        return "a reaction"  # "I'm glad I could meet you"
+    if _LISTENER_OBJECT.search(sentence):
+        return "addressed to the listener"
     if _OFFER.search(sentence):
         return "a promise about the conversation"
     if _FUTURE_OR_DUTY.match(sentence) and _PROMISE.search(sentence):
         return "a promise about the conversation"
     if _YOU.search(sentence) and _HERE_FOR_YOU.search(sentence):
         return "a reaction"
-    if _DEICTIC_SUBJECT.match(sentence):
+    if _DEICTIC_SUBJECT.match(sentence) or _DEMONSTRATIVE_END.search(sentence):
         return "a reference to something not said"
     pronoun = _PRONOUN_OBJECT.search(sentence)
     if pronoun is not None and not _ANTECEDENT.search(sentence[: pronoun.start()]):
