@@ -787,3 +787,76 @@ def test_facts_about_people_the_user_named_are_relationship_memories():
         ("relationship", "The user's son Theo is crazy about dinosaurs."),
         ("relationship", "The user's advisor Prof. Lindqvist wants their draft by Friday."),
     ]
+
+
+# --- whole conversations: what each must yield, and what it must not -------------------------
+
+DEVELOPER = chat(
+    ("user", "Hi! I'm Priya, a backend developer at Larkspur in Lisbon."),
+    ("assistant", "Nice to meet you, Priya! What are you working on?"),
+    ("user", "I'm building a billing service in Go. We can't ship copyleft code, so no GPL deps."),
+    ("assistant", "Understood. Which editor do you use?"),
+    ("user", "Neovim, always. I do prefer it over VS Code."),
+    ("assistant", "Great choice. When is the billing launch?"),
+    ("user", "By April 1."),
+    ("assistant", "Got it. Should I suggest a license checker?"),
+    ("user", "Thanks, I'll have to check it out. I'm sure you'd pick a good one."),
+)
+FAMILY = chat(
+    ("user", "We're planning a trip to Portugal in August with the kids."),
+    ("assistant", "Lovely! How old are the kids?"),
+    ("user", "My son Theo is six and my daughter Ana is nine. Theo is crazy about dinosaurs."),
+    ("assistant", "Any dietary needs I should know about?"),
+    ("user", "I'm vegetarian and Ana is allergic to peanuts. We live in Halifax, by the way."),
+    ("assistant", "Noted. Do you prefer trains or renting a car?"),
+    ("user", "Trains. We're not allowed to drive abroad on our insurance."),
+    ("user", "That sounds great, thanks so much!"),
+)
+STUDENT = chat(
+    ("user", "I'm a second-year master's student in Uppsala. My advisor is Prof. Lindqvist."),
+    ("assistant", "What is your thesis about?"),
+    ("user", "I'm writing my thesis on glacier melt models. I need to submit a draft by May."),
+    ("assistant", "Are you applying for PhD positions?"),
+    ("user", "I want to apply for the Zurich PhD position. I'm also training for a half marathon."),
+    ("assistant", "Good luck with both!"),
+    ("user", "Thanks! I'm so glad you asked. I'll let you know how it goes."),
+)
+
+CONVERSATIONS = [
+    pytest.param(DEVELOPER, [
+        ("identity", "identity/name", "The user's name is Priya."),
+        ("identity", None, "Is a backend developer."),
+        ("identity", "identity/employer", "Works at Larkspur."),
+        ("identity", "identity/location", "Is based in Lisbon."),
+        ("project", None, "Is building a billing service in Go."),
+        ("constraint", None, "The user and others can't ship copyleft code, so no GPL deps."),
+        ("preference", None, "Prefers it over VS Code."),
+        ("episode", None, 'Asked "When is the billing launch?", the user said: "By April 1."'),
+    ], id="a developer with a coding assistant"),
+    pytest.param(FAMILY, [
+        ("goal", None, "The user and others are planning a trip to Portugal in August with the "
+                       "kids."),
+        ("relationship", None, "The user's son Theo is six."),
+        ("relationship", None, "The user's daughter Ana is nine."),
+        ("relationship", None, "The user's son Theo is crazy about dinosaurs."),
+        ("identity", "identity/diet", "Is vegetarian."),
+        ("relationship", None, "The user's daughter Ana is allergic to peanuts."),
+        ("identity", "identity/location", "The user and others live in Halifax."),
+        ("constraint", None, "The user and others are not allowed to drive abroad on their "
+                             "insurance."),
+    ], id="a family planning travel"),
+    pytest.param(STUDENT, [
+        ("identity", None, "Is a second-year master's student in Uppsala."),
+        ("relationship", None, "The user's advisor is Prof. Lindqvist."),
+        ("project", None, "Is writing their thesis on glacier melt models."),
+        ("constraint", None, "Needs to submit a draft by May."),
+        ("goal", None, "Wants to apply for the Zurich PhD position."),
+        ("goal", None, "Is also training for a half marathon."),
+    ], id="a student and their plans"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("messages", "expected"), CONVERSATIONS)
+def test_a_conversation_yields_its_facts_and_nothing_else(messages, expected):
+    candidates, _ = RuleExtractor().extract(messages, conversation_id="c")
+    assert [(c.type.value, c.key, c.text) for c in candidates] == expected

@@ -38,7 +38,11 @@ _INDENTED = re.compile(r"^(?: {4}|\t).*$", re.M)
 _QUOTED = re.compile(r"\"[^\"\n]{3,}\"|“[^”\n]{3,}”|«[^»\n]{3,}»")
 _BLOCKQUOTE = re.compile(r"^\s*>.*$", re.M)
 #: A new first-person clause inside a sentence: ", and I", "; I", " but my".
-_CLAUSE = re.compile(r"(?:,|;)?\s+(?:and|but|while|plus)\s+(?=(?:I|I'm|I've|my|My)\b)|;\s+(?=I\b)")
+_CLAUSE = re.compile(
+    r"(?:,|;)?\s+(?:and|but|while|plus)\s+(?=(?:I|I'm|I've|my|My)\b)|;\s+(?=I\b)|"
+    # a named person as the subject of a clause of their own: "..., and Ana is allergic to nuts"
+    r"(?:,)?\s+and\s+(?=[A-Z][a-z]+ (?:is|has|was|loves|likes|hates|can't|doesn't|needs)\b)"
+)
 #: Words that open a spoken sentence and carry nothing: "Actually, I live in Lisbon".
 _FILLER = re.compile(
     r"^(?:(?:actually|well|so|oh|anyway|anyways|btw|by the way|also|and|but|yeah|yes|um|uh|"
@@ -48,7 +52,7 @@ _FILLER = re.compile(
 #: A greeting before a statement is residue: "Hi, I'm planning a trip" is "I'm planning a trip".
 _GREETING = re.compile(
     r"^(?:hi|hey|hello|hiya|heya|good (?:morning|afternoon|evening))"
-    r"(?: there| all| everyone| [A-Z][\w'-]+)?[,!.]*\s+(?=\S)",
+    r"(?: so much| a lot)?(?: there| all| everyone| [A-Z][\w'-]+)?[,!.]*\s+(?=\S)",
     re.I,
 )
 #: A verdict on the last turn before a statement is residue too: "That's cool, I like jazz".
@@ -225,7 +229,7 @@ CUES: tuple[Cue, ...] = (
         "role",
         T.IDENTITY,
         rf"\bI (?:work|am working|'m working) as an?\s+|"
-        rf"\bI(?:'m| am) (?:a|an)\s+(?:\w+\s+){{0,2}}(?:{_JOBS})\b",
+        rf"\bI(?:'m| am) (?:a|an)\s+(?:[\w'-]+\s+){{0,3}}(?:{_JOBS})\b",
         0.85,
     ),
     _cue(
@@ -301,6 +305,7 @@ CUES: tuple[Cue, ...] = (
         T.GOAL,
         r"\bI (?:want|wanna|hope|plan|aim|intend)\b|"
         r"\bI(?:'m| am) (?:planning|hoping|aiming|trying|saving|determined)\b|"
+        r"\bwe(?:'re| are) (?:planning|hoping|aiming|saving)\b|"
         r"\bI(?:'m| am) (?:training|preparing|practi[cs]ing|studying) for\b|"
         r"\bI(?:'ve| have) (?:always |long )?(?:wanted|dreamed|dreamt|hoped) (?:to|of)\b|"
         r"\bI(?:'d| would) (?:love|like) to\b|"
@@ -457,6 +462,10 @@ def third_person(sentence: str, subject: str) -> str:
     # "too" and "as well" point at the other speaker ("I love hiking too"): the fact stands
     # without them.
     text = re.sub(r",?\s+(?:too|as well)(?=\s*[.!]*$)", "", text)
+    # A closing discourse marker is residue: "We live in Halifax, by the way."
+    text = re.sub(
+        r",\s+(?:by the way|btw|though|lol|haha|anyway)(?=\s*[.!]*$)", "", text, flags=re.I
+    )
     text = text[:1].upper() + text[1:]
     habitual = bool(_HABITUAL.search(text))
     rules = [
@@ -659,6 +668,8 @@ _PROMISE = re.compile(
     r"next time|one day|a try|a shot))*\W*$",
     re.I,
 )
+#: A future whose object is the listener: "I'll let you know", "I will keep you posted".
+_TO_THE_LISTENER = re.compile(r"^I(?:'ll| will|'m going to| am going to) (?:\w+ ){0,2}you\b", re.I)
 _FUTURE_OR_DUTY = re.compile(
     r"^(?:I'll|I will|I'd|I would|I should|I might|I(?:'ll| will)? have to|I need to|"
     r"I gotta|I'm going to|I'm gonna)\b",
@@ -730,8 +741,12 @@ _LISTENER_OBJECT = re.compile(
 _DEMONSTRATIVE_END = re.compile(r"\b(?:those|these)\s+\w+(?:\s+(?:too|as well))?\W*$", re.I)
 
 
+_THANKS = re.compile(r"^(?:thanks|thank you|thx)(?: so much| a lot)?[,!.]*\s+(?=\S)", re.I)
+
+
 def _conversational(sentence: str) -> str | None:
     """Why a sentence is about the conversation rather than a fact, or None."""
+    sentence = _THANKS.sub("", sentence)
     if _STANCE.search(sentence) or _PLEASANTRY.match(sentence):
         return "a reaction"
     if _STANCE_CLAUSE.search(sentence) and _YOU.search(sentence):
@@ -740,7 +755,9 @@ def _conversational(sentence: str) -> str | None:
         return "addressed to the listener"
     if _OFFER.search(sentence):
         return "a promise about the conversation"
-    if _FUTURE_OR_DUTY.match(sentence) and _PROMISE.search(sentence):
+    if _FUTURE_OR_DUTY.match(sentence) and (
+        _PROMISE.search(sentence) or _TO_THE_LISTENER.search(sentence)
+    ):
         return "a promise about the conversation"
     if _YOU.search(sentence) and _HERE_FOR_YOU.search(sentence):
         return "a reaction"
@@ -846,8 +863,8 @@ def _antecedent(context: str) -> str | None:
 
 
 def _question(antecedent: str | None) -> str | None:
-    """The antecedent when it asks the speaker something."""
-    if antecedent and antecedent.endswith("?") and _YOU.search(antecedent):
+    """The antecedent when it asks something (of the speaker, who is answering it)."""
+    if antecedent and antecedent.endswith("?"):
         return antecedent
     return None
 
