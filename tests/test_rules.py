@@ -773,6 +773,25 @@ def test_a_bare_yes_or_thanks_is_no_answer():
     assert candidates == []
 
 
+PRONOUNS = [
+    # he/she after a sentence about exactly one of the speaker's people is that person
+    ("My sister lives in Berlin. She works at Siemens.",
+     ["The user's sister lives in Berlin.", "The user's sister works at Siemens."]),
+    ("My son Theo is six. He's crazy about dinosaurs.",
+     ["The user's son Theo is six.", "The user's son is crazy about dinosaurs."]),
+    # two people before: "she" cannot be resolved by rules, and is not learned
+    ("My mom and my dad are retired. She plays golf.",
+     ["The user's mom and their dad are retired."]),
+    ("He's Sam's best friend.", []),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("content", "texts"), PRONOUNS, ids=[p[0] for p in PRONOUNS])
+def test_he_or_she_is_resolved_from_the_sentence_before_or_not_learned(content, texts):
+    candidates, _ = extract(content)
+    assert [c.text for c in candidates] == texts
+
+
 def test_facts_about_people_the_user_named_are_relationship_memories():
     messages = chat(
         ("user", "My son Theo turns six in June, and my advisor is Prof. Lindqvist."),

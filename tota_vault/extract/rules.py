@@ -942,6 +942,35 @@ def _named_people(sentence: str) -> dict[str, str]:
 _WEAK = Cue("statement", T.EPISODE, _I_WORD, 0.6)
 
 
+_RELATIVE = re.compile(
+    r"\b[Mm]y ((?:(?:little|older|younger|big|eldest|youngest|oldest|new|best) )?"
+    rf"(?:{_RELATIONS}))\b"
+)
+_HE_SHE = re.compile(r"^(?:He|She)(?='s\b|\s+(?:is|was|has|had|loves|likes|works|lives|\w+s)\b)")
+
+
+def _one_person(sentence: str, theirs: dict[str, str]) -> str | None:
+    """The speaker's one person a sentence is about ("my sister", "Theo"), if exactly one."""
+    people = {f"my {m.group(1)}" for m in _RELATIVE.finditer(sentence)}
+    if not people:
+        people = {name for name in theirs if re.search(rf"\b{re.escape(name)}\b", sentence)}
+    return people.pop() if len(people) == 1 else None
+
+
+def _resolve_person(sentence: str, person: str | None) -> str:
+    """ "She works at Siemens." after "My sister lives in Berlin." is about "my sister": the
+    pronoun is replaced when the sentence before named exactly one person of the speaker's."""
+    if person is None or not _HE_SHE.match(sentence):
+        return sentence
+    name = person[0].upper() + person[1:]
+    # "He's" is "he is" or "he has"; "my son's" would read as a possessive
+    sentence = re.sub(
+        r"^(He|She)'s(?= (?:been|had|got|gotten|done|seen|never|always)\b)", r"\1 has", sentence
+    )
+    sentence = re.sub(r"^(He|She)'s\b", r"\1 is", sentence)
+    return _HE_SHE.sub(name, sentence, count=1)
+
+
 class RuleExtractor:
     """The offline default: deterministic rules, no model, no network."""
 
@@ -986,8 +1015,12 @@ class RuleExtractor:
             question = _question(antecedent)
             answer: str | None = None
             theirs = people.setdefault(subject, {})
+            last_person: str | None = None  # the one person the sentence before was about
             for sentence in _sentences(content):
                 theirs.update(_named_people(sentence))
+                resolved = _resolve_person(sentence, last_person)
+                last_person = _one_person(sentence, theirs)
+                sentence = resolved
                 reason = _skip_reason(sentence)
                 if reason in (None, "not about the speaker"):
                     about = self._about_their_person(sentence, theirs, message, subject, label)
