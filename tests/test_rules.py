@@ -426,6 +426,10 @@ NEGATIVES = [
     nothing("I'm looking forward to trying some of your cookies.", "addressed to the listener"),
     # a reference with nothing before it to resolve it
     nothing("I love all of those shows.", "a reference to something not said"),
+    # an elided verb phrase: what it stands for was in the last turn
+    nothing("I've always wanted to.", "a reference to something not said"),
+    nothing("I think I really should.", "a reference to something not said"),
+    nothing("I would love to, honestly.", "a reference to something not said"),
     nothing("I'm not very good at them.", "a reference to something not said"),
     nothing("That's why I'm so passionate about beekeeping.", "a reference to something not said"),
     nothing("I don't have a lot of time for it.", "a reference to something not said"),

@@ -463,9 +463,7 @@ def third_person(sentence: str, subject: str) -> str:
     # without them.
     text = re.sub(r",?\s+(?:too|as well)(?=\s*[.!]*$)", "", text)
     # A closing discourse marker is residue: "We live in Halifax, by the way."
-    text = re.sub(
-        r",\s+(?:by the way|btw|though|lol|haha|anyway)(?=\s*[.!]*$)", "", text, flags=re.I
-    )
+    text = _CLOSING.sub("", text)
     text = text[:1].upper() + text[1:]
     habitual = bool(_HABITUAL.search(text))
     rules = [
@@ -741,12 +739,25 @@ _LISTENER_OBJECT = re.compile(
 _DEMONSTRATIVE_END = re.compile(r"\b(?:those|these)\s+\w+(?:\s+(?:too|as well))?\W*$", re.I)
 
 
+#: A closing discourse marker: "We live in Halifax, by the way", "I would love to, honestly".
+_CLOSING = re.compile(
+    r",\s+(?:by the way|btw|though|lol|haha|anyway|honestly|really|actually)(?=\s*[.!]*$)", re.I
+)
 _THANKS = re.compile(r"^(?:thanks|thank you|thx)(?: so much| a lot)?[,!.]*\s+(?=\S)", re.I)
+
+
+#: A verb phrase left out because the last turn said it: "I've always wanted to", "I hope so",
+#: "I would love to", "I really am". What it stands for is in the message before.
+_ELLIPSIS = re.compile(
+    r"\b(?:to|so|do|does|did|will|would|can|could|should|have|has|am|is|are|was|were)"
+    r"(?:\s+(?:too|either|as well))?\W*$",
+    re.I,
+)
 
 
 def _conversational(sentence: str) -> str | None:
     """Why a sentence is about the conversation rather than a fact, or None."""
-    sentence = _THANKS.sub("", sentence)
+    sentence = _CLOSING.sub("", _THANKS.sub("", sentence))
     if _STANCE.search(sentence) or _PLEASANTRY.match(sentence):
         return "a reaction"
     if _STANCE_CLAUSE.search(sentence) and _YOU.search(sentence):
@@ -761,7 +772,11 @@ def _conversational(sentence: str) -> str | None:
         return "a promise about the conversation"
     if _YOU.search(sentence) and _HERE_FOR_YOU.search(sentence):
         return "a reaction"
-    if _DEICTIC_SUBJECT.match(sentence) or _DEMONSTRATIVE_END.search(sentence):
+    if (
+        _DEICTIC_SUBJECT.match(sentence)
+        or _DEMONSTRATIVE_END.search(sentence)
+        or _ELLIPSIS.search(sentence)
+    ):
         return "a reference to something not said"
     pronoun = _PRONOUN_OBJECT.search(sentence)
     if pronoun is not None and not _ANTECEDENT.search(sentence[: pronoun.start()]):
