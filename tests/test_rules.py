@@ -188,6 +188,11 @@ USER_FACTS = [
     fact("I'm training for a triathlon in June.", "goal", "Is training for a triathlon in June."),
     fact("I'm preparing for the bar exam.", "goal", "Is preparing for the bar exam."),
     fact("I've always wanted to visit Italy.", "goal", "Has always wanted to visit Italy."),
+    fact("I especially love grilling steaks.", "preference", "Especially loves grilling steaks."),
+    fact("I can't have dairy.", "constraint", "Can't have dairy."),
+    fact("I don't have a car anymore.", "episode", "Doesn't have a car anymore."),
+    fact("I'm going to Lisbon this weekend.", "goal",
+         "Is going to Lisbon on the weekend of 13 May 2023."),
     # residue is not part of the fact: a greeting, a verdict on the last turn, a trailing "too"
     fact("Hi, I'm planning a trip to Kyoto in October.", "goal",
          "Is planning a trip to Kyoto in October."),
@@ -426,6 +431,7 @@ NEGATIVES = [
     nothing("I'm looking forward to trying some of your cookies.", "addressed to the listener"),
     # a reference with nothing before it to resolve it
     nothing("I love all of those shows.", "a reference to something not said"),
+    nothing("I've heard good things about that place.", "a reference to something not said"),
     # an elided verb phrase: what it stands for was in the last turn
     nothing("I've always wanted to.", "a reference to something not said"),
     nothing("I think I really should.", "a reference to something not said"),

@@ -146,7 +146,8 @@ class Cue:
 _ADVERB_SLOT = (
     r"(?:(?:still|also|currently|really|just|now|actually|totally|absolutely|definitely|"
     r"usually|always|often|recently|finally|mostly|kinda|even|already|honestly|"
-    r"probably|maybe|truly|seriously) )*"
+    r"probably|maybe|truly|seriously|"
+    r"(?!(?:apply|reply|rely|supply|multiply|comply|imply|fly|ally)\b)[a-z]{2,}ly) )*"
 )
 
 
@@ -254,7 +255,8 @@ CUES: tuple[Cue, ...] = (
         "allergy",
         T.CONSTRAINT,
         r"\bI(?:'m| am) allergic to\b|\bI(?:'m| am) (?:\w+ )?intolerant\b|"
-        r"\bI (?:can't|cannot|can not|don't|do not|never) (?:eat|drink|have)\b",
+        r"\bI (?:can't|cannot|can not|don't|do not|never) (?:eat|drink)\b|"
+        r"\bI (?:can't|cannot|can not) have\b",  # "I don't have time" is possession
         0.9,
     ),
     _cue(
@@ -423,12 +425,23 @@ def _conjugate(word: str, habitual: bool = False) -> str:
     return word + "s"
 
 
+#: Words in -ly are adverbs ("I especially love"), but for these verbs.
+_LY_VERBS = ("apply", "reply", "rely", "supply", "multiply", "comply", "imply", "fly", "ally")
+_LY_ADVERB = r"(?!(?:" + "|".join(_LY_VERBS) + r")\b)[a-z]{2,}ly"
+
+
+def _is_adverb(word: str) -> bool:
+    """An adverb between "I" and the verb: a known one, or a word in -ly that is no verb."""
+    lower = word.lower()
+    return lower in _ADVERBS or (re.fullmatch(_LY_ADVERB, lower) is not None)
+
+
 def _verb_after_i(match: re.Match[str], subject: str, habitual: bool = False) -> str:
     words = match.group(1).split(" ")
     out = []
     conjugated = False
     for word in words:
-        if not conjugated and word.lower() not in _ADVERBS:
+        if not conjugated and not _is_adverb(word):
             out.append(_conjugate(word, habitual))
             conjugated = True
         else:
@@ -482,7 +495,7 @@ def third_person(sentence: str, subject: str) -> str:
     for pattern, repl in rules:
         text = re.sub(pattern, repl, text)
     text = re.sub(
-        r"\bI ((?:(?:" + "|".join(_ADVERBS) + r") )*[\w']+)",
+        r"\bI ((?:(?:" + "|".join(_ADVERBS) + r"|" + _LY_ADVERB + r") )*[\w']+)",
         lambda m: _verb_after_i(m, s, habitual),
         text,
     )
@@ -697,7 +710,7 @@ _PRONOUN_OBJECT = re.compile(
 #: A noun phrase before the pronoun can be what it refers to: "My dad was a builder and I
 #: learned from him", "I have two dogs and I love them". A quantity ("a lot of") is none.
 _ANTECEDENT = re.compile(
-    r"\b(?:a|an|the|my|our|his|her|their|two|three|four|five|some|many|several)\s+"
+    r"\b(?:a|an|the|my|our|his|her|their|two|three|four|five)\s+"
     r"(?!lot\b|bit\b|few\b|little\b|lot of\b)[\w-]{3,}|\b[a-z]\w+ [A-Z][a-z]+"
 )
 
@@ -736,7 +749,12 @@ _LISTENER_OBJECT = re.compile(
     re.I,
 )
 #: A demonstrative with its noun and nothing after: "I love those breeds", "all of these shows".
-_DEMONSTRATIVE_END = re.compile(r"\b(?:those|these)\s+\w+(?:\s+(?:too|as well))?\W*$", re.I)
+_DEMONSTRATIVE_END = re.compile(
+    r"\b(?:those|these|that|this)\s+(?!(?:week|weekend|year|month|morning|evening|afternoon|"
+    r"summer|winter|spring|fall|autumn|time|semester|season|term)\b)\w+"
+    r"(?:\s+(?:too|as well))?\W*$",
+    re.I,
+)
 
 
 #: A closing discourse marker: "We live in Halifax, by the way", "I would love to, honestly".
@@ -874,6 +892,8 @@ def _antecedent(context: str) -> str | None:
     last = _VERDICT.sub("", _GREETING.sub("", parts[-1])).strip()
     if len(re.findall(r"[\w']+", last)) < 3 or len(last) > MAX_QUESTION_CHARS:
         return None
+    if _DEICTIC_SUBJECT.match(last) or _DEMONSTRATIVE_END.search(last):
+        return None  # "They're always amazing.": it dangles too, so it resolves nothing
     return last[0].upper() + last[1:]
 
 
