@@ -882,19 +882,21 @@ DANGLING = "a reference to something not said"
 
 
 def _antecedent(context: str) -> str | None:
-    """What a reply refers to: the last sentence of the message before (the question it
-    answers, "Do you have any pets?", or the statement it takes up), or None."""
+    """What a reply refers to: the last sentence of the message before that stands alone (the
+    question it answers, "Do you have any pets?", or the statement it takes up), or None."""
     if not context:
         return None
     parts = [p.strip() for p in _split_sentences(context.split(": ", 1)[-1]) if p.strip()]
     if not parts:
         return None
-    last = _VERDICT.sub("", _GREETING.sub("", parts[-1])).strip()
-    if len(re.findall(r"[\w']+", last)) < 3 or len(last) > MAX_QUESTION_CHARS:
-        return None
-    if _DEICTIC_SUBJECT.match(last) or _DEMONSTRATIVE_END.search(last):
-        return None  # "They're always amazing.": it dangles too, so it resolves nothing
-    return last[0].upper() + last[1:]
+    for part in reversed(parts):
+        part = _VERDICT.sub("", _GREETING.sub("", part)).strip()
+        if len(re.findall(r"[\w']+", part)) < 3 or len(part) > MAX_QUESTION_CHARS:
+            continue
+        if _DEICTIC_SUBJECT.match(part) or _DEMONSTRATIVE_END.search(part):
+            continue  # "They're always amazing.": it dangles too, so it resolves nothing
+        return part[0].upper() + part[1:]
+    return None
 
 
 def _question(antecedent: str | None) -> str | None:
