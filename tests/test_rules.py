@@ -208,6 +208,8 @@ USER_FACTS = [
          "identity/location", evidence=INF),
     fact("Our deadline is the end of March.", "constraint",
          "The user's deadline is the end of March.", evidence=INF),
+    fact("We go hiking a lot, and we love to cook.", "episode",
+         "The user and others go hiking a lot, and they love to cook.", evidence=INF),
     fact("We usually eat dinner at six.", "habit", "The user and others usually eat dinner at six.",
          evidence=INF),
     # diet is a slot
@@ -432,6 +434,9 @@ NEGATIVES = [
     # a reference with nothing before it to resolve it
     nothing("I love all of those shows.", "a reference to something not said"),
     nothing("I've heard good things about that place.", "a reference to something not said"),
+    nothing("I will, thanks for the suggestion.", "a reference to something not said"),
+    nothing("I hope so.", "small talk"),
+    nothing("Here are some pictures of my dresses.", "addressed to the listener"),
     # an elided verb phrase: what it stands for was in the last turn
     nothing("I've always wanted to.", "a reference to something not said"),
     nothing("I think I really should.", "a reference to something not said"),

@@ -509,6 +509,7 @@ def third_person(sentence: str, subject: str) -> str:
         pieces[i] = "their" if (s in before or s.capitalize() in before) else f"{s}'s"
     text = "".join(pieces)
     text = re.sub(r"\bour\b", "their", text)
+    text = re.sub(r"(?<=\S )\bwe\b", "they", text)  # a later "we" is the same people again
     text = re.sub(r"\bOur\b", f"{s}'s", text)
     text = re.sub(r"\bWe\b", f"{s} and others", text)
     if s == "the user":
@@ -748,6 +749,8 @@ _LISTENER_OBJECT = re.compile(
     r"(?:your|you)\b",
     re.I,
 )
+#: Showing the listener something: "Here are some pictures of my dresses".
+_PRESENTING = re.compile(r"^(?:here's|here is|here are|check out|look at)\b", re.I)
 #: A demonstrative with its noun and nothing after: "I love those breeds", "all of these shows".
 _DEMONSTRATIVE_END = re.compile(
     r"\b(?:those|these|that|this)\s+(?!(?:week|weekend|year|month|morning|evening|afternoon|"
@@ -768,7 +771,8 @@ _THANKS = re.compile(r"^(?:thanks|thank you|thx)(?: so much| a lot)?[,!.]*\s+(?=
 #: "I would love to", "I really am". What it stands for is in the message before.
 _ELLIPSIS = re.compile(
     r"\b(?:to|so|do|does|did|will|would|can|could|should|have|has|am|is|are|was|were)"
-    r"(?:\s+(?:too|either|as well))?\W*$",
+    r"(?:\s+(?:too|either|as well))?\W*$|"
+    r"^I (?:will|do|did|can|am|have|would|could|should)(?: (?:too|definitely|certainly))?,",
     re.I,
 )
 
@@ -780,7 +784,7 @@ def _conversational(sentence: str) -> str | None:
         return "a reaction"
     if _STANCE_CLAUSE.search(sentence) and _YOU.search(sentence):
         return "a reaction"  # "I'm glad I could meet you"
-    if _LISTENER_OBJECT.search(sentence):
+    if _LISTENER_OBJECT.search(sentence) or _PRESENTING.match(sentence):
         return "addressed to the listener"
     if _OFFER.search(sentence):
         return "a promise about the conversation"
@@ -890,7 +894,7 @@ def _antecedent(context: str) -> str | None:
     if not parts:
         return None
     for part in reversed(parts):
-        part = _VERDICT.sub("", _GREETING.sub("", part)).strip()
+        part = _FILLER.sub("", _VERDICT.sub("", _GREETING.sub("", part))).strip(" ,")
         if len(re.findall(r"[\w']+", part)) < 3 or len(part) > MAX_QUESTION_CHARS:
             continue
         if _DEICTIC_SUBJECT.match(part) or _DEMONSTRATIVE_END.search(part):
@@ -929,6 +933,8 @@ def _short_fact(sentence: str) -> bool:
     reaction ("Wow, I love that!")."""
     if _SMALL_TALK.match(sentence) or re.search(r"\b(?:that|this|it)\W*$", sentence, re.I):
         return False
+    if _conversational(sentence) is not None:
+        return False  # "I hope so.": short, and it says nothing without the last turn
     return any(cue.pattern.search(sentence) for cue in CUES)
 
 
