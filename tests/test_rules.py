@@ -894,3 +894,19 @@ CONVERSATIONS = [
 def test_a_conversation_yields_its_facts_and_nothing_else(messages, expected):
     candidates, _ = RuleExtractor().extract(messages, conversation_id="c")
     assert [(c.type.value, c.key, c.text) for c in candidates] == expected
+
+
+def test_a_remark_that_refers_to_the_last_turn_keeps_it_or_is_not_kept():
+    with_turn = chat(
+        ("Nate", "I started volunteering at the animal shelter every Saturday."),
+        ("Joanna", "Wow! It's a lot of work, but it must be very rewarding for everyone there."),
+    )
+    candidates, _ = RuleExtractor().extract(with_turn, conversation_id="c")
+    assert [c.text for c in candidates][1:] == [
+        'Replying to "I started volunteering at the animal shelter every Saturday.", Joanna '
+        'said: "It\'s a lot of work, but it must be very rewarding for everyone there."'
+    ]
+    alone = chat(
+        ("Joanna", "It's a lot of work, but it must be very rewarding for everyone there.")
+    )
+    assert RuleExtractor().extract(alone, conversation_id="c")[0] == []

@@ -1096,7 +1096,7 @@ class RuleExtractor:
                 if (
                     reason == "not about the speaker"
                     and _is_remark(sentence)
-                    and not _STANCE.search(sentence)
+                    and _conversational(sentence) in (None, DANGLING)
                 ):
                     remarks.append(sentence)
                 if reason is not None:
@@ -1113,8 +1113,16 @@ class RuleExtractor:
             elif len(candidates) == found and remarks:
                 # Nothing about the speaker, but they said something of substance: keep one
                 # remark for the message (its longest sentence), with the whole message quoted.
-                longest = max(remarks, key=len)
-                candidates.append(self._remark(longest, message, subject, label, quote))
+                # A remark that refers to the last turn ("It's a lot of work") is kept with that
+                # turn's words, or not at all.
+                standing = [r for r in remarks if _conversational(r) is None]
+                if antecedent is not None or standing:
+                    longest = max(remarks if antecedent is not None else standing, key=len)
+                    remark = self._remark(longest, message, subject, label, quote)
+                    if _conversational(longest) is not None:
+                        text = self._answer_text(antecedent or "", longest, message, label)
+                        remark = replace(remark, text=text)
+                    candidates.append(remark)
         return candidates, skipped
 
     def _candidate(
