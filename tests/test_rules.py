@@ -771,6 +771,18 @@ REPLIES = [
 ]  # fmt: skip
 
 
+def test_after_a_statement_of_their_own_a_reference_keeps_that_statement():
+    messages = chat(
+        ("assistant", "I'm also a vegan and I love hummus."),
+        ("user", "I've never been sky diving, but I've always wanted to try it."),
+    )
+    candidates, _ = RuleExtractor().extract(messages, conversation_id="c")
+    assert [c.text for c in candidates] == [
+        "Has never been sky diving.",
+        "The user said: \"I've never been sky diving. I've always wanted to try it.\"",
+    ]
+
+
 @pytest.mark.parametrize(("before", "reply", "statement"), REPLIES, ids=[r[1] for r in REPLIES])
 def test_a_reply_that_needs_the_message_before_is_learned_with_it(before, reply, statement):
     candidates, _ = RuleExtractor().extract(

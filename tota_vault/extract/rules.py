@@ -1059,6 +1059,7 @@ class RuleExtractor:
             answer: str | None = None
             theirs = people.setdefault(subject, {})
             last_person: str | None = None  # the one person the sentence before was about
+            stated: str | None = None  # the speaker's last statement in this message
             for sentence in _sentences(content):
                 theirs.update(_named_people(sentence))
                 resolved = _resolve_person(sentence, last_person)
@@ -1077,18 +1078,23 @@ class RuleExtractor:
                     and not _SMALL_TALK.match(sentence)
                 ):
                     reason = DANGLING  # "I love it!": short, but it says something of "it"
-                if reason == DANGLING and antecedent is not None:
+                own = len(candidates) > found and stated is not None
+                if reason == DANGLING and (antecedent is not None or own):
                     # "I have two of them." after "Do you have any pets?": the message before
                     # is what the sentence refers to, so it is kept with it, once per message.
+                    # After a statement of the speaker's own, "it" more likely means what they
+                    # just said ("I've never been sky diving, but I've always wanted to try
+                    # it"): that statement is kept with it instead.
                     candidate = self._candidate(sentence, message, subject, label) or self._build(
                         sentence, message, subject, label, _WEAK, None
                     )
-                    if candidate is not None:
-                        said = f"{answer} {sentence}" if answer else sentence
-                        text = self._answer_text(antecedent, said, message, label)
-                        candidates.append(replace(candidate, text=text, quote=quote))
-                        antecedent = question = None
-                        continue
+                    said = f"{answer} {sentence}" if answer else sentence
+                    if own:
+                        said = f"{stated.rstrip(' .!')}. {sentence}"
+                    text = self._answer_text(None if own else antecedent, said, message, label)
+                    candidates.append(replace(candidate, text=text, quote=quote))
+                    antecedent = question = None
+                    continue
                 if reason in ("small talk", "not about the speaker") and answer is None:
                     answer = sentence if _is_answer(sentence) else ""
                 if reason == "small talk" and _short_fact(sentence):
@@ -1107,6 +1113,7 @@ class RuleExtractor:
                     skipped.append(Skip(message.id, sentence, "no cue"))
                 else:
                     candidates.append(replace(candidate, quote=quote))
+                    stated = sentence
             if len(candidates) == found and question is not None and answer:
                 # A short answer means nothing alone: it is learned with the question's words.
                 candidates.append(self._answered(question, answer, message, subject, label, quote))
@@ -1178,10 +1185,13 @@ class RuleExtractor:
         )
 
     @staticmethod
-    def _answer_text(antecedent: str, sentence: str, message: Message, label: str) -> str:
-        """'Asked "Do you have any pets?", Sam said: "I have two of them."', or for a reply to
-        a statement, 'Replying to "I got a puppy.", Sam said: "I love them."'"""
+    def _answer_text(antecedent: str | None, sentence: str, message: Message, label: str) -> str:
+        """'Asked "Do you have any pets?", Sam said: "I have two of them."', for a reply to a
+        statement 'Replying to "I got a puppy.", Sam said: "I love them."', and with no
+        antecedent but the speaker's own words 'Sam said: "I got a puppy. I love them."'"""
         dated, _days = resolve_dates(sentence.strip(), message.timestamp)
+        if antecedent is None:
+            return f'{label[:1].upper()}{label[1:]} said: "{dated}"'
         frame = "Asked" if _question(antecedent) else "Replying to"
         return f'{frame} "{antecedent}", {label} said: "{dated}"'
 
