@@ -196,6 +196,8 @@ USER_FACTS = [
     # residue is not part of the fact: a greeting, a verdict on the last turn, a trailing "too"
     fact("Hi, I'm planning a trip to Kyoto in October.", "goal",
          "Is planning a trip to Kyoto in October."),
+    fact("You know, I volunteer at the food bank every Sunday.", "habit",
+         "Volunteers at the food bank every Sunday."),
     fact("That's cool, I like to listen to country music.", "preference",
          "Likes to listen to country music."),
     fact("I love hiking too.", "preference", "Loves hiking."),
@@ -434,6 +436,8 @@ NEGATIVES = [
     # a reference with nothing before it to resolve it
     nothing("I love all of those shows.", "a reference to something not said"),
     nothing("I've heard good things about that place.", "a reference to something not said"),
+    nothing("I love it for the most part.", "a reference to something not said"),
+    nothing("I've never had it in Japan.", "a reference to something not said"),
     nothing("I will, thanks for the suggestion.", "a reference to something not said"),
     nothing("I hope so.", "small talk"),
     nothing("Here are some pictures of my dresses.", "addressed to the listener"),

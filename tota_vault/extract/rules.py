@@ -46,7 +46,7 @@ _CLAUSE = re.compile(
 #: Words that open a spoken sentence and carry nothing: "Actually, I live in Lisbon".
 _FILLER = re.compile(
     r"^(?:(?:actually|well|so|oh|anyway|anyways|btw|by the way|also|and|but|yeah|yes|um|uh|"
-    r"honestly|basically|okay|ok|fyi|plus)\b[,!]?\s*)+",
+    r"you know|honestly|basically|okay|ok|fyi|plus)\b[,!]?\s*)+",
     re.I,
 )
 #: A greeting before a statement is residue: "Hi, I'm planning a trip" is "I'm planning a trip".
@@ -703,7 +703,10 @@ _PRONOUN_OBJECT = re.compile(
     r"\b(?:it|them|that|this|those|these|one|him|her|(?:been|went|go|live|lived|work|"
     r"worked|moved|stayed|visit|visited|get|got) there)"
     r"(?: (?:too|as well|either|a lot|so much|very much|sometime|anymore|again|before|yet|now|"
-    r"all|both|here|though|lol|haha))*\W*$|\bthem\b",
+    r"all|both|here|though|lol|haha))*\W*$|\bthem\b|"
+    # "it" as an object with only a phrase after it: "I love it for the most part"
+    r"\bit(?= (?:for|in|at|on|with|since|before|after|when|because|so much|a lot|every|all|"
+    r"too much|more|most|anymore|again)\b)",
     re.I,
 )
 
