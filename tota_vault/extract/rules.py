@@ -309,6 +309,7 @@ CUES: tuple[Cue, ...] = (
         r"\bI(?:'m| am) (?:planning|hoping|aiming|trying|saving|determined)\b|"
         r"\bwe(?:'re| are) (?:planning|hoping|aiming|saving)\b|"
         r"\bI(?:'m| am) (?:training|preparing|practi[cs]ing|studying) for\b|"
+        r"\bI(?:'m| am) (?:learning|studying)\s+(?!about\b)\w|"
         r"\bI(?:'ve| have) (?:always |long )?(?:wanted|dreamed|dreamt|hoped) (?:to|of)\b|"
         r"\bI(?:'d| would) (?:love|like) to\b|"
         r"\bmy (?:goal|dream|plan|aim|ambition|resolution)\b|\bI(?:'m| am) (?:going to|gonna) "
@@ -366,6 +367,7 @@ _IRREGULAR = {"am": "is", "have": "has", "do": "does", "go": "goes", "be": "is",
 _INVARIANT = {
     "can", "could", "will", "would", "should", "must", "might", "may", "shall", "can't",
     "couldn't", "won't", "wouldn't", "shouldn't", "didn't", "was", "wasn't", "had", "hadn't",
+    "were", "are",  # after "my sister and I": the verb agrees with both
     "used", "ought", "gotta", "gonna", "wanna",
 }  # fmt: skip
 _ADVERBS = {
@@ -637,7 +639,7 @@ def _sentences(text: str) -> list[str]:
         begin = 0
         for boundary in _CLAUSE.finditer(part):
             head = part[begin : boundary.start()]
-            if re.fullmatch(r"\s*(?:[Mm]y|[Oo]ur)(?: [\w'-]+){1,2}\s*", head):
+            if re.fullmatch(r"\s*(?:(?:[Mm]y|[Oo]ur)(?: [\w'-]+){1,2}|[A-Z][a-z'-]+)\s*", head):
                 continue  # "My husband and I went hiking": a subject, not a fact of its own
             clauses.append(head)
             begin = boundary.end()
@@ -984,6 +986,24 @@ def _named_people(sentence: str) -> dict[str, str]:
     return found
 
 
+_COMPANION = re.compile(r"^(?:[Mm]y (?:[\w'-]+ ){1,2}|[A-Z][a-z]+ )and I\b")
+
+
+def _with_companion(sentence: str) -> str:
+    """ "My husband and I went hiking" -> "I went hiking with my husband": the speaker is the
+    subject and the companion is kept; the verb that agreed with both agrees with "I"."""
+    match = re.match(r"^((?:[Mm]y )?(?:[\w'-]+ )?[\w'-]+) and I (.+?)([.!]*)$", sentence)
+    if match is None:
+        return sentence
+    who, rest, end = match.groups()
+    if re.match(r"(?:are|were)\s+(?!\w+ing\b)", rest):
+        return sentence  # "My sister and I were born in Oslo": a fact of both, as said
+    if who.startswith("My "):
+        who = "my " + who[3:]
+    rest = re.sub(r"^are\b", "am", re.sub(r"^were\b", "was", rest))
+    return f"I {rest} with {who}{end}"
+
+
 #: Any other first-person statement: the weakest rule.
 _WEAK = Cue("statement", T.EPISODE, _I_WORD, 0.6)
 
@@ -1142,7 +1162,13 @@ class RuleExtractor:
         if plain != sentence:
             found = self._candidate(plain, message, subject, label)
             return None if found is None else replace(found, emphatic=True)
+        # "My husband and I went hiking": a companion in the subject; the predicate decides.
+        companion = _COMPANION.match(sentence) is not None
+        if companion:  # the speaker is the subject, the companion goes with them
+            sentence = _with_companion(sentence)
         for cue in CUES:
+            if companion and cue.name == "relationship":
+                continue
             match = cue.pattern.search(sentence)
             if match is not None:
                 return self._build(sentence, message, subject, label, cue, _key(cue, match))
