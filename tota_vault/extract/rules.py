@@ -8,8 +8,19 @@ decided", "I can't", "my sister", "yesterday I ..."). A matching sentence become
 rewritten about its subject ("Caroline went to a support group on 7 May 2023", or for the
 person tota serves, "Prefers Neovim over VS Code."), with relative dates made absolute.
 
+A sentence about the conversation rather than the speaker is skipped too: a reaction ("I'm
+sure you'd like it"), a promise or an offer ("I'll have to check it out"), the listener's
+things as the object. A sentence that leans on something it does not say ("I have two of
+them", "I've always wanted to") is kept with its antecedent, the question or statement it
+replies to or the speaker's own statement before it, or skipped; a short answer ("By April
+1.") is learned with its question. People the speaker names as theirs ("my son Theo") make
+later sentences about them relationship memories, and "he"/"she" after exactly one of them
+is resolved.
+
 The rules are deliberately plain: a table of cues, each with its type, an optional conflict
-key and a strength. `docs/learning.md` lists them; `tests/test_rules.py` holds the examples.
+key and a strength. `docs/learning.md` lists them and the statement style; the grammar they
+rely on (abbreviations, emphatic "do", -ly adverbs, verbs whose past is their present) is
+handled where it arises. `tests/test_rules.py` holds the examples.
 """
 
 from __future__ import annotations
