@@ -230,20 +230,6 @@ def test_git_setup_unites_the_sources_file_line_by_line(tmp_path: Path, monkeypa
     )
 
 
-@pytest.fixture
-def git_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A private HOME with no git config of the person running the tests."""
-    home = tmp_path / "git-home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.delenv("GIT_CONFIG_GLOBAL", raising=False)
-    for name in ("AUTHOR", "COMMITTER"):
-        monkeypatch.setenv(f"GIT_{name}_NAME", "t")
-        monkeypatch.setenv(f"GIT_{name}_EMAIL", "t@example.com")
-    return home
-
-
 def git(cwd: Path, *args: str) -> str:
     done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
     assert done.returncode == 0, f"git {' '.join(args)}: {done.stdout}{done.stderr}"

@@ -590,20 +590,6 @@ def test_the_driver_command_names_this_python_absolutely():
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
 
-@pytest.fixture
-def git_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A private HOME with no git config of the person running the tests."""
-    home = tmp_path / "git-home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.delenv("GIT_CONFIG_GLOBAL", raising=False)
-    for name in ("AUTHOR", "COMMITTER"):
-        monkeypatch.setenv(f"GIT_{name}_NAME", "t")
-        monkeypatch.setenv(f"GIT_{name}_EMAIL", "t@example.com")
-    return home
-
-
 def git(cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
     if check and done.returncode != 0:
