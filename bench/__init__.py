@@ -23,4 +23,5 @@ ENTRIES: dict[str, str] = {
     "llm": "the LLM extractor's own cost against the rules (a stand-in model on 127.0.0.1)",
     "integrity": "doctor's index check: integrity_check against quick_check",
     "doctor_secrets": "what the doctor's scan for stored secrets adds to tota doctor",
+    "startup": "`tota search` as a process against a bare sqlite3 process running the same query",
 }

@@ -16,11 +16,12 @@ import re
 from collections.abc import Iterable
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
-
-from markdown_it import MarkdownIt
+from typing import TYPE_CHECKING, Any
 
 from .model import format_date
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 __all__ = [
     "KEPT_OVER_KEY",
@@ -46,6 +47,9 @@ _HIDING = ("```", "~~~", "<")
 
 @lru_cache(maxsize=1)
 def _markdown() -> MarkdownIt:
+    # Imported on the first body that needs a parse: most never do, and a search never does.
+    from markdown_it import MarkdownIt
+
     return MarkdownIt("commonmark")
 
 

@@ -21,12 +21,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .capped import add_capped, recordable, refresh_index
 from .config import is_paused, load_config, set_paused
 from .decay import ARCHIVE_FLOOR
-from .doctor import DoctorReport, diagnose
 from .errors import (
     IndexCorruptError,
     IndexError_,
@@ -40,9 +39,6 @@ from .errors import (
     VaultError,
     first_line,
 )
-from .extract.base import Extractor
-from .extract.messages import Message
-from .extract.secrets import describe, find_secrets
 from .files import (
     TEMP_PATTERN,
     Fingerprint,
@@ -67,7 +63,6 @@ from .notes import (
     unique_title,
 )
 from .paths import broken_index_copies, index_path, resolve_vault_path, state_dir
-from .pipeline import Learner, ObserveReport, choose_extractor
 from .recall import Recalled, as_recalled
 from .recall import profile as profile_memories
 from .recall import recall as recall_memories
@@ -77,6 +72,14 @@ from .scoring import confirm_confidence
 from .seal import SealState, render_sealed, seal, seal_state
 from .sync import Progress, SyncReport, read_note, reconcile
 from .topics import with_topics
+
+if TYPE_CHECKING:
+    # Imported where used: searching and reading never pay for the checks, the learning
+    # pipeline or the secret patterns (`tota search` starts as a process; see bench/startup.py).
+    from .doctor import DoctorReport
+    from .extract.base import Extractor
+    from .extract.messages import Message
+    from .pipeline import ObserveReport
 
 __all__ = ["GITIGNORE_LINES", "StoredMemory", "Vault"]
 
@@ -725,6 +728,8 @@ class Vault:
         Except that a damaged index (its integrity checks fail) is a cache gone bad: it is
         moved aside and rebuilt from the notes, as any other command would, and checked again.
         """
+        from .doctor import diagnose
+
         follow = self._follow_external()
         report = diagnose(self.root, self.index, follow_external=follow)
         if report.integrity:
@@ -752,6 +757,8 @@ class Vault:
         changes nothing. Without an `extractor`, tota.toml's `[extract] backend` chooses one
         (the offline rules unless it says "llm").
         """
+        from .pipeline import Learner, ObserveReport, choose_extractor
+
         items = _as_messages(messages)
         if self.paused:
             return ObserveReport(conversation_id, paused=True, dry_run=dry_run)
@@ -1077,6 +1084,8 @@ def _file_id(path: Path) -> tuple[int, int] | None:
 
 def _refuse_secrets(fields: Mapping[str, Sequence[str]]) -> None:
     """Raise `SecretError` naming the first secret's kind and the field that holds it."""
+    from .extract.secrets import describe, find_secrets
+
     for where, values in fields.items():
         for value in values:
             found = find_secrets(value)
@@ -1096,6 +1105,8 @@ def _memory_type(value: str | MemoryType) -> MemoryType:
 
 def _as_messages(messages: Sequence[Message | Mapping[str, Any]]) -> list[Message]:
     """Accept `Message`s or chat dicts; dicts are read by the same rules as a JSON file."""
+    from .extract.messages import Message
+
     if all(isinstance(m, Message) for m in messages):
         return list(messages)  # type: ignore[arg-type]
     from .extract.formats import parse_conversation
