@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import InvalidNoteError, ValidationError
+
+_E = TypeVar("_E", bound=StrEnum)
 
 __all__ = [
     "DATE_FORMAT",
@@ -297,6 +299,63 @@ def _as_text(value: Any) -> str | None:
     return text or None
 
 
+def _enum_value(
+    raw: str | None, enum: type[_E], name: str, default: _E | None, path: str | None
+) -> _E:
+    """Parse a case-insensitive enum field, naming the allowed values when it is unknown."""
+    if raw is None and default is not None:
+        return default
+    try:
+        return enum(str(raw).lower())
+    except ValueError:
+        allowed = ", ".join(e.value for e in enum)
+        raise InvalidNoteError(
+            f"unknown {name} {raw!r} (expected one of: {allowed})", path=path
+        ) from None
+
+
+def _score_value(value: Any, name: str) -> float:
+    """A score field: blank means the manual default, else a validated number in 0..1."""
+    if value is None or value == "":
+        return MANUAL_DEFAULTS[name]
+    return validate_score(value, name=name)
+
+
+def _confirmations_value(value: Any, path: str | None) -> int:
+    """The confirmations count: blank means 1; anything else a non-negative whole number."""
+    if value in (None, ""):
+        return 1
+    try:
+        confirmations = int(str(value).strip())
+    except ValueError:
+        raise InvalidNoteError(
+            f"confirmations {value!r} is not a whole number", path=path
+        ) from None
+    if confirmations < 0:
+        raise InvalidNoteError(f"confirmations {confirmations} is negative", path=path)
+    return confirmations
+
+
+def _memory_type(
+    fields: dict[str, Any], default_type: MemoryType | None, path: str | None
+) -> MemoryType:
+    """The note's type: its `type` field, else the type folder it sits in."""
+    try:
+        raw_type = _as_text(fields.get("type"))
+    except ValueError:
+        raise InvalidNoteError("type is not text", path=path) from None
+    if raw_type is None:
+        if default_type is None:
+            raise InvalidNoteError("no type (and the note is not in a type folder)", path=path)
+        return default_type
+    return _enum_value(raw_type, MemoryType, "type", default_type, path)
+
+
+# Fields read as plain text, all checked before any is interpreted so a list in one of
+# them is reported as such whatever else is wrong.
+_TEXT_FIELDS = ("id", "evidence", "status", "key", "subject")
+
+
 def memory_from_fields(
     fields: dict[str, Any],
     text: str,
@@ -313,90 +372,33 @@ def memory_from_fields(
     its id left empty for the caller to assign (by a surgical patch, never a rewrite). The
     type comes from `type`, else from `default_type` (the folder the note sits in).
     """
+    mtype = _memory_type(fields, default_type, path)
     try:
-        raw_type = _as_text(fields.get("type"))
-    except ValueError:
-        raise InvalidNoteError("type is not text", path=path) from None
-    if raw_type is None:
-        if default_type is None:
-            raise InvalidNoteError("no type (and the note is not in a type folder)", path=path)
-        mtype = default_type
-    else:
-        try:
-            mtype = MemoryType(raw_type.lower())
-        except ValueError:
-            allowed = ", ".join(t.value for t in MemoryType)
-            raise InvalidNoteError(
-                f"unknown type {raw_type!r} (expected one of: {allowed})", path=path
-            ) from None
-
-    try:
-        memory_id = _as_text(fields.get("id")) or ""
-        raw_evidence = _as_text(fields.get("evidence"))
-        raw_status = _as_text(fields.get("status"))
-        key = _as_text(fields.get("key"))
-        subject = _as_text(fields.get("subject")) or "user"
+        texts = {name: _as_text(fields.get(name)) for name in _TEXT_FIELDS}
     except ValueError as exc:
         raise InvalidNoteError(f"a text field holds a list or mapping ({exc})", path=path) from None
-
-    evidence = Evidence.MANUAL if not memory_id else Evidence.SYSTEM
-    if raw_evidence is not None:
-        try:
-            evidence = Evidence(raw_evidence.lower())
-        except ValueError:
-            allowed = ", ".join(e.value for e in Evidence)
-            raise InvalidNoteError(
-                f"unknown evidence {raw_evidence!r} (expected one of: {allowed})", path=path
-            ) from None
-    status = Status.ACTIVE
-    if raw_status is not None:
-        try:
-            status = Status(raw_status.lower())
-        except ValueError:
-            allowed = ", ".join(s.value for s in Status)
-            raise InvalidNoteError(
-                f"unknown status {raw_status!r} (expected one of: {allowed})", path=path
-            ) from None
-
-    scores: dict[str, float] = {}
-    for name in SCORE_FIELDS:
-        value = fields.get(name)
-        if value is None or value == "":
-            scores[name] = MANUAL_DEFAULTS[name]
-            continue
-        try:
-            scores[name] = validate_score(value, name=name)
-        except ValueError as exc:
-            raise InvalidNoteError(str(exc), path=path) from None
+    memory_id = texts["id"] or ""
+    default_evidence = Evidence.MANUAL if not memory_id else Evidence.SYSTEM
+    evidence = _enum_value(texts["evidence"], Evidence, "evidence", default_evidence, path)
+    status = _enum_value(texts["status"], Status, "status", Status.ACTIVE, path)
 
     fallback = fallback_time or now()
-    dates: dict[str, datetime] = {}
-    for name in DATE_FIELDS:
+    values: dict[str, Any] = {}
+    # One converter per field, in frontmatter order; a date left blank falls back to
+    # `created` (itself falling back to the note's time), which is why order matters.
+    converters: list[tuple[str, Any]] = [
+        *((name, _score_value) for name in SCORE_FIELDS),
+        *((name, lambda v, n: parse_date(v, name=n)) for name in DATE_FIELDS),
+        ("confirmations", lambda v, _n: _confirmations_value(v, path)),
+        *((name, lambda v, n: _as_list(v, name=n)) for name in LIST_FIELDS),
+    ]
+    for name, convert in converters:
         value = fields.get(name)
-        if value is None or value == "":
-            dates[name] = dates.get("created", fallback) if name != "created" else fallback
+        if name in DATE_FIELDS and (value is None or value == ""):
+            values[name] = values.get("created", fallback)
             continue
         try:
-            dates[name] = parse_date(value, name=name)
-        except ValueError as exc:
-            raise InvalidNoteError(str(exc), path=path) from None
-
-    raw_confirmations = fields.get("confirmations")
-    confirmations = 1
-    if raw_confirmations not in (None, ""):
-        try:
-            confirmations = int(str(raw_confirmations).strip())
-        except ValueError:
-            raise InvalidNoteError(
-                f"confirmations {raw_confirmations!r} is not a whole number", path=path
-            ) from None
-        if confirmations < 0:
-            raise InvalidNoteError(f"confirmations {confirmations} is negative", path=path)
-
-    lists: dict[str, tuple[str, ...]] = {}
-    for name in LIST_FIELDS:
-        try:
-            lists[name] = _as_list(fields.get(name), name=name)
+            values[name] = convert(value, name)
         except ValueError as exc:
             raise InvalidNoteError(str(exc), path=path) from None
 
@@ -405,23 +407,14 @@ def memory_from_fields(
         id=memory_id,
         type=mtype,
         text=text,
-        confidence=scores["confidence"],
-        importance=scores["importance"],
-        durability=scores["durability"],
         evidence=evidence,
         status=status,
-        created=dates["created"],
-        updated=dates["updated"],
-        confirmed=dates["confirmed"],
-        confirmations=confirmations,
-        key=key,
-        subject=subject,
-        sources=lists["sources"],
-        tags=lists["tags"],
-        aliases=lists["aliases"],
+        key=texts["key"],
+        subject=texts["subject"] or "user",
         history=history,
         quote=quote,
         extra=extra,
+        **values,
     )
 
 

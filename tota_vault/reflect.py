@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -112,51 +112,75 @@ def plan_reflections(
     max_members: int = MAX_MEMBERS,
 ) -> list[Group]:
     """Group related active memories (see the module docstring). Pure and deterministic."""
+    by_subject = _active_by_subject(rows)
+    groups: list[Group] = []
+    for subject in sorted(by_subject):
+        members = sorted(by_subject[subject], key=lambda r: r["path"])
+        groups.extend(_subject_groups(subject, members, min_members, max_members))
+    return groups
+
+
+def _active_by_subject(rows: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Active memories that are not reflections themselves, by whom they are about."""
     by_subject: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         if row.get("type") == MemoryType.REFLECTION.value or row.get("status") != "active":
             continue
         by_subject.setdefault(row.get("subject") or "user", []).append(row)
+    return by_subject
+
+
+def _subject_groups(
+    subject: str, members: list[dict[str, Any]], min_members: int, max_members: int
+) -> list[Group]:
+    """One subject's groups: by key, then by topic tag, then by a shared rare word.
+
+    Each pass sees only the memories no earlier pass grouped, so a memory joins one group.
+    """
+    namers: tuple[Callable[[dict[str, Any]], list[str]], ...] = (
+        # The whole key is the theme: "goal/arabic" and the word "arabic" are two
+        # different groups, and must never share a reflection.
+        lambda row: [row["key"]] if row.get("key") else [],
+        _topic_tags,
+        _word_namer(members, min_members, max_members),
+    )
     groups: list[Group] = []
-    for subject in sorted(by_subject):
-        members = sorted(by_subject[subject], key=lambda r: r["path"])
-        taken: set[str] = set()
-        keyed: dict[str, list[dict[str, Any]]] = {}
-        for row in members:
-            if row.get("key"):
-                keyed.setdefault(row["key"], []).append(row)
-        for key in sorted(keyed):
-            if len(keyed[key]) >= min_members:
-                # The whole key is the theme: "goal/arabic" and the word "arabic" are two
-                # different groups, and must never share a reflection.
-                groups.append(_group(subject, key, keyed[key], max_members))
-                taken.update(r["path"] for r in keyed[key])
-        by_topic: dict[str, list[dict[str, Any]]] = {}
-        for row in members:
-            if row["path"] not in taken:
-                for tag in _topic_tags(row):
-                    by_topic.setdefault(tag, []).append(row)
-        for topic in sorted(by_topic):
-            if len(by_topic[topic]) >= min_members:
-                groups.append(_group(subject, topic, by_topic[topic], max_members))
-                taken.update(r["path"] for r in by_topic[topic])
-        words = {r["path"]: _words(f"{r.get('title', '')} {r.get('text', '')}") for r in members}
-        df = Counter(w for ws in words.values() for w in ws)
-        ceiling = max(max_members, int(len(members) * MAX_SHARE))
-        by_word: dict[str, list[dict[str, Any]]] = {}
-        for row in members:
-            if row["path"] in taken:
-                continue
-            candidates = [w for w in words[row["path"]] if min_members <= df[w] <= ceiling]
-            if candidates:
-                best = min(
-                    candidates, key=lambda w: (df[w], -len(w), w)
-                )  # rarest, then most specific
-                by_word.setdefault(best, []).append(row)
-        for word in sorted(by_word):
-            if len(by_word[word]) >= min_members:
-                groups.append(_group(subject, word, by_word[word], max_members))
+    taken: set[str] = set()
+    for theme_of in namers:
+        buckets = _bucket([r for r in members if r["path"] not in taken], theme_of)
+        for theme in sorted(buckets):
+            if len(buckets[theme]) >= min_members:
+                groups.append(_group(subject, theme, buckets[theme], max_members))
+                taken.update(r["path"] for r in buckets[theme])
     return groups
+
+
+def _bucket(
+    rows: list[dict[str, Any]], theme_of: Callable[[dict[str, Any]], list[str]]
+) -> dict[str, list[dict[str, Any]]]:
+    """Rows by each theme `theme_of` names for them, in the rows' order."""
+    buckets: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        for theme in theme_of(row):
+            buckets.setdefault(theme, []).append(row)
+    return buckets
+
+
+def _word_namer(
+    members: list[dict[str, Any]], min_members: int, max_members: int
+) -> Callable[[dict[str, Any]], list[str]]:
+    """Name a memory by its rarest word shared by enough (but not too many) of `members`."""
+    words = {r["path"]: _words(f"{r.get('title', '')} {r.get('text', '')}") for r in members}
+    df = Counter(w for ws in words.values() for w in ws)
+    ceiling = max(max_members, int(len(members) * MAX_SHARE))
+
+    def name(row: dict[str, Any]) -> list[str]:
+        candidates = [w for w in words[row["path"]] if min_members <= df[w] <= ceiling]
+        if not candidates:
+            return []
+        return [min(candidates, key=lambda w: (df[w], -len(w), w))]  # rarest, then most specific
+
+    return name
 
 
 def _topic_tags(row: dict[str, Any]) -> list[str]:
