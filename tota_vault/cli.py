@@ -606,9 +606,15 @@ def recall(
         sys.stdout.write(block or "No memories match.\n")
 
 
+#: The one memory a command acts on, however the person names it (`Vault.resolve`).
+MemoryRef = Annotated[
+    str, typer.Argument(help="A memory id (or a short prefix of it), path or title.")
+]
+
+
 @app.command()
 def confirm(
-    ref: Annotated[str, typer.Argument(help="A memory id, note path or title.")],
+    ref: MemoryRef,
 ) -> None:
     """Confirm a memory: its confidence rises and its decay clock restarts."""
     with _open() as vault:
@@ -618,9 +624,7 @@ def confirm(
 
 @app.command()
 def forget(
-    ref: Annotated[
-        str, typer.Argument(help="A memory id (or a short prefix of it), path or title.")
-    ],
+    ref: MemoryRef,
     as_json: JsonOption = False,
 ) -> None:
     """Delete one memory (its note and index row); it is not learned again from the same message."""
@@ -634,9 +638,7 @@ def forget(
 
 @app.command()
 def archive(
-    ref: Annotated[
-        str, typer.Argument(help="A memory id (or a short prefix of it), path or title.")
-    ],
+    ref: MemoryRef,
 ) -> None:
     """Archive one memory: kept on disk, skipped by recall; `tota confirm` reactivates it."""
     with _open() as vault:
@@ -646,9 +648,7 @@ def archive(
 
 @app.command()
 def edit(
-    ref: Annotated[
-        str, typer.Argument(help="A memory id (or a short prefix of it), path or title.")
-    ],
+    ref: MemoryRef,
     as_json: JsonOption = False,
 ) -> None:
     """Open one memory in $VISUAL or $EDITOR (default vi); a change is recorded as a hand edit."""
