@@ -366,6 +366,13 @@ def nobody() -> pwd.struct_passwd:
         pytest.skip("no user 'nobody' on this machine")
 
 
+def become(user: pwd.struct_passwd) -> None:
+    """Drop this (forked) process to `user`: groups first, then gid, then uid."""
+    os.setgroups([])
+    os.setgid(user.pw_gid)
+    os.setuid(user.pw_uid)
+
+
 def run_as(user: pwd.struct_passwd, args: list[str], workdir: Path) -> tuple[int, str]:
     """Run `python -m tota_vault ARGS` as `user`; return (exit code, stdout + stderr).
 
@@ -409,9 +416,7 @@ def fork_as(user: pwd.struct_passwd, args: list[str], workdir: Path) -> tuple[in
     if pid == 0:  # pragma: no cover - the child
         code = 70
         try:
-            os.setgroups([])
-            os.setgid(user.pw_gid)
-            os.setuid(user.pw_uid)
+            become(user)
             os.chdir(workdir)
             os.environ["TOTA_HOME"] = str(workdir / "home")
             sys.stdout = sys.stderr = out

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 from conftest import write
-from test_bad_input import cli, fm, nobody, run_as
+from test_bad_input import become, cli, fm, nobody, run_as
 from watchkit import DaemonThread, WatchProcess, index_count, tota, wait_for
 
 from tota_vault import Vault
@@ -622,9 +622,7 @@ def hook_as(user: pwd.struct_passwd, event: str, stdin: str, root: Path) -> tupl
     if pid == 0:  # pragma: no cover - the child
         code = 70
         try:
-            os.setgroups([])
-            os.setgid(user.pw_gid)
-            os.setuid(user.pw_uid)
+            become(user)
             from tota_vault.hooks import run_hook
 
             result = run_hook(event, stdin, vault=root)
