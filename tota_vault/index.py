@@ -158,6 +158,11 @@ SECONDARY_INDEXES = {
     "sources_source": "ON sources(source)",
     "sources_note": "ON sources(note_id)",
     "capped_sources_source": "ON capped_sources(source)",
+    # A sync's stat pass (STAT_ROWS) reads this, not the table and its note bodies: half the
+    # time to read 100k rows (docs/benchmarks.md).
+    "notes_stat": "ON notes(path, size, mtime_ns)",
+    # Every sync asks for the invalid notes (`invalid`): a handful, not a scan of 100k rows.
+    "notes_invalid": "ON notes(path) WHERE error IS NOT NULL",
 }
 
 DROP_ALL = """
@@ -694,10 +699,12 @@ class Index:
             rows += cursor.execute(f"{sql} WHERE path IN ({marks})", chunk).fetchall()
         return rows
 
-    def stats(self, paths: Iterable[str] | None = None) -> dict[str, IndexedStat]:
-        """Size and mtime of every indexed path (or just `paths`): all a no-change sync reads."""
-        make = IndexedStat._make
-        return {row[0]: make(row[1:]) for row in self._rows(STAT_ROWS, paths)}
+    def stats(self, paths: Iterable[str] | None = None) -> dict[str, tuple[int, int]]:
+        """Size and mtime of every indexed path (or just `paths`): all a no-change sync reads.
+
+        Plain tuples, compared whole with the walk's (see `files.Snapshot`): an `IndexedStat`
+        a row costs as much as reading the rows."""
+        return {path: (size, mtime_ns) for path, size, mtime_ns in self._rows(STAT_ROWS, paths)}
 
     def files(self, paths: Iterable[str] | None = None) -> dict[str, IndexedFile]:
         """Every indexed path (or just `paths`) and what is known of its file."""
