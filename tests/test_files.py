@@ -191,7 +191,9 @@ def test_scan_skips_dot_folders_and_artifacts(tmp_path: Path) -> None:
 def test_scan_agrees_with_is_note_path(tmp_path: Path) -> None:
     """The walk judges a file by its name alone (its folders were judged on the way down):
     the same answer as `is_note_path` for every name of the path table above."""
-    names = sorted({rel.rsplit("/", 1)[-1] for rel, _ in NOTE_PATHS} - {""})
+    names = {rel.rsplit("/", 1)[-1] for rel, _ in NOTE_PATHS} - {""}
+    names |= {".#Run.md", ".Run.md", "Run.md~", "#Run.md#", "4913", "sedAb12Cd", "Run.md.swp"}
+    names = sorted(names | {"Run.bak.md", "sedAb12Cd.md", "4913.md", "~Run.md", "Run.tmp.md"})
     for name in names:
         write(tmp_path, "f/" + name, b"x\n")
     found = scan_vault(tmp_path)
