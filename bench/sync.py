@@ -11,7 +11,10 @@ in one run, interleaving the baseline with tota so that noise on a shared machin
 * a cold `tota sync`: in-process (`Vault.open(path).sync()`, timed inside a fresh worker process
   exactly like the baseline) and as a process (`tota --vault P sync`, timed from outside, against
   the baseline worker's whole process time);
-* a no-change re-sync, and a re-sync after one note's body changed (in-process and as a process);
+* a no-change re-sync (in-process and as a process) against a bare `os.scandir` walk that stats
+  the same files (in-process, in the same kind of fresh worker, interleaved), wall and CPU time
+  and the peak RSS of both processes;
+* a re-sync after one note's body changed (in-process and as a process);
 * search latency in-process (`vault.search(q)`, ~200 queries drawn from the vault's vocabulary)
   and as a process (`tota --vault P search q`);
 * `tota --help` as a process; the peak RSS of every process (`/usr/bin/time -v`).
@@ -51,7 +54,9 @@ from bench._kit import log, median, percentile
 TIME_BIN = "/usr/bin/time"
 TARGETS = {
     "cold_ratio": 1.5,  # cold sync within 1.5x the bare baseline
-    "nochange_s": 1.0,  # no-change re-sync at 100k
+    # A no-change re-sync within 2.5x a bare walk + stat of the same files (issue #15; it
+    # replaced "under 1 s at 100k", a figure only a quiet machine could check).
+    "nochange_walk_ratio": 2.5,
     "search_p95_ms": 20.0,  # in-process search p95 at 100k
     "help_s": 0.3,  # `tota --help`
     "rss_mb": 300.0,  # peak RSS of a cold 100k sync
@@ -104,17 +109,36 @@ def worker_baseline(vault: Path, db: Path) -> dict[str, Any]:
     return {"seconds": time.perf_counter() - started, "notes": count}
 
 
+def worker_walk(vault: Path) -> dict[str, Any]:
+    """The floor under a no-change sync: walk the vault with `os.scandir` and stat every note,
+    nothing else (what `note_paths` finds, with each file's `DirEntry.stat()`)."""
+    started, cpu = time.perf_counter(), time.process_time()
+    count = 0
+    stack = [str(vault)]
+    while stack:
+        for entry in os.scandir(stack.pop()):
+            if entry.is_dir(follow_symlinks=False):
+                if not entry.name.startswith("."):
+                    stack.append(entry.path)
+            elif entry.name.endswith(".md") and not entry.name.startswith("."):
+                entry.stat()
+                count += 1
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return {"seconds": seconds, "cpu": cpu, "notes": count}
+
+
 def worker_sync(vault: Path) -> dict[str, Any]:
     import tota_vault
     from tota_vault.vault import Vault
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     v = Vault.open(vault)
     report = v.sync()
     v.close()
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     return {
         "seconds": seconds,
+        "cpu": cpu,
         "report_seconds": report.seconds,
         "added": len(report.added),
         "updated": len(report.updated),
@@ -151,6 +175,8 @@ def run_worker(argv: list[str]) -> int:
         result = worker_baseline(Path(args[0]), Path(args[1]))
     elif kind == "sync":
         result = worker_sync(Path(args[0]))
+    elif kind == "walk":
+        result = worker_walk(Path(args[0]))
     elif kind == "search":
         result = worker_search(Path(args[0]), Path(args[1]), int(args[2]))
     elif kind == "rss":  # fallback when /usr/bin/time is missing: run a command, report its RSS
@@ -323,18 +349,7 @@ def bench_size(runner: Runner, n: int, args: argparse.Namespace) -> dict[str, An
     result["cold"] = cold
 
     small = max(repeat, args.small_repeat)
-    # No change: the index is current after the last cold run.
-    nochange: dict[str, list[float]] = {"inproc": [], "cli": []}
-    for _ in range(small):
-        _, out, _ = runner.worker("sync", str(vault), rss=False)
-        assert out["added"] == 0 and out["updated"] == 0, out
-        nochange["inproc"].append(out["seconds"])
-        wall, stdout, _ = runner.cli("--vault", str(vault), "sync", "--json")
-        assert json.loads(stdout)["updated"] == 0, stdout
-        nochange["cli"].append(wall)
-    log(f"N={n} no-change: inproc {median(nochange['inproc']):.3f}s "
-        f"cli {median(nochange['cli']):.3f}s")  # fmt: skip
-    result["nochange"] = nochange
+    result["nochange"] = bench_nochange(runner, vault, n, small)
 
     # Search.
     queries = make_queries(manifest["vocab"], args.seed, args.queries)
@@ -412,6 +427,35 @@ def bench_size(runner: Runner, n: int, args: argparse.Namespace) -> dict[str, An
     return result
 
 
+def bench_nochange(runner: Runner, vault: Path, n: int, runs: int) -> dict[str, Any]:
+    """A no-change re-sync, in-process and as a process, beside a bare walk + stat of the same
+    files; the three interleaved, in a rotating order. The index is current (the last cold run)."""
+    out: dict[str, Any] = {"inproc": [], "cli": [], "walk": [], "inproc_cpu": [], "walk_cpu": []}
+    out.update({"inproc_rss_mb": [], "walk_rss_mb": []})
+    kinds = ["walk", "inproc", "cli"]
+    for r in range(runs):
+        for kind in kinds[r % 3 :] + kinds[: r % 3]:
+            if kind == "walk":
+                _, got, peak = runner.worker("walk", str(vault))
+                assert got["notes"] == n, got
+            elif kind == "inproc":
+                _, got, peak = runner.worker("sync", str(vault))
+                assert got["added"] == 0 and got["updated"] == 0 and got["unchanged"] == n, got
+            else:
+                wall, stdout, _ = runner.cli("--vault", str(vault), "sync", "--json")
+                assert json.loads(stdout)["updated"] == 0, stdout
+                out["cli"].append(wall)
+                continue
+            out[kind].append(got["seconds"])
+            out[f"{kind}_cpu"].append(got["cpu"])
+            out[f"{kind}_rss_mb"].append(peak)
+    walk, inproc = median(out["walk"]), median(out["inproc"])
+    log(f"N={n} no-change: inproc {inproc:.3f}s (walk + stat {walk:.3f}s, "
+        f"{inproc / walk:.2f}x; CPU {median(out['inproc_cpu']) / median(out['walk_cpu']):.2f}x) "
+        f"cli {median(out['cli']):.3f}s")  # fmt: skip
+    return out
+
+
 def live_package() -> Path:
     """The `tota_vault` folder this interpreter would import (without importing it)."""
     spec = importlib.util.find_spec("tota_vault")
@@ -470,6 +514,23 @@ def verdict(ok: bool | None) -> str:
     return "—" if ok is None else ("met" if ok else "**not met**")
 
 
+def add_nochange(add: Any, n: int, nochange: dict[str, Any]) -> None:
+    """The no-change rows: the re-sync against the bare walk + stat, wall, CPU and peak RSS."""
+    walk, nc_in = median(nochange["walk"]), median(nochange["inproc"])
+    limit = TARGETS["nochange_walk_ratio"]
+    add(n, "bare walk + stat of the same files (in-process)", walk, "s")
+    target = f"≤ {limit}× walk"
+    add(n, "no-change re-sync, in-process", nc_in, "s", base=walk, ratio=nc_in / walk,
+        target=target, ok=nc_in / walk <= limit)  # fmt: skip
+    walk_cpu, nc_cpu = median(nochange["walk_cpu"]), median(nochange["inproc_cpu"])
+    add(n, "no-change re-sync, in-process CPU time", nc_cpu, "s", base=walk_cpu,
+        ratio=nc_cpu / walk_cpu, target=target, ok=nc_cpu / walk_cpu <= limit)  # fmt: skip
+    add(n, "no-change re-sync, process `tota sync`", median(nochange["cli"]), "s")
+    rss_walk, rss = median(nochange["walk_rss_mb"]), median(nochange["inproc_rss_mb"])
+    add(n, "peak RSS, no-change re-sync process (walk + stat process)", rss, "MB", base=rss_walk,
+        ratio=rss / rss_walk)  # fmt: skip
+
+
 def summarize(results: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
     """Turn raw results into rows (also kept in the JSON) and a Markdown table."""
     rows: list[dict[str, Any]] = []
@@ -507,11 +568,7 @@ def summarize(results: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
         add(n, "cold sync, process `tota sync`", t_cli, "s", base=base_wall,
             ratio=t_cli / base_wall, target=f"≤ {limit}× baseline",
             ok=t_cli / base_wall <= limit)  # fmt: skip
-        nc_in = median(res["nochange"]["inproc"])
-        add(n, "no-change re-sync, in-process", nc_in, "s",
-            target=f"< {TARGETS['nochange_s']} s" if large else "",
-            ok=(nc_in < TARGETS["nochange_s"]) if large else None)  # fmt: skip
-        add(n, "no-change re-sync, process `tota sync`", median(res["nochange"]["cli"]), "s")
+        add_nochange(add, n, res["nochange"])
         add(n, "one note changed, re-sync in-process", median(res["one_change"]["inproc"]), "s")
         add(n, "one note changed, process `tota sync`", median(res["one_change"]["cli"]), "s")
         s = res["search"]

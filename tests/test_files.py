@@ -14,6 +14,7 @@ from tota_vault.errors import NoteChangedError, WriteError
 from tota_vault.files import (
     STALE_TEMP_SECONDS,
     FileStat,
+    Snapshot,
     atomic_write,
     content_hash,
     fingerprint_of,
@@ -185,6 +186,36 @@ def test_scan_skips_dot_folders_and_artifacts(tmp_path: Path) -> None:
     assert sorted(found) == ["README.md", "deep/er/Note.md", "goal/Run.md"]
     assert all(st.error is None and st.size == 5 for st in found.values())
     assert found["goal/Run.md"].mtime_ns == (tmp_path / "goal/Run.md").stat().st_mtime_ns
+
+
+def test_scan_agrees_with_is_note_path(tmp_path: Path) -> None:
+    """The walk judges a file by its name alone (its folders were judged on the way down):
+    the same answer as `is_note_path` for every name of the path table above."""
+    names = {rel.rsplit("/", 1)[-1] for rel, _ in NOTE_PATHS} - {""}
+    names |= {".#Run.md", ".Run.md", "Run.md~", "#Run.md#", "4913", "sedAb12Cd", "Run.md.swp"}
+    names = sorted(names | {"Run.bak.md", "sedAb12Cd.md", "4913.md", "~Run.md", "Run.tmp.md"})
+    for name in names:
+        write(tmp_path, "f/" + name, b"x\n")
+    found = scan_vault(tmp_path)
+    assert sorted(found) == sorted("f/" + n for n in names if is_note_path("f/" + n))
+
+
+def test_snapshot_is_a_mapping_of_file_stats() -> None:
+    snapshot = Snapshot()
+    snapshot.add("a.md", 3, 30)
+    snapshot.add("T/t.md", 4, 40)
+    snapshot.add("bad.md", 0, 0, "symlink loop")
+    assert snapshot == {
+        "a.md": FileStat(3, 30),
+        "T/t.md": FileStat(4, 40),
+        "bad.md": FileStat(0, 0, "symlink loop"),
+    }
+    assert list(snapshot) == ["a.md", "T/t.md", "bad.md"]  # the walk's order
+    assert snapshot.stamps["bad.md"] == (0, 0) and snapshot.errors == {"bad.md": "symlink loop"}
+    assert sorted(snapshot.without_prefix("T/")) == ["a.md", "bad.md"]
+    assert snapshot.pop("bad.md") == FileStat(0, 0, "symlink loop")
+    assert snapshot.pop("bad.md") is None and "bad.md" not in snapshot.errors
+    assert len(snapshot) == 2 and "bad.md" not in snapshot
 
 
 SYMLINKS = [

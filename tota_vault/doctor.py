@@ -109,14 +109,14 @@ def diagnose(root: Path, index: Index, *, follow_external: bool = False) -> Doct
     )  # fmt: skip
     report.blocked = blocked
     report.notes = len(snapshot)
-    plan = plan_scan(snapshot, indexed)
+    plan = plan_scan(snapshot.stamps, indexed)
     stale = set(plan.to_read)
     for path in plan.to_read:
         known = indexed.get(path)
         if known is None:
             report.drift.append((path, "not in the index (run `tota sync`)"))
             continue
-        if snapshot[path].error is not None:
+        if path in snapshot.errors:
             continue  # unreadable: reported as invalid below, from the index
         try:
             _data, fp = read_file(root / path)
@@ -132,9 +132,9 @@ def diagnose(root: Path, index: Index, *, follow_external: bool = False) -> Doct
     # (one access() per note; doctor is not the hot path). Plain strings: Path joins cost
     # more than the system calls.
     base = os.path.join(root, "")
-    for path, st in snapshot.items():
+    for path in snapshot:
         known = indexed.get(path)
-        if path in stale or st.error is not None or known is None:
+        if path in stale or path in snapshot.errors or known is None:
             continue
         if known.hash.startswith("unreadable:"):
             continue

@@ -1,9 +1,11 @@
 """Reconcile the index with the vault: stat, then hash only what changed, then parse only what
 hashes differently.
 
-The decisions are pure functions over plain data (`plan_scan`, `plan_reads`, `match_moves`),
-tested with plain data; `reconcile` does the I/O around them. The same `reconcile` serves
-`tota sync` (every path) and the daemon (the few paths an event named).
+`reconcile` runs in three kinds of step. It reads (walk and stat, then per batch the bytes
+and their hash, then a parse of what changed), it classifies (the pure planners of
+`syncplan`, over plain data: `plan_scan`, `plan_batch`, `match_moves`), and it applies
+(index writes, one transaction a batch). The same `reconcile` serves `tota sync` (every path)
+and the daemon (the few paths an event named).
 
 A move keeps the note's index row (so its memory id, history and search row stay): a new path
 whose bytes hash like a vanished path's, or whose frontmatter id is a vanished path's id, is
@@ -16,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -26,8 +28,8 @@ from typing import Any
 from .capped import CAPPED_DIR, add_capped, left_out, refresh_index
 from .errors import NoteChangedError, NoteError
 from .files import (
-    FileStat,
     Fingerprint,
+    Snapshot,
     atomic_write,
     external_target,
     hidden_reason,
@@ -41,16 +43,31 @@ from .files import (
     sweep_temps,
     through_link,
 )
-from .index import Index, IndexedFile, IndexedStat, NoteRecord, record_from_note
+from .index import Index, IndexedFile, NoteRecord, record_from_note
 from .model import Evidence, Memory, format_date, new_id, now
 from .notes import ParsedNote, parse_note, patch_frontmatter
 from .seal import SealState, hand_edit_changes, seal, seal_state
+from .syncplan import (
+    BatchPlan,
+    ReadPlan,
+    ScanPlan,
+    match_moves,
+    plan_batch,
+    plan_reads,
+    plan_scan,
+    settling,
+    stub_hash,
+    vanished_by_hash,
+    vanished_ids,
+)
 
 __all__ = [
+    "BatchPlan",
     "ReadPlan",
     "ScanPlan",
     "SyncReport",
     "match_moves",
+    "plan_batch",
     "plan_reads",
     "plan_scan",
     "read_note",
@@ -67,24 +84,6 @@ Progress = Callable[[int, int], None]
 #: The mtime of a row whose file still needs a patch: no file has it, so the next stat pass
 #: always reads that file again.
 PENDING_MTIME = -1
-
-
-@dataclass(frozen=True)
-class ScanPlan:
-    """What a stat pass decided: which paths need reading and which vanished."""
-
-    unchanged: tuple[str, ...]
-    to_read: tuple[str, ...]
-    vanished: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ReadPlan:
-    """What hashing decided for the paths that were read."""
-
-    touches: tuple[str, ...]  # same bytes as indexed: update size/mtime only
-    moves: tuple[tuple[str, str], ...]  # (vanished path, new path) with identical bytes
-    to_parse: tuple[str, ...]  # new or changed bytes
 
 
 @dataclass
@@ -137,63 +136,6 @@ class SyncReport:
         }
 
 
-def plan_scan(
-    snapshot: Mapping[str, FileStat], indexed: Mapping[str, IndexedStat | IndexedFile]
-) -> ScanPlan:
-    """Decide from stat alone: same size and mtime as indexed means unchanged."""
-    unchanged: list[str] = []
-    to_read: list[str] = []
-    for path, st in snapshot.items():
-        known = indexed.get(path)
-        if known is not None and known.size == st.size and known.mtime_ns == st.mtime_ns:
-            unchanged.append(path)
-        else:
-            to_read.append(path)
-    vanished = [path for path in indexed if path not in snapshot]
-    # Unchanged paths are only counted: sorting 100k of them would be a no-change sync's
-    # biggest cost after the stat pass.
-    return ScanPlan(tuple(unchanged), tuple(sorted(to_read)), tuple(sorted(vanished)))
-
-
-def plan_reads(
-    read: Mapping[str, str],
-    indexed: Mapping[str, IndexedFile],
-    vanished_by_hash: dict[str, list[str]],
-) -> ReadPlan:
-    """Decide from content hashes: unchanged bytes, moved bytes, or bytes to parse.
-
-    `read` maps each path read to its hash. `vanished_by_hash` (hash -> vanished paths) is
-    consumed as moves are claimed, so each vanished note moves at most once.
-    """
-    touches: list[str] = []
-    moves: list[tuple[str, str]] = []
-    to_parse: list[str] = []
-    for path, digest in read.items():
-        known = indexed.get(path)
-        if known is not None and known.hash == digest:
-            touches.append(path)
-        elif known is None and vanished_by_hash.get(digest):
-            moves.append((vanished_by_hash[digest].pop(0), path))
-        else:
-            to_parse.append(path)
-    return ReadPlan(tuple(touches), tuple(moves), tuple(to_parse))
-
-
-def match_moves(
-    new_ids: Mapping[str, str], vanished_ids: Mapping[str, str]
-) -> list[tuple[str, str]]:
-    """Pair new paths with vanished paths that held the same memory id: moved and edited."""
-    by_id: dict[str, str] = {}
-    for path, memory_id in sorted(vanished_ids.items()):
-        by_id.setdefault(memory_id, path)
-    moves = []
-    for path, memory_id in sorted(new_ids.items()):
-        old = by_id.pop(memory_id, None)
-        if old is not None:
-            moves.append((old, path))
-    return moves
-
-
 def template_folder(root: Path) -> str | None:
     """The folder Obsidian's core Templates plugin reads templates from, if one is set.
 
@@ -218,7 +160,7 @@ def take_snapshot(
     links: list[tuple[str, str]] | None = None,
     follow_external: bool = False,
     aliases: list[tuple[str, str]] | None = None,
-) -> dict[str, FileStat]:
+) -> Snapshot:
     """Stat the notes of the vault (or just `paths`), leaving out Obsidian's templates folder.
 
     Folders that cannot be listed go to `blocked` as (`folder/`, reason); tota's temp files
@@ -235,32 +177,36 @@ def take_snapshot(
             aliases=aliases,
         )  # fmt: skip
     else:
-        found = {}
-        real_root = os.path.realpath(root)
-        for rel in paths:
-            if not is_note_path(rel):
+        found = _stat_paths(root, paths, follow_external=follow_external)
+    return found.without_prefix(templates) if templates else found
+
+
+def _stat_paths(root: Path, paths: Iterable[str], *, follow_external: bool) -> Snapshot:
+    """Stat the given notes, judging each as the walk would (see `take_snapshot`)."""
+    found = Snapshot()
+    real_root = os.path.realpath(root)
+    for rel in paths:
+        if not is_note_path(rel):
+            continue
+        try:
+            st = os.stat(root / rel)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            found.add(rel, 0, 0, exc.strerror or str(exc))
+            continue
+        if not os.path.isfile(root / rel):
+            continue
+        if _behind_link(root, real_root, rel, follow_external):
+            continue  # the walk does not enter that folder, so neither does this
+        if os.path.islink(root / rel):
+            verdict = note_link(real_root, str(root / rel), follow_external=follow_external)
+            if verdict is not None and verdict[0] == "alias":
+                continue  # its target is indexed where it really is
+            if verdict is not None:
+                found.add(rel, 0, 0, verdict[1])
                 continue
-            try:
-                st = os.stat(root / rel)
-            except FileNotFoundError:
-                continue
-            except OSError as exc:
-                found[rel] = FileStat(0, 0, exc.strerror or str(exc))
-                continue
-            if not os.path.isfile(root / rel):
-                continue
-            if _behind_link(root, real_root, rel, follow_external):
-                continue  # the walk does not enter that folder, so neither does this
-            if os.path.islink(root / rel):
-                verdict = note_link(real_root, str(root / rel), follow_external=follow_external)
-                if verdict is not None and verdict[0] == "alias":
-                    continue  # its target is indexed where it really is
-                if verdict is not None:
-                    found[rel] = FileStat(0, 0, verdict[1])
-                    continue
-            found[rel] = FileStat(st.st_size, st.st_mtime_ns)
-    if templates:
-        found = {p: s for p, s in found.items() if not p.startswith(templates)}
+        found.add(rel, st.st_size, st.st_mtime_ns)
     return found
 
 
@@ -394,7 +340,52 @@ def reconcile(
     """
     started = time.perf_counter()
     report = SyncReport()
-    paths = None if paths is None else sorted(set(paths))
+    wanted = None if paths is None else sorted(set(paths))
+    scan = _scan(root, index, wanted, report, follow_external=follow_external)
+    sync = _Sync(root, index, scan, report, assign_ids=assign_ids, quiet=quiet)
+    total = len(scan.plan.to_read)
+    # A cold load of many notes into an empty index goes in bulk (see Index.begin_bulk_load).
+    with _bulk_load(index, enabled=scan.cold and total >= BATCH_SIZE):
+        for start in range(0, total, BATCH_SIZE):
+            sync.batch(scan.plan.to_read[start : start + BATCH_SIZE])
+            if progress is not None:
+                progress(min(start + BATCH_SIZE, total), total)
+    _remove_gone(root, index, scan, report, follow_external=follow_external)
+    _finish(root, index, report, full=wanted is None)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+@dataclass
+class _Scan:
+    """What the stat pass of one reconcile found, and what its batches share."""
+
+    snapshot: Snapshot
+    plan: ScanPlan
+    #: What the index knows of the paths that need reading or vanished (of every path given,
+    #: in a partial sync): a no-change sync loads none of it.
+    indexed: dict[str, IndexedFile]
+    blocked: list[tuple[str, str]]
+    #: True for a full sync into an empty index.
+    cold: bool
+    #: hash -> vanished paths, consumed as moves claim them (see `plan_reads`).
+    by_hash: dict[str, list[str]] = field(default_factory=dict)
+    #: vanished path -> its memory id, for the moves of edited notes (`match_moves`).
+    ids: dict[str, str] = field(default_factory=dict)
+    #: The vanished paths a move took: never deleted.
+    claimed: set[str] = field(default_factory=set)
+
+
+def _scan(
+    root: Path,
+    index: Index,
+    paths: list[str] | None,
+    report: SyncReport,
+    *,
+    follow_external: bool,
+) -> _Scan:
+    """Read: walk and stat the vault (or `paths`) and the index's sizes and mtimes; classify
+    by stat alone (`plan_scan`); load what the index knows of what changed."""
     # A partial sync (the daemon's, a write's) reads only its own rows: O(paths), not O(vault).
     # A full one compares stat alone first, then loads hashes only for what changed.
     stats = index.stats(paths)
@@ -406,130 +397,171 @@ def reconcile(
     report.blocked = blocked
     if temps:
         report.swept = sweep_temps(root, temps)
-    plan = plan_scan(snapshot, stats)
+    plan = plan_scan(snapshot.stamps, stats)
     report.unchanged = len(plan.unchanged)
-    indexed = index.files(paths) if paths is not None else {}
-    if paths is None and stats:
+    if paths is not None:
+        indexed = index.files(paths)
+    elif stats and (plan.to_read or plan.vanished):
         indexed = index.files([*plan.to_read, *plan.vanished])
+    else:
+        indexed = {}
+    return _Scan(
+        snapshot, plan, indexed, blocked, cold=paths is None and not stats,
+        by_hash=vanished_by_hash(plan.vanished, indexed), ids=vanished_ids(plan.vanished, indexed),
+    )  # fmt: skip
 
-    vanished_by_hash: dict[str, list[str]] = {}
-    for path in plan.vanished:
-        vanished_by_hash.setdefault(indexed[path].hash, []).append(path)
-    vanished_ids: dict[str, str] = {
-        p: memory_id for p in plan.vanished if (memory_id := indexed[p].memory_id)
-    }
-    vanished_id_set = set(vanished_ids.values())
-    claimed: set[str] = set()
 
-    # A cold load of many notes into an empty index goes in bulk (see Index.begin_bulk_load).
-    bulk = paths is None and not stats and len(plan.to_read) >= BATCH_SIZE
-    with _bulk_load(index, enabled=bulk):
-        total = len(plan.to_read)
-        for start in range(0, total, BATCH_SIZE):
-            batch = plan.to_read[start : start + BATCH_SIZE]
-            contents: dict[str, tuple[bytes, Fingerprint]] = {}
-            upserts: list[NoteRecord] = []
-            for path in batch:
-                st = snapshot[path]
-                if (
-                    quiet > 0
-                    and st.size == 0
-                    and path in indexed
-                    and indexed[path].size > 0
-                    and time.time() - st.mtime_ns / 1e9 < quiet
-                ):
-                    # Caught empty mid-save (truncate, then write): keep the old row and look again
-                    # once the file has been quiet, rather than drop the memory from search.
-                    report.deferred.append((path, st.mtime_ns / 1e9 + quiet))
-                    continue
-                stat_error = st.error
-                known = indexed.get(path)
-                if stat_error is None:
-                    try:
-                        contents[path] = read_file(root / path)
-                        continue
-                    except NoteError as exc:
-                        stat_error = str(exc).split(": ", 1)[-1]
-                    if known is not None and not _stub(known.hash):
-                        # Read before, not now (chmod 000, say): keep the last good row, so
-                        # the memory stays findable, and name the note on every sync.
-                        report.unreadable.append((path, stat_error))
-                        continue
-                # Unreadable: index the path with its reason so doctor and sync name it. The reason
-                # is its "hash": checked again every sync, reported again only when it changes.
-                # A link that leads outside the vault lands here too: its row loses any text.
-                marker = "unreadable:" + stat_error
-                if known is not None and known.hash == marker:
-                    report.unchanged += 1
-                    continue
-                note = ParsedNote(path, Path(path).stem, {}, "", None, stat_error, False)
-                upserts.append(record_from_note(note, Fingerprint(0, 0, marker)))
+class _Sync:
+    """The batches of one reconcile: read, classify and apply each in turn."""
+
+    def __init__(
+        self,
+        root: Path,
+        index: Index,
+        scan: _Scan,
+        report: SyncReport,
+        *,
+        assign_ids: bool,
+        quiet: float,
+    ) -> None:
+        self.root = root
+        self.index = index
+        self.scan = scan
+        self.report = report
+        self.assign_ids = assign_ids
+        self.quiet = quiet
+        self.vanished_id_set = set(scan.ids.values())
+
+    def batch(self, paths: tuple[str, ...]) -> None:
+        """Sync one batch of the paths the stat pass could not call unchanged."""
+        scan = self.scan
+        now = time.time()
+        contents, failures = self.read(paths, now)
+        hashes = {p: fp.hash for p, (_, fp) in contents.items()}
+        plan = plan_batch(
+            paths, scan.snapshot, scan.indexed, hashes, failures, scan.by_hash,
+            quiet=self.quiet, now=now,
+        )  # fmt: skip
+        self.report.deferred.extend(plan.deferred)
+        self.report.unreadable.extend(plan.unreadable)
+        self.report.unchanged += plan.unchanged
+        parsed = self.parse(plan.reads, contents)
+        to_parse = set(plan.reads.to_parse)
+        new_ids = {
+            p: n.memory.id
+            for p, (n, _) in parsed.items()
+            if p in to_parse and p not in scan.indexed and n.memory is not None and n.memory.id
+        }
+        live = {p: i for p, i in scan.ids.items() if p not in scan.claimed}
+        moves = [*plan.reads.moves, *match_moves(new_ids, live)]
+        # A touch records the size and mtime the read saw (not the stat's: a save in between).
+        touches = [(p, contents[p][1].size, contents[p][1].mtime_ns) for p in plan.reads.touches]
+        self.apply(plan, parsed, moves, touches)
+
+    def read(
+        self, paths: Iterable[str], now: float
+    ) -> tuple[dict[str, tuple[bytes, Fingerprint]], dict[str, str]]:
+        """Read: the bytes and fingerprint of each path, or why it could not be read. A path
+        whose stat failed, or that is settling (see `syncplan.settling`), is not read."""
+        scan = self.scan
+        contents: dict[str, tuple[bytes, Fingerprint]] = {}
+        failures: dict[str, str] = {}
+        for path in paths:
+            st = scan.snapshot[path]
+            if st.error is not None:
+                continue
+            if settling(st, scan.indexed.get(path), quiet=self.quiet, now=now):
+                continue
+            try:
+                contents[path] = read_file(self.root / path)
+            except NoteError as exc:
+                failures[path] = str(exc).split(": ", 1)[-1]
+        return contents, failures
+
+    def parse(
+        self, reads: ReadPlan, contents: dict[str, tuple[bytes, Fingerprint]]
+    ) -> dict[str, tuple[ParsedNote, Fingerprint]]:
+        """Read: parse the new and changed notes (and the targets of moves by bytes), with the
+        patches tota makes to them (an id for a person's note, a hand edit recorded)."""
+        parsed: dict[str, tuple[ParsedNote, Fingerprint]] = {}
+        to_parse = set(reads.to_parse)
+        for path in (*reads.to_parse, *(new for _, new in reads.moves)):
+            data, fp = contents[path]
+            note = parse_note(data, path, fallback_time=_local(fp.mtime_ns / 1e9))
+            if self.assign_ids:
+                note, fp = self.patch(note, data, fp, changed=path in to_parse)
+            parsed[path] = (note, fp)
+        return parsed
+
+    def patch(
+        self, note: ParsedNote, data: bytes, fp: Fingerprint, *, changed: bool
+    ) -> tuple[ParsedNote, Fingerprint]:
+        """Give a person's note an id, or record a hand edit of a memory (see `_assign_id`,
+        `_hand_edit`); keep the sources a capped note stopped listing observed."""
+        path, memory, known = note.path, note.memory, self.scan.indexed.get(note.path)
+        report, when = self.report, fp.mtime_ns / 1e9 + self.quiet
+        if memory is not None and known is not None and known.memory_id:
+            _record_left_out(self.root, self.index, path, memory, known, report)
+        if note.needs_id:
+            note, fp, outcome = _assign_id(self.root, note, data, fp, quiet=self.quiet)
+            done = report.ids_assigned
+        elif memory is not None and changed:
+            seen = known is not None or memory.id in self.vanished_id_set
+            note, fp, outcome = _hand_edit(
+                self.root, self.index, note, data, fp, seen_before=seen, quiet=self.quiet
+            )
+            done = report.hand_edits
+        else:
+            return note, fp
+        if outcome in ("assigned", "recorded"):
+            done.append(path)
+        elif outcome == "deferred":
+            report.deferred.append((path, when))
+        return note, fp
+
+    def apply(
+        self,
+        plan: BatchPlan,
+        parsed: dict[str, tuple[ParsedNote, Fingerprint]],
+        moves: list[tuple[str, str]],
+        touches: list[tuple[str, int, int]],
+    ) -> None:
+        """Apply: write the batch's rows, moves and touches in one transaction."""
+        indexed, report = self.scan.indexed, self.report
+        upserts: list[NoteRecord] = []
+        for path, reason in plan.stubs:
+            # Unreadable: the path is indexed with its reason so doctor and sync name it.
+            note = ParsedNote(path, Path(path).stem, {}, "", None, reason, False)
+            upserts.append(record_from_note(note, Fingerprint(0, 0, stub_hash(reason))))
+            (report.updated if path in indexed else report.added).append(path)
+        for old, new in moves:
+            self.scan.claimed.add(old)
+            report.moved.append((old, new))
+        moved_to = {new for _, new in moves}
+        for path, (note, fp) in parsed.items():
+            upserts.append(record_from_note(note, fp))
+            if path not in moved_to:
                 (report.updated if path in indexed else report.added).append(path)
+        self.index.apply(
+            upserts=upserts,
+            moves=[(old, new, Path(new).stem) for old, new in moves],
+            touches=touches,
+        )
+        report.unchanged += len(touches)
 
-            reads = plan_reads(
-                {p: fp.hash for p, (_, fp) in contents.items()}, indexed, vanished_by_hash
-            )
-            touches = [(p, contents[p][1].size, contents[p][1].mtime_ns) for p in reads.touches]
-            moves = list(reads.moves)
-            parsed: dict[str, tuple[ParsedNote, Fingerprint]] = {}
-            to_parse = set(reads.to_parse)
-            for path in (*reads.to_parse, *(new for _, new in reads.moves)):
-                data, fp = contents[path]
-                note = parse_note(data, path, fallback_time=_local(fp.mtime_ns / 1e9))
-                memory = note.memory
-                if assign_ids and memory is not None and indexed.get(path, _NO_ROW).memory_id:
-                    _record_left_out(root, index, path, memory, indexed[path], report)
-                if assign_ids and note.needs_id:
-                    note, fp, outcome = _assign_id(root, note, data, fp, quiet=quiet)
-                    if outcome == "assigned":
-                        report.ids_assigned.append(path)
-                    elif outcome == "deferred":
-                        report.deferred.append((path, contents[path][1].mtime_ns / 1e9 + quiet))
-                elif assign_ids and memory is not None and path in to_parse:
-                    seen = path in indexed or memory.id in vanished_id_set
-                    note, fp, outcome = _hand_edit(
-                        root, index, note, data, fp, seen_before=seen, quiet=quiet
-                    )
-                    if outcome == "recorded":
-                        report.hand_edits.append(path)
-                    elif outcome == "deferred":
-                        report.deferred.append((path, contents[path][1].mtime_ns / 1e9 + quiet))
-                parsed[path] = (note, fp)
 
-            new_ids = {
-                p: n.memory.id
-                for p, (n, _) in parsed.items()
-                if p in to_parse and p not in indexed and n.memory is not None and n.memory.id
-            }
-            live_vanished = {p: i for p, i in vanished_ids.items() if p not in claimed}
-            for old, new in match_moves(new_ids, live_vanished):
-                moves.append((old, new))
-            for old, new in moves:
-                claimed.add(old)
-                report.moved.append((old, new))
-            moved_to = {new for _, new in moves}
-            for path, (note, fp) in parsed.items():
-                upserts.append(record_from_note(note, fp))
-                if path not in moved_to:
-                    (report.updated if path in indexed else report.added).append(path)
-            index.apply(
-                upserts=upserts,
-                moves=[(old, new, Path(new).stem) for old, new in moves],
-                touches=touches,
-            )
-            report.unchanged += len(touches)
-            if progress is not None:
-                progress(min(start + BATCH_SIZE, total), total)
-
-    # A delete needs proof: the file must still be gone now, after everything else was read.
-    # A row behind a linked folder the walk no longer enters (follow_external_links turned
-    # off) is gone too, though the path still leads to a file.
-    hidden = tuple(folder for folder, _ in blocked)
+def _remove_gone(
+    root: Path, index: Index, scan: _Scan, report: SyncReport, *, follow_external: bool
+) -> None:
+    """Apply the deletes, each with proof: the file must still be gone now, after everything
+    else was read. A row behind a linked folder the walk no longer enters (follow_external_links
+    turned off) is gone too, though the path still leads to a file."""
+    hidden = tuple(folder for folder, _ in scan.blocked)
     real_root = os.path.realpath(root)
     gone = [
         p
-        for p in plan.vanished
-        if p not in claimed
+        for p in scan.plan.vanished
+        if p not in scan.claimed
         and not p.startswith(hidden)
         and (
             not os.path.lexists(root / p)
@@ -540,7 +572,11 @@ def reconcile(
     if gone:
         index.apply(deletes=gone)
         report.removed.extend(gone)
-    if paths is None:
+
+
+def _finish(root: Path, index: Index, report: SyncReport, *, full: bool) -> None:
+    """Record the sync: the capped sources of a full one, when it ran, what is invalid."""
+    if full:
         # The sources capped out of notes (`capped.py`): read again only if the file changed
         # (a pull, a person's edit, an index rebuilt from nothing).
         report.unreadable.extend(refresh_index(root, index, full=True))
@@ -548,11 +584,6 @@ def reconcile(
     elif report.changed:
         index.set_state("last_update", format_date(now()))
     report.invalid = index.invalid()
-    report.seconds = time.perf_counter() - started
-    return report
-
-
-_NO_ROW = IndexedFile(0, 0, "", None)
 
 
 def _record_left_out(
@@ -582,11 +613,6 @@ def _bulk_load(index: Index, *, enabled: bool) -> Iterator[None]:
         yield
     finally:
         index.end_bulk_load()
-
-
-def _stub(digest: str) -> bool:
-    """True for the "hash" of a row that holds no note text (an unreadable note's stub)."""
-    return digest.startswith("unreadable:")
 
 
 def _local(timestamp: float) -> datetime:
