@@ -1,0 +1,146 @@
+"""What a statement refers to outside itself: the message it replies to, and the people
+the speaker named.
+
+A note quotes the message a statement came from and the one it answered (`message_quote`); a
+reply that leans on the last turn ("I have two of them") takes its antecedent from there; the
+people a speaker names as theirs ("my son Theo") let later sentences about them, and a "he" or
+"she" after exactly one of them, be resolved.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .chatter import DEICTIC_SUBJECT, DEMONSTRATIVE_END
+from .cues import RELATIONS
+from .dates import format_day
+from .messages import Message
+from .secrets import redact
+from .sentences import FILLER, GREETING, QUOTED_MARK, VERDICT, clean, split_sentences
+
+#: The quote kept in a note is cut here: it is provenance, not an archive of the chat.
+MAX_QUOTE_CHARS = 600
+#: The message a statement answers is kept before it, cut to its last words (where the
+#: question usually is): "Where did you go?" is what gives "I went to Woodhaven" its meaning.
+MAX_CONTEXT_CHARS = 240
+
+
+def quote_message(content: str, message: Message) -> str:
+    """The message as the note quotes it: whitespace collapsed, cut, with who and when."""
+    text = " ".join(content.split())
+    if len(text) > MAX_QUOTE_CHARS:
+        text = text[:MAX_QUOTE_CHARS].rsplit(" ", 1)[0] + " …"
+    who = message.name or "the user"
+    when = f", {format_day(message.timestamp)}" if message.timestamp else ""
+    return f"{text} ({who}{when})"
+
+
+def reply_context(previous: Message | None, message: Message, cleaned: str | None = None) -> str:
+    """The message `message` replies to, as one quoted line: "Nate: Where did you go?".
+
+    Only the message just before, and only when someone else said it (the assistant or another
+    person): a person's own previous message is not what they were answering. `cleaned` is the
+    previous message already cleaned and redacted, when the loop has it (scanning a message for
+    secrets twice is most of what the context would cost).
+    """
+    if previous is None or previous.role not in ("user", "assistant"):
+        return ""
+    if previous.speaker == message.speaker:
+        return ""
+    if cleaned is None:
+        cleaned = redact(clean(previous.content)).replace(QUOTED_MARK, " ")
+    text = " ".join(cleaned.split())
+    if not text:
+        return ""
+    if len(text) > MAX_CONTEXT_CHARS:
+        text = "… " + text[-MAX_CONTEXT_CHARS:].split(" ", 1)[-1]
+    return f"{previous.name or previous.role}: {text}"
+
+
+#: A question longer than this is not quoted in a statement (the note's quote still has it).
+MAX_QUESTION_CHARS = 160
+
+
+def antecedent_of(context: str) -> str | None:
+    """What a reply refers to: the last sentence of the message before that stands alone (the
+    question it answers, "Do you have any pets?", or the statement it takes up), or None."""
+    if not context:
+        return None
+    parts = [p.strip() for p in split_sentences(context.split(": ", 1)[-1]) if p.strip()]
+    if not parts:
+        return None
+    for part in reversed(parts):
+        part = FILLER.sub("", VERDICT.sub("", GREETING.sub("", part))).strip(" ,")
+        if len(re.findall(r"[\w']+", part)) < 3 or len(part) > MAX_QUESTION_CHARS:
+            continue
+        if DEICTIC_SUBJECT.match(part) or DEMONSTRATIVE_END.search(part):
+            continue  # "They're always amazing.": it dangles too, so it resolves nothing
+        return part[0].upper() + part[1:]
+    return None
+
+
+def question_of(antecedent: str | None) -> str | None:
+    """The antecedent when it asks something (of the speaker, who is answering it)."""
+    if antecedent and antecedent.endswith("?"):
+        return antecedent
+    return None
+
+
+def message_quote(message: Message, previous: Message | None) -> str:
+    """The quote a note keeps for a statement of `message`: the message cleaned and redacted,
+    with who and when, after the message it answered (`reply_context`). Any extractor can cite a
+    message this way, so a note reads the same whichever extractor made it."""
+    quote = quote_message(redact(clean(message.content)).replace(QUOTED_MARK, " "), message)
+    context = reply_context(previous, message)
+    return f"{context}\n\n{quote}" if context else quote
+
+
+_PERSON_NAME = r"((?:(?:Dr|Prof|Mr|Mrs|Ms)\.? )?[A-Z][\w'-]+)"
+#: How a person names someone of theirs: "my son Theo", "my advisor, Prof. Lindqvist", "my
+#: manager is Dana", "Theo, my son", "Dana is my manager".
+_NAMING = (
+    re.compile(rf"\b[Mm]y (?:(?:little|older|younger|big|eldest|youngest|oldest|new) )?"
+               rf"({RELATIONS}),? (?:is )?(?:called |named )?{_PERSON_NAME}"),
+    re.compile(rf"\b{_PERSON_NAME},? (?:is )?my (?:(?:little|older|younger|big|new) )?"
+               rf"({RELATIONS})\b"),
+)  # fmt: skip
+
+
+def named_people(sentence: str) -> dict[str, str]:
+    """The people a sentence names as the speaker's: {"Theo": "son"}."""
+    found: dict[str, str] = {}
+    for index, pattern in enumerate(_NAMING):
+        for match in pattern.finditer(sentence):
+            relation, name = match.groups() if index == 0 else match.groups()[::-1]
+            if name.split()[-1] not in ("I", "My", "The", "We") and relation.islower():
+                found[name] = relation
+    return found
+
+
+_RELATIVE = re.compile(
+    r"\b[Mm]y ((?:(?:little|older|younger|big|eldest|youngest|oldest|new|best) )?"
+    rf"(?:{RELATIONS}))\b"
+)
+_HE_SHE = re.compile(r"^(?:He|She)(?='s\b|\s+(?:is|was|has|had|loves|likes|works|lives|\w+s)\b)")
+
+
+def one_person(sentence: str, theirs: dict[str, str]) -> str | None:
+    """The speaker's one person a sentence is about ("my sister", "Theo"), if exactly one."""
+    people = {f"my {m.group(1)}" for m in _RELATIVE.finditer(sentence)}
+    if not people:
+        people = {name for name in theirs if re.search(rf"\b{re.escape(name)}\b", sentence)}
+    return people.pop() if len(people) == 1 else None
+
+
+def resolve_person(sentence: str, person: str | None) -> str:
+    """ "She works at Siemens." after "My sister lives in Berlin." is about "my sister": the
+    pronoun is replaced when the sentence before named exactly one person of the speaker's."""
+    if person is None or not _HE_SHE.match(sentence):
+        return sentence
+    name = person[0].upper() + person[1:]
+    # "He's" is "he is" or "he has"; "my son's" would read as a possessive
+    sentence = re.sub(
+        r"^(He|She)'s(?= (?:been|had|got|gotten|done|seen|never|always)\b)", r"\1 has", sentence
+    )
+    sentence = re.sub(r"^(He|She)'s\b", r"\1 is", sentence)
+    return _HE_SHE.sub(name, sentence, count=1)
