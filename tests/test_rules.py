@@ -17,7 +17,7 @@ import pytest
 
 from tota_vault.extract.base import Candidate, Skip
 from tota_vault.extract.messages import Message
-from tota_vault.extract.rules import RuleExtractor, third_person
+from tota_vault.extract.rules import RuleExtractor
 
 #: Monday 8 May 2023, 13:56: the anchor for every relative date below.
 TS = datetime(2023, 5, 8, 13, 56)
@@ -87,11 +87,11 @@ USER_FACTS = [
     fact("I'm originally from Brazil.", "identity", "Is originally from Brazil.", "identity/origin"),
     fact("I grew up in Ohio.", "identity", "Grew up in Ohio.", "identity/origin"),
     fact("I was born in Seoul.", "identity", "Was born in Seoul.", "identity/origin"),
-    fact("I'm a software engineer.", "identity", "Is a software engineer."),
+    fact("I'm a software engineer.", "identity", "Is a software engineer.", "identity/role"),
     fact("I studied physics at MIT.", "identity", "Studied physics at MIT."),
     fact("I'm 34.", "identity", "Is 34.", "identity/age"),
     fact("I'm vegetarian.", "identity", "Is vegetarian.", "identity/diet"),
-    fact("I'm a nurse.", "identity", "Is a nurse."),
+    fact("I'm a nurse.", "identity", "Is a nurse.", "identity/role"),
     fact("I still live in Porto.", "identity", "Still lives in Porto.", "identity/location"),
     fact("I currently work at Google.", "identity", "Currently works at Google.",
          "identity/employer"),
@@ -613,57 +613,6 @@ def test_the_skip_report_does_not_repeat_the_secret(sentence, kind, secret):
     assert skipped and all(secret not in s.text for s in skipped)
 
 
-# --- third person -----------------------------------------------------------------------------
-
-POSSESSIVE = (
-    "the second 'my' should read 'their' (third_person's possessive() looks at the "
-    "text before the substitution)"
-)
-
-
-def tp(sentence: str, subject: str, expected: str, *, marks=()):
-    return pytest.param(sentence, subject, expected, marks=marks, id=f"{subject}: {sentence}")
-
-
-# fmt: off
-THIRD_PERSON = [
-    tp("I'm keen on counseling", "Caroline", "Caroline is keen on counseling."),
-    tp("I'm keen on counseling", "the user", "Is keen on counseling."),
-    tp("I prefer Neovim over VS Code", "the user", "Prefers Neovim over VS Code."),
-    tp("I've been painting for years", "Caroline", "Caroline has been painting for years."),
-    tp("I'd love to visit Japan", "Caroline", "Caroline would love to visit Japan."),
-    tp("I'll start next week", "Caroline", "Caroline will start next week."),
-    tp("I was born in Seoul", "the user", "Was born in Seoul."),
-    tp("I am a nurse", "the user", "Is a nurse."),
-    tp("I have two kids", "the user", "Has two kids."),
-    tp("I have to work late", "Caroline", "Caroline has to work late."),
-    tp("I don't like spicy food", "Caroline", "Caroline doesn't like spicy food."),
-    tp("I do yoga", "Caroline", "Caroline does yoga."),
-    tp("I go hiking every Sunday", "the user", "Goes hiking every Sunday."),
-    tp("I fix bikes", "Caroline", "Caroline fixes bikes."),
-    tp("I watch movies with my sister", "the user", "Watches movies with their sister."),
-    tp("I try to run daily", "Caroline", "Caroline tries to run daily."),
-    tp("I teach math", "Caroline", "Caroline teaches math."),
-    tp("I can swim", "Caroline", "Caroline can swim."),
-    tp("I really love my dog!", "Caroline", "Caroline really loves their dog."),
-    tp("My kids love the beach", "Caroline", "Caroline's kids love the beach."),
-    tp("I did it myself", "Caroline", "Caroline did it themselves."),
-    tp("The car is mine", "Caroline", "The car is Caroline's."),
-    tp("We love our new house", "Caroline", "Caroline and others love their new house."),
-    tp("I adopted a dog", "Caroline", "Caroline adopted a dog."),
-    tp("My kids love my cooking", "Caroline", "Caroline's kids love their cooking."),
-    tp("Me and my sister went hiking", "Caroline", "Caroline and their sister went hiking."),
-    tp("I probably want a dog", "the user", "Probably wants a dog."),
-    tp("We're moving to Lisbon", "Caroline", "Caroline and others are moving to Lisbon."),
-]
-# fmt: on
-
-
-@pytest.mark.parametrize(("sentence", "subject", "expected"), THIRD_PERSON)
-def test_third_person(sentence: str, subject: str, expected: str):
-    assert third_person(sentence, subject) == expected
-
-
 # --- quotes and remarks -----------------------------------------------------------------------
 
 
@@ -743,7 +692,7 @@ def test_a_name_with_an_appositive_is_one_fact_per_slot():
     candidates, _ = extract("I'm Tomás, a data analyst at Brightwell in Valencia.")
     assert [(c.key, c.text) for c in candidates] == [
         ("identity/name", "The user's name is Tomás."),
-        (None, "Is a data analyst."),
+        ("identity/role", "Is a data analyst."),
         ("identity/employer", "Works at Brightwell."),
         ("identity/location", "Is based in Valencia."),
     ]
@@ -888,7 +837,7 @@ STUDENT = chat(
 CONVERSATIONS = [
     pytest.param(DEVELOPER, [
         ("identity", "identity/name", "The user's name is Priya."),
-        ("identity", None, "Is a backend developer."),
+        ("identity", "identity/role", "Is a backend developer."),
         ("identity", "identity/employer", "Works at Larkspur."),
         ("identity", "identity/location", "Is based in Lisbon."),
         ("project", None, "Is building a billing service in Go."),

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 
 from .cues import ADVERB_SLOT, CUES, FIRST_PERSON, IMPLICIT_I, WE
-from .secrets import is_only_secret
 from .sentences import CLOSING, QUOTED_MARK
 
 _QUESTION_START = re.compile(
@@ -65,7 +64,7 @@ _STANCE_CLAUSE = re.compile(
 _PROMISE = re.compile(
     _I_SUBJECT + r"(?:(?:have|need|got|want) to |gotta |will |should |might |must )?"
     r"(?:\w+ ){1,2}(?:it|that|them|this|you)(?: (?:out|up|sometime|some time|soon|later|too|"
-    r"next time|one day|a try|a shot))*\W*$",
+    r"next time|one day|a try|a shot|a go|a look|in mind|into account))*\W*$",
     re.I,
 )
 #: A future whose object is the listener: "I'll let you know", "I will keep you posted".
@@ -188,9 +187,9 @@ def skip_reason(sentence: str) -> str | None:
     stripped = sentence.strip()
     if stripped.endswith("?") or _QUESTION_START.match(stripped):
         return "a question"
-    if "[REDACTED " in stripped and is_only_secret(stripped):
-        # "My wifi password is [REDACTED password]" says nothing else; a sentence that does
-        # ("I use postgres://app:[REDACTED ...]@db/app for staging") is kept, redacted.
+    if "[REDACTED " in stripped:
+        # The secret's own clause (`sentences.without_secrets` cut it from any fact beside
+        # it): a redaction marker is never a fact, and the secret is never stored.
         return "contains a secret"
     if _REPORTED.match(stripped) or _HEARSAY.search(stripped):
         return "someone else's words"

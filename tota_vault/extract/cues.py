@@ -76,14 +76,21 @@ def _cue(
     return Cue(name, mtype, re.compile(pattern, re.I), strength, key)
 
 
-_JOBS = (
-    r"engineer|developer|programmer|teacher|nurse|doctor|student|designer|writer|author|"
-    r"artist|musician|manager|lawyer|chef|cook|scientist|researcher|counselor|counsellor|"
-    r"consultant|therapist|accountant|architect|photographer|painter|dancer|singer|"
-    r"entrepreneur|founder|freelancer|pilot|firefighter|officer|veteran|mechanic|"
-    r"electrician|carpenter|farmer|pharmacist|dentist|vet|veterinarian|analyst|"
-    r"professor|lecturer|coach|trainer|athlete|player|editor|journalist|baker|barista|"
-    r"social worker|mom|mum|dad|mother|father|parent|retiree|intern"
+#: Occupations: a person has one at a time as a rule, so "I'm a nurse" fills the role slot
+#: (a later "I'm a pharmacist" is a change of mind).
+_OCCUPATIONS = (
+    r"engineer|developer|programmer|teacher|nurse|doctor|designer|manager|lawyer|chef|"
+    r"scientist|researcher|counselor|counsellor|consultant|therapist|accountant|architect|"
+    r"pilot|firefighter|officer|mechanic|electrician|carpenter|farmer|pharmacist|dentist|vet|"
+    r"veterinarian|analyst|professor|lecturer|editor|journalist|baker|barista|social worker|"
+    r"librarian|paramedic|plumber|surgeon|technician|administrator"
+)
+#: Roles a person holds beside an occupation ("I'm a mom", "I'm a painter", "I'm a student"):
+#: an identity, but no slot, since one does not replace another.
+_ROLES = (
+    r"student|writer|author|artist|musician|cook|photographer|painter|dancer|singer|"
+    r"entrepreneur|founder|freelancer|veteran|coach|trainer|athlete|player|mom|mum|dad|"
+    r"mother|father|parent|retiree|intern"
 )
 RELATIONS = (
     r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|spouse|mom|mum|mother|dad|father|"
@@ -146,7 +153,14 @@ CUES: tuple[Cue, ...] = (
         "role",
         T.IDENTITY,
         rf"\bI (?:work|am working|'m working) as an?\s+|"
-        rf"\bI(?:'m| am) (?:a|an)\s+(?:[\w'-]+\s+){{0,3}}(?:{_JOBS})\b",
+        rf"\bI(?:'m| am) (?:a|an)\s+(?:[\w'-]+\s+){{0,3}}(?:{_OCCUPATIONS})\b",
+        0.85,
+        "identity/role",
+    ),
+    _cue(
+        "life role",
+        T.IDENTITY,
+        rf"\bI(?:'m| am) (?:a|an)\s+(?:[\w'-]+\s+){{0,3}}(?:{_ROLES})\b",
         0.85,
     ),
     _cue(

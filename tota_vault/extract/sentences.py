@@ -129,9 +129,41 @@ def statements(text: str) -> list[str]:
         for clause in clauses:
             clause = re.sub(r"\s+", " ", clause).strip(" -–—*•,;")
             clause = FILLER.sub("", VERDICT.sub("", GREETING.sub("", clause)))
-            for fact in split_appositive(clause):
-                out.append(fact[0].upper() + fact[1:])
+            for piece in without_secrets(clause):
+                for fact in split_appositive(piece):
+                    out.append(fact[0].upper() + fact[1:])
     return out
+
+
+#: Where `secrets.redact` removed a secret.
+_REDACTION = re.compile(r"\[REDACTED [a-z_]+\]")
+#: Where a clause of a sentence ends: a comma, a semicolon, a dash, a conjunction.
+_CLAUSE_BREAK = re.compile(
+    r"(?:\s*[,;]\s+|\s+[-–—]\s+)(?:(?:and|but|so|because|while|though|although|plus)\s+)?|"
+    r"\s+(?:and|but|so|because|while|though|although|plus)\s+"
+)
+
+
+def without_secrets(clause: str) -> list[str]:
+    """A clause that holds a redacted secret, cut so the secret's own clause stands apart.
+
+    "I moved to Leeds last year; my wifi password is [REDACTED password]" is a fact and a
+    secret: the fact is learned alone and the secret's clause (skipped as a secret) never
+    leaves a redaction marker in a statement. Clauses without a secret are kept together as
+    they were said ("I live in Leeds, UK").
+    """
+    if not _REDACTION.search(clause):
+        return [clause] if clause else []
+    pieces = _CLAUSE_BREAK.split(clause)
+    breaks = [m.group(0) for m in _CLAUSE_BREAK.finditer(clause)]
+    runs: list[tuple[bool, str]] = []
+    for index, piece in enumerate(pieces):
+        secret = bool(_REDACTION.search(piece))
+        if runs and runs[-1][0] == secret:
+            runs[-1] = (secret, runs[-1][1] + breaks[index - 1] + piece)
+        else:
+            runs.append((secret, piece))
+    return [text.strip(" ,;") for _secret, text in runs if text.strip(" ,;.!")]
 
 
 #: A closing discourse marker: "We live in Halifax, by the way", "I would love to, honestly".

@@ -53,7 +53,7 @@ _HABITUAL = re.compile(
 _PRESENT_EED = {"need", "feed", "bleed", "breed", "heed", "speed", "succeed", "proceed", "exceed"}
 
 
-def _conjugate(word: str, habitual: bool = False) -> str:
+def conjugate(word: str, habitual: bool = False) -> str:
     """The third-person present of a verb that followed "I" (past forms stay as they are)."""
     lower = word.lower()
     if lower in _IRREGULAR:
@@ -93,7 +93,7 @@ def _verb_after_i(match: re.Match[str], subject: str, habitual: bool = False) ->
     conjugated = False
     for word in words:
         if not conjugated and not _is_adverb(word):
-            out.append(_conjugate(word, habitual))
+            out.append(conjugate(word, habitual))
             conjugated = True
         else:
             out.append(word)
@@ -173,7 +173,9 @@ def third_person(sentence: str, subject: str) -> str:
     if text and text[-1] not in ".!?":
         text += "."
     text = re.sub(r"!+$", ".", text)
-    return re.sub("\ue000(\\d+)\ue001", lambda m: titles[int(m.group(1))], text)
+    text = re.sub("\ue000(\\d+)\ue001", lambda m: titles[int(m.group(1))], text)
+    # A title that ends the sentence with its own "?" or "!" ends it: no period after it.
+    return re.sub(r"(?<=[?!][\"”»])\.$", "", text)
 
 
 LEADING_DATE = re.compile(

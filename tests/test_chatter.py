@@ -1,0 +1,74 @@
+"""Sentences about the conversation, not facts about the speaker (extract/chatter.py).
+
+Each row is a sentence and the reason it is skipped, or None when it is a statement the cues
+may read.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tota_vault.extract.chatter import DANGLING, conversational, is_answer, skip_reason
+
+# fmt: off
+REASONS = [
+    ("Do you have any pets?", "a question"),
+    ("What a day", "a question"),
+    ("If I won the lottery I would buy a boat.", "hypothetical"),
+    ("My friend said she likes jazz.", "someone else's words"),
+    ("The weather is nice today in the city.", "not about the speaker"),
+    ("Wow, I love that!", "small talk"),
+    ("My wifi password is [REDACTED password].", "contains a secret"),
+    ("I use the key [REDACTED aws_access_key] for my backups.", "contains a secret"),
+    # reactions: a stance on the last turn or the listener
+    ("I'm sure you'd like it.", "a reaction"),
+    ("I'm sorry to hear that.", "a reaction"),
+    ("I'm doing great, thanks.", "a reaction"),
+    ("I'm here for you.", "a reaction"),
+    # promises about the conversation, offers
+    ("I'll have to check it out.", "a promise about the conversation"),
+    ("I'll let you know.", "a promise about the conversation"),
+    ("I will keep that in mind.", "a promise about the conversation"),
+    ("I'll give it a go sometime.", "a promise about the conversation"),
+    ("I'd love to show you around.", "a promise about the conversation"),
+    # the listener or their things as the object
+    ("I like your shirt.", "addressed to the listener"),
+    ("Here are some pictures of my dresses.", "addressed to the listener"),
+    # references the sentence cannot resolve
+    ("I'm not very good at them.", DANGLING),
+    ("I've always wanted to.", DANGLING),
+    ("That's why I love it.", DANGLING),
+    ("I love it for the most part.", DANGLING),
+    ("I've never had it in Japan.", DANGLING),
+    # statements
+    ("I live in Porto.", None),
+    ("I'm happy with my job at the bakery.", None),
+    ("I love hiking in the mountains.", None),
+    ("I have two dogs and I love them.", None),  # "them" has its antecedent
+    ("I'm sure I'll pass the bar exam in June.", None),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("sentence", "reason"), REASONS, ids=[r[0] for r in REASONS])
+def test_skip_reason(sentence: str, reason: str | None):
+    assert skip_reason(sentence) == reason
+
+
+def test_a_reaction_after_thanks_or_before_a_closing_marker_is_still_one():
+    assert conversational("Thanks, I'm so glad you liked it, honestly.") == "a reaction"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "answers"),
+    [
+        ("By April 1.", True),
+        ("Definitely Star Wars!", True),
+        ("Yes!", False),
+        ("Thanks so much.", False),
+        ("When is it?", False),
+        ("I'm sorry to hear that.", False),
+    ],
+)
+def test_a_short_answer_has_content(sentence: str, answers: bool):
+    assert is_answer(sentence) is answers
