@@ -607,6 +607,27 @@ def test_a_secret_next_to_a_fact_in_the_same_sentence_drops_only_that_clause(
     assert [c.text for c in candidates] == ["Loves hiking in the mountains."]
 
 
+# fmt: off
+SECRET_BESIDE_A_FACT = [
+    # (what was said, what is learned): the fact alone, never the secret nor a marker
+    (f"I moved to Leeds last year; my wifi password is {PASSWORD}.", ["Moved to Leeds in 2022."]),
+    (f"My password is {PASSWORD}, I'm a nurse at St Mary's.", ["Is a nurse at St Mary's."]),
+    (f"I work at Acme and the admin password is {PASSWORD} btw.", ["Works at Acme."]),
+    (f"My GitHub token is {GITHUB}, and I mostly write Rust at work.", ["Mostly writes Rust at work."]),
+    (f"I use the key {AWS_ID} for my backups.", []),
+    ("I use postgres://app:" + "hunter2x9" + "@db.internal/app for the staging database.", []),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("said", "learned"), SECRET_BESIDE_A_FACT, ids=[s[1][:1] and s[1][0] or "nothing" for s in SECRET_BESIDE_A_FACT])
+def test_a_fact_beside_a_secret_is_learned_without_the_secret_or_a_marker(said, learned):
+    candidates, skipped = extract(said)
+    assert [c.text for c in candidates] == learned
+    assert not any("REDACTED" in c.text for c in candidates)
+    assert any(s.reason.startswith("contains a secret") for s in skipped)
+
+
 @pytest.mark.parametrize(("sentence", "kind", "secret"), SECRETS)
 def test_the_skip_report_does_not_repeat_the_secret(sentence, kind, secret):
     _, skipped = extract(f"{sentence}\nI live in Porto.")
