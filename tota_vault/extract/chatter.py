@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from .cues import ADVERB_SLOT, CUES, FIRST_PERSON, IMPLICIT_I, WE
+from ..text import STOPWORDS
+from .cues import ADVERB_SLOT, CUES, FIRST_PERSON, IMPLICIT_I, RELATIONS, WE
 from .sentences import CLOSING, QUOTED_MARK
 
 _QUESTION_START = re.compile(
@@ -54,6 +55,15 @@ _STANCE = re.compile(
     r"they|he|she|there|this)\b|[,!.])",
     re.I,
 )
+#: The two speakers' likeness, or thanks for what the listener said: "We have a lot in common",
+#: "I appreciate the vote of confidence".
+_MUTUAL = re.compile(
+    r"\b(?:have|has|had) (?:\w+ ){0,2}in common\b|"
+    r"^(?:I|we)(?:'m| am|'re| are)? (?:really |so |truly )?(?:appreciate|appreciated)\b",
+    re.I,
+)
+#: The listener as the subject: "You're welcome to come to my workshop", "You should try it".
+_LISTENER_SUBJECT = re.compile(r"^(?:you|you're|you've|you'd|you'll|u|ya)\b", re.I)
 #: A stance that opens a clause about the listener: "I'm glad I could meet you".
 _STANCE_CLAUSE = re.compile(
     _I_SUBJECT + r"(?:so |very |really )*(?:glad|happy|sorry|sure|excited|thrilled|bet|hope)\b",
@@ -63,12 +73,17 @@ _STANCE_CLAUSE = re.compile(
 #: check it out", "I will definitely try that", "I'll let you know").
 _PROMISE = re.compile(
     _I_SUBJECT + r"(?:(?:have|need|got|want) to |gotta |will |should |might |must )?"
-    r"(?:\w+ ){1,2}(?:it|that|them|this|you)(?: (?:out|up|sometime|some time|soon|later|too|"
+    r"(?:\w+ ){1,4}(?:it|that|them|this|you)(?: (?:out|up|sometime|some time|soon|later|too|"
     r"next time|one day|a try|a shot|a go|a look|in mind|into account))*\W*$",
     re.I,
 )
-#: A future whose object is the listener: "I'll let you know", "I will keep you posted".
-_TO_THE_LISTENER = re.compile(r"^I(?:'ll| will|'m going to| am going to) (?:\w+ ){0,2}you\b", re.I)
+#: A future whose object is the listener, or a plan of the two speakers: "I'll let you know",
+#: "I will keep you posted", "I'll come over and we can play some games".
+_TO_THE_LISTENER = re.compile(
+    r"^I(?:'ll| will|'m going to| am going to) (?:\w+ ){0,2}you\b|"
+    r"\b(?:and|so|then) we (?:can|could|should) (?!not\b|only\b)",
+    re.I,
+)
 _FUTURE_OR_DUTY = re.compile(
     r"^(?:I'll|I will|I'd|I would|I should|I might|I(?:'ll| will)? have to|I need to|"
     r"I gotta|I'm going to|I'm gonna)\b",
@@ -100,6 +115,71 @@ _ANTECEDENT = re.compile(
     r"\b(?:a|an|the|my|our|his|her|their|two|three|four|five)\s+"
     r"(?!lot\b|bit\b|few\b|little\b|lot of\b)[\w-]{3,}|\b[a-z]\w+ [A-Z][a-z]+"
 )
+#: "them", "they", "those" need a plural before them: "I have two dogs and I love them", "my
+#: kids", "Rome and Paris"; "I've always had a soft spot for them" has none.
+_PLURAL_ANTECEDENT = re.compile(
+    r"\b(?!(?:this|was|has|is|does|us|yes|always|less|unless|across|perhaps|its|his|hers|"
+    r"yours|ours|theirs|whereas|towards|sometimes|as|thus|plus|bus|gas|boss|class|glass|"
+    r"business|stress|actress|dress|chess|princess|mess|press)\b)[a-z]{3,}s\b|"
+    r"\b(?:people|children|kids|men|women|folks|family|team|parents|friends)\b|"
+    r"\b[A-Z][a-z]+ and [A-Z][a-z]+"
+)
+#: "him", "her", "his" need a person before them: a name, a relative, a person noun.
+_PERSON_ANTECEDENT = re.compile(
+    rf"(?<!^)(?<![.!?] )\b(?!I\b|I'|My\b)[A-Z][a-z]+|\b(?:{RELATIONS})\b|"
+    r"\b(?:man|woman|girl|boy|guy|lady|person|singer|artist|actor|actress|author|writer|"
+    r"teacher|coach|doctor|player|band)\b"
+)
+#: A pronoun that refers to a thing said before, wherever it stands: "I've been there a few
+#: times", "I love the challenge of it", "I like being a part of that", "I saw her in
+#: concert", "I thought it was really good", "I've only read it once".
+_REFERENCE = re.compile(
+    r"\b(?:been|went|go|going|live|lived|work|worked|moved|stayed|visit|visited|get|got|be) "
+    r"(?P<there>there)\b|"
+    r"\b(?:of|about|like|with) (?P<of>it|that|this|them|those|these)"
+    r"(?=\s*(?:[.!,;]|$|\s(?:for|when|because|and|but|so|too|as|in|at|on|with|since|anymore|"
+    r"again|though|all|yet)\b))|"
+    r"\b(?:think|thought|hope|guess|bet|know|knew|felt|feel|heard|hear|say|said) (?:that )?"
+    r"(?P<subject>it|they|he|she)(?:'s| is| was| were| are| will| would)\b|"
+    r"\b(?:see|saw|seen|read|watch|watched|try|tried|love|loved|like|liked|hate|hated|enjoy|"
+    r"enjoyed|play|played|visit|visited|buy|bought|use|used|finish|finished|recommend|"
+    r"recommended|share|shared|do|did|done) (?P<object>it|them|that)"
+    r"(?!\s+(?:I|I'm|my|the|a|an|it|it's|we|he|she|they|you|there|this|his|her|their|our|to|"
+    r"is|was|are|were)\b)\b|"
+    r"\b(?P<person>him|her|hers)\b",
+    re.I,
+)
+_PLURALS = {"them", "those", "these", "they"}
+
+
+def _dangles(sentence: str) -> bool:
+    """Whether a pronoun of the sentence refers to something the sentence does not say.
+
+    Each kind of pronoun needs its kind of antecedent before it: a plural for "them", a person
+    for "him"/"her", a noun phrase for "it"/"that" (not the one it complements: "the challenge
+    of it" has none)."""
+    pronoun = PRONOUN_OBJECT.search(sentence) or _REFERENCE.search(sentence)
+    if pronoun is None:
+        return False
+    word = pronoun.group(0).rsplit(" ", 1)[-1].lower()
+    for name in ("there", "of", "subject", "object", "person"):
+        if pronoun.re is _REFERENCE and pronoun.group(name):
+            word = pronoun.group(name).lower()
+            start = pronoun.start(name)
+            break
+    else:
+        start = pronoun.start()
+    before = sentence[:start]
+    if word in _PLURALS:
+        return not _PLURAL_ANTECEDENT.search(before)
+    if word in ("him", "her", "hers"):
+        return not _PERSON_ANTECEDENT.search(before)
+    if re.search(
+        r"\bof $", before
+    ):  # "the challenge of it": the noun it complements is no antecedent
+        before = re.sub(r"(?:\b(?:a|an|the|my|our)\s+)?(?:[\w-]+\s+){0,2}of $", "", before)
+    return not _ANTECEDENT.search(before)
+
 
 #: Support offered to the listener: "I'm here for you", "I've got your back".
 _HERE_FOR_YOU = re.compile(
@@ -149,7 +229,10 @@ _THANKS = re.compile(r"^(?:thanks|thank you|thx)(?: so much| a lot)?[,!.]*\s+(?=
 _ELLIPSIS = re.compile(
     r"\b(?:to|so|do|does|did|will|would|can|could|should|have|has|am|is|are|was|were)"
     r"(?:\s+(?:too|either|as well))?\W*$|"
-    r"^I (?:will|do|did|can|am|have|would|could|should)(?: (?:too|definitely|certainly))?,",
+    r"^I (?:will|do|did|can|am|have|would|could|should)(?: (?:too|definitely|certainly))?,|"
+    # "I'd love to go one day", "I want to try sometime": where, or what, is in the last turn
+    r"\bto (?:go|come|visit|try|see|join|do)(?: (?:one day|someday|sometime|some time|soon|"
+    r"again|too|eventually|there))*\W*$",
     re.I,
 )
 
@@ -157,11 +240,15 @@ _ELLIPSIS = re.compile(
 def conversational(sentence: str) -> str | None:
     """Why a sentence is about the conversation rather than a fact, or None."""
     sentence = CLOSING.sub("", _THANKS.sub("", sentence))
-    if _STANCE.search(sentence) or _PLEASANTRY.match(sentence):
+    if _STANCE.search(sentence) or _PLEASANTRY.match(sentence) or _MUTUAL.search(sentence):
         return "a reaction"
     if _STANCE_CLAUSE.search(sentence) and _YOU.search(sentence):
         return "a reaction"  # "I'm glad I could meet you"
-    if _LISTENER_OBJECT.search(sentence) or _PRESENTING.match(sentence):
+    if (
+        _LISTENER_OBJECT.search(sentence)
+        or _PRESENTING.match(sentence)
+        or _LISTENER_SUBJECT.match(sentence)
+    ):
         return "addressed to the listener"
     if _OFFER.search(sentence):
         return "a promise about the conversation"
@@ -177,8 +264,7 @@ def conversational(sentence: str) -> str | None:
         or _ELLIPSIS.search(sentence)
     ):
         return "a reference to something not said"
-    pronoun = PRONOUN_OBJECT.search(sentence)
-    if pronoun is not None and not _ANTECEDENT.search(sentence[: pronoun.start()]):
+    if _dangles(sentence):
         return "a reference to something not said"
     return None
 
@@ -218,13 +304,22 @@ def is_remark(sentence: str) -> bool:
 DANGLING = "a reference to something not said"
 
 
+#: Words that answer without content: "Of course!", "Sure, definitely.", "Pretty good."
+_BARE_ANSWER = frozenset(
+    "course definitely absolutely sure certainly maybe probably totally exactly indeed nope "
+    "right true agreed lol haha sounds good great cool nice awesome pretty fine".split()
+)
+
+
 def is_answer(sentence: str) -> bool:
     """A short reply that answers with content ("By April 1.", "Definitely Star Wars!"), not
-    a bare yes, thanks or reaction."""
+    a bare yes, "of course", thanks or reaction."""
     words = re.findall(r"[\w']+", sentence)
     if len(words) < 2 or sentence.endswith("?") or conversational(sentence) is not None:
         return False
-    return not (SMALL_TALK.match(sentence) and len(words) < 4)
+    if SMALL_TALK.match(sentence) and len(words) < 4:
+        return False
+    return any(w.lower() not in STOPWORDS and w.lower() not in _BARE_ANSWER for w in words)
 
 
 def short_fact(sentence: str) -> bool:
