@@ -40,11 +40,32 @@ REASONS = [
     ("That's why I love it.", DANGLING),
     ("I love it for the most part.", DANGLING),
     ("I've never had it in Japan.", DANGLING),
+    ("I've been there a few times.", DANGLING),
+    ("I like the challenge of it.", DANGLING),  # "the challenge" is what "it" complements
+    ("I love being a part of that.", DANGLING),
+    ("I saw her in concert last year.", DANGLING),  # no person before "her"
+    ("I thought it was really good!", DANGLING),
+    ("I've only read it once.", DANGLING),
+    ("I've always had a soft spot for them.", DANGLING),  # "a soft spot" is no plural
+    ("I would love to go one day.", DANGLING),
+    ("I used to do that when I was a kid.", DANGLING),
+    # reactions and the listener, with words of their own
+    ("We have a lot in common.", "a reaction"),
+    ("I appreciate the vote of confidence.", "a reaction"),
+    ("I can understand that.", "a reaction"),
+    ("You're welcome to come to one of my workshops.", "addressed to the listener"),
+    ("I'll come over and we can play some games.", "a promise about the conversation"),
+    ("I will be sure to check it out.", "a promise about the conversation"),
     # statements
     ("I live in Porto.", None),
     ("I'm happy with my job at the bakery.", None),
     ("I love hiking in the mountains.", None),
     ("I have two dogs and I love them.", None),  # "them" has its antecedent
+    ("I love my kids and I'm proud of them.", None),
+    ("My sister is a singer and I love her voice.", None),
+    ("I love Paris, I've been there twice.", None),
+    ("I'm a part of the local choir.", None),
+    ("We can't ship copyleft code.", None),
     ("I'm sure I'll pass the bar exam in June.", None),
 ]
 # fmt: on
@@ -65,6 +86,8 @@ def test_a_reaction_after_thanks_or_before_a_closing_marker_is_still_one():
         ("By April 1.", True),
         ("Definitely Star Wars!", True),
         ("Yes!", False),
+        ("Of course!", False),
+        ("Pretty good, thanks.", False),
         ("Thanks so much.", False),
         ("When is it?", False),
         ("I'm sorry to hear that.", False),

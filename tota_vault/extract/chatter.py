@@ -46,7 +46,7 @@ _I_SUBJECT = r"^(?:I|I'm|I am|Im|I've|I have|I'd|I would|I'll|I will)\s+" + ADVE
 #: (adjective or verb of knowing, feeling, agreeing) whose complement is the listener, the
 #: last turn (that/it/so) or nothing; "I'm happy with my job" (a complement of its own) is a fact.
 _STANCE = re.compile(
-    _I_SUBJECT + r"(?:so |very |really |pretty |quite )*"
+    _I_SUBJECT + r"(?:so |very |really |pretty |quite )*(?:can |could |do )?"
     r"(?:glad|happy|sorry|sure|excited|thrilled|jealous|envious|impressed|bet|know|agree|"
     r"understand|imagine|see|mean|guess|hope|believe|think|wish|can imagine|can tell|"
     r"can't wait|cannot wait|can relate|can see|appreciate|feel the same)"
@@ -150,6 +150,7 @@ _REFERENCE = re.compile(
     re.I,
 )
 _PLURALS = {"them", "those", "these", "they"}
+_PRONOUN_WORD = re.compile(r"\b(?:it|them|that|this|those|these|one|him|her|there)\b", re.I)
 
 
 def _dangles(sentence: str) -> bool:
@@ -161,14 +162,13 @@ def _dangles(sentence: str) -> bool:
     pronoun = PRONOUN_OBJECT.search(sentence) or _REFERENCE.search(sentence)
     if pronoun is None:
         return False
-    word = pronoun.group(0).rsplit(" ", 1)[-1].lower()
-    for name in ("there", "of", "subject", "object", "person"):
-        if pronoun.re is _REFERENCE and pronoun.group(name):
-            word = pronoun.group(name).lower()
-            start = pronoun.start(name)
-            break
-    else:
-        start = pronoun.start()
+    if pronoun.re is _REFERENCE:
+        name = next(n for n in ("there", "of", "subject", "object", "person") if pronoun.group(n))
+        word, start = pronoun.group(name).lower(), pronoun.start(name)
+    else:  # the pronoun is the match's first word of its kind ("them too", "been there")
+        found = _PRONOUN_WORD.search(pronoun.group(0))
+        word = found.group(0).lower() if found else ""
+        start = pronoun.start() + (found.start() if found else 0)
     before = sentence[:start]
     if word in _PLURALS:
         return not _PLURAL_ANTECEDENT.search(before)

@@ -105,6 +105,21 @@ _HEDGE_FRAME = re.compile(
 )
 
 
+#: "I" and its contractions, as the subject of a clause.
+_LATER_I = re.compile(r"\bI(?:'m|'ve|'d|'ll| am| was| have(?! to)| will)?\b")
+_THEY = {"i'm": "they're", "i've": "they've", "i'd": "they'd", "i'll": "they'll",
+         "i am": "they are", "i was": "they were", "i have": "they have", "i will": "they will",
+         "i": "they"}  # fmt: skip
+
+
+def _they(match: re.Match[str]) -> str:
+    """The subject is named once: "Sam is from California, so they're not used to the cold",
+    not "... so Sam is not ...". A later "I" is "they", whose verb needs no inflection."""
+    if not re.search(r"\bI\b", match.string[: match.start()]):
+        return match.group(0)
+    return _THEY[match.group(0).lower()]
+
+
 def third_person(sentence: str, subject: str) -> str:
     """Rewrite a first-person sentence about `subject` ("Caroline", or "the user").
 
@@ -130,6 +145,7 @@ def third_person(sentence: str, subject: str) -> str:
     text = CLOSING.sub("", text)
     text = text[:1].upper() + text[1:]
     habitual = bool(_HABITUAL.search(text))
+    text = _LATER_I.sub(_they, text)
     rules = [
         (r"\b[Ww]e're\b", f"{s} and others are"),
         (r"\b[Ww]e've\b", f"{s} and others have"),
