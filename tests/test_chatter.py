@@ -49,6 +49,9 @@ REASONS = [
     ("I've always had a soft spot for them.", DANGLING),  # "a soft spot" is no plural
     ("I would love to go one day.", DANGLING),
     ("I used to do that when I was a kid.", DANGLING),
+    ("I'm a much better cook because of it.", DANGLING),
+    ("I wish I could say the same about my job.", DANGLING),
+    ("I feel the same way.", DANGLING),
     # reactions and the listener, with words of their own
     ("We have a lot in common.", "a reaction"),
     ("I appreciate the vote of confidence.", "a reaction"),
@@ -56,6 +59,9 @@ REASONS = [
     ("You're welcome to come to one of my workshops.", "addressed to the listener"),
     ("I'll come over and we can play some games.", "a promise about the conversation"),
     ("I will be sure to check it out.", "a promise about the conversation"),
+    # an instruction to the listener is no remark of the speaker's
+    ("Now, just continue to breathe slowly and deeply for a few minutes.",
+     "not about the speaker"),
     # statements
     ("I live in Porto.", None),
     ("I'm happy with my job at the bakery.", None),
@@ -74,6 +80,11 @@ REASONS = [
 @pytest.mark.parametrize(("sentence", "reason"), REASONS, ids=[r[0] for r in REASONS])
 def test_skip_reason(sentence: str, reason: str | None):
     assert skip_reason(sentence) == reason
+
+
+def test_an_instruction_to_the_listener_is_addressed_to_them():
+    assert conversational("Now, just continue to breathe slowly.") == "addressed to the listener"
+    assert conversational("I do the same job as my dad.") is None
 
 
 def test_a_reaction_after_thanks_or_before_a_closing_marker_is_still_one():

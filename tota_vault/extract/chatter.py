@@ -62,6 +62,17 @@ _MUTUAL = re.compile(
     r"^(?:I|we)(?:'m| am|'re| are)? (?:really |so |truly )?(?:appreciate|appreciated)\b",
     re.I,
 )
+#: "I wish I could say the same", "I feel the same way": what is the same is in the last turn.
+_THE_SAME = re.compile(
+    r"\b(?:say|feel|do|think) the same(?: way| thing)?(?: (?:about|for|of) [\w' ]+)?\W*$", re.I
+)
+#: An instruction to the listener: "Now, just continue to breathe slowly", "Try the tapas".
+_IMPERATIVE = re.compile(
+    r"^(?:(?:now|just|so|please|then|and)[,]?\s+)*(?:try|let's|let|go|check|make sure|take|keep|"
+    r"remember|don't|do|continue|be|look|come|tell|give|enjoy|imagine|think about|have fun|"
+    r"stay|breathe|relax|focus|start|stop|put|bring|consider|avoid)\b",
+    re.I,
+)
 #: The listener as the subject: "You're welcome to come to my workshop", "You should try it".
 _LISTENER_SUBJECT = re.compile(r"^(?:you|you're|you've|you'd|you'll|u|ya)\b", re.I)
 #: A stance that opens a clause about the listener: "I'm glad I could meet you".
@@ -174,9 +185,9 @@ def _dangles(sentence: str) -> bool:
         return not _PLURAL_ANTECEDENT.search(before)
     if word in ("him", "her", "hers"):
         return not _PERSON_ANTECEDENT.search(before)
-    if re.search(
-        r"\bof $", before
-    ):  # "the challenge of it": the noun it complements is no antecedent
+    if re.search(r"\b(?:because|instead|out|all) of $", before):
+        return True  # "because of it": a cause the sentence does not name
+    if re.search(r"\bof $", before):  # "the challenge of it": what "it" complements is none
         before = re.sub(r"(?:\b(?:a|an|the|my|our)\s+)?(?:[\w-]+\s+){0,2}of $", "", before)
     return not _ANTECEDENT.search(before)
 
@@ -248,6 +259,7 @@ def conversational(sentence: str) -> str | None:
         _LISTENER_OBJECT.search(sentence)
         or _PRESENTING.match(sentence)
         or _LISTENER_SUBJECT.match(sentence)
+        or _IMPERATIVE.match(sentence)
     ):
         return "addressed to the listener"
     if _OFFER.search(sentence):
@@ -262,6 +274,7 @@ def conversational(sentence: str) -> str | None:
         DEICTIC_SUBJECT.match(sentence)
         or DEMONSTRATIVE_END.search(sentence)
         or _ELLIPSIS.search(sentence)
+        or _THE_SAME.search(sentence)
     ):
         return "a reference to something not said"
     if _dangles(sentence):
