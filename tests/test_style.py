@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from tota_vault.extract.style import EMPHATIC_DO, conjugate, third_person, with_companion
+from tota_vault.extract.style import (
+    EMPHATIC_DO,
+    conjugate,
+    implicit_subject,
+    third_person,
+    with_companion,
+)
 
 def tp(sentence: str, subject: str, expected: str, *, marks=()):
     return pytest.param(sentence, subject, expected, marks=marks, id=f"{subject}: {sentence}")
@@ -129,3 +135,17 @@ def test_emphatic_do_is_emphasis(sentence: str, plain: str):
 )
 def test_a_companion_in_the_subject_goes_with_the_speaker(sentence: str, expected: str):
     assert with_companion(sentence) == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "with_i"),
+    [
+        ("Just got new shoes.", "I just got new shoes."),
+        ("Researching adoption agencies.", "I'm researching adoption agencies."),
+        ("Gonna continue my edu.", "I'm gonna continue my edu."),
+        ("Gotta make time to dance.", "I've gotta make time to dance."),
+        ("Been training for my first marathon.", "I've been training for my first marathon."),
+    ],
+)
+def test_the_i_that_chat_drops_is_put_back(sentence: str, with_i: str):
+    assert implicit_subject(sentence) == with_i

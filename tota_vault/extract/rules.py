@@ -381,8 +381,9 @@ class RuleExtractor:
         cue: Cue,
         key: str | None,
     ) -> Candidate:
-        if not FIRST_PERSON.search(sentence) and not WE.search(sentence):
-            sentence = implicit_subject(sentence)
+        dropped_i = IMPLICIT_I.match(sentence) and not re.match(r"(?i)(?:I|we)\b", sentence)
+        if dropped_i or (not FIRST_PERSON.search(sentence) and not WE.search(sentence)):
+            sentence = implicit_subject(sentence)  # "Gonna continue my edu": "I'm gonna ..."
         dated, days = resolve_dates(sentence, message.timestamp)
         lead = LEADING_DATE.match(dated)
         if lead is not None:  # "On 7 May 2023 I ran" reads better as "Ran ... on 7 May 2023"

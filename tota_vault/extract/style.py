@@ -206,9 +206,9 @@ def implicit_subject(sentence: str) -> str:
     """Put back the "I" that chat drops: "Just got new shoes" -> "I just got new shoes"."""
     first = sentence.split(" ", 1)[0].lower()
     rest = sentence[0].lower() + sentence[1:]
-    if first.endswith("ing"):
+    if first.endswith("ing") or first == "gonna":
         return "I'm " + rest
-    if first == "been":
+    if first in ("been", "gotta"):
         return "I've " + rest
     return "I " + rest
 
