@@ -16,6 +16,7 @@ from tota_vault.extract.references import (
     question_of,
     reply_context,
     resolve_person,
+    resolve_reference,
 )
 
 TS = datetime(2023, 5, 8, 13, 56)
@@ -39,7 +40,9 @@ ANTECEDENTS = [
 # fmt: on
 
 
-@pytest.mark.parametrize(("context", "antecedent"), ANTECEDENTS, ids=[a[0] or "none" for a in ANTECEDENTS])
+@pytest.mark.parametrize(
+    ("context", "antecedent"), ANTECEDENTS, ids=[a[0] or "none" for a in ANTECEDENTS]
+)
 def test_antecedent_of(context: str, antecedent: str | None):
     assert antecedent_of(context) == antecedent
 
@@ -95,3 +98,31 @@ def test_named_people(sentence: str, people: dict[str, str]):
 def test_he_or_she_after_exactly_one_person_of_theirs(before, sentence, resolved):
     theirs = named_people(before)
     assert resolve_person(sentence, one_person(before, theirs)) == resolved
+
+
+# fmt: off
+RESOLVED = [
+    ("I like all kinds of video games.", "I love them too.", "I love all kinds of video games."),
+    ("Do you like hiking?", "I love it!", "I love hiking!"),
+    ("Have you ever tried sushi?", "I have never tried it.", "I have never tried sushi."),
+    ("I like The Office, Parks and Recreation, and Brooklyn Nine-Nine.",
+     "I love all of those shows!", "I love The Office, Parks and Recreation, and Brooklyn Nine-Nine!"),
+    # the other speaker's own things are theirs: nothing to resolve
+    ("I love my dog so much.", "I love it too.", None),
+    # no object the rules can name
+    ("Do you have any pets?", "I have two of them.", None),
+    ("I love paella and tapas.", "Those are my favorites too!", None),
+    (None, "I love it!", None),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(
+    ("antecedent", "reply", "resolved"),
+    RESOLVED,
+    ids=[r[1] + str(i) for i, r in enumerate(RESOLVED)],
+)
+def test_a_pronoun_that_stands_for_what_the_last_turn_named_is_resolved(
+    antecedent, reply, resolved
+):
+    assert resolve_reference(antecedent, reply) == resolved

@@ -620,7 +620,11 @@ SECRET_BESIDE_A_FACT = [
 # fmt: on
 
 
-@pytest.mark.parametrize(("said", "learned"), SECRET_BESIDE_A_FACT, ids=[s[1][:1] and s[1][0] or "nothing" for s in SECRET_BESIDE_A_FACT])
+@pytest.mark.parametrize(
+    ("said", "learned"),
+    SECRET_BESIDE_A_FACT,
+    ids=[s[1][:1] and s[1][0] or "nothing" for s in SECRET_BESIDE_A_FACT],
+)
 def test_a_fact_beside_a_secret_is_learned_without_the_secret_or_a_marker(said, learned):
     candidates, skipped = extract(said)
     assert [c.text for c in candidates] == learned
@@ -747,8 +751,13 @@ REPLIES = [
      'Asked "Do you have any pets?", the user said: "I have two of them."'),
     ("When is your thesis deadline?", "By April 1.",
      'Asked "When is your thesis deadline?", the user said: "By April 1."'),
-    ("Great. Do you like hiking?", "I love it!",
-     'Asked "Do you like hiking?", the user said: "I love it!"'),
+    # a pronoun that stands for what the last turn named is resolved: the fact said outright
+    ("Great. Do you like hiking?", "I love it!", "Loves hiking."),
+    ("I like all kinds of video games.", "I love them too.", "Loves all kinds of video games."),
+    ("Have you ever tried sushi?", "I've never tried it.", "Has never tried sushi."),
+    # ... but never what is the other speaker's: "it" is their dog, not the user's
+    ("I love my dog so much.", "I love it too.",
+     'Replying to "I love my dog so much.", the user said: "I love it too."'),
     ("What is your favorite fantasy film?", "Definitely Star Wars! It's my favorite.",
      'Asked "What is your favorite fantasy film?", the user said: '
      '"Definitely Star Wars! It\'s my favorite."'),

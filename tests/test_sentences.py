@@ -85,7 +85,7 @@ def test_a_secrets_clause_stands_apart_from_the_facts_beside_it(clause: str, pie
 
 def test_code_and_quoted_speech_are_removed_and_a_title_kept():
     text = clean(
-        'I use `pip install x` daily.\n> quoted reply\n'
+        "I use `pip install x` daily.\n> quoted reply\n"
         'She said "I will never move to Leeds, ever." I read "The Wheel of Time".'
     )
     assert "pip install" not in text and "quoted reply" not in text

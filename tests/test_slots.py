@@ -22,6 +22,8 @@ APPOSITIVES = [
 # fmt: on
 
 
-@pytest.mark.parametrize(("clause", "facts"), APPOSITIVES, ids=[a[0] or "empty" for a in APPOSITIVES])
+@pytest.mark.parametrize(
+    ("clause", "facts"), APPOSITIVES, ids=[a[0] or "empty" for a in APPOSITIVES]
+)
 def test_split_appositive(clause: str, facts: list[str]):
     assert split_appositive(clause) == facts

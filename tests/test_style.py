@@ -16,6 +16,7 @@ from tota_vault.extract.style import (
     with_companion,
 )
 
+
 def tp(sentence: str, subject: str, expected: str, *, marks=()):
     return pytest.param(sentence, subject, expected, marks=marks, id=f"{subject}: {sentence}")
 
@@ -62,8 +63,6 @@ THIRD_PERSON = [
 @pytest.mark.parametrize(("sentence", "subject", "expected"), THIRD_PERSON)
 def test_third_person(sentence: str, subject: str, expected: str):
     assert third_person(sentence, subject) == expected
-
-
 
 
 # --- the grammar, at its cause -----------------------------------------------------------------

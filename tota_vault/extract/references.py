@@ -146,3 +146,46 @@ def resolve_person(sentence: str, person: str | None) -> str:
     )
     sentence = re.sub(r"^(He|She)'s\b", r"\1 is", sentence)
     return _HE_SHE.sub(name, sentence, count=1)
+
+
+#: What the last turn liked, did or asked about, as the object a reply's pronoun can stand
+#: for: "I like all kinds of video games." / "Do you like hiking?" / "Have you ever tried
+#: sushi?". A possessive in it ("my dog") is the other speaker's, so it is not taken.
+_LIKED = re.compile(
+    r"^(?:(?:do|did) you |have you (?:ever )?|are you |I(?:'m| am)? |we(?:'re| are)? )"
+    r"(?:(?:\w+ly|really|also|just|ever|still|always|too) )*"
+    r"(?P<verb>like|love|enjoy|adore|prefer|hate|dislike|play|played|watch|watched|read|"
+    r"tried|try|eat|ate|cook|seen|heard of|into|a fan of|fans of|listen to|listened to)"
+    r"\s+(?P<object>(?:(?!(?:my|our|your|his|her|their|it|them|that|this|those|these)\b)"
+    r"[\w'-]+(?:,? (?:and |or )?)?){1,8}?)"
+    r"(?:,? (?:too|as well|either|though|anymore))?\s*[.!?]*$",
+    re.I,
+)
+#: The reply's pronoun object, with what may follow it: "I love them too!", "I've never
+#: tried it", "I like those too", "I like all of those things".
+_REPLY_OBJECT = re.compile(
+    r"\b(?:all of )?(?:it|them|that|this|those|these)(?: (?:things|ones|shows|games|books|"
+    r"movies|songs|bands|foods))?(?=(?: (?:too|as well|either|a lot|so much|very much|"
+    r"sometimes|all|both|anymore|before|though|yet))*\W*$)",
+    re.I,
+)
+
+
+def resolve_reference(antecedent: str | None, sentence: str) -> str | None:
+    """A reply whose pronoun stands for what the last turn named, with that named instead:
+    "I love them too!" after "I like all kinds of video games." is "I love all kinds of video
+    games!", and "I love it!" after "Do you like hiking?" is "I love hiking!". None when the
+    rules cannot tell what the pronoun stands for (the reply is then kept with its antecedent,
+    or skipped)."""
+    if not antecedent:
+        return None
+    liked = _LIKED.match(antecedent.strip())
+    pronoun = _REPLY_OBJECT.search(sentence)
+    if liked is None or pronoun is None:
+        return None
+    thing = liked.group("object").strip(" ,")
+    if len(thing.split()) > 8 or not re.search(r"[a-z]", thing):
+        return None
+    resolved = sentence[: pronoun.start()] + thing + sentence[pronoun.end() :]
+    # "too"/"as well" agreed with the last turn; the fact stands without it
+    return re.sub(r",?\s+(?:too|as well)(?=\W*$)", "", resolved)

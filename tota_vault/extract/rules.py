@@ -61,6 +61,7 @@ from .references import (
     quote_message,
     reply_context,
     resolve_person,
+    resolve_reference,
 )
 from .secrets import find_secrets, redact
 from .sentences import QUOTED_MARK, clean, statements
@@ -235,6 +236,14 @@ class RuleExtractor:
         they just said ("I've never been sky diving, but I've always wanted to try it"): that
         statement is kept with it instead."""
         message, label = turn.message, turn.label
+        resolved = None if own else resolve_reference(turn.antecedent, sentence)
+        if resolved is not None and _stands(resolved):
+            # "I love them too." after "I like all kinds of video games.": said outright
+            found = self._candidate(resolved, message, turn.subject, label) or self._build(
+                resolved, message, turn.subject, label, WEAK, None
+            )
+            turn.antecedent = turn.question = None
+            return replace(found, quote=turn.quote)
         kept = self._candidate(sentence, message, turn.subject, label) or self._build(
             sentence, message, turn.subject, label, WEAK, None
         )
@@ -414,3 +423,10 @@ def _points_back(sentence: str) -> bool:
     bare pleasantry."""
     refers = PRONOUN_OBJECT.search(sentence) or DEICTIC_SUBJECT.match(sentence)
     return bool(refers) and not SMALL_TALK.match(sentence)
+
+
+def _stands(sentence: str) -> bool:
+    """A sentence that is a statement the cues may read: nothing to skip it for, or short and
+    still a fact ("I love hiking!")."""
+    reason = skip_reason(sentence)
+    return reason is None or (reason == "small talk" and short_fact(sentence))
