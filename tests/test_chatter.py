@@ -52,6 +52,8 @@ REASONS = [
     ("I'm a much better cook because of it.", DANGLING),
     ("I wish I could say the same about my job.", DANGLING),
     ("I feel the same way.", DANGLING),
+    ("I'm planning on having one soon.", DANGLING),
+    ("I have always thought that would be a fun job.", DANGLING),
     # reactions and the listener, with words of their own
     ("We have a lot in common.", "a reaction"),
     ("I appreciate the vote of confidence.", "a reaction"),

@@ -107,6 +107,10 @@ RESOLVED = [
     ("Have you ever tried sushi?", "I have never tried it.", "I have never tried sushi."),
     ("I like The Office, Parks and Recreation, and Brooklyn Nine-Nine.",
      "I love all of those shows!", "I love The Office, Parks and Recreation, and Brooklyn Nine-Nine!"),
+    ("My favorite food is papaya.", "I've never had it before.", "I've never had papaya before."),
+    ("I like to play board games.", "I like those too!", "I like to play board games!"),
+    # "to play ..." stands only after a verb of liking
+    ("I like to play Minecraft.", "I've heard good things about that game.", None),
     # the other speaker's own things are theirs: nothing to resolve
     ("I love my dog so much.", "I love it too.", None),
     # no object the rules can name

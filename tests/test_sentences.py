@@ -39,6 +39,10 @@ STATEMENTS = [
     ("My name is Sam and I live in Porto.", ["My name is Sam", "I live in Porto."]),
     ("I'm vegetarian and my daughter is allergic to peanuts.",
      ["I'm vegetarian", "My daughter is allergic to peanuts."]),
+    # two statements joined by a comma alone, but not a clause that sets the time
+    ("I like to go to the movies, I love seeing new films.",
+     ["I like to go to the movies", "I love seeing new films."]),
+    ("When I was young, I lived in Rome.", ["When I was young, I lived in Rome."]),
     # a companion in the subject is no clause of its own
     ("My husband and I went hiking.", ["My husband and I went hiking."]),
     # residue: a greeting, a verdict on the last turn, filler

@@ -113,7 +113,8 @@ PRONOUN_OBJECT = re.compile(
     r"\b(?:it|them|that|this|those|these|one|him|her|(?:been|went|go|live|lived|work|"
     r"worked|moved|stayed|visit|visited|get|got) there)"
     r"(?: (?:too|as well|either|a lot|so much|very much|sometime|anymore|again|before|yet|now|"
-    r"all|both|here|though|lol|haha))*\W*$|\bthem\b|"
+    r"all|both|here|though|lol|haha|soon|someday|one day|later|eventually|today|tomorrow))*"
+    r"\W*$|\bthem\b|"
     # "it" as an object with only a phrase after it: "I love it for the most part"
     r"\bit(?= (?:for|in|at|on|with|since|before|after|when|because|so much|a lot|every|all|"
     r"too much|more|most|anymore|again)\b)",
@@ -151,7 +152,7 @@ _REFERENCE = re.compile(
     r"(?=\s*(?:[.!,;]|$|\s(?:for|when|because|and|but|so|too|as|in|at|on|with|since|anymore|"
     r"again|though|all|yet)\b))|"
     r"\b(?:think|thought|hope|guess|bet|know|knew|felt|feel|heard|hear|say|said) (?:that )?"
-    r"(?P<subject>it|they|he|she)(?:'s| is| was| were| are| will| would)\b|"
+    r"(?P<subject>it|they|he|she|that)(?:'s| is| was| were| are| will| would)\b|"
     r"\b(?:see|saw|seen|read|watch|watched|try|tried|love|loved|like|liked|hate|hated|enjoy|"
     r"enjoyed|play|played|visit|visited|buy|bought|use|used|finish|finished|recommend|"
     r"recommended|share|shared|do|did|done) (?P<object>it|them|that)"

@@ -161,12 +161,18 @@ _LIKED = re.compile(
     r"(?:,? (?:too|as well|either|though|anymore))?\s*[.!?]*$",
     re.I,
 )
+#: "My favorite food is papaya.": the favorite itself is what "it" stands for in a reply.
+_FAVORITE = re.compile(
+    r"^my (?:all-time )?favou?rite [\w ]{2,30}? (?:is|are) (?:probably |definitely )?"
+    r"(?P<object>(?!(?:my|our|your|his|her|their)\b)[\w'-]+(?: [\w'-]+){0,5}?)\s*[.!]*$",
+    re.I,
+)
 #: The reply's pronoun object, with what may follow it: "I love them too!", "I've never
 #: tried it", "I like those too", "I like all of those things".
 _REPLY_OBJECT = re.compile(
-    r"\b(?:all of )?(?:it|them|that|this|those|these)(?: (?:things|ones|shows|games|books|"
-    r"movies|songs|bands|foods))?(?=(?: (?:too|as well|either|a lot|so much|very much|"
-    r"sometimes|all|both|anymore|before|though|yet))*\W*$)",
+    r"\b(?:all of )?(?:it|them|(?:that|this|those|these)(?: [a-z]+)?)"
+    r"(?=(?: (?:too|as well|either|a lot|so much|very much|sometimes|all|both|anymore|"
+    r"before|though|yet))*\W*$)",
     re.I,
 )
 
@@ -179,13 +185,16 @@ def resolve_reference(antecedent: str | None, sentence: str) -> str | None:
     or skipped)."""
     if not antecedent:
         return None
-    liked = _LIKED.match(antecedent.strip())
+    liked = _LIKED.match(antecedent.strip()) or _FAVORITE.match(antecedent.strip())
     pronoun = _REPLY_OBJECT.search(sentence)
     if liked is None or pronoun is None:
         return None
     thing = liked.group("object").strip(" ,")
     if len(thing.split()) > 8 or not re.search(r"[a-z]", thing):
         return None
+    verb = re.search(r"\b(?:like|love|enjoy|hate|prefer|adore)\s*$", sentence[: pronoun.start()])
+    if thing.lower().startswith("to ") and verb is None:
+        return None  # "to play Minecraft" stands only after a verb of liking
     resolved = sentence[: pronoun.start()] + thing + sentence[pronoun.end() :]
     # "too"/"as well" agreed with the last turn; the fact stands without it
     return re.sub(r",?\s+(?:too|as well)(?=\W*$)", "", resolved)

@@ -24,8 +24,12 @@ _BLOCKQUOTE = re.compile(r"^\s*>.*$", re.M)
 _CLAUSE = re.compile(
     r"(?:,|;)?\s+(?:and|but|while|plus)\s+(?=(?:I|I'm|I've|my|My)\b)|;\s+(?=I\b)|"
     # a named person as the subject of a clause of their own: "..., and Ana is allergic to nuts"
-    r"(?:,)?\s+and\s+(?=[A-Z][a-z]+ (?:is|has|was|loves|likes|hates|can't|doesn't|needs)\b)"
+    r"(?:,)?\s+and\s+(?=[A-Z][a-z]+ (?:is|has|was|loves|likes|hates|can't|doesn't|needs)\b)|"
+    # two statements joined by a comma alone: "I like to go to the movies, I love new films"
+    r"(?P<comma>,\s+)(?=(?:I|I'm|I've|I'd|I'll|my|My)\s)"
 )
+#: A clause that opens with the speaker as its subject: after it, a comma can end a statement.
+_FIRST_PERSON_HEAD = re.compile(r"^\s*(?:I|I'm|I've|I'd|I'll|My)\s")
 #: Words that open a spoken sentence and carry nothing: "Actually, I live in Lisbon".
 FILLER = re.compile(
     r"^(?:(?:actually|well|so|oh|anyway|anyways|btw|by the way|also|and|but|yeah|yes|um|uh|"
@@ -123,6 +127,8 @@ def statements(text: str) -> list[str]:
             head = part[begin : boundary.start()]
             if re.fullmatch(r"\s*(?:(?:[Mm]y|[Oo]ur)(?: [\w'-]+){1,2}|[A-Z][a-z'-]+)\s*", head):
                 continue  # "My husband and I went hiking": a subject, not a fact of its own
+            if boundary.group("comma") and not _FIRST_PERSON_HEAD.match(head):
+                continue  # "When I was young, I lived in Rome": one statement
             clauses.append(head)
             begin = boundary.end()
         clauses.append(part[begin:])
