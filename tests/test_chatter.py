@@ -61,9 +61,6 @@ REASONS = [
     ("You're welcome to come to one of my workshops.", "addressed to the listener"),
     ("I'll come over and we can play some games.", "a promise about the conversation"),
     ("I will be sure to check it out.", "a promise about the conversation"),
-    # an instruction to the listener is no remark of the speaker's
-    ("Now, just continue to breathe slowly and deeply for a few minutes.",
-     "not about the speaker"),
     # statements
     ("I live in Porto.", None),
     ("I'm happy with my job at the bakery.", None),
@@ -84,8 +81,9 @@ def test_skip_reason(sentence: str, reason: str | None):
     assert skip_reason(sentence) == reason
 
 
-def test_an_instruction_to_the_listener_is_addressed_to_them():
-    assert conversational("Now, just continue to breathe slowly.") == "addressed to the listener"
+def test_the_listener_as_subject_is_addressed_to_them_but_a_generic_you_is_advice():
+    assert conversational("You must have been elated.") == "addressed to the listener"
+    assert conversational("You can use coconut oil instead of butter.") is None
     assert conversational("I do the same job as my dad.") is None
 
 

@@ -66,15 +66,12 @@ _MUTUAL = re.compile(
 _THE_SAME = re.compile(
     r"\b(?:say|feel|do|think) the same(?: way| thing)?(?: (?:about|for|of) [\w' ]+)?\W*$", re.I
 )
-#: An instruction to the listener: "Now, just continue to breathe slowly", "Try the tapas".
-_IMPERATIVE = re.compile(
-    r"^(?:(?:now|just|so|please|then|and)[,]?\s+)*(?:try|let's|let|go|check|make sure|take|keep|"
-    r"remember|don't|do|continue|be|look|come|tell|give|enjoy|imagine|think about|have fun|"
-    r"stay|breathe|relax|focus|start|stop|put|bring|consider|avoid)\b",
-    re.I,
+#: The listener as the subject, their state or their acts: "You're welcome to come to my
+#: workshop", "You must have been elated". A generic "you" ("You can use coconut oil instead
+#: of butter") is advice, and stays a remark.
+_LISTENER_SUBJECT = re.compile(
+    r"^(?:you(?:'re| are|'ve| have| were|'ll| will| must| did| always| really| so)|u r)\b", re.I
 )
-#: The listener as the subject: "You're welcome to come to my workshop", "You should try it".
-_LISTENER_SUBJECT = re.compile(r"^(?:you|you're|you've|you'd|you'll|u|ya)\b", re.I)
 #: A stance that opens a clause about the listener: "I'm glad I could meet you".
 _STANCE_CLAUSE = re.compile(
     _I_SUBJECT + r"(?:so |very |really )*(?:glad|happy|sorry|sure|excited|thrilled|bet|hope)\b",
@@ -260,7 +257,6 @@ def conversational(sentence: str) -> str | None:
         _LISTENER_OBJECT.search(sentence)
         or _PRESENTING.match(sentence)
         or _LISTENER_SUBJECT.match(sentence)
-        or _IMPERATIVE.match(sentence)
     ):
         return "addressed to the listener"
     if _OFFER.search(sentence):

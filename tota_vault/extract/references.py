@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .chatter import DEICTIC_SUBJECT, DEMONSTRATIVE_END, conversational
+from .chatter import DANGLING, DEICTIC_SUBJECT, DEMONSTRATIVE_END, conversational
 from .cues import RELATIONS
 from .dates import format_day
 from .messages import Message
@@ -75,7 +75,7 @@ def antecedent_of(context: str) -> str | None:
             continue
         if DEICTIC_SUBJECT.match(part) or DEMONSTRATIVE_END.search(part):
             continue  # "They're always amazing.": it dangles too, so it resolves nothing
-        if not part.endswith("?") and conversational(part) is not None:
+        if not part.endswith("?") and conversational(part) not in (None, DANGLING):
             continue  # "I hope you enjoy it.": a reaction gives a reply no meaning
         return part[0].upper() + part[1:]
     return None
