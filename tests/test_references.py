@@ -109,6 +109,13 @@ RESOLVED = [
      "I love all of those shows!", "I love The Office, Parks and Recreation, and Brooklyn Nine-Nine!"),
     ("My favorite food is papaya.", "I've never had it before.", "I've never had papaya before."),
     ("I like to play board games.", "I like those too!", "I like to play board games!"),
+    ("I'm from California.", "I've been there a few times.",
+     "I've been to California a few times."),
+    ("Have you ever visited Lisbon?", "I lived there for two years.",
+     "I lived in Lisbon for two years."),
+    ("I just got back from a week of climbing in Kalymnos.", "I've never been there.",
+     "I've never been to Kalymnos."),
+    ("Where do you live?", "I've lived there all my life.", None),
     # "to play ..." stands only after a verb of liking
     ("I like to play Minecraft.", "I've heard good things about that game.", None),
     # the other speaker's own things are theirs: nothing to resolve

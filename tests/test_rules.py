@@ -762,8 +762,7 @@ REPLIES = [
      'Asked "What is your favorite fantasy film?", the user said: '
      '"Definitely Star Wars! It\'s my favorite."'),
     ("I just got back from a week of climbing in Kalymnos.", "I've never been there.",
-     'Replying to "I just got back from a week of climbing in Kalymnos.", the user said: '
-     '"I\'ve never been there."'),
+     "Has never been to Kalymnos."),
 ]  # fmt: skip
 
 

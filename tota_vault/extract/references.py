@@ -177,14 +177,42 @@ _REPLY_OBJECT = re.compile(
 )
 
 
+#: A place the last turn named: "I'm from California", "Have you been to Lisbon?".
+_PLACE = re.compile(
+    r"\b(?:in|to|from|at|visit|visited|visiting) (?P<place>(?:the )?[A-Z][\w'-]+"
+    r"(?: (?:[A-Z][\w'-]+|of|de|la))*)"
+)
+#: "there" after a verb of going or being, and the preposition the place takes after it.
+_THERE = re.compile(
+    r"\b(?:(?P<to>been|went|go|going|gone|moved|travel(?:l)?ed)|"
+    r"(?P<in>live|lived|living|work|worked|working|stayed|grew up)|"
+    r"(?P<bare>visit|visited|visiting)) there\b"
+)
+
+
+def _resolve_there(antecedent: str, sentence: str) -> str | None:
+    """ "I've been there a few times." after "I'm from California." is "I've been to
+    California a few times."."""
+    there, place = _THERE.search(sentence), _PLACE.search(antecedent)
+    if there is None or place is None:
+        return None
+    name = place.group("place")
+    where = f"to {name}" if there.group("to") else f"in {name}" if there.group("in") else name
+    return sentence[: there.end() - len("there")] + where + sentence[there.end() :]
+
+
 def resolve_reference(antecedent: str | None, sentence: str) -> str | None:
     """A reply whose pronoun stands for what the last turn named, with that named instead:
     "I love them too!" after "I like all kinds of video games." is "I love all kinds of video
-    games!", and "I love it!" after "Do you like hiking?" is "I love hiking!". None when the
+    games!", "I love it!" after "Do you like hiking?" is "I love hiking!", and "I've been
+    there" after "I'm from California." is "I've been to California". None when the
     rules cannot tell what the pronoun stands for (the reply is then kept with its antecedent,
     or skipped)."""
     if not antecedent:
         return None
+    placed = _resolve_there(antecedent, sentence)
+    if placed is not None:
+        return placed
     liked = _LIKED.match(antecedent.strip()) or _FAVORITE.match(antecedent.strip())
     pronoun = _REPLY_OBJECT.search(sentence)
     if liked is None or pronoun is None:
