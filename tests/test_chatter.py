@@ -58,6 +58,9 @@ REASONS = [
     ("We have a lot in common.", "a reaction"),
     ("I appreciate the vote of confidence.", "a reaction"),
     ("I can understand that.", "a reaction"),
+    ("I've heard great things about Lisbon!", "a reaction"),
+    ("I've heard great things about that book!", DANGLING),
+    ("We should go hiking together sometime!", "a promise about the conversation"),
     ("You're welcome to come to one of my workshops.", "addressed to the listener"),
     ("I'll come over and we can play some games.", "a promise about the conversation"),
     ("I will be sure to check it out.", "a promise about the conversation"),
@@ -71,6 +74,7 @@ REASONS = [
     ("I love Paris, I've been there twice.", None),
     ("I'm a part of the local choir.", None),
     ("We can't ship copyleft code.", None),
+    ("We should migrate to Postgres.", None),
     ("I'm sure I'll pass the bar exam in June.", None),
 ]
 # fmt: on
@@ -83,6 +87,7 @@ def test_skip_reason(sentence: str, reason: str | None):
 
 def test_the_listener_as_subject_is_addressed_to_them_but_a_generic_you_is_advice():
     assert conversational("You must have been elated.") == "addressed to the listener"
+    assert conversational("You should try it sometime.") == "addressed to the listener"
     assert conversational("You can use coconut oil instead of butter.") is None
     assert conversational("I do the same job as my dad.") is None
 

@@ -32,6 +32,7 @@ CUED = [
     ("We decided to move to Leeds next year.", ("decision", "decision", None)),
     ("My favorite band is Muse.", ("favorite", "preference", "preference/favorite-band")),
     ("I much prefer Emacs.", ("prefer", "preference", None)),
+    ("I'm a huge Star Wars fan.", ("prefer", "preference", None)),
     ("I especially love oat milk.", ("like", "preference", None)),
     ("I'm training for a triathlon in June.", ("goal", "goal", None)),
     ("I'm writing a novel about sailors.", ("project", "project", None)),

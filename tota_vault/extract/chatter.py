@@ -59,7 +59,11 @@ _STANCE = re.compile(
 #: "I appreciate the vote of confidence".
 _MUTUAL = re.compile(
     r"\b(?:have|has|had) (?:\w+ ){0,2}in common\b|"
-    r"^(?:I|we)(?:'m| am|'re| are)? (?:really |so |truly )?(?:appreciate|appreciated)\b",
+    r"^(?:I|we)(?:'m| am|'re| are)? (?:really |so |truly )?(?:appreciate|appreciated)\b|"
+    # what the listener mentioned, praised by hearsay: "I've heard great things about that book"
+    # (about "that place" it is first a reference, and named so)
+    r"\bheard (?:so many |a lot of )?(?:good|great|amazing|wonderful|nice) things about\b"
+    r"(?! (?:that|this|those|these|it|them)\b)",
     re.I,
 )
 #: "I wish I could say the same", "I feel the same way": what is the same is in the last turn.
@@ -70,7 +74,9 @@ _THE_SAME = re.compile(
 #: workshop", "You must have been elated". A generic "you" ("You can use coconut oil instead
 #: of butter") is advice, and stays a remark.
 _LISTENER_SUBJECT = re.compile(
-    r"^(?:you(?:'re| are|'ve| have| were|'ll| will| must| did| always| really| so)|u r)\b", re.I
+    r"^(?:you(?:'re| are|'ve| have| were|'ll| will| must| did| always| really| so| should|"
+    r"'d better| need to| have to| gotta| ought to)|u r)\b",
+    re.I,
 )
 #: A stance that opens a clause about the listener: "I'm glad I could meet you".
 _STANCE_CLAUSE = re.compile(
@@ -89,7 +95,10 @@ _PROMISE = re.compile(
 #: "I will keep you posted", "I'll come over and we can play some games".
 _TO_THE_LISTENER = re.compile(
     r"^I(?:'ll| will|'m going to| am going to) (?:\w+ ){0,2}you\b|"
-    r"\b(?:and|so|then) we (?:can|could|should) (?!not\b|only\b)",
+    r"\b(?:and|so|then) we (?:can|could|should) (?!not\b|only\b)|"
+    # "We should go hiking together sometime!": an invitation of the two speakers
+    r"^we (?:should|could|can|gotta) (?:definitely |totally |really )?(?:\w+ ){1,5}"
+    r"(?:together|sometime|some time|one day|someday)\b",
     re.I,
 )
 _FUTURE_OR_DUTY = re.compile(
@@ -261,7 +270,7 @@ def conversational(sentence: str) -> str | None:
         return "addressed to the listener"
     if _OFFER.search(sentence):
         return "a promise about the conversation"
-    if _FUTURE_OR_DUTY.match(sentence) and (
+    if (_FUTURE_OR_DUTY.match(sentence) or re.match(r"(?i)we\b", sentence)) and (
         _PROMISE.search(sentence) or _TO_THE_LISTENER.search(sentence)
     ):
         return "a promise about the conversation"

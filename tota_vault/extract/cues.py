@@ -222,7 +222,7 @@ CUES: tuple[Cue, ...] = (
         T.PREFERENCE,
         r"\bI (?:much |really |strongly )?prefer\b|\bI(?:'d| would) "
         r"rather\b|\bI(?:'m| am) (?:a (?:big |huge )?fan of|into|keen on|passionate about|"
-        r"obsessed with|crazy about)\b",
+        r"obsessed with|crazy about)\b|\bI(?:'m| am) an? (?:big |huge )?(?:[\w'-]+ ){1,3}fan\b",
         0.85,
     ),
     _cue(
