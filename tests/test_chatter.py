@@ -53,6 +53,8 @@ REASONS = [
     ("I wish I could say the same about my job.", DANGLING),
     ("I feel the same way.", DANGLING),
     ("I'm planning on having one soon.", DANGLING),
+    ("I love making a difference in their lives.", DANGLING),  # whose lives?
+    ("I'm here on a student visa.", DANGLING),  # where is here?
     ("I have always thought that would be a fun job.", DANGLING),
     # reactions and the listener, with words of their own
     ("We have a lot in common.", "a reaction"),
@@ -73,6 +75,9 @@ REASONS = [
     ("My sister is a singer and I love her voice.", None),
     ("I love Paris, I've been there twice.", None),
     ("I'm a part of the local choir.", None),
+    ("I love my kids and their laughter.", None),
+    ("I have a brother and I love his kids.", None),
+    ("I moved here from Germany last year.", None),
     ("We can't ship copyleft code.", None),
     ("We should migrate to Postgres.", None),
     ("I'm sure I'll pass the bar exam in June.", None),

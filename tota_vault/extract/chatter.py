@@ -164,10 +164,14 @@ _REFERENCE = re.compile(
     r"recommended|share|shared|do|did|done) (?P<object>it|them|that)"
     r"(?!\s+(?:I|I'm|my|the|a|an|it|it's|we|he|she|they|you|there|this|his|her|their|our|to|"
     r"is|was|are|were)\b)\b|"
-    r"\b(?P<person>him|her|hers)\b",
+    r"\b(?P<person>him|her|hers|his)\b|"
+    r"\b(?P<possessive>their)\b|"
+    # "I'm glad to be here", "I'm here on a student visa": the place is the conversation's
+    r"\b(?:be|am|'m|is|are|was|were|been|live|lived|moved|came|come) (?P<here>here)\b",
     re.I,
 )
-_PLURALS = {"them", "those", "these", "they"}
+_PLURALS = {"them", "those", "these", "they", "their"}
+_KINDS = ("there", "of", "subject", "object", "person", "possessive", "here")
 _PRONOUN_WORD = re.compile(r"\b(?:it|them|that|this|those|these|one|him|her|there)\b", re.I)
 
 
@@ -181,7 +185,7 @@ def _dangles(sentence: str) -> bool:
     if pronoun is None:
         return False
     if pronoun.re is _REFERENCE:
-        name = next(n for n in ("there", "of", "subject", "object", "person") if pronoun.group(n))
+        name = next(n for n in _KINDS if pronoun.group(n))
         word, start = pronoun.group(name).lower(), pronoun.start(name)
     else:  # the pronoun is the match's first word of its kind ("them too", "been there")
         found = _PRONOUN_WORD.search(pronoun.group(0))
@@ -190,8 +194,10 @@ def _dangles(sentence: str) -> bool:
     before = sentence[:start]
     if word in _PLURALS:
         return not _PLURAL_ANTECEDENT.search(before)
-    if word in ("him", "her", "hers"):
+    if word in ("him", "her", "hers", "his"):
         return not _PERSON_ANTECEDENT.search(before)
+    if word == "here":
+        return not re.search(r"(?<!^)\b(?!I\b)[A-Z][a-z]+", sentence)
     if re.search(r"\b(?:because|instead|out|all) of $", before):
         return True  # "because of it": a cause the sentence does not name
     if re.search(r"\bof $", before):  # "the challenge of it": what "it" complements is none
