@@ -17,7 +17,7 @@ import pytest
 
 from tota_vault.extract.base import Candidate, Skip
 from tota_vault.extract.messages import Message
-from tota_vault.extract.rules import RuleExtractor, third_person
+from tota_vault.extract.rules import RuleExtractor
 
 #: Monday 8 May 2023, 13:56: the anchor for every relative date below.
 TS = datetime(2023, 5, 8, 13, 56)
@@ -87,11 +87,11 @@ USER_FACTS = [
     fact("I'm originally from Brazil.", "identity", "Is originally from Brazil.", "identity/origin"),
     fact("I grew up in Ohio.", "identity", "Grew up in Ohio.", "identity/origin"),
     fact("I was born in Seoul.", "identity", "Was born in Seoul.", "identity/origin"),
-    fact("I'm a software engineer.", "identity", "Is a software engineer."),
+    fact("I'm a software engineer.", "identity", "Is a software engineer.", "identity/role"),
     fact("I studied physics at MIT.", "identity", "Studied physics at MIT."),
     fact("I'm 34.", "identity", "Is 34.", "identity/age"),
     fact("I'm vegetarian.", "identity", "Is vegetarian.", "identity/diet"),
-    fact("I'm a nurse.", "identity", "Is a nurse."),
+    fact("I'm a nurse.", "identity", "Is a nurse.", "identity/role"),
     fact("I still live in Porto.", "identity", "Still lives in Porto.", "identity/location"),
     fact("I currently work at Google.", "identity", "Currently works at Google.",
          "identity/employer"),
@@ -607,61 +607,35 @@ def test_a_secret_next_to_a_fact_in_the_same_sentence_drops_only_that_clause(
     assert [c.text for c in candidates] == ["Loves hiking in the mountains."]
 
 
-@pytest.mark.parametrize(("sentence", "kind", "secret"), SECRETS)
-def test_the_skip_report_does_not_repeat_the_secret(sentence, kind, secret):
-    _, skipped = extract(f"{sentence}\nI live in Porto.")
-    assert skipped and all(secret not in s.text for s in skipped)
-
-
-# --- third person -----------------------------------------------------------------------------
-
-POSSESSIVE = (
-    "the second 'my' should read 'their' (third_person's possessive() looks at the "
-    "text before the substitution)"
-)
-
-
-def tp(sentence: str, subject: str, expected: str, *, marks=()):
-    return pytest.param(sentence, subject, expected, marks=marks, id=f"{subject}: {sentence}")
-
-
 # fmt: off
-THIRD_PERSON = [
-    tp("I'm keen on counseling", "Caroline", "Caroline is keen on counseling."),
-    tp("I'm keen on counseling", "the user", "Is keen on counseling."),
-    tp("I prefer Neovim over VS Code", "the user", "Prefers Neovim over VS Code."),
-    tp("I've been painting for years", "Caroline", "Caroline has been painting for years."),
-    tp("I'd love to visit Japan", "Caroline", "Caroline would love to visit Japan."),
-    tp("I'll start next week", "Caroline", "Caroline will start next week."),
-    tp("I was born in Seoul", "the user", "Was born in Seoul."),
-    tp("I am a nurse", "the user", "Is a nurse."),
-    tp("I have two kids", "the user", "Has two kids."),
-    tp("I have to work late", "Caroline", "Caroline has to work late."),
-    tp("I don't like spicy food", "Caroline", "Caroline doesn't like spicy food."),
-    tp("I do yoga", "Caroline", "Caroline does yoga."),
-    tp("I go hiking every Sunday", "the user", "Goes hiking every Sunday."),
-    tp("I fix bikes", "Caroline", "Caroline fixes bikes."),
-    tp("I watch movies with my sister", "the user", "Watches movies with their sister."),
-    tp("I try to run daily", "Caroline", "Caroline tries to run daily."),
-    tp("I teach math", "Caroline", "Caroline teaches math."),
-    tp("I can swim", "Caroline", "Caroline can swim."),
-    tp("I really love my dog!", "Caroline", "Caroline really loves their dog."),
-    tp("My kids love the beach", "Caroline", "Caroline's kids love the beach."),
-    tp("I did it myself", "Caroline", "Caroline did it themselves."),
-    tp("The car is mine", "Caroline", "The car is Caroline's."),
-    tp("We love our new house", "Caroline", "Caroline and others love their new house."),
-    tp("I adopted a dog", "Caroline", "Caroline adopted a dog."),
-    tp("My kids love my cooking", "Caroline", "Caroline's kids love their cooking."),
-    tp("Me and my sister went hiking", "Caroline", "Caroline and their sister went hiking."),
-    tp("I probably want a dog", "the user", "Probably wants a dog."),
-    tp("We're moving to Lisbon", "Caroline", "Caroline and others are moving to Lisbon."),
+SECRET_BESIDE_A_FACT = [
+    # (what was said, what is learned): the fact alone, never the secret nor a marker
+    (f"I moved to Leeds last year; my wifi password is {PASSWORD}.", ["Moved to Leeds in 2022."]),
+    (f"My password is {PASSWORD}, I'm a nurse at St Mary's.", ["Is a nurse at St Mary's."]),
+    (f"I work at Acme and the admin password is {PASSWORD} btw.", ["Works at Acme."]),
+    (f"My GitHub token is {GITHUB}, and I mostly write Rust at work.", ["Mostly writes Rust at work."]),
+    (f"I use the key {AWS_ID} for my backups.", []),
+    ("I use postgres://app:" + "hunter2x9" + "@db.internal/app for the staging database.", []),
 ]
 # fmt: on
 
 
-@pytest.mark.parametrize(("sentence", "subject", "expected"), THIRD_PERSON)
-def test_third_person(sentence: str, subject: str, expected: str):
-    assert third_person(sentence, subject) == expected
+@pytest.mark.parametrize(
+    ("said", "learned"),
+    SECRET_BESIDE_A_FACT,
+    ids=[s[1][:1] and s[1][0] or "nothing" for s in SECRET_BESIDE_A_FACT],
+)
+def test_a_fact_beside_a_secret_is_learned_without_the_secret_or_a_marker(said, learned):
+    candidates, skipped = extract(said)
+    assert [c.text for c in candidates] == learned
+    assert not any("REDACTED" in c.text for c in candidates)
+    assert any(s.reason.startswith("contains a secret") for s in skipped)
+
+
+@pytest.mark.parametrize(("sentence", "kind", "secret"), SECRETS)
+def test_the_skip_report_does_not_repeat_the_secret(sentence, kind, secret):
+    _, skipped = extract(f"{sentence}\nI live in Porto.")
+    assert skipped and all(secret not in s.text for s in skipped)
 
 
 # --- quotes and remarks -----------------------------------------------------------------------
@@ -743,7 +717,7 @@ def test_a_name_with_an_appositive_is_one_fact_per_slot():
     candidates, _ = extract("I'm Tomás, a data analyst at Brightwell in Valencia.")
     assert [(c.key, c.text) for c in candidates] == [
         ("identity/name", "The user's name is Tomás."),
-        (None, "Is a data analyst."),
+        ("identity/role", "Is a data analyst."),
         ("identity/employer", "Works at Brightwell."),
         ("identity/location", "Is based in Valencia."),
     ]
@@ -777,14 +751,18 @@ REPLIES = [
      'Asked "Do you have any pets?", the user said: "I have two of them."'),
     ("When is your thesis deadline?", "By April 1.",
      'Asked "When is your thesis deadline?", the user said: "By April 1."'),
-    ("Great. Do you like hiking?", "I love it!",
-     'Asked "Do you like hiking?", the user said: "I love it!"'),
+    # a pronoun that stands for what the last turn named is resolved: the fact said outright
+    ("Great. Do you like hiking?", "I love it!", "Loves hiking."),
+    ("I like all kinds of video games.", "I love them too.", "Loves all kinds of video games."),
+    ("Have you ever tried sushi?", "I've never tried it.", "Has never tried sushi."),
+    # ... but never what is the other speaker's: "it" is their dog, not the user's
+    ("I love my dog so much.", "I love it too.",
+     'Replying to "I love my dog so much.", the user said: "I love it too."'),
     ("What is your favorite fantasy film?", "Definitely Star Wars! It's my favorite.",
      'Asked "What is your favorite fantasy film?", the user said: '
      '"Definitely Star Wars! It\'s my favorite."'),
     ("I just got back from a week of climbing in Kalymnos.", "I've never been there.",
-     'Replying to "I just got back from a week of climbing in Kalymnos.", the user said: '
-     '"I\'ve never been there."'),
+     "Has never been to Kalymnos."),
 ]  # fmt: skip
 
 
@@ -888,7 +866,7 @@ STUDENT = chat(
 CONVERSATIONS = [
     pytest.param(DEVELOPER, [
         ("identity", "identity/name", "The user's name is Priya."),
-        ("identity", None, "Is a backend developer."),
+        ("identity", "identity/role", "Is a backend developer."),
         ("identity", "identity/employer", "Works at Larkspur."),
         ("identity", "identity/location", "Is based in Lisbon."),
         ("project", None, "Is building a billing service in Go."),

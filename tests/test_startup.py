@@ -21,6 +21,8 @@ NEVER_FOR_SEARCH = (
     "tota_vault.pipeline",
     "tota_vault.extract.secrets",
     "tota_vault.extract.rules",
+    "tota_vault.extract.chatter",
+    "tota_vault.extract.cues",
     "tota_vault.watch",
     "tota_vault.mcp_server",
     "tota_vault.menu",

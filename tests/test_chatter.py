@@ -1,0 +1,118 @@
+"""Sentences about the conversation, not facts about the speaker (extract/chatter.py).
+
+Each row is a sentence and the reason it is skipped, or None when it is a statement the cues
+may read.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tota_vault.extract.chatter import DANGLING, conversational, is_answer, skip_reason
+
+# fmt: off
+REASONS = [
+    ("Do you have any pets?", "a question"),
+    ("What a day", "a question"),
+    ("If I won the lottery I would buy a boat.", "hypothetical"),
+    ("My friend said she likes jazz.", "someone else's words"),
+    ("The weather is nice today in the city.", "not about the speaker"),
+    ("Wow, I love that!", "small talk"),
+    ("My wifi password is [REDACTED password].", "contains a secret"),
+    ("I use the key [REDACTED aws_access_key] for my backups.", "contains a secret"),
+    # reactions: a stance on the last turn or the listener
+    ("I'm sure you'd like it.", "a reaction"),
+    ("I'm sorry to hear that.", "a reaction"),
+    ("I'm doing great, thanks.", "a reaction"),
+    ("I'm here for you.", "a reaction"),
+    # promises about the conversation, offers
+    ("I'll have to check it out.", "a promise about the conversation"),
+    ("I'll let you know.", "a promise about the conversation"),
+    ("I will keep that in mind.", "a promise about the conversation"),
+    ("I'll give it a go sometime.", "a promise about the conversation"),
+    ("I'd love to show you around.", "a promise about the conversation"),
+    # the listener or their things as the object
+    ("I like your shirt.", "addressed to the listener"),
+    ("Here are some pictures of my dresses.", "addressed to the listener"),
+    # references the sentence cannot resolve
+    ("I'm not very good at them.", DANGLING),
+    ("I've always wanted to.", DANGLING),
+    ("That's why I love it.", DANGLING),
+    ("I love it for the most part.", DANGLING),
+    ("I've never had it in Japan.", DANGLING),
+    ("I've been there a few times.", DANGLING),
+    ("I like the challenge of it.", DANGLING),  # "the challenge" is what "it" complements
+    ("I love being a part of that.", DANGLING),
+    ("I saw her in concert last year.", DANGLING),  # no person before "her"
+    ("I thought it was really good!", DANGLING),
+    ("I've only read it once.", DANGLING),
+    ("I've always had a soft spot for them.", DANGLING),  # "a soft spot" is no plural
+    ("I would love to go one day.", DANGLING),
+    ("I used to do that when I was a kid.", DANGLING),
+    ("I'm a much better cook because of it.", DANGLING),
+    ("I wish I could say the same about my job.", DANGLING),
+    ("I feel the same way.", DANGLING),
+    ("I'm planning on having one soon.", DANGLING),
+    ("I love making a difference in their lives.", DANGLING),  # whose lives?
+    ("I'm here on a student visa.", DANGLING),  # where is here?
+    ("I have always thought that would be a fun job.", DANGLING),
+    # reactions and the listener, with words of their own
+    ("We have a lot in common.", "a reaction"),
+    ("I appreciate the vote of confidence.", "a reaction"),
+    ("I can understand that.", "a reaction"),
+    ("I've heard great things about Lisbon!", "a reaction"),
+    ("I've heard great things about that book!", DANGLING),
+    ("We should go hiking together sometime!", "a promise about the conversation"),
+    ("You're welcome to come to one of my workshops.", "addressed to the listener"),
+    ("I'll come over and we can play some games.", "a promise about the conversation"),
+    ("I will be sure to check it out.", "a promise about the conversation"),
+    # statements
+    ("I live in Porto.", None),
+    ("I'm happy with my job at the bakery.", None),
+    ("I love hiking in the mountains.", None),
+    ("I have two dogs and I love them.", None),  # "them" has its antecedent
+    ("I love my kids and I'm proud of them.", None),
+    ("My sister is a singer and I love her voice.", None),
+    ("I love Paris, I've been there twice.", None),
+    ("I'm a part of the local choir.", None),
+    ("I love my kids and their laughter.", None),
+    ("I have a brother and I love his kids.", None),
+    ("I moved here from Germany last year.", None),
+    ("We can't ship copyleft code.", None),
+    ("We should migrate to Postgres.", None),
+    ("I'm sure I'll pass the bar exam in June.", None),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("sentence", "reason"), REASONS, ids=[r[0] for r in REASONS])
+def test_skip_reason(sentence: str, reason: str | None):
+    assert skip_reason(sentence) == reason
+
+
+def test_the_listener_as_subject_is_addressed_to_them_but_a_generic_you_is_advice():
+    assert conversational("You must have been elated.") == "addressed to the listener"
+    assert conversational("You should try it sometime.") == "addressed to the listener"
+    assert conversational("You can use coconut oil instead of butter.") is None
+    assert conversational("I do the same job as my dad.") is None
+
+
+def test_a_reaction_after_thanks_or_before_a_closing_marker_is_still_one():
+    assert conversational("Thanks, I'm so glad you liked it, honestly.") == "a reaction"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "answers"),
+    [
+        ("By April 1.", True),
+        ("Definitely Star Wars!", True),
+        ("Yes!", False),
+        ("Of course!", False),
+        ("Pretty good, thanks.", False),
+        ("Thanks so much.", False),
+        ("When is it?", False),
+        ("I'm sorry to hear that.", False),
+    ],
+)
+def test_a_short_answer_has_content(sentence: str, answers: bool):
+    assert is_answer(sentence) is answers

@@ -1,0 +1,54 @@
+"""The typed cues: the first cue that matches a sentence decides its type (extract/cues.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tota_vault.extract.cues import CUES, cue_key
+
+
+def first_cue(sentence: str) -> tuple[str, str, str | None] | None:
+    for cue in CUES:
+        match = cue.pattern.search(sentence)
+        if match is not None:
+            return cue.name, cue.type.value, cue_key(cue, match)
+    return None
+
+
+# fmt: off
+CUED = [
+    ("My name is Sam.", ("name", "identity", "identity/name")),
+    ("I'm 34 years old.", ("age", "identity", "identity/age")),
+    ("I still live in Porto.", ("location", "identity", "identity/location")),
+    ("We live in Halifax.", ("location", "identity", "identity/location")),
+    ("I'm originally from Chile.", ("origin", "identity", "identity/origin")),
+    ("I work at Brightwell.", ("employer", "identity", "identity/employer")),
+    ("I'm a data analyst.", ("role", "identity", "identity/role")),
+    ("I work as a nurse.", ("role", "identity", "identity/role")),
+    ("I'm a strict vegan.", ("diet", "identity", "identity/diet")),
+    ("I'm allergic to peanuts.", ("allergy", "constraint", None)),
+    ("We can't ship copyleft code.", ("constraint", "constraint", None)),
+    ("We're not allowed to keep data outside the EU.", ("constraint", "constraint", None)),
+    ("We decided to move to Leeds next year.", ("decision", "decision", None)),
+    ("My favorite band is Muse.", ("favorite", "preference", "preference/favorite-band")),
+    ("I much prefer Emacs.", ("prefer", "preference", None)),
+    ("I'm a huge Star Wars fan.", ("prefer", "preference", None)),
+    ("I especially love oat milk.", ("like", "preference", None)),
+    ("I'm training for a triathlon in June.", ("goal", "goal", None)),
+    ("I'm writing a novel about sailors.", ("project", "project", None)),
+    ("I run every morning.", ("habit", "habit", None)),
+    ("My sister is a nurse.", ("relationship", "relationship", None)),
+    ("I visited Kyoto in 2019.", ("episode", "episode", None)),
+    ("The train was late.", None),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("sentence", "expected"), CUED, ids=[c[0] for c in CUED])
+def test_the_first_matching_cue_decides(sentence: str, expected):
+    assert first_cue(sentence) == expected
+
+
+def test_every_cue_names_its_type_and_a_strength_between_half_and_one():
+    assert len({cue.name for cue in CUES}) == len(CUES)
+    assert all(0.5 <= cue.strength <= 1.0 for cue in CUES)

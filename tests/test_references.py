@@ -1,0 +1,139 @@
+"""What a statement refers to outside itself: the message it answers, the people the speaker
+named (extract/references.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from tota_vault.extract.messages import Message
+from tota_vault.extract.references import (
+    antecedent_of,
+    message_quote,
+    named_people,
+    one_person,
+    question_of,
+    reply_context,
+    resolve_person,
+    resolve_reference,
+)
+
+TS = datetime(2023, 5, 8, 13, 56)
+
+
+def said(who: str, text: str) -> Message:
+    role = "assistant" if who == "assistant" else "user"
+    name = None if who in ("user", "assistant") else who
+    return Message(role=role, content=text, id="1", name=name, timestamp=TS)
+
+
+# fmt: off
+ANTECEDENTS = [
+    ("assistant: Nice! Do you have any pets?", "Do you have any pets?"),
+    ("Nate: I got back from Kalymnos last week. Where did you go?", "Where did you go?"),
+    # a sentence that dangles itself resolves nothing: the one before it is taken
+    ("Nate: I adopted two cats. They're always amazing.", "I adopted two cats."),
+    ("Nate: Wow. Cool!", None),
+    ("", None),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(
+    ("context", "antecedent"), ANTECEDENTS, ids=[a[0] or "none" for a in ANTECEDENTS]
+)
+def test_antecedent_of(context: str, antecedent: str | None):
+    assert antecedent_of(context) == antecedent
+
+
+def test_only_a_question_is_a_question():
+    assert question_of("Do you have any pets?") == "Do you have any pets?"
+    assert question_of("I adopted two cats.") is None
+    assert question_of(None) is None
+
+
+def test_the_context_is_the_other_speakers_message_just_before():
+    assert reply_context(said("assistant", "Which editor?"), said("user", "Vim.")) == (
+        "assistant: Which editor?"
+    )
+    assert reply_context(said("user", "I like jazz."), said("user", "And blues.")) == ""
+    assert reply_context(None, said("user", "Vim.")) == ""
+
+
+def test_the_quote_names_who_said_it_and_when_after_what_it_answered():
+    quote = message_quote(said("Sam", "I went to   Woodhaven."), said("Nate", "Where did you go?"))
+    assert quote == "Nate: Where did you go?\n\nI went to Woodhaven. (Sam, 8 May 2023)"
+
+
+# fmt: off
+NAMINGS = [
+    ("My son Theo is six.", {"Theo": "son"}),
+    ("My advisor, Prof. Lindqvist, is strict.", {"Prof. Lindqvist": "advisor"}),
+    ("My manager is Dana.", {"Dana": "manager"}),
+    ("Theo, my son, loves dinosaurs.", {"Theo": "son"}),
+    ("Dana is my manager.", {"Dana": "manager"}),
+    ("My sister and I went to Oslo.", {}),
+    ("My dog The Rock is huge.", {}),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("sentence", "people"), NAMINGS, ids=[n[0] for n in NAMINGS])
+def test_named_people(sentence: str, people: dict[str, str]):
+    assert named_people(sentence) == people
+
+
+@pytest.mark.parametrize(
+    ("before", "sentence", "resolved"),
+    [
+        ("My sister lives in Berlin.", "She works at Siemens.", "My sister works at Siemens."),
+        ("My son Theo is six.", "He's been to Paris.", "My son has been to Paris."),
+        ("My son Theo is six.", "He's tall.", "My son is tall."),
+        # two people of theirs: "she" could be either, so it stays
+        ("My sister and my mom live in Berlin.", "She works at Siemens.",
+         "She works at Siemens."),
+    ],
+)  # fmt: skip
+def test_he_or_she_after_exactly_one_person_of_theirs(before, sentence, resolved):
+    theirs = named_people(before)
+    assert resolve_person(sentence, one_person(before, theirs)) == resolved
+
+
+# fmt: off
+RESOLVED = [
+    ("I like all kinds of video games.", "I love them too.", "I love all kinds of video games."),
+    ("Do you like hiking?", "I love it!", "I love hiking!"),
+    ("Have you ever tried sushi?", "I have never tried it.", "I have never tried sushi."),
+    ("I like The Office, Parks and Recreation, and Brooklyn Nine-Nine.",
+     "I love all of those shows!", "I love The Office, Parks and Recreation, and Brooklyn Nine-Nine!"),
+    ("My favorite food is papaya.", "I've never had it before.", "I've never had papaya before."),
+    ("I like to play board games.", "I like those too!", "I like to play board games!"),
+    ("I'm from California.", "I've been there a few times.",
+     "I've been to California a few times."),
+    ("Have you ever visited Lisbon?", "I lived there for two years.",
+     "I lived in Lisbon for two years."),
+    ("I just got back from a week of climbing in Kalymnos.", "I've never been there.",
+     "I've never been to Kalymnos."),
+    ("Where do you live?", "I've lived there all my life.", None),
+    # "to play ..." stands only after a verb of liking
+    ("I like to play Minecraft.", "I've heard good things about that game.", None),
+    # the other speaker's own things are theirs: nothing to resolve
+    ("I love my dog so much.", "I love it too.", None),
+    # no object the rules can name
+    ("Do you have any pets?", "I have two of them.", None),
+    ("I love paella and tapas.", "Those are my favorites too!", None),
+    (None, "I love it!", None),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(
+    ("antecedent", "reply", "resolved"),
+    RESOLVED,
+    ids=[r[1] + str(i) for i, r in enumerate(RESOLVED)],
+)
+def test_a_pronoun_that_stands_for_what_the_last_turn_named_is_resolved(
+    antecedent, reply, resolved
+):
+    assert resolve_reference(antecedent, reply) == resolved

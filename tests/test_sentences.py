@@ -1,0 +1,97 @@
+"""From a message to the sentences and clauses the rules read (extract/sentences.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tota_vault.extract.sentences import (
+    QUOTED_MARK,
+    clean,
+    split_sentences,
+    statements,
+    without_secrets,
+)
+
+# fmt: off
+SPLITS = [
+    # an abbreviation or an initial ends no sentence
+    ("My advisor is Prof. Lindqvist. She is great.",
+     ["My advisor is Prof. Lindqvist.", "She is great."]),
+    ("I saw Dr. Okafor today. It went well.", ["I saw Dr. Okafor today.", "It went well."]),
+    ("I love F. Scott Fitzgerald.", ["I love F. Scott Fitzgerald."]),
+    ("I code in many languages, e.g. Rust. I like it.",
+     ["I code in many languages, e.g. Rust.", "I like it."]),
+    # "I." is the pronoun, and ends a sentence
+    ("So do I. My cat is old.", ["So do I.", "My cat is old."]),
+    ("I live in Porto! I work at Acme? Yes.", ["I live in Porto!", "I work at Acme?", "Yes."]),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "sentences"), SPLITS, ids=[s[0] for s in SPLITS])
+def test_split_sentences(text: str, sentences: list[str]):
+    assert [s.strip() for s in split_sentences(text)] == sentences
+
+
+# fmt: off
+STATEMENTS = [
+    # a new first-person clause is a statement of its own
+    ("My name is Sam and I live in Porto.", ["My name is Sam", "I live in Porto."]),
+    ("I'm vegetarian and my daughter is allergic to peanuts.",
+     ["I'm vegetarian", "My daughter is allergic to peanuts."]),
+    # two statements joined by a comma alone, but not a clause that sets the time
+    ("I like to go to the movies, I love seeing new films.",
+     ["I like to go to the movies", "I love seeing new films."]),
+    ("When I was young, I lived in Rome.", ["When I was young, I lived in Rome."]),
+    # a companion in the subject is no clause of its own
+    ("My husband and I went hiking.", ["My husband and I went hiking."]),
+    # residue: a greeting, a verdict on the last turn, filler
+    ("Hi, I'm planning a trip to Japan.", ["I'm planning a trip to Japan."]),
+    ("That's cool, I like jazz.", ["I like jazz."]),
+    ("Actually, well, I live in Lisbon.", ["I live in Lisbon."]),
+    # a name with an appositive: one clause per slot
+    ("I'm Tomás, a data analyst at Brightwell in Valencia.",
+     ["My name is Tomás.", "I'm a data analyst.", "I work at Brightwell.",
+      "I'm based in Valencia."]),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "expected"), STATEMENTS, ids=[s[0] for s in STATEMENTS])
+def test_statements(text: str, expected: list[str]):
+    assert statements(text) == expected
+
+
+# fmt: off
+SECRET_CLAUSES = [
+    ("I moved to Leeds last year; my wifi password is [REDACTED password].",
+     ["I moved to Leeds last year", "my wifi password is [REDACTED password]."]),
+    ("My password is [REDACTED password], I'm a nurse in Leeds.",
+     ["My password is [REDACTED password]", "I'm a nurse in Leeds."]),
+    ("I work at Acme and the admin password is [REDACTED password] btw.",
+     ["I work at Acme", "the admin password is [REDACTED password] btw."]),
+    # clauses without a secret stay together as said
+    ("I live in Leeds, UK, and the door code is [REDACTED password].",
+     ["I live in Leeds, UK", "the door code is [REDACTED password]."]),
+    # the secret is the whole clause: nothing is left to learn beside it
+    ("I use the key [REDACTED aws_access_key] for my backups.",
+     ["I use the key [REDACTED aws_access_key] for my backups."]),
+    # no secret: as it is
+    ("I live in Leeds, and I love it.", ["I live in Leeds, and I love it."]),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("clause", "pieces"), SECRET_CLAUSES, ids=[s[0] for s in SECRET_CLAUSES])
+def test_a_secrets_clause_stands_apart_from_the_facts_beside_it(clause: str, pieces: list[str]):
+    assert without_secrets(clause) == pieces
+
+
+def test_code_and_quoted_speech_are_removed_and_a_title_kept():
+    text = clean(
+        "I use `pip install x` daily.\n> quoted reply\n"
+        'She said "I will never move to Leeds, ever." I read "The Wheel of Time".'
+    )
+    assert "pip install" not in text and "quoted reply" not in text
+    assert "never move" not in text and QUOTED_MARK in text
+    assert '"The Wheel of Time"' in text

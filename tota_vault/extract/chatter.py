@@ -1,0 +1,363 @@
+"""Sentences that are about the conversation, not facts about the speaker.
+
+A question, a hypothetical, someone else's words, small talk; a reaction to the last turn
+("I'm sorry to hear that"), a promise about the conversation ("I'll have to check it out"),
+the listener as the object ("I like your shirt"); and a reference to something the sentence
+does not say ("I'm not very good at them", "I've always wanted to"). Each is a named reason a
+sentence is skipped, so the report says why.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text import STOPWORDS
+from .cues import ADVERB_SLOT, CUES, FIRST_PERSON, IMPLICIT_I, RELATIONS, WE
+from .sentences import CLOSING, QUOTED_MARK
+
+_QUESTION_START = re.compile(
+    r"^(?:what|how|why|when|where|who|whom|whose|which|do|does|did|are|is|was|were|can|could|"
+    r"would|should|shall|will|have|has|any|anything|wanna)\b",
+    re.I,
+)
+#: Wishes and plans are goals ("I'd love to"); other conditionals are not facts.
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if (?:i|we|only)|imagine|suppose|supposing|what if|i wonder|in theory|"
+    r"hypothetically|i would(?! love| like)|i'd(?! love| like| rather)|pretend)\b",
+    re.I,
+)
+_REPORTED = re.compile(
+    r"^(?:my (?:\w+ ){0,2}|(?:he|she|they|[A-Z][a-z]+) )(?:said|says|told me|thinks|believes|"
+    r"mentioned|claims|reckons)\b",
+    re.I,
+)
+#: "..., I hear" / "..., they say": the speaker passes on what others say.
+_HEARSAY = re.compile(r",?\s+(?:I hear|I heard|I'm told|they say|people say)\W*$", re.I)
+SMALL_TALK = re.compile(
+    r"^(?:thanks|thank you|thx|hey|hi|hello|wow|cool|awesome|great|congrats|congratulations|"
+    r"lol|haha|yeah|yep|yes|no|nope|ok|okay|sure|aww|omg|oh|ah|hmm|bye|good night|"
+    r"good morning|take care|see you|glad|nice|sounds|same|me too|you too)\b",
+    re.I,
+)
+
+_I_SUBJECT = r"^(?:I|I'm|I am|Im|I've|I have|I'd|I would|I'll|I will)\s+" + ADVERB_SLOT
+#: A stance the speaker takes towards what was just said: "I'm glad you ...", "I'm sorry to
+#: hear that", "I bet", "I know what you mean", "I agree". The predicate is a mental state
+#: (adjective or verb of knowing, feeling, agreeing) whose complement is the listener, the
+#: last turn (that/it/so) or nothing; "I'm happy with my job" (a complement of its own) is a fact.
+_STANCE = re.compile(
+    _I_SUBJECT + r"(?:so |very |really |pretty |quite )*(?:can |could |do )?"
+    r"(?:glad|happy|sorry|sure|excited|thrilled|jealous|envious|impressed|bet|know|agree|"
+    r"understand|imagine|see|mean|guess|hope|believe|think|wish|can imagine|can tell|"
+    r"can't wait|cannot wait|can relate|can see|appreciate|feel the same)"
+    r"(?=\W*$|\s+(?:you|your|that|it|so|to (?:hear|see|know|meet|talk|chat)|for you|for them|"
+    r"what|how|we|"
+    r"they|he|she|there|this)\b|[,!.])",
+    re.I,
+)
+#: The two speakers' likeness, or thanks for what the listener said: "We have a lot in common",
+#: "I appreciate the vote of confidence".
+_MUTUAL = re.compile(
+    r"\b(?:have|has|had) (?:\w+ ){0,2}in common\b|"
+    r"^(?:I|we)(?:'m| am|'re| are)? (?:really |so |truly )?(?:appreciate|appreciated)\b|"
+    # what the listener mentioned, praised by hearsay: "I've heard great things about that book"
+    # (about "that place" it is first a reference, and named so)
+    r"\bheard (?:so many |a lot of )?(?:good|great|amazing|wonderful|nice) things about\b"
+    r"(?! (?:that|this|those|these|it|them)\b)",
+    re.I,
+)
+#: "I wish I could say the same", "I feel the same way": what is the same is in the last turn.
+_THE_SAME = re.compile(
+    r"\b(?:say|feel|do|think) the same(?: way| thing)?(?: (?:about|for|of) [\w' ]+)?\W*$", re.I
+)
+#: The listener as the subject, their state or their acts: "You're welcome to come to my
+#: workshop", "You must have been elated". A generic "you" ("You can use coconut oil instead
+#: of butter") is advice, and stays a remark.
+_LISTENER_SUBJECT = re.compile(
+    r"^(?:you(?:'re| are|'ve| have| were|'ll| will| must| did| always| really| so| should|"
+    r"'d better| need to| have to| gotta| ought to)|u r)\b",
+    re.I,
+)
+#: A stance that opens a clause about the listener: "I'm glad I could meet you".
+_STANCE_CLAUSE = re.compile(
+    _I_SUBJECT + r"(?:so |very |really )*(?:glad|happy|sorry|sure|excited|thrilled|bet|hope)\b",
+    re.I,
+)
+#: A promise about the conversation: a future or obligation over "it"/"that" ("I'll have to
+#: check it out", "I will definitely try that", "I'll let you know").
+_PROMISE = re.compile(
+    _I_SUBJECT + r"(?:(?:have|need|got|want) to |gotta |will |should |might |must )?"
+    r"(?:\w+ ){1,4}(?:it|that|them|this|you)(?: (?:out|up|sometime|some time|soon|later|too|"
+    r"next time|one day|a try|a shot|a go|a look|in mind|into account))*\W*$",
+    re.I,
+)
+#: A future whose object is the listener, or a plan of the two speakers: "I'll let you know",
+#: "I will keep you posted", "I'll come over and we can play some games".
+_TO_THE_LISTENER = re.compile(
+    r"^I(?:'ll| will|'m going to| am going to) (?:\w+ ){0,2}you\b|"
+    r"\b(?:and|so|then) we (?:can|could|should) (?!not\b|only\b)|"
+    # "We should go hiking together sometime!": an invitation of the two speakers
+    r"^we (?:should|could|can|gotta) (?:definitely |totally |really )?(?:\w+ ){1,5}"
+    r"(?:together|sometime|some time|one day|someday)\b",
+    re.I,
+)
+_FUTURE_OR_DUTY = re.compile(
+    r"^(?:I'll|I will|I'd|I would|I should|I might|I(?:'ll| will)? have to|I need to|"
+    r"I gotta|I'm going to|I'm gonna)\b",
+    re.I,
+)
+#: A second-person pronoun: a clause with one is addressed to the listener.
+_YOU = re.compile(r"\b(?:you|your|you're|you've|you'd|you'll|yours|yourself|ya|u)\b", re.I)
+#: A deictic subject or a pronoun object names something said before, not in the sentence:
+#: "That's why I love it", "I'm not very good at them", "I don't have time for it".
+DEICTIC_SUBJECT = re.compile(
+    r"^(?:that|this|it|they|those|these|he|she)(?:'s|'re| is| are| was| were| has| have)?\b"
+    r"(?!'s \w+ to\b| is \w+ to\b)",
+    re.I,
+)
+PRONOUN_OBJECT = re.compile(
+    r"\b(?:it|them|that|this|those|these|one|him|her|(?:been|went|go|live|lived|work|"
+    r"worked|moved|stayed|visit|visited|get|got) there)"
+    r"(?: (?:too|as well|either|a lot|so much|very much|sometime|anymore|again|before|yet|now|"
+    r"all|both|here|though|lol|haha|soon|someday|one day|later|eventually|today|tomorrow))*"
+    r"\W*$|\bthem\b|"
+    # "it" as an object with only a phrase after it: "I love it for the most part"
+    r"\bit(?= (?:for|in|at|on|with|since|before|after|when|because|so much|a lot|every|all|"
+    r"too much|more|most|anymore|again)\b)",
+    re.I,
+)
+
+#: A noun phrase before the pronoun can be what it refers to: "My dad was a builder and I
+#: learned from him", "I have two dogs and I love them". A quantity ("a lot of") is none.
+_ANTECEDENT = re.compile(
+    r"\b(?:a|an|the|my|our|his|her|their|two|three|four|five)\s+"
+    r"(?!lot\b|bit\b|few\b|little\b|lot of\b)[\w-]{3,}|\b[a-z]\w+ [A-Z][a-z]+"
+)
+#: "them", "they", "those" need a plural before them: "I have two dogs and I love them", "my
+#: kids", "Rome and Paris"; "I've always had a soft spot for them" has none.
+_PLURAL_ANTECEDENT = re.compile(
+    r"\b(?!(?:this|was|has|is|does|us|yes|always|less|unless|across|perhaps|its|his|hers|"
+    r"yours|ours|theirs|whereas|towards|sometimes|as|thus|plus|bus|gas|boss|class|glass|"
+    r"business|stress|actress|dress|chess|princess|mess|press)\b)[a-z]{3,}s\b|"
+    r"\b(?:people|children|kids|men|women|folks|family|team|parents|friends)\b|"
+    r"\b[A-Z][a-z]+ and [A-Z][a-z]+"
+)
+#: "him", "her", "his" need a person before them: a name, a relative, a person noun.
+_PERSON_ANTECEDENT = re.compile(
+    rf"(?<!^)(?<![.!?] )\b(?!I\b|I'|My\b)[A-Z][a-z]+|\b(?:{RELATIONS})\b|"
+    r"\b(?:man|woman|girl|boy|guy|lady|person|singer|artist|actor|actress|author|writer|"
+    r"teacher|coach|doctor|player|band)\b"
+)
+#: A pronoun that refers to a thing said before, wherever it stands: "I've been there a few
+#: times", "I love the challenge of it", "I like being a part of that", "I saw her in
+#: concert", "I thought it was really good", "I've only read it once".
+_REFERENCE = re.compile(
+    r"\b(?:been|went|go|going|live|lived|work|worked|moved|stayed|visit|visited|get|got|be) "
+    r"(?P<there>there)\b|"
+    r"\b(?:of|about|like|with) (?P<of>it|that|this|them|those|these)"
+    r"(?=\s*(?:[.!,;]|$|\s(?:for|when|because|and|but|so|too|as|in|at|on|with|since|anymore|"
+    r"again|though|all|yet)\b))|"
+    r"\b(?:think|thought|hope|guess|bet|know|knew|felt|feel|heard|hear|say|said) (?:that )?"
+    r"(?P<subject>it|they|he|she|that)(?:'s| is| was| were| are| will| would)\b|"
+    r"\b(?:see|saw|seen|read|watch|watched|try|tried|love|loved|like|liked|hate|hated|enjoy|"
+    r"enjoyed|play|played|visit|visited|buy|bought|use|used|finish|finished|recommend|"
+    r"recommended|share|shared|do|did|done) (?P<object>it|them|that)"
+    r"(?!\s+(?:I|I'm|my|the|a|an|it|it's|we|he|she|they|you|there|this|his|her|their|our|to|"
+    r"is|was|are|were)\b)\b|"
+    r"\b(?P<person>him|her|hers|his)\b|"
+    r"\b(?P<possessive>their)\b|"
+    # "I'm glad to be here", "I'm here on a student visa": the place is the conversation's
+    r"\b(?:be|am|'m|is|are|was|were|been|live|lived|moved|came|come) (?P<here>here)\b",
+    re.I,
+)
+_PLURALS = {"them", "those", "these", "they", "their"}
+_KINDS = ("there", "of", "subject", "object", "person", "possessive", "here")
+_PRONOUN_WORD = re.compile(r"\b(?:it|them|that|this|those|these|one|him|her|there)\b", re.I)
+
+
+def _dangles(sentence: str) -> bool:
+    """Whether a pronoun of the sentence refers to something the sentence does not say.
+
+    Each kind of pronoun needs its kind of antecedent before it: a plural for "them", a person
+    for "him"/"her", a noun phrase for "it"/"that" (not the one it complements: "the challenge
+    of it" has none)."""
+    pronoun = PRONOUN_OBJECT.search(sentence) or _REFERENCE.search(sentence)
+    if pronoun is None:
+        return False
+    if pronoun.re is _REFERENCE:
+        name = next(n for n in _KINDS if pronoun.group(n))
+        word, start = pronoun.group(name).lower(), pronoun.start(name)
+    else:  # the pronoun is the match's first word of its kind ("them too", "been there")
+        found = _PRONOUN_WORD.search(pronoun.group(0))
+        word = found.group(0).lower() if found else ""
+        start = pronoun.start() + (found.start() if found else 0)
+    before = sentence[:start]
+    if word in _PLURALS:
+        return not _PLURAL_ANTECEDENT.search(before)
+    if word in ("him", "her", "hers", "his"):
+        return not _PERSON_ANTECEDENT.search(before)
+    if word == "here":
+        return not re.search(r"(?<!^)\b(?!I\b)[A-Z][a-z]+", sentence)
+    if re.search(r"\b(?:because|instead|out|all) of $", before):
+        return True  # "because of it": a cause the sentence does not name
+    if re.search(r"\bof $", before):  # "the challenge of it": what "it" complements is none
+        before = re.sub(r"(?:\b(?:a|an|the|my|our)\s+)?(?:[\w-]+\s+){0,2}of $", "", before)
+    return not _ANTECEDENT.search(before)
+
+
+#: Support offered to the listener: "I'm here for you", "I've got your back".
+_HERE_FOR_YOU = re.compile(
+    r"\bI(?:'m| am) (?:always )?here (?:for|to (?:help|support|listen to)) you\b|"
+    r"\bI(?:'ve)? got your back\b|\bI(?:'m| am) (?:so )?proud of you\b|"
+    r"\bI(?:'m| am) rooting for you\b",
+    re.I,
+)
+
+#: An offer or invitation to the listener: "I'd love to show you around", "I'd be happy to
+#: help you", "I'd love to hang out sometime". A wish whose object is the listener or the
+#: meeting itself is about the conversation, not the speaker's goals.
+_OFFER = re.compile(
+    _I_SUBJECT + r"(?:(?:love|like|be (?:happy|glad)) to|can|could) "
+    r"(?:\w+ )?(?:you|with you|hang out|chat|talk|meet up|get together|catch up)\b",
+    re.I,
+)
+
+#: The answer to "How are you?": "I'm doing great, thanks".
+_PLEASANTRY = re.compile(
+    r"^I(?:'m| am) (?:doing )?(?:very |really |pretty |so )?(?:good|great|well|fine|okay|ok|"
+    r"alright|all right)\b(?!\s+(?:at|with|in)\b)",
+    re.I,
+)
+#: The listener, or what is theirs, as the object of the speaker's verb: "I like your shirt",
+#: "I'm looking forward to trying your cookies", "I loved meeting you".
+_LISTENER_OBJECT = re.compile(
+    r"\b(?:like|likes|love|loves|loved|enjoy|enjoyed|admire|appreciate|try|trying|meet|meeting|"
+    r"see|seeing|hear|hearing|read|reading|visit|visiting)\s+(?:\w+ )?(?:of |about )?"
+    r"(?:your|you)\b",
+    re.I,
+)
+#: Showing the listener something: "Here are some pictures of my dresses".
+_PRESENTING = re.compile(r"^(?:here's|here is|here are|check out|look at)\b", re.I)
+#: A demonstrative with its noun and nothing after: "I love those breeds", "all of these shows".
+DEMONSTRATIVE_END = re.compile(
+    r"\b(?:those|these|that|this)\s+(?!(?:week|weekend|year|month|morning|evening|afternoon|"
+    r"summer|winter|spring|fall|autumn|time|semester|season|term)\b)\w+"
+    r"(?:\s+(?:too|as well))?\W*$",
+    re.I,
+)
+
+_THANKS = re.compile(r"^(?:thanks|thank you|thx)(?: so much| a lot)?[,!.]*\s+(?=\S)", re.I)
+
+#: A verb phrase left out because the last turn said it: "I've always wanted to", "I hope so",
+#: "I would love to", "I really am". What it stands for is in the message before.
+_ELLIPSIS = re.compile(
+    r"\b(?:to|so|do|does|did|will|would|can|could|should|have|has|am|is|are|was|were)"
+    r"(?:\s+(?:too|either|as well))?\W*$|"
+    r"^I (?:will|do|did|can|am|have|would|could|should)(?: (?:too|definitely|certainly))?,|"
+    # "I'd love to go one day", "I want to try sometime": where, or what, is in the last turn
+    r"\bto (?:go|come|visit|try|see|join|do)(?: (?:one day|someday|sometime|some time|soon|"
+    r"again|too|eventually|there))*\W*$",
+    re.I,
+)
+
+
+def conversational(sentence: str) -> str | None:
+    """Why a sentence is about the conversation rather than a fact, or None."""
+    sentence = CLOSING.sub("", _THANKS.sub("", sentence))
+    if _STANCE.search(sentence) or _PLEASANTRY.match(sentence) or _MUTUAL.search(sentence):
+        return "a reaction"
+    if _STANCE_CLAUSE.search(sentence) and _YOU.search(sentence):
+        return "a reaction"  # "I'm glad I could meet you"
+    if (
+        _LISTENER_OBJECT.search(sentence)
+        or _PRESENTING.match(sentence)
+        or _LISTENER_SUBJECT.match(sentence)
+    ):
+        return "addressed to the listener"
+    if _OFFER.search(sentence):
+        return "a promise about the conversation"
+    if (_FUTURE_OR_DUTY.match(sentence) or re.match(r"(?i)we\b", sentence)) and (
+        _PROMISE.search(sentence) or _TO_THE_LISTENER.search(sentence)
+    ):
+        return "a promise about the conversation"
+    if _YOU.search(sentence) and _HERE_FOR_YOU.search(sentence):
+        return "a reaction"
+    if (
+        DEICTIC_SUBJECT.match(sentence)
+        or DEMONSTRATIVE_END.search(sentence)
+        or _ELLIPSIS.search(sentence)
+        or _THE_SAME.search(sentence)
+    ):
+        return "a reference to something not said"
+    if _dangles(sentence):
+        return "a reference to something not said"
+    return None
+
+
+def skip_reason(sentence: str) -> str | None:
+    stripped = sentence.strip()
+    if stripped.endswith("?") or _QUESTION_START.match(stripped):
+        return "a question"
+    if "[REDACTED " in stripped:
+        # The secret's own clause (`sentences.without_secrets` cut it from any fact beside
+        # it): a redaction marker is never a fact, and the secret is never stored.
+        return "contains a secret"
+    if _REPORTED.match(stripped) or _HEARSAY.search(stripped):
+        return "someone else's words"
+    if _HYPOTHETICAL.search(stripped):
+        return "hypothetical"
+    if not (FIRST_PERSON.search(stripped) or WE.search(stripped) or IMPLICIT_I.match(stripped)):
+        return "not about the speaker"
+    if QUOTED_MARK in stripped:
+        return "someone else's words"
+    words = re.findall(r"[\w']+", stripped)
+    if len(words) < 4 or (SMALL_TALK.match(stripped) and len(words) < 8):
+        return "small talk"
+    return conversational(stripped)
+
+
+#: A remark needs this many words: shorter ones are reactions more often than content.
+REMARK_WORDS = 10
+
+
+def is_remark(sentence: str) -> bool:
+    """A sentence worth keeping as something the person said: long enough to carry content."""
+    words = re.findall(r"[\w']+", sentence)
+    return len(words) >= REMARK_WORDS and not SMALL_TALK.match(sentence)
+
+
+DANGLING = "a reference to something not said"
+
+
+#: Words that answer without content: "Of course!", "Sure, definitely.", "Pretty good."
+_BARE_ANSWER = frozenset(
+    "course definitely absolutely sure certainly maybe probably totally exactly indeed nope "
+    "right true agreed lol haha sounds good great cool nice awesome pretty fine".split()
+)
+
+
+def is_answer(sentence: str) -> bool:
+    """A short reply that answers with content ("By April 1.", "Definitely Star Wars!"), not
+    a bare yes, "of course", thanks or reaction."""
+    words = re.findall(r"[\w']+", sentence)
+    if len(words) < 2 or sentence.endswith("?") or conversational(sentence) is not None:
+        return False
+    if SMALL_TALK.match(sentence) and len(words) < 4:
+        return False
+    return any(w.lower() not in STOPWORDS and w.lower() not in _BARE_ANSWER for w in words)
+
+
+def short_fact(sentence: str) -> bool:
+    """A short sentence that still states something: a typed cue matches it, and it is not a
+    reaction ("Wow, I love that!")."""
+    if SMALL_TALK.match(sentence) or re.search(r"\b(?:that|this|it)\W*$", sentence, re.I):
+        return False
+    if conversational(sentence) is not None:
+        return False  # "I hope so.": short, and it says nothing without the last turn
+    return any(cue.pattern.search(sentence) for cue in CUES)
+
+
+def is_small_talk(sentence: str) -> bool:
+    """Short pleasantries: what only the weak rule would take, and should not."""
+    words = re.findall(r"[\w']+", sentence)
+    return len(words) < 5 or (bool(SMALL_TALK.match(sentence)) and len(words) < 8)

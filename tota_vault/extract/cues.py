@@ -1,0 +1,306 @@
+"""The typed cues: which sentences are statements about the speaker, and of what type.
+
+A cue is a pattern with a memory type, an optional conflict key and a strength; the first cue
+that matches a sentence decides. `docs/learning.md` lists them. The word classes the cues
+share (first person, "we", hedges, emphasis, a temporary state) live here too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..model import MemoryType
+
+T = MemoryType
+
+
+FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|Im|Ive)\b|\b(?:my|me|mine|myself)\b", re.I)
+I_WORD = re.compile(r"\bI(?:'m|'ve|'d|'ll)?\b")
+WE = re.compile(r"\b(?:we|we're|we've|our|us)\b", re.I)
+#: Chat drops the "I": "Just got some new shoes", "Researching adoption agencies", "Gotta
+#: make time to dance" are the speaker's own statements.
+IMPLICIT_I = re.compile(
+    r"^(?:just |finally |still |been |gotta |gonna |recently |also )?"
+    r"(?:got|went|finished|started|bought|signed|made|took|tried|visited|joined|adopted|"
+    r"researching|working|looking|planning|thinking|learning|taking|reading|writing|painting|"
+    r"training|saving|hoping|trying|getting|having|building|making|doing|loving|enjoying|"
+    r"gotta|gonna)\b",
+    re.I,
+)
+
+HEDGES = re.compile(
+    r"\b(?:maybe|perhaps|probably|possibly|i think|i guess|i suppose|kind of|kinda|sort of|"
+    r"sorta|not sure|might|may be|i believe|seems)\b",
+    re.I,
+)
+EMPHASIS = re.compile(
+    r"\b(?:always|never|must|absolutely|definitely|really|truly|seriously|hate|love|"
+    r"can't stand|non-negotiable|no matter what)\b|!",
+    re.I,
+)
+TEMPORARY = re.compile(
+    r"\b(?:right now|at the moment|currently|this week|today|tonight|for now|these days|"
+    r"lately)\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One rule: where it matches a sentence, the sentence is a memory of `type`."""
+
+    name: str
+    type: MemoryType
+    pattern: re.Pattern[str]
+    strength: float
+    key: str | None = None  # a key template; {1} is the pattern's first group, normalised
+
+
+#: Adverbs a person puts between "I" and the verb: "I still live in Porto", "I'm currently
+#: working on". Every cue allows any number of them there.
+ADVERB_SLOT = (
+    r"(?:(?:still|also|currently|really|just|now|actually|totally|absolutely|definitely|"
+    r"usually|always|often|recently|finally|mostly|kinda|even|already|honestly|"
+    r"probably|maybe|truly|seriously|"
+    r"(?!(?:apply|reply|rely|supply|multiply|comply|imply|fly|ally)\b)[a-z]{2,}ly) )*"
+)
+
+
+def _cue(
+    name: str, mtype: MemoryType, pattern: str, strength: float, key: str | None = None
+) -> Cue:
+    pattern = pattern.replace(r"\bI ", r"\bI " + ADVERB_SLOT)
+    pattern = pattern.replace(r"\bI(?:'m| am) ", r"\bI(?:'m| am) " + ADVERB_SLOT)
+    pattern = pattern.replace(r"\bwe ", r"\bwe " + ADVERB_SLOT)
+    return Cue(name, mtype, re.compile(pattern, re.I), strength, key)
+
+
+#: Occupations: a person has one at a time as a rule, so "I'm a nurse" fills the role slot
+#: (a later "I'm a pharmacist" is a change of mind).
+_OCCUPATIONS = (
+    r"engineer|developer|programmer|teacher|nurse|doctor|designer|manager|lawyer|chef|"
+    r"scientist|researcher|counselor|counsellor|consultant|therapist|accountant|architect|"
+    r"pilot|firefighter|officer|mechanic|electrician|carpenter|farmer|pharmacist|dentist|vet|"
+    r"veterinarian|analyst|professor|lecturer|editor|journalist|baker|barista|social worker|"
+    r"librarian|paramedic|plumber|surgeon|technician|administrator"
+)
+#: Roles a person holds beside an occupation ("I'm a mom", "I'm a painter", "I'm a student"):
+#: an identity, but no slot, since one does not replace another.
+_ROLES = (
+    r"student|writer|author|artist|musician|cook|photographer|painter|dancer|singer|"
+    r"entrepreneur|founder|freelancer|veteran|coach|trainer|athlete|player|mom|mum|dad|"
+    r"mother|father|parent|retiree|intern"
+)
+RELATIONS = (
+    r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|spouse|mom|mum|mother|dad|father|"
+    r"parents|sister|brother|siblings?|son|daughter|kids|children|child|baby|grandma|"
+    r"grandpa|grandmother|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|friend|"
+    r"friends|best friend|bff|boss|manager|colleague|coworker|co-worker|team|teammate|"
+    r"mentor|neighbou?r|roommate|dog|cat|puppy|kitten|pet|pets|"
+    # the people of a person's working and studying life, and step- and grand- kin
+    r"advisor|adviser|supervisor|tutor|therapist|doctor|classmate|landlord|"
+    r"step(?:mom|mum|dad|mother|father|son|daughter|sister|brother)|grandson|granddaughter|"
+    r"grandkids|grandchildren|twins|in-laws"
+)
+
+#: Ordered: the first cue that matches decides the type. Strength 0.9 is an explicit statement
+#: of a durable fact, 0.75-0.85 a clear cue, 0.6 a weaker one (stored unless hedged).
+CUES: tuple[Cue, ...] = (
+    _cue(
+        "name",
+        T.IDENTITY,
+        r"\bmy name(?:'s| is)\s+([A-Z][\w'-]+)|\bcall me\s+([A-Z][\w'-]+)|"
+        r"\bI(?:'m| am) called\s+([A-Z][\w'-]+)",
+        0.9,
+        "identity/name",
+    ),
+    _cue(
+        "age",
+        T.IDENTITY,
+        r"\bI(?:'m| am)\s+(\d{1,3})(?: years? old|\b(?!\s*(?:%|km|mi|kg|lb)))",
+        0.85,
+        "identity/age",
+    ),
+    _cue(
+        "location",
+        T.IDENTITY,
+        r"\bI (?:live|am living|'m living) in\s+|\bI(?:'m| am) based in\s+|"
+        r"\bI (?:just )?moved to\s+|\bI(?:'ve| have) (?:just )?moved to\s+|"
+        # the user's household: "we live in Halifax" (inferred: the user is implied)
+        r"\bwe (?:live|are living|'re living) in\s+|\bwe(?:'re| are) based in\s+|"
+        r"\bwe (?:just )?moved to\s+|\bwe(?:'ve| have) (?:just )?moved to\s+",
+        0.9,
+        "identity/location",
+    ),
+    _cue(
+        "origin",
+        T.IDENTITY,
+        r"\bI(?:'m| am) (?:originally )?from\s+[A-Z]|\bI grew up in\s+|"
+        r"\bI was born in\s+",
+        0.85,
+        "identity/origin",
+    ),
+    _cue(
+        "employer",
+        T.IDENTITY,
+        r"\bI (?:work|am working|'m working) (?:at|for)\s+[A-Z]|"
+        r"\bI(?:'ve| have) (?:just )?(?:started|joined) (?:working )?at\s+[A-Z]",
+        0.85,
+        "identity/employer",
+    ),
+    _cue(
+        "role",
+        T.IDENTITY,
+        rf"\bI (?:work|am working|'m working) as an?\s+|"
+        rf"\bI(?:'m| am) (?:a|an)\s+(?:[\w'-]+\s+){{0,3}}(?:{_OCCUPATIONS})\b",
+        0.85,
+        "identity/role",
+    ),
+    _cue(
+        "life role",
+        T.IDENTITY,
+        rf"\bI(?:'m| am) (?:a|an)\s+(?:[\w'-]+\s+){{0,3}}(?:{_ROLES})\b",
+        0.85,
+    ),
+    _cue(
+        "diet",
+        T.IDENTITY,
+        r"\bI(?:'m| am) (?:a |an )?(?:strict )?(vegan|vegetarian|pescatarian|pescetarian|"
+        r"flexitarian)\b|\bI (?:eat|follow|keep) (?:a |an )?(?:strict(?:ly)? )?"
+        r"(vegan|vegetarian|pescatarian|keto|paleo|halal|kosher|gluten-free)\b",
+        0.85,
+        "identity/diet",
+    ),
+    _cue(
+        "identity",
+        T.IDENTITY,
+        r"\bI(?:'m| am) (?:a |an )?(?:transgender|trans|gay|lesbian|"
+        r"bisexual|queer|nonbinary|non-binary|christian|muslim|jewish|hindu|buddhist|atheist|"
+        r"vegan|vegetarian|introvert|extrovert|single|married|divorced|retired|pregnant)\b|"
+        r"\bI (?:speak|studied|graduated|majored)\b|\bmy (?:degree|major|background)\b",
+        0.8,
+    ),
+    _cue(
+        "allergy",
+        T.CONSTRAINT,
+        r"\bI(?:'m| am) allergic to\b|\bI(?:'m| am) (?:\w+ )?intolerant\b|"
+        r"\bI (?:can't|cannot|can not|don't|do not|never) (?:eat|drink)\b|"
+        r"\bI (?:can't|cannot|can not) have\b",  # "I don't have time" is possession
+        0.9,
+    ),
+    _cue(
+        "constraint",
+        T.CONSTRAINT,
+        r"\bI (?:can't|cannot|can not|mustn't)\b|\bI(?:'m| am) not allowed to\b|"
+        r"\bI (?:have to|must|need to)\b|\bmy (?:budget|deadline|limit)\b|"
+        r"\bI only have\b|\bnon-negotiable\b|"
+        # the constraints of the user's team or family: "we can't ship copyleft code"
+        r"\bwe (?:can't|cannot|can not|mustn't|have to|must|need to|only have)\b|"
+        r"\bwe(?:'re| are) not (?:allowed|permitted) to\b|"
+        r"\bour (?:budget|deadline|limit|policy|rules?)\b",
+        0.8,
+    ),
+    _cue(
+        "decision",
+        T.DECISION,
+        r"\b(?:I|we)(?:'ve| have)? (?:just )?(?:decided|chose|chosen|"
+        r"settled on|opted|picked|went with|switched to|committed to)\b|\b(?:I|we)(?:'m| am|'re| "
+        r"are) going (?:to go )?with\b|\bmy decision\b",
+        0.85,
+    ),
+    _cue(
+        "favorite",
+        T.PREFERENCE,
+        r"\bmy (?:all-time |absolute )?favou?rite\s+([\w ]{2,30}?)\s+"
+        r"(?:is|are|was|has to be)\b",
+        0.9,
+        "preference/favorite-{1}",
+    ),
+    _cue(
+        "prefer",
+        T.PREFERENCE,
+        r"\bI (?:much |really |strongly )?prefer\b|\bI(?:'d| would) "
+        r"rather\b|\bI(?:'m| am) (?:a (?:big |huge )?fan of|into|keen on|passionate about|"
+        r"obsessed with|crazy about)\b|\bI(?:'m| am) an? (?:big |huge )?(?:[\w'-]+ ){1,3}fan\b",
+        0.85,
+    ),
+    _cue(
+        "like",
+        T.PREFERENCE,
+        r"\bI (?:really |absolutely |just |also |still )?(?:love|like|"
+        r"enjoy|adore|hate|dislike|detest|can't stand|don't like|do not like)\b",
+        0.75,
+    ),
+    _cue(
+        "goal",
+        T.GOAL,
+        r"\bI (?:want|wanna|hope|plan|aim|intend)\b|"
+        r"\bI(?:'m| am) (?:planning|hoping|aiming|trying|saving|determined)\b|"
+        r"\bwe(?:'re| are) (?:planning|hoping|aiming|saving)\b|"
+        r"\bI(?:'m| am) (?:training|preparing|practi[cs]ing|studying) for\b|"
+        r"\bI(?:'m| am) (?:learning|studying)\s+(?!about\b)\w|"
+        r"\bI(?:'ve| have) (?:always |long )?(?:wanted|dreamed|dreamt|hoped) (?:to|of)\b|"
+        r"\bI(?:'d| would) (?:love|like) to\b|"
+        r"\bmy (?:goal|dream|plan|aim|ambition|resolution)\b|\bI(?:'m| am) (?:going to|gonna) "
+        r"(?!go with)\b|\bI(?:'m| am) thinking (?:of|about)\b|\b(?:gonna|going to) "
+        r"(?:start|try|learn|build|open|run|finish|continue)\b",
+        0.75,
+    ),
+    _cue(
+        "project",
+        T.PROJECT,
+        r"\b(?:I|we)(?:'m| am|'re| are) (?:currently |still )?(?:working "
+        r"on|building|developing|writing|making|creating|designing|organi[sz]ing|launching|"
+        r"running|starting|opening|setting up)\b|\bmy (?:project|business|startup|company|"
+        r"store|shop|studio|book|novel|blog|podcast|channel|app|website|band)\b|"
+        r"\b(?:I|we) (?:just )?(?:launched|started|founded|opened|released|published)\b",
+        0.75,
+    ),
+    _cue(
+        "habit",
+        T.HABIT,
+        r"\bI (?:usually|always|often|normally|typically|regularly|tend to|"
+        r"never miss|practice|practise)\b|"
+        r"\bwe (?:usually|always|often|normally|typically|regularly)\b|"
+        r"\bevery (?:day|morning|evening|night|week|weekend|"
+        r"month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(?:once|twice|"
+        r"three times) a (?:day|week|month|year)\b|\bI(?:'ve| have) been (?:\w+ing)\b",
+        0.75,
+    ),
+    _cue(
+        "relationship",
+        T.RELATIONSHIP,
+        rf"\bmy (?:(?:\w+|little|older|younger|big) )?"
+        rf"(?:{RELATIONS})\b|\bI(?:'m| am) (?:married|engaged|dating)\b|\bI have (?:\w+ )?"
+        rf"(?:kids|children|sons|daughters|siblings|sisters|brothers|a son|a daughter|"
+        rf"a sister|a brother|a dog|a cat|pets?)\b",
+        0.75,
+    ),
+    _cue(
+        "episode",
+        T.EPISODE,
+        r"\b(?:I|we)(?:'ve| have)? (?:just |finally |recently |also )?"
+        r"(?:went|visited|attended|travel(?:l)?ed|ran|won|lost|got|received|finished|completed|"
+        r"graduated|met|saw|watched|read|bought|adopted|painted|wrote|made|took|joined|"
+        r"celebrated|organi[sz]ed|hosted|volunteered|performed|played|had|did|tried|learned|"
+        r"learnt|started|quit|left|returned|came back|signed up|passed|failed|broke|moved|"
+        r"gave|donated|helped|built|created|found|discovered|spent|camped|hiked|climbed|"
+        r"swam|cooked|baked|drew|sang|danced|competed|studied|taught|raised)\b",
+        0.7,
+    ),
+)
+
+
+def cue_key(cue: Cue, match: re.Match[str]) -> str | None:
+    if cue.key is None:
+        return None
+    if "{1}" not in cue.key:
+        return cue.key
+    value = next((g for g in match.groups() if g), "")
+    slug = re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-")
+    return cue.key.replace("{1}", slug) if slug else None
+
+
+#: Any other first-person statement: the weakest rule.
+WEAK = Cue("statement", T.EPISODE, I_WORD, 0.6)

@@ -1,0 +1,228 @@
+"""What a statement refers to outside itself: the message it replies to, and the people
+the speaker named.
+
+A note quotes the message a statement came from and the one it answered (`message_quote`); a
+reply that leans on the last turn ("I have two of them") takes its antecedent from there; the
+people a speaker names as theirs ("my son Theo") let later sentences about them, and a "he" or
+"she" after exactly one of them, be resolved.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .chatter import DANGLING, DEICTIC_SUBJECT, DEMONSTRATIVE_END, conversational
+from .cues import RELATIONS
+from .dates import format_day
+from .messages import Message
+from .secrets import redact
+from .sentences import FILLER, GREETING, QUOTED_MARK, VERDICT, clean, split_sentences
+
+#: The quote kept in a note is cut here: it is provenance, not an archive of the chat.
+MAX_QUOTE_CHARS = 600
+#: The message a statement answers is kept before it, cut to its last words (where the
+#: question usually is): "Where did you go?" is what gives "I went to Woodhaven" its meaning.
+MAX_CONTEXT_CHARS = 240
+
+
+def quote_message(content: str, message: Message) -> str:
+    """The message as the note quotes it: whitespace collapsed, cut, with who and when."""
+    text = " ".join(content.split())
+    if len(text) > MAX_QUOTE_CHARS:
+        text = text[:MAX_QUOTE_CHARS].rsplit(" ", 1)[0] + " …"
+    who = message.name or "the user"
+    when = f", {format_day(message.timestamp)}" if message.timestamp else ""
+    return f"{text} ({who}{when})"
+
+
+def reply_context(previous: Message | None, message: Message, cleaned: str | None = None) -> str:
+    """The message `message` replies to, as one quoted line: "Nate: Where did you go?".
+
+    Only the message just before, and only when someone else said it (the assistant or another
+    person): a person's own previous message is not what they were answering. `cleaned` is the
+    previous message already cleaned and redacted, when the loop has it (scanning a message for
+    secrets twice is most of what the context would cost).
+    """
+    if previous is None or previous.role not in ("user", "assistant"):
+        return ""
+    if previous.speaker == message.speaker:
+        return ""
+    if cleaned is None:
+        cleaned = redact(clean(previous.content)).replace(QUOTED_MARK, " ")
+    text = " ".join(cleaned.split())
+    if not text:
+        return ""
+    if len(text) > MAX_CONTEXT_CHARS:
+        text = "… " + text[-MAX_CONTEXT_CHARS:].split(" ", 1)[-1]
+    return f"{previous.name or previous.role}: {text}"
+
+
+#: A question longer than this is not quoted in a statement (the note's quote still has it).
+MAX_QUESTION_CHARS = 160
+
+
+def antecedent_of(context: str) -> str | None:
+    """What a reply refers to: the last sentence of the message before that stands alone (the
+    question it answers, "Do you have any pets?", or the statement it takes up), or None."""
+    if not context:
+        return None
+    parts = [p.strip() for p in split_sentences(context.split(": ", 1)[-1]) if p.strip()]
+    if not parts:
+        return None
+    for part in reversed(parts):
+        part = FILLER.sub("", VERDICT.sub("", GREETING.sub("", part))).strip(" ,")
+        if len(re.findall(r"[\w']+", part)) < 3 or len(part) > MAX_QUESTION_CHARS:
+            continue
+        if DEICTIC_SUBJECT.match(part) or DEMONSTRATIVE_END.search(part):
+            continue  # "They're always amazing.": it dangles too, so it resolves nothing
+        if not part.endswith("?") and conversational(part) not in (None, DANGLING):
+            continue  # "I hope you enjoy it.": a reaction gives a reply no meaning
+        return part[0].upper() + part[1:]
+    return None
+
+
+def question_of(antecedent: str | None) -> str | None:
+    """The antecedent when it asks something (of the speaker, who is answering it)."""
+    if antecedent and antecedent.endswith("?"):
+        return antecedent
+    return None
+
+
+def message_quote(message: Message, previous: Message | None) -> str:
+    """The quote a note keeps for a statement of `message`: the message cleaned and redacted,
+    with who and when, after the message it answered (`reply_context`). Any extractor can cite a
+    message this way, so a note reads the same whichever extractor made it."""
+    quote = quote_message(redact(clean(message.content)).replace(QUOTED_MARK, " "), message)
+    context = reply_context(previous, message)
+    return f"{context}\n\n{quote}" if context else quote
+
+
+_PERSON_NAME = r"((?:(?:Dr|Prof|Mr|Mrs|Ms)\.? )?[A-Z][\w'-]+)"
+#: How a person names someone of theirs: "my son Theo", "my advisor, Prof. Lindqvist", "my
+#: manager is Dana", "Theo, my son", "Dana is my manager".
+_NAMING = (
+    re.compile(rf"\b[Mm]y (?:(?:little|older|younger|big|eldest|youngest|oldest|new) )?"
+               rf"({RELATIONS}),? (?:is )?(?:called |named )?{_PERSON_NAME}"),
+    re.compile(rf"\b{_PERSON_NAME},? (?:is )?my (?:(?:little|older|younger|big|new) )?"
+               rf"({RELATIONS})\b"),
+)  # fmt: skip
+
+
+def named_people(sentence: str) -> dict[str, str]:
+    """The people a sentence names as the speaker's: {"Theo": "son"}."""
+    found: dict[str, str] = {}
+    for index, pattern in enumerate(_NAMING):
+        for match in pattern.finditer(sentence):
+            relation, name = match.groups() if index == 0 else match.groups()[::-1]
+            if name.split()[-1] not in ("I", "My", "The", "We") and relation.islower():
+                found[name] = relation
+    return found
+
+
+_RELATIVE = re.compile(
+    r"\b[Mm]y ((?:(?:little|older|younger|big|eldest|youngest|oldest|new|best) )?"
+    rf"(?:{RELATIONS}))\b"
+)
+_HE_SHE = re.compile(r"^(?:He|She)(?='s\b|\s+(?:is|was|has|had|loves|likes|works|lives|\w+s)\b)")
+
+
+def one_person(sentence: str, theirs: dict[str, str]) -> str | None:
+    """The speaker's one person a sentence is about ("my sister", "Theo"), if exactly one."""
+    people = {f"my {m.group(1)}" for m in _RELATIVE.finditer(sentence)}
+    if not people:
+        people = {name for name in theirs if re.search(rf"\b{re.escape(name)}\b", sentence)}
+    return people.pop() if len(people) == 1 else None
+
+
+def resolve_person(sentence: str, person: str | None) -> str:
+    """ "She works at Siemens." after "My sister lives in Berlin." is about "my sister": the
+    pronoun is replaced when the sentence before named exactly one person of the speaker's."""
+    if person is None or not _HE_SHE.match(sentence):
+        return sentence
+    name = person[0].upper() + person[1:]
+    # "He's" is "he is" or "he has"; "my son's" would read as a possessive
+    sentence = re.sub(
+        r"^(He|She)'s(?= (?:been|had|got|gotten|done|seen|never|always)\b)", r"\1 has", sentence
+    )
+    sentence = re.sub(r"^(He|She)'s\b", r"\1 is", sentence)
+    return _HE_SHE.sub(name, sentence, count=1)
+
+
+#: What the last turn liked, did or asked about, as the object a reply's pronoun can stand
+#: for: "I like all kinds of video games." / "Do you like hiking?" / "Have you ever tried
+#: sushi?". A possessive in it ("my dog") is the other speaker's, so it is not taken.
+_LIKED = re.compile(
+    r"^(?:(?:do|did) you |have you (?:ever )?|are you |I(?:'m| am)? |we(?:'re| are)? )"
+    r"(?:(?:\w+ly|really|also|just|ever|still|always|too) )*"
+    r"(?P<verb>like|love|enjoy|adore|prefer|hate|dislike|play|played|watch|watched|read|"
+    r"tried|try|eat|ate|cook|seen|heard of|into|a fan of|fans of|listen to|listened to)"
+    r"\s+(?P<object>(?:(?!(?:my|our|your|his|her|their|it|them|that|this|those|these)\b)"
+    r"[\w'-]+(?:,? (?:and |or )?)?){1,8}?)"
+    r"(?:,? (?:too|as well|either|though|anymore))?\s*[.!?]*$",
+    re.I,
+)
+#: "My favorite food is papaya.": the favorite itself is what "it" stands for in a reply.
+_FAVORITE = re.compile(
+    r"^my (?:all-time )?favou?rite [\w ]{2,30}? (?:is|are) (?:probably |definitely )?"
+    r"(?P<object>(?!(?:my|our|your|his|her|their)\b)[\w'-]+(?: [\w'-]+){0,5}?)\s*[.!]*$",
+    re.I,
+)
+#: The reply's pronoun object, with what may follow it: "I love them too!", "I've never
+#: tried it", "I like those too", "I like all of those things".
+_REPLY_OBJECT = re.compile(
+    r"\b(?:all of )?(?:it|them|(?:that|this|those|these)(?: [a-z]+)?)"
+    r"(?=(?: (?:too|as well|either|a lot|so much|very much|sometimes|all|both|anymore|"
+    r"before|though|yet))*\W*$)",
+    re.I,
+)
+
+
+#: A place the last turn named: "I'm from California", "Have you been to Lisbon?".
+_PLACE = re.compile(
+    r"\b(?:in|to|from|at|visit|visited|visiting) (?P<place>(?:the )?[A-Z][\w'-]+"
+    r"(?: (?:[A-Z][\w'-]+|of|de|la))*)"
+)
+#: "there" after a verb of going or being, and the preposition the place takes after it.
+_THERE = re.compile(
+    r"\b(?:(?P<to>been|went|go|going|gone|moved|travel(?:l)?ed)|"
+    r"(?P<in>live|lived|living|work|worked|working|stayed|grew up)|"
+    r"(?P<bare>visit|visited|visiting)) there\b"
+)
+
+
+def _resolve_there(antecedent: str, sentence: str) -> str | None:
+    """ "I've been there a few times." after "I'm from California." is "I've been to
+    California a few times."."""
+    there, place = _THERE.search(sentence), _PLACE.search(antecedent)
+    if there is None or place is None:
+        return None
+    name = place.group("place")
+    where = f"to {name}" if there.group("to") else f"in {name}" if there.group("in") else name
+    return sentence[: there.end() - len("there")] + where + sentence[there.end() :]
+
+
+def resolve_reference(antecedent: str | None, sentence: str) -> str | None:
+    """A reply whose pronoun stands for what the last turn named, with that named instead:
+    "I love them too!" after "I like all kinds of video games." is "I love all kinds of video
+    games!", "I love it!" after "Do you like hiking?" is "I love hiking!", and "I've been
+    there" after "I'm from California." is "I've been to California". None when the
+    rules cannot tell what the pronoun stands for (the reply is then kept with its antecedent,
+    or skipped)."""
+    if not antecedent:
+        return None
+    placed = _resolve_there(antecedent, sentence)
+    if placed is not None:
+        return placed
+    liked = _LIKED.match(antecedent.strip()) or _FAVORITE.match(antecedent.strip())
+    pronoun = _REPLY_OBJECT.search(sentence)
+    if liked is None or pronoun is None:
+        return None
+    thing = liked.group("object").strip(" ,")
+    if len(thing.split()) > 8 or not re.search(r"[a-z]", thing):
+        return None
+    verb = re.search(r"\b(?:like|love|enjoy|hate|prefer|adore)\s*$", sentence[: pronoun.start()])
+    if thing.lower().startswith("to ") and verb is None:
+        return None  # "to play Minecraft" stands only after a verb of liking
+    resolved = sentence[: pronoun.start()] + thing + sentence[pronoun.end() :]
+    # "too"/"as well" agreed with the last turn; the fact stands without it
+    return re.sub(r",?\s+(?:too|as well)(?=\W*$)", "", resolved)

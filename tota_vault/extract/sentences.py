@@ -1,0 +1,178 @@
+"""From a message to the sentences and clauses the rules read.
+
+Code, block quotes and quoted speech are removed first (a quoted title is kept: 'a show called
+"The Wheel of Time"'); the text is split at sentence ends, but never after an abbreviation or
+an initial ("Prof. Lindqvist", "F. Scott Fitzgerald"); a sentence is cut where a new
+first-person clause starts ("My name is Sam and I live in Porto"); and the residue a spoken
+sentence carries (a greeting, a verdict on the last turn, filler words) is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .slots import split_appositive
+
+#: Code is never a statement about the person: fenced blocks, inline code, indented blocks.
+_FENCED = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.S)
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_INDENTED = re.compile(r"^(?: {4}|\t).*$", re.M)
+#: Quoted words are someone's words, not the speaker's statement; block quotes too.
+QUOTED = re.compile(r"\"[^\"\n]{3,}\"|“[^”\n]{3,}”|«[^»\n]{3,}»")
+_BLOCKQUOTE = re.compile(r"^\s*>.*$", re.M)
+#: A new first-person clause inside a sentence: ", and I", "; I", " but my".
+_CLAUSE = re.compile(
+    r"(?:,|;)?\s+(?:and|but|while|plus)\s+(?=(?:I|I'm|I've|my|My)\b)|;\s+(?=I\b)|"
+    # a named person as the subject of a clause of their own: "..., and Ana is allergic to nuts"
+    r"(?:,)?\s+and\s+(?=[A-Z][a-z]+ (?:is|has|was|loves|likes|hates|can't|doesn't|needs)\b)|"
+    # two statements joined by a comma alone: "I like to go to the movies, I love new films"
+    r"(?P<comma>,\s+)(?=(?:I|I'm|I've|I'd|I'll|my|My)\s)"
+)
+#: A clause that opens with the speaker as its subject: after it, a comma can end a statement.
+_FIRST_PERSON_HEAD = re.compile(r"^\s*(?:I|I'm|I've|I'd|I'll|My)\s")
+#: Words that open a spoken sentence and carry nothing: "Actually, I live in Lisbon".
+FILLER = re.compile(
+    r"^(?:(?:actually|well|so|oh|anyway|anyways|btw|by the way|also|and|but|yeah|yes|um|uh|"
+    r"you know|honestly|basically|okay|ok|fyi|plus)\b[,!]?\s*)+",
+    re.I,
+)
+#: A greeting before a statement is residue: "Hi, I'm planning a trip" is "I'm planning a trip".
+GREETING = re.compile(
+    r"^(?:hi|hey|hello|hiya|heya|good (?:morning|afternoon|evening))"
+    r"(?: so much| a lot)?(?: there| all| everyone| [A-Z][\w'-]+)?[,!.]*\s+(?=\S)",
+    re.I,
+)
+#: A verdict on the last turn before a statement is residue too: "That's cool, I like jazz".
+VERDICT = re.compile(
+    r"^(?:that's|that is|that sounds|sounds|it's|how|what a|oh)\s+(?:so |really |very |pretty )?"
+    r"(?:cool|great|awesome|nice|amazing|interesting|funny|sweet|wonderful|fun|good|neat|"
+    r"fantastic|lovely|exciting|too bad|sad|terrible|a shame|crazy|wild|impressive)"
+    r"(?: to hear)?[,!]+\s+(?=\S)",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=[A-Z0-9\"'(])|\n+")
+#: A period that ends an abbreviation or an initial ends no sentence: "Dr. Okafor",
+#: "Prof. Lindqvist", "F. Scott Fitzgerald", "e.g. Rust". Titles and Latin abbreviations are a
+#: closed class of English; an initial is one capital letter after a space.
+_ABBREVIATION = re.compile(
+    r"(?:\b(?:Dr|Prof|Mr|Mrs|Ms|Mx|St|Sr|Jr|Mt|Ft|Gen|Col|Capt|Lt|Sgt|Rev|Hon|vs|etc|approx|"
+    r"e\.g|i\.e|cf|Inc|Ltd|Co)|(?<![\w.])[A-HJ-Z])\.$"  # "I." ends "So do I."
+)
+
+
+def clean(content: str) -> str:
+    text = _FENCED.sub(" ", content)
+    text = _INLINE_CODE.sub(" ", text)
+    text = _INDENTED.sub(" ", text)
+    text = _BLOCKQUOTE.sub(" ", text)
+    return QUOTED.sub(_unless_title, text)
+
+
+#: A quoted span that speaks (a pronoun, or a sentence's end) is someone's words.
+_SPEECH = re.compile(r"\b(?:I|I'm|I've|I'd|me|my|we|our|you|your)\b|[.!?,;]\W*$", re.I)
+#: A quoted span of at most this many words that does not speak is a name or a title.
+TITLE_WORDS = 8
+
+#: Where quoted speech was removed: a sentence that held it is someone else's words as a whole
+#: (removing the words alone would cut it: 'My favorite quote is "..."' -> "... is .").
+QUOTED_MARK = "“…”"
+#: A verb that introduces speech: the quoted words after it are said, not a title.
+_SPEECH_VERB = re.compile(
+    r"(?:\b(?:said|says|say|told|tell|asked|asks|wrote|writes|replied|replies|yelled|shouted|"
+    r"texted|goes|like)|:)\s*$",
+    re.I,
+)
+
+
+def _title_cased(words: str) -> bool:
+    """Most words capitalised, as a title is: "Who Moved My Cheese?", "Eat, Pray, Love"."""
+    tokens = re.findall(r"[A-Za-z][\w']*", words)
+    return bool(tokens) and sum(t[0].isupper() for t in tokens) >= 0.6 * len(tokens)
+
+
+def _unless_title(match: re.Match[str]) -> str:
+    """Remove quoted words, but keep a quoted title: 'a show called "The Wheel of Time"' is a
+    fact about the show, and the statement would read "a show called ." without it. A span
+    that speaks is a title too when it is title-cased and no speech verb introduces it
+    ('I love "Who Moved My Cheese?"')."""
+    inner = match.group(0)[1:-1]
+    if len(inner.split()) <= TITLE_WORDS:
+        introduced = _SPEECH_VERB.search(match.string[: match.start()])
+        if not _SPEECH.search(inner) or (not introduced and _title_cased(inner)):
+            return match.group(0)
+    return f" {QUOTED_MARK} "
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split at sentence ends, but rejoin a piece cut after an abbreviation or an initial."""
+    parts: list[str] = []
+    for piece in _SENTENCE_END.split(text):
+        if parts and _ABBREVIATION.search(parts[-1].rstrip()) and not parts[-1].endswith("\n"):
+            parts[-1] = f"{parts[-1].rstrip()} {piece}"
+        else:
+            parts.append(piece)
+    return parts
+
+
+def statements(text: str) -> list[str]:
+    """Sentences, and within them the clauses that start a new first-person statement:
+    "My name is Sam and I live in Porto" is two facts with two conflict slots."""
+    out = []
+    for part in split_sentences(text):
+        if not part or not part.strip():
+            continue
+        clauses: list[str] = []
+        begin = 0
+        for boundary in _CLAUSE.finditer(part):
+            head = part[begin : boundary.start()]
+            if re.fullmatch(r"\s*(?:(?:[Mm]y|[Oo]ur)(?: [\w'-]+){1,2}|[A-Z][a-z'-]+)\s*", head):
+                continue  # "My husband and I went hiking": a subject, not a fact of its own
+            if boundary.group("comma") and not _FIRST_PERSON_HEAD.match(head):
+                continue  # "When I was young, I lived in Rome": one statement
+            clauses.append(head)
+            begin = boundary.end()
+        clauses.append(part[begin:])
+        for clause in clauses:
+            clause = re.sub(r"\s+", " ", clause).strip(" -–—*•,;")
+            clause = FILLER.sub("", VERDICT.sub("", GREETING.sub("", clause)))
+            for piece in without_secrets(clause):
+                for fact in split_appositive(piece):
+                    out.append(fact[0].upper() + fact[1:])
+    return out
+
+
+#: Where `secrets.redact` removed a secret.
+_REDACTION = re.compile(r"\[REDACTED [a-z_]+\]")
+#: Where a clause of a sentence ends: a comma, a semicolon, a dash, a conjunction.
+_CLAUSE_BREAK = re.compile(
+    r"(?:\s*[,;]\s+|\s+[-–—]\s+)(?:(?:and|but|so|because|while|though|although|plus)\s+)?|"
+    r"\s+(?:and|but|so|because|while|though|although|plus)\s+"
+)
+
+
+def without_secrets(clause: str) -> list[str]:
+    """A clause that holds a redacted secret, cut so the secret's own clause stands apart.
+
+    "I moved to Leeds last year; my wifi password is [REDACTED password]" is a fact and a
+    secret: the fact is learned alone and the secret's clause (skipped as a secret) never
+    leaves a redaction marker in a statement. Clauses without a secret are kept together as
+    they were said ("I live in Leeds, UK").
+    """
+    if not _REDACTION.search(clause):
+        return [clause] if clause else []
+    pieces = _CLAUSE_BREAK.split(clause)
+    breaks = [m.group(0) for m in _CLAUSE_BREAK.finditer(clause)]
+    runs: list[tuple[bool, str]] = []
+    for index, piece in enumerate(pieces):
+        secret = bool(_REDACTION.search(piece))
+        if runs and runs[-1][0] == secret:
+            runs[-1] = (secret, runs[-1][1] + breaks[index - 1] + piece)
+        else:
+            runs.append((secret, piece))
+    return [text.strip(" ,;") for _secret, text in runs if text.strip(" ,;.!")]
+
+
+#: A closing discourse marker: "We live in Halifax, by the way", "I would love to, honestly".
+CLOSING = re.compile(
+    r",\s+(?:by the way|btw|though|lol|haha|anyway|honestly|really|actually)(?=\s*[.!]*$)", re.I
+)

@@ -1,0 +1,235 @@
+"""The statement style: a first-person sentence rewritten about its subject.
+
+"I'm keen on counseling" said by Caroline is "Caroline is keen on counseling"; said by the
+person tota serves, "Is keen on counseling." The grammar it needs is handled at its cause:
+the third-person present of a verb (irregular verbs, "need" is no past, "read" is past unless
+the sentence is habitual, a prefixed verb inflects as its stem), an adverb between "I" and
+the verb, emphatic "do", a quoted title that is never rewritten, a companion in the subject
+("my husband and I").
+"""
+
+from __future__ import annotations
+
+import re
+
+from .sentences import CLOSING, QUOTED
+
+_IRREGULAR = {"am": "is", "have": "has", "do": "does", "go": "goes", "be": "is", "'m": "is"}
+_INVARIANT = {
+    "can", "could", "will", "would", "should", "must", "might", "may", "shall", "can't",
+    "couldn't", "won't", "wouldn't", "shouldn't", "didn't", "was", "wasn't", "had", "hadn't",
+    "were", "are",  # after "my sister and I": the verb agrees with both
+    "used", "ought", "gotta", "gonna", "wanna",
+}  # fmt: skip
+_ADVERBS = {
+    "really", "also", "just", "still", "always", "never", "usually", "often", "sometimes",
+    "absolutely", "totally", "finally", "recently", "actually", "even", "only", "already",
+    "definitely", "truly", "honestly", "rarely", "normally", "typically", "regularly",
+    "constantly", "mostly", "much", "strongly", "kinda", "kind", "sort", "certainly", "now",
+    "currently", "maybe", "probably", "perhaps", "possibly", "literally", "seriously", "once",
+    "barely", "hardly", "almost", "generally", "occasionally", "mainly",
+}  # fmt: skip
+_PAST_IRREGULAR = {
+    "went", "got", "made", "took", "saw", "ran", "won", "lost", "met", "read", "bought", "wrote",
+    "had", "did", "left", "gave", "found", "spent", "swam", "drew", "sang", "taught", "felt",
+    "thought", "came", "began", "became", "knew", "heard", "kept", "told", "said", "sold",
+    "brought", "caught", "fell", "flew", "forgot", "grew", "held", "led", "put", "set", "sat",
+    "stood", "understood", "woke", "wore", "ate", "drank", "drove", "rode", "chose",
+    "broke", "built", "sent", "paid", "meant", "slept", "quit", "hit", "cut", "let", "hurt",
+}  # fmt: skip
+
+#: Verbs whose past is their present ("I read", "I put"): a habitual sentence ("every night",
+#: "usually") is the present, so it is conjugated; otherwise the past is kept.
+_SAME_PAST = {"read", "put", "set", "cut", "let", "hit", "hurt", "quit"}
+#: "reread", "proofread", "upset": a prefixed verb inflects as its stem does.
+_PREFIXES = {"re", "proof", "mis", "up", "in", "out", "over", "under", "pre", "off"}
+_HABITUAL = re.compile(
+    r"\b(?:every|each|usually|always|often|daily|weekly|nightly|normally|regularly|"
+    r"sometimes|typically|whenever|before bed|at night)\b|\bon \w+days\b",
+    re.I,
+)
+
+#: Present verbs that end in "ed" like a past: "I need to" is "needs to", not "need to".
+_PRESENT_EED = {"need", "feed", "bleed", "breed", "heed", "speed", "succeed", "proceed", "exceed"}
+
+
+def conjugate(word: str, habitual: bool = False) -> str:
+    """The third-person present of a verb that followed "I" (past forms stay as they are)."""
+    lower = word.lower()
+    if lower in _IRREGULAR:
+        return _IRREGULAR[lower]
+    if lower == "don't":
+        return "doesn't"
+    same_past = any(
+        lower == verb or (lower.endswith(verb) and lower[: -len(verb)] in _PREFIXES)
+        for verb in _SAME_PAST
+    )
+    if same_past:
+        return word + "s" if habitual else word
+    past = lower.endswith("ed") and lower not in _PRESENT_EED
+    if lower in _INVARIANT or lower in _PAST_IRREGULAR or past or "'" in lower:
+        return word
+    if re.search(r"(?:s|sh|ch|x|z|o)$", lower):
+        return word + "es"
+    if re.search(r"[^aeiou]y$", lower):
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+#: Words in -ly are adverbs ("I especially love"), but for these verbs.
+_LY_VERBS = ("apply", "reply", "rely", "supply", "multiply", "comply", "imply", "fly", "ally")
+_LY_ADVERB = r"(?!(?:" + "|".join(_LY_VERBS) + r")\b)[a-z]{2,}ly"
+
+
+def _is_adverb(word: str) -> bool:
+    """An adverb between "I" and the verb: a known one, or a word in -ly that is no verb."""
+    lower = word.lower()
+    return lower in _ADVERBS or (re.fullmatch(_LY_ADVERB, lower) is not None)
+
+
+def _verb_after_i(match: re.Match[str], subject: str, habitual: bool = False) -> str:
+    words = match.group(1).split(" ")
+    out = []
+    conjugated = False
+    for word in words:
+        if not conjugated and not _is_adverb(word):
+            out.append(conjugate(word, habitual))
+            conjugated = True
+        else:
+            out.append(word)
+    return f"{subject} " + " ".join(out)
+
+
+_HEDGE_FRAME = re.compile(
+    r"^(?:I think|I guess|I suppose|I believe|I feel like|maybe)\s+(?=\w)", re.I
+)
+
+
+#: "I" and its contractions, as the subject of a clause.
+_LATER_I = re.compile(r"\bI(?:'m|'ve|'d|'ll| am| was| have(?! to)| will)?\b")
+_THEY = {"i'm": "they're", "i've": "they've", "i'd": "they'd", "i'll": "they'll",
+         "i am": "they are", "i was": "they were", "i have": "they have", "i will": "they will",
+         "i": "they"}  # fmt: skip
+
+
+def _they(match: re.Match[str]) -> str:
+    """The subject is named once: "Sam is from California, so they're not used to the cold",
+    not "... so Sam is not ...". A later "I" is "they", whose verb needs no inflection."""
+    if not re.search(r"\bI\b", match.string[: match.start()]):
+        return match.group(0)
+    return _THEY[match.group(0).lower()]
+
+
+def third_person(sentence: str, subject: str) -> str:
+    """Rewrite a first-person sentence about `subject` ("Caroline", or "the user").
+
+    "I'm keen on counseling" -> "Caroline is keen on counseling"; "my kids" -> "Caroline's
+    kids"; for the user, a leading "The user prefers" becomes "Prefers", as notes read.
+    """
+    s = subject
+    # A quoted title is kept as written: "Who Moved My Cheese?" is not the subject's cheese.
+    titles: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        titles.append(match.group(0))
+        return f"\ue000{len(titles) - 1}\ue001"
+
+    sentence = QUOTED.sub(hold, sentence)
+    # A hedge is scored (the candidate is `hedged`), not repeated about the subject.
+    text = _HEDGE_FRAME.sub("", sentence).strip()
+    text = re.sub(r",?\s+(?:I guess|I think|I suppose|I believe)\s*(?=[.!]?$)", "", text)
+    # "too" and "as well" point at the other speaker ("I love hiking too"): the fact stands
+    # without them.
+    text = re.sub(r",?\s+(?:too|as well)(?=\s*[.!]*$)", "", text)
+    # A closing discourse marker is residue: "We live in Halifax, by the way."
+    text = CLOSING.sub("", text)
+    text = text[:1].upper() + text[1:]
+    habitual = bool(_HABITUAL.search(text))
+    text = _LATER_I.sub(_they, text)
+    rules = [
+        (r"\b[Ww]e're\b", f"{s} and others are"),
+        (r"\b[Ww]e've\b", f"{s} and others have"),
+        (r"\b[Ww]e'll\b", f"{s} and others will"),
+        (r"\b[Ww]e'd\b", f"{s} and others would"),
+        (r"\bI(?:'m| am|m)\b", f"{s} is"),
+        (r"\bI(?:'ve| have)\b(?! to)", f"{s} has"),
+        (r"\bI(?:'d)\b", f"{s} would"),
+        (r"\bI(?:'ll| will)\b", f"{s} will"),
+        (r"\bI was\b", f"{s} was"),
+        (r"\bmyself\b", "themselves"),
+        (r"\bmine\b", f"{s}'s"),
+    ]
+    for pattern, repl in rules:
+        text = re.sub(pattern, repl, text)
+    text = re.sub(
+        r"\bI ((?:(?:" + "|".join(_ADVERBS) + r"|" + _LY_ADVERB + r") )*[\w']+)",
+        lambda m: _verb_after_i(m, s, habitual),
+        text,
+    )
+
+    text = re.sub(r"\bme\b", s if s != "the user" else "them", text)
+    text = re.sub(r"\bMe\b", s, text)
+    # The subject is named once; later possessives read "their", as a person would write.
+    pieces = re.split(r"\b([Mm]y)\b", text)
+    for i in range(1, len(pieces), 2):
+        before = "".join(pieces[:i])
+        pieces[i] = "their" if (s in before or s.capitalize() in before) else f"{s}'s"
+    text = "".join(pieces)
+    text = re.sub(r"\bour\b", "their", text)
+    text = re.sub(r"(?<=\S )\bwe\b", "they", text)  # a later "we" is the same people again
+    text = re.sub(r"\bOur\b", f"{s}'s", text)
+    text = re.sub(r"\bWe\b", f"{s} and others", text)
+    if s == "the user":
+        text = re.sub(r"^the user's\b", "The user's", text)
+        text = re.sub(r"^the user (?!and\b)(\w)", lambda m: m.group(1).upper(), text)
+        text = text.replace("the user's", "their")
+    text = text.strip()
+    if text and text[0].islower():
+        text = text[0].upper() + text[1:]
+    if text and text[-1] not in ".!?":
+        text += "."
+    text = re.sub(r"!+$", ".", text)
+    text = re.sub("\ue000(\\d+)\ue001", lambda m: titles[int(m.group(1))], text)
+    # A title that ends the sentence with its own "?" or "!" ends it: no period after it.
+    return re.sub(r"(?<=[?!][\"”»])\.$", "", text)
+
+
+LEADING_DATE = re.compile(
+    r"^((?:on|in|around) (?:the (?:week|weekend) (?:of|before|after) )?"
+    r"(?:[A-Z][a-z]+day )?\d{1,2} [A-Z][a-z]+ \d{4}|(?:in|around) [A-Z][a-z]+ \d{4}|in \d{4}),?\s+"
+    r"(?=(?:I|we|my|our)\b)",
+    re.I,
+)
+
+
+def implicit_subject(sentence: str) -> str:
+    """Put back the "I" that chat drops: "Just got new shoes" -> "I just got new shoes"."""
+    first = sentence.split(" ", 1)[0].lower()
+    rest = sentence[0].lower() + sentence[1:]
+    if first.endswith("ing") or first == "gonna":
+        return "I'm " + rest
+    if first in ("been", "gotta"):
+        return "I've " + rest
+    return "I " + rest
+
+
+#: Emphatic "do" ("I do prefer Emacs", "I do like oat milk") is emphasis, not the verb: the
+#: sentence is read without it (so "prefer" is the cue) and scored as emphatic.
+EMPHATIC_DO = re.compile(r"\b(I|[Ww]e) do (?!not\b)(?=[a-z])")
+
+COMPANION = re.compile(r"^(?:[Mm]y (?:[\w'-]+ ){1,2}|[A-Z][a-z]+ )and I\b")
+
+
+def with_companion(sentence: str) -> str:
+    """ "My husband and I went hiking" -> "I went hiking with my husband": the speaker is the
+    subject and the companion is kept; the verb that agreed with both agrees with "I"."""
+    match = re.match(r"^((?:[Mm]y )?(?:[\w'-]+ )?[\w'-]+) and I (.+?)([.!]*)$", sentence)
+    if match is None:
+        return sentence
+    who, rest, end = match.groups()
+    if re.match(r"(?:are|were)\s+(?!\w+ing\b)", rest):
+        return sentence  # "My sister and I were born in Oslo": a fact of both, as said
+    if who.startswith("My "):
+        who = "my " + who[3:]
+    rest = re.sub(r"^are\b", "am", re.sub(r"^were\b", "was", rest))
+    return f"I {rest} with {who}{end}"
