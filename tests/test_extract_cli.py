@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from conftest import single
 from typer.testing import CliRunner
 
 from tota_vault.cli import app
@@ -105,9 +106,10 @@ def tota(*args: str, input: str | None = None):
 
 
 def extract_json(vault: Path, *args: str, input: str | None = None) -> dict:
+    """The report of one conversation (see `single`)."""
     result = tota("--vault", str(vault), "extract", *args, "--json", input=input)
     assert result.exit_code == 0, result.stderr
-    return json.loads(result.stdout)
+    return single(json.loads(result.stdout))
 
 
 def notes(root: Path) -> dict[str, bytes]:
@@ -212,7 +214,7 @@ def test_stdin_with_a_dash(tmp_path: Path):
     text = "User: I prefer tea over coffee.\nAssistant: Noted!\nUser: What time is it?\n"
     report = extract_json(tmp_path / "v", "-", input=text)
     cid = report["conversation_id"]
-    assert cid.startswith("stdin-")  # a hash of the text: two piped chats never collide
+    assert cid.startswith("chat-")  # a hash of the text: two piped chats never collide
     assert [(o["action"], o["text"], o["source"]) for o in report["outcomes"]] == [
         ("create", "Prefers tea over coffee.", f"{cid}#1")
     ]
@@ -245,7 +247,7 @@ def test_format_json_reads_a_file_with_any_name(tmp_path: Path):
     [outcome] = report["outcomes"]
     assert outcome["action"] == "create"
     assert outcome["source"] == f"{report['conversation_id']}#m1"
-    assert report["conversation_id"].startswith("export-")
+    assert report["conversation_id"].startswith("chat-")
 
 
 def test_format_jsonl_on_stdin(tmp_path: Path):

@@ -469,6 +469,7 @@ class Learner:
         dry_run: bool = False,
         progress: Progress | None = None,
         chunk: int = CHUNK_MESSAGES,
+        guard: Callable[[Callable[[], Message | None]], Message | None] | None = None,
     ) -> ObserveReport:
         """Learn from messages: every candidate gets one outcome in the report.
 
@@ -482,6 +483,8 @@ class Learner:
 
         Raises `SecretError` before a step is read when an id or a name in it holds a secret
         (`refuse_secret_ids`): for a list of up to `chunk` messages, before anything is read.
+        `guard` runs each step (`Vault` passes its index-fault recovery, which may run a step
+        a second time: the report is then rolled back to where the step began).
         """
         refuse_secret_ids(conversation_id, [])
         report = ObserveReport(conversation_id, dry_run=dry_run)
@@ -489,16 +492,29 @@ class Learner:
         context: Message | None = None
         done = 0
         batch: list[Message] = []
+
+        def step(batch: list[Message], context: Message | None, done: int) -> Message | None:
+            marks = (len(report.outcomes), len(report.skipped), len(report.notes))
+            secrets = Counter(report.secrets)
+
+            def attempt() -> Message | None:
+                del report.outcomes[marks[0] :], report.skipped[marks[1] :]
+                del report.notes[marks[2] :]
+                report.secrets = Counter(secrets)
+                return self._step(batch, context, done, conversation_id, at, report, dry)
+
+            return guard(attempt) if guard is not None else attempt()
+
         for message in messages:
             batch.append(message)
             if len(batch) >= chunk:
-                context = self._step(batch, context, done, conversation_id, at, report, dry)
+                context = step(batch, context, done)
                 done += len(batch)
                 batch = []
                 if progress is not None:
                     progress(done)
         if batch or not done:
-            self._step(batch, context, done, conversation_id, at, report, dry)
+            step(batch, context, done)
             done += len(batch)
             if progress is not None:
                 progress(done)

@@ -114,6 +114,7 @@ GITIGNORE_LINES = (
 
 log = logging.getLogger("tota")
 _Method = TypeVar("_Method", bound=Callable[..., Any])
+_T = TypeVar("_T")
 #: What an index fault is called when tota recovers from it by itself.
 _RECOVERABLE = ("corrupt", "moved")
 
@@ -739,7 +740,6 @@ class Vault:
 
     # --- learning --------------------------------------------------------------------------
 
-    @_guarded
     def observe(
         self,
         messages: Iterable[Message | Mapping[str, Any]],
@@ -772,9 +772,17 @@ class Vault:
             self, extractor=extractor, min_confidence=config.min_confidence,
             threshold=config.merge_threshold,
         )  # fmt: skip
+        # Each step of the conversation is one guarded call: a damaged index found mid-way is
+        # rebuilt and that step (a list, unlike `messages`) is learned again.
         return learner.observe(
-            items, conversation_id=conversation_id, at=now, dry_run=dry_run, progress=progress
-        )
+            items, conversation_id=conversation_id, at=now, dry_run=dry_run, progress=progress,
+            guard=self._run_guarded,
+        )  # fmt: skip
+
+    @_guarded
+    def _run_guarded(self, work: Callable[[], _T]) -> _T:
+        """`work()` as a guarded call (see `_guarded`): run again once the index is repaired."""
+        return work()
 
     @property
     def paused(self) -> bool:
@@ -1118,7 +1126,7 @@ def _as_messages(messages: Iterable[Message | Mapping[str, Any]]) -> Iterable[Me
     if not isinstance(messages, Sequence):
         return messages  # type: ignore[return-value]
     if all(isinstance(m, Message) for m in messages):
-        return list(messages)  # type: ignore[arg-type]
+        return list(messages)
     from .extract.formats import parse_conversation
 
     plain = [m if isinstance(m, Mapping) else m.__dict__ for m in messages]
