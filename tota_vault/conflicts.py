@@ -27,9 +27,17 @@ from difflib import SequenceMatcher
 from typing import Literal
 
 from .scoring import facts_differ
-from .text import FUNCTION_WORDS, WORD_RE, stem
+from .text import FUNCTION_WORDS, WORD_RE, stem, tokens
 
-__all__ = ["Change", "change_kind", "content_words", "differ", "names", "replaces"]
+__all__ = [
+    "Change",
+    "change_kind",
+    "content_words",
+    "differ",
+    "names",
+    "replaces",
+    "search_words",
+]
 
 ChangeKind = Literal["drop", "reschedule", "switch"]
 
@@ -117,6 +125,14 @@ def _sequence(text: str, *, keep_prepositions: bool) -> list[str]:
 def content_words(text: str) -> frozenset[str]:
     """The content words of a statement, normalised (see the module docstring). Pure."""
     return frozenset(_sequence(text, keep_prepositions=False))
+
+
+def search_words(text: str) -> list[str]:
+    """The words to find what a change of mind replaces, as written: each whose normal form
+    is a content word ("Mostly works from the café now" -> café, works). Sorted. Pure."""
+    kept = content_words(text)
+    words = {w for w in tokens(text) if len(w) >= 3 and _normal(w) in kept}
+    return sorted(words)
 
 
 def names(text: str) -> frozenset[str]:
@@ -230,27 +246,32 @@ def replaces(new: str, old: str) -> Change | None:
     return _switch(new, old)
 
 
+#: When, said loosely ("next year", "this summer"): a switch compares what changed, not when
+#: it was to happen. (A merge does compare it: "Went to Paris last year" and "... this year"
+#: are two facts.)
+_WHEN_PHRASES = re.compile(
+    r"\b(?:next|this|last|every) (?:year|month|week|weekend|summer|winter|spring|fall|autumn|"
+    r"morning|evening|night|day)s?\b",
+    re.I,
+)
+
+
 def _switch(new: str, old: str) -> Change | None:
+    """A switch: aligned word by word (prepositions kept, loose times left out), the two
+    statements differ in exactly one run of words, and the words they share beside it (a
+    content word among them) are at least half of the old statement's."""
     if change_kind(old) == "drop":
         return None
-    a = _sequence(old, keep_prepositions=True)
-    b = _sequence(new, keep_prepositions=True)
+    a = _sequence(_WHEN_PHRASES.sub(" ", old), keep_prepositions=True)
+    b = _sequence(_WHEN_PHRASES.sub(" ", new), keep_prepositions=True)
     ops = SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
-    replaced = [op for op in ops if op[0] == "replace"]
-    if len(replaced) != 1:
+    changed = [op for op in ops if op[0] != "equal"]
+    if len(changed) != 1 or changed[0][0] != "replace":
         return None
-    # Beside the one value replaced, a statement may leave out or add a detail ("next year"),
-    # but never a name or a number: that would be another fact as well.
-    kept = names(new) | names(old)
-    for tag, i1, i2, j1, j2 in ops:
-        if tag in ("insert", "delete") and any(
-            w in kept or w.isdigit() or w in _DATE_WORDS for w in (*a[i1:i2], *b[j1:j2])
-        ):
-            return None
     shared = [w for tag, i1, i2, _j1, _j2 in ops if tag == "equal" for w in a[i1:i2]]
-    if not [w for w in shared if w not in _FRAME_PREPOSITIONS]:
+    if not [w for w in shared if w not in _FRAME_PREPOSITIONS] or 2 * len(shared) < len(a):
         return None
-    _tag, i1, i2, j1, j2 = replaced[0]
+    _tag, i1, i2, j1, j2 = changed[0]
     was, now = a[i1:i2], b[j1:j2]
     if was[0] in _FRAME_PREPOSITIONS and now[0] in _FRAME_PREPOSITIONS and was[0] != now[0]:
         return None  # "works from the café" and "works on a project": two frames

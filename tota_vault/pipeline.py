@@ -41,7 +41,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from .config import ExtractSettings
-from .conflicts import change_kind, content_words, differ, replaces
+from .conflicts import change_kind, differ, replaces, search_words
 from .errors import InvalidNoteError, NoteChangedError, SecretError, first_line
 from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
@@ -433,15 +433,6 @@ class _Lookups:
         return self._with_overlay(rows, lambda r: r["subject"] == subject)
 
 
-def change_query_words(text: str) -> list[str]:
-    """The words to find what a change of mind replaces: every content word of the statement
-    but the change's own ("Mostly works from the café now" -> works, café). Unlike
-    `query_words`, cue verbs stay: "works" is the frame the old value shares."""
-    kept = content_words(text)
-    words = {w for w in tokens(text) if len(w) >= 3 and w not in FUNCTION_WORDS}
-    return sorted(w for w in words if w in kept or w.rstrip("s") in kept or w[:-1] in kept)
-
-
 class Learner:
     """Runs the pipeline for one vault (used through `Vault.observe`)."""
 
@@ -650,7 +641,7 @@ class Learner:
             if candidate.key:
                 same_key = lookups.by_key(candidate.key, subject)
             if change_kind(candidate.text) is not None:
-                earlier = lookups.mentioning(change_query_words(candidate.text), subject=subject)
+                earlier = lookups.mentioning(search_words(candidate.text), subject=subject)
         return decide(
             candidate, scores, min_confidence=self.min_confidence,
             already_observed=already_observed, similar=similar, same_key=same_key,
