@@ -8,7 +8,6 @@ Heavy modules are imported inside the commands so `tota --help` starts fast.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
 import os
@@ -17,7 +16,7 @@ import signal
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -418,8 +417,10 @@ def extract(
     problems: list[str] = []
     reports: list[Any] = []
     try:
-        with stream, _terminated_as_interrupt():
-            reports = _learn_stream(stream, format, source, conversation_id, dry_run, problems)
+        with stream, _StopBetweenSteps() as stop:
+            reports = _learn_stream(
+                stream, format, source, conversation_id, dry_run, problems, stop.check
+            )
     except UnicodeDecodeError as exc:
         raise ValidationError(f"{source}: not UTF-8 text ({exc.reason})") from None
     _print_extract(reports, problems, dry_run=dry_run, as_json=as_json, verbose=verbose)
@@ -432,8 +433,10 @@ def _learn_stream(
     conversation_id: str | None,
     dry_run: bool,
     problems: list[str],
+    between_steps: Callable[[], None],
 ) -> list[Any]:
-    """Learn each conversation of `stream` as it is read; their reports, in order."""
+    """Learn each conversation of `stream` as it is read; their reports, in order.
+    `between_steps` runs after each step is written and indexed (it may stop the run)."""
     from .extract.formats import stream_conversations
 
     conversations: Iterable[tuple[str, Iterable[Any]]] = stream_conversations(
@@ -453,7 +456,7 @@ def _learn_stream(
     pending = iter(conversations)
     first = next(pending)
     reports = []
-    progress = _Progress()
+    progress = _Progress(between_steps)
     try:
         with _open(create=True) as vault:
             for cid, messages in itertools.chain([first], pending):
@@ -465,6 +468,15 @@ def _learn_stream(
                         progress=progress.conversation(),
                     )
                 )
+    except KeyboardInterrupt:
+        progress.close()
+        learned = progress.before + progress.done
+        typer.echo(
+            f"tota: stopped after {learned:,} messages; every note written is indexed "
+            "(run it again to learn the rest: what was learned is skipped)",
+            err=True,
+        )
+        raise
     finally:
         progress.close()
     return reports
@@ -474,7 +486,8 @@ class _Progress:
     """`tota extract`'s progress: a count of messages on stderr, rewritten in place, shown on a
     terminal only and once a run has lasted a second (a short chat prints nothing)."""
 
-    def __init__(self) -> None:
+    def __init__(self, between_steps: Callable[[], None]) -> None:
+        self.between_steps = between_steps
         self.show = sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
         self.started = time.monotonic()
         self.before = 0  # messages of the conversations already learned
@@ -489,6 +502,7 @@ class _Progress:
 
     def update(self, done: int) -> None:
         self.done = done
+        self.between_steps()
         if self.show and time.monotonic() - self.started >= 1.0:
             total = self.before + done
             typer.echo(f"\rtota: learned from {total:,} messages...", err=True, nl=False)
@@ -497,26 +511,43 @@ class _Progress:
     def close(self) -> None:
         if self.shown:
             typer.echo("", err=True)
+            self.shown = False
 
 
-@contextlib.contextmanager
-def _terminated_as_interrupt() -> Iterator[None]:
-    """While learning, SIGTERM ends the run as Ctrl-C does: through the handlers that index
-    every note already written (`Vault.batch`), so an interrupted run leaves its notes in the
-    index. (Only the main thread may set a handler; elsewhere nothing changes.)"""
+class _StopBetweenSteps:
+    """While learning, Ctrl-C (SIGINT) or SIGTERM stops the run between two steps, once the
+    step under way is written and indexed: an interrupted run leaves every note it wrote in
+    the index, with nothing to sync. A second signal stops at once (the notes written since
+    the step began are then indexed by `Vault.batch`'s own failure path). Only the main
+    thread may set handlers; elsewhere nothing changes."""
 
-    def interrupt(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
-    try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    def __init__(self) -> None:
+        self.requested = False
+        self.previous: dict[int, Any] = {}
+
+    def __enter__(self) -> _StopBetweenSteps:
+        try:
+            for signum in self.SIGNALS:
+                self.previous[signum] = signal.signal(signum, self._handle)
+        except ValueError:  # not the main thread
+            pass
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def check(self) -> None:
+        """Raise `KeyboardInterrupt` if a stop was asked for (called between steps)."""
+        if self.requested:
+            raise KeyboardInterrupt
 
 
 #: The actions of a report, in the order every view lists them.
