@@ -159,3 +159,26 @@ def test_a_change_of_mind_replaces_the_old_statement(new: str, old: str, kind: s
 @pytest.mark.parametrize(("new", "old"), NO_CHANGE)
 def test_no_change_of_mind(new: str, old: str):
     assert replaces(new, old) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Jon won't quit.",
+        "Jon is gonna keep on going and never quit.",
+        "Has never given up on painting.",
+        'John said: "Incorporating strength training really changed the game for me."',
+        "Won't eat meat.",
+    ],
+)
+def test_no_change_in_real_dialog(text: str):
+    """From LoCoMo: a drop said in the negative, an idiom, a refusal: no change of mind."""
+    assert change_kind(text) is None
+
+
+def test_the_subjects_own_name_is_no_frame():
+    """From LoCoMo: every statement about Jon names Jon; that alone shares nothing."""
+    new = "Now, Jon is aiming to turn their dancing passion into a business."
+    assert replaces(new, "Jon won't give up.", subject="Jon") is None
+    assert replaces("Jon mostly trains at the studio now.", "Jon trains at the gym.",
+                    subject="Jon") is not None  # fmt: skip

@@ -14,6 +14,9 @@ one, two statements that differ in a value are two facts (two trips, two books),
 conflict. The pipeline then applies the seed's rule (higher confidence wins, a tie goes to
 the newer, the old value noted in History).
 
+The same statements come back many times in a conversation (a fact confirmed, a candidate
+compared with its look-up's rows): their words are read once (a bounded cache).
+
 Words are compared as "content words": lower-cased, plural and verb forms folded
 (`text.stem(forms=True)`), without grammar, filler ("really", "mostly", "these days") or the
 change's own words.
@@ -24,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import Literal
 
 from .scoring import facts_differ
@@ -54,12 +58,18 @@ FILLER = frozenset(
     "totally absolutely sometimes often always".split()
 )
 
-#: A plan dropped: "decided not to", "no longer", "gave up on", "called off".
+#: A plan dropped: "decided not to", "no longer", "gave up on", "called off", "... after all".
 _DROP = re.compile(
     r"\b(?:(?:decided|chosen|chose|decide|deciding) (?:not to|against)|no longer|"
-    r"(?:not|never) (?:going|planning) to|won't|will not|gave up|given up|giving up|"
-    r"stopped|quit|cancell?ed|called off|dropped|abandoned|"
+    r"(?:not|never) (?:going|planning) to|(?:won't|will not|not)\b.*\bafter all|gave up|"
+    r"given up|giving up|stopped|quit|cancell?ed|called off|dropped|abandoned|"
     r"changed (?:my|our|his|her|their) mind)\b",
+    re.I,
+)
+#: A drop cue said in the negative is the opposite of a drop: "won't quit", "never gave up".
+_NEGATED = re.compile(
+    r"\b(?:won't|will not|would not|wouldn't|never|not|don't|didn't|can't|couldn't)"
+    r"(?:\s+\w+)?\s*$",
     re.I,
 )
 #: A date moved: "pushed to the 30th", "postponed until May", "moved back to June 3".
@@ -68,12 +78,16 @@ _RESCHEDULE = re.compile(
     r"changed)\b(?:\s+\w+){0,2}?\s+(?:to|until|till|back to|forward to)\b",
     re.I,
 )
-#: A place, tool or habit switched, or a plan replaced: "now", "switched to", "instead".
+#: A place, tool or habit switched, or a plan replaced: "now", "switched to", "instead". (Not
+#: a bare "changed": "it changed the game for me" changes no memory.)
 _SWITCH = re.compile(
-    r"\b(?:now|these days|nowadays|instead|switched|switching|changed|moved over|from now on|"
-    r"any ?more|after all|no longer)\b",
+    r"\b(?:now|these days|nowadays|instead|switched to|switching to|changed to|moved over to|"
+    r"from now on|any ?more|no longer)\b",
     re.I,
 )
+#: The longest statement (in content words and prepositions) read as a switch: a change of
+#: mind is said in a few words; a long quote that happens to hold "now" is not one.
+MAX_SWITCH_WORDS = 12
 #: The words of the cues above and of plans: they say that something changed or is planned,
 #: not what. Removed from both statements before their words are compared.
 CHANGE_WORDS = frozenset(
@@ -99,6 +113,7 @@ _DATE_WORDS = frozenset(
 _FRAME_PREPOSITIONS = frozenset("in on at for with from of by about into over".split())
 
 
+@lru_cache(maxsize=16384)
 def _normal(word: str) -> str:
     ordinal = _ORDINAL.match(word)
     if ordinal:
@@ -108,13 +123,17 @@ def _normal(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("e") else word
 
 
-def _sequence(text: str, *, keep_prepositions: bool) -> list[str]:
-    """The statement's content words in order (see the module docstring)."""
+def _sequence(text: str, *, keep_prepositions: bool, subject: str = "user") -> list[str]:
+    """The statement's content words in order (see the module docstring), without the
+    subject's own name (every statement about Jon names Jon)."""
     text = _FILLER_PHRASES.sub(" ", text)
     out = []
+    own = subject.lower()
     for match in WORD_RE.finditer(text):
         word = match.group(0).lower().replace("’", "'").strip("'-")
         if not word or word in _SUBJECT_WORDS or word in FILLER or word in CHANGE_WORDS:
+            continue
+        if word.removesuffix("'s") == own:
             continue
         if word in FUNCTION_WORDS and not (keep_prepositions and word in _FRAME_PREPOSITIONS):
             continue
@@ -122,6 +141,7 @@ def _sequence(text: str, *, keep_prepositions: bool) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=4096)
 def content_words(text: str) -> frozenset[str]:
     """The content words of a statement, normalised (see the module docstring). Pure."""
     return frozenset(_sequence(text, keep_prepositions=False))
@@ -135,6 +155,7 @@ def search_words(text: str) -> list[str]:
     return sorted(words)
 
 
+@lru_cache(maxsize=4096)
 def names(text: str) -> frozenset[str]:
     """The names in a statement: its capitalised words but the first of each sentence, line
     or clause after a colon ("Went to Lyon with Sam" -> lyon, sam). Lower-cased and stemmed,
@@ -186,8 +207,9 @@ def change_kind(text: str) -> ChangeKind | None:
     "drop" for a plan given up, "reschedule" for a date moved, "switch" for a place, tool,
     habit or plan replaced by another.
     """
-    if _DROP.search(text):
-        return "drop"
+    for match in _DROP.finditer(text):
+        if not _NEGATED.search(text[: match.start()]):
+            return "drop"
     if _RESCHEDULE.search(text):
         return "reschedule"
     if _SWITCH.search(text):
@@ -207,8 +229,8 @@ def _values(words: frozenset[str] | list[str]) -> set[str]:
     return {w for w in words if w.isdigit() or w in _DATE_WORDS}
 
 
-def replaces(new: str, old: str) -> Change | None:
-    """Whether statement `new` replaces statement `old` of the same subject, and how. Pure.
+def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
+    """Whether statement `new` replaces statement `old` of the same `subject`, and how. Pure.
 
     * drop: `new` gives up what `old` planned ("Has decided not to apply for the Zurich job
       after all" over "Is planning to apply for the Zurich job"): `new`'s words, without the
@@ -243,7 +265,7 @@ def replaces(new: str, old: str) -> Change | None:
             return Change("reschedule", "a date moved")
         if kind == "reschedule":
             return None
-    return _switch(new, old)
+    return _switch(new, old, subject)
 
 
 #: When, said loosely ("next year", "this summer"): a switch compares what changed, not when
@@ -256,14 +278,16 @@ _WHEN_PHRASES = re.compile(
 )
 
 
-def _switch(new: str, old: str) -> Change | None:
+def _switch(new: str, old: str, subject: str) -> Change | None:
     """A switch: aligned word by word (prepositions kept, loose times left out), the two
     statements differ in exactly one run of words, and the words they share beside it (a
     content word among them) are at least half of the old statement's."""
     if change_kind(old) == "drop":
         return None
-    a = _sequence(_WHEN_PHRASES.sub(" ", old), keep_prepositions=True)
-    b = _sequence(_WHEN_PHRASES.sub(" ", new), keep_prepositions=True)
+    a = _sequence(_WHEN_PHRASES.sub(" ", old), keep_prepositions=True, subject=subject)
+    b = _sequence(_WHEN_PHRASES.sub(" ", new), keep_prepositions=True, subject=subject)
+    if max(len(a), len(b)) > MAX_SWITCH_WORDS:
+        return None
     ops = SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
     changed = [op for op in ops if op[0] != "equal"]
     if len(changed) != 1 or changed[0][0] != "replace":

@@ -136,7 +136,7 @@ def decide(
     for row in earlier:
         if row.get("key") and row.get("key") == candidate.key:
             continue  # a slot's values are compared above
-        change = replaces(candidate.text, row["text"])
+        change = replaces(candidate.text, row["text"], subject=candidate.subject)
         if change is not None:
             return _resolve(candidate, scores, row, f"{change.reason}: ")
     best: tuple[float, dict[str, Any]] | None = None
@@ -241,18 +241,22 @@ def _cap_message(content: str) -> str:
 
 
 def refuse_secret_ids(
-    conversation_id: str, messages: Sequence[Message], *, first_position: int = 1
+    conversation_id: str | None, messages: Sequence[Message], *, first_position: int = 1
 ) -> None:
     """Raise `SecretError` when the conversation id or a message's id or name holds a secret.
 
     Ids end up whole in every note's `sources:` and in the index, so a secret there cannot be
     redacted away; the error names the field ("the conversation id holds a GitHub token"),
     never the value. A random-looking token alone is no reason: ids are random by design.
+    `conversation_id` None checks the messages only (a later step of one conversation); a
+    speaker's name is scanned once, however many messages carry it.
     """
-    fields = [("the conversation id", conversation_id)]
+    fields = [] if conversation_id is None else [("the conversation id", conversation_id)]
+    names: set[str] = set()
     for position, message in enumerate(messages, first_position):
         fields.append((f"the id of message {position}", message.id))
-        if message.name is not None:
+        if message.name is not None and message.name not in names:
+            names.add(message.name)
             fields.append((f"the name of message {position}", message.name))
     for where, value in fields:
         for secret in find_secrets(value):
@@ -523,7 +527,7 @@ class Learner:
         dry: _DryRun | None,
     ) -> Message | None:
         """Learn one step of messages; return its last message (the next step's context)."""
-        refuse_secret_ids(conversation_id, messages, first_position=done + 1)
+        refuse_secret_ids(None, messages, first_position=done + 1)
         cleaned = []
         for message in messages:
             if len(message.content) > MAX_MESSAGE_CHARS:
