@@ -80,3 +80,12 @@ def git_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         monkeypatch.setenv(f"GIT_{name}_NAME", "t")
         monkeypatch.setenv(f"GIT_{name}_EMAIL", "t@example.com")
     return home
+
+
+def single(report: dict) -> dict:
+    """The one conversation of a `tota extract --json` report (a chat, not an export), after
+    checking that the run's totals are that conversation's."""
+    [conversation] = report["conversations"]
+    assert report["counts"] == conversation["counts"]
+    assert report["messages"] == conversation["messages"]
+    return conversation

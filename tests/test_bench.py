@@ -220,8 +220,12 @@ def test_observe_runs_the_synthetic_stream(work, tmp_path, capsys):
 def test_observe_runs_real_dialog(work, tmp_path):
     if not (_kit.eval_dir() / "locomo-dev.json").exists():
         pytest.skip("the shared evaluation folder is not beside this checkout")
-    _run("observe", work, tmp_path, "--size", str(SMALL), "--messages", "12")
-    assert json.loads((tmp_path / "observe-locomo.json").read_text())["messages"] == 12
+    _run("observe", work, tmp_path, "--size", str(SMALL), "--messages", "12", "--phases")
+    data = json.loads((tmp_path / "observe-locomo.json").read_text())
+    assert data["messages"] == 12 and data["messages_per_cpu_second"] > 0
+    phases = data["cpu_seconds_by_phase"]
+    assert {"extract", "look-ups and decide", "writes"} <= set(phases)
+    assert sum(phases.values()) <= data["observe_cpu_seconds"] + 0.05
 
 
 @pytest.mark.slow

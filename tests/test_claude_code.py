@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from conftest import single
 from sessionkit import SESSION_ID, SessionWriter, text_block, thinking_block
 
 from tota_vault import Vault
@@ -319,7 +320,7 @@ def test_tota_extract_cites_the_session_id_not_the_file_name(tmp_path: Path) -> 
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    report = json.loads(result.stdout)
+    report = single(json.loads(result.stdout))
     assert report["conversation_id"] == SESSION_ID
     assert report["counts"]["create"] >= 2
     assert all(o["source"].startswith(SESSION_ID + "#") for o in report["outcomes"])

@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from conftest import single
 from typer.testing import CliRunner
 
 from tota_vault.cli import app
@@ -328,17 +329,19 @@ def test_a_chat_json_object_names_its_own_conversation():
 
 
 @pytest.mark.parametrize(
-    ("text", "source", "prefix"),
+    ("text", "source"),
     [
-        ("User: I live in Porto.\n", "chats/chat.txt", "chat-"),
-        ("User: I live in Porto.\n", "<stdin>", "stdin-"),
-        ('[{"role": "user", "content": "I live in Porto."}]', "my #1 chat.json", "my-1-chat-"),
+        ("User: I live in Porto.\n", "chats/chat.txt"),
+        ("User: I live in Porto.\n", "<stdin>"),
+        ('[{"role": "user", "content": "I live in Porto."}]', "my #1 chat.json"),
     ],
 )
-def test_a_conversation_without_an_id_gets_its_name_and_a_digest(text, source, prefix):
+def test_a_conversation_without_an_id_gets_a_digest_of_itself(text, source):
+    """The id comes from the conversation, never the file's name: the same chat saved under
+    another name (or piped in) is the same conversation, learned once."""
     [conversation] = read_conversations(text, source=source)
-    assert conversation.id.startswith(prefix) and len(conversation.id) == len(prefix) + 10
-    assert read_conversations(text, source=source)[0].id == conversation.id  # stable
+    assert conversation.id.startswith("chat-") and len(conversation.id) == len("chat-") + 10
+    assert read_conversations(text, source="elsewhere/renamed.txt")[0].id == conversation.id
     other = read_conversations(text.replace("Porto", "Lisbon"), source=source)[0].id
     assert other != conversation.id
 
@@ -410,8 +413,8 @@ def test_a_second_transcript_with_the_same_file_name_is_learned(
         path = tmp_path / folder / name
         path.parent.mkdir()
         path.write_text(text, "utf-8")
-    one = extract(vault, str(tmp_path / "a" / name))
-    two = extract(vault, str(tmp_path / "b" / name))
+    one = single(extract(vault, str(tmp_path / "a" / name)))
+    two = single(extract(vault, str(tmp_path / "b" / name)))
     assert one["counts"]["create"] == 1 and two["counts"]["create"] == 1, two
     assert one["conversation_id"] != two["conversation_id"]
     assert extract(vault, str(tmp_path / "b" / name))["counts"]["skip"] == 1  # the same again
@@ -437,11 +440,11 @@ def test_a_transcript_that_grows_keeps_its_id_and_learns_only_the_new_lines(tmp_
     chat = tmp_path / "chat.txt"
     opening = "User: I prefer tea over coffee.\nAssistant: Noted.\nUser: I live in Porto.\n"
     chat.write_text(opening, "utf-8")
-    first = extract(vault, str(chat))
+    first = single(extract(vault, str(chat)))
     chat.write_text(
         opening + "Assistant: Nice city.\nUser: I work as a nurse at the city hospital.\n", "utf-8"
     )
-    second = extract(vault, str(chat))
+    second = single(extract(vault, str(chat)))
     assert second["conversation_id"] == first["conversation_id"]
     assert second["counts"].get("merge", 0) == 0  # nothing said before is confirmed again
     assert second["counts"]["create"] == 1, second

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from conftest import single
 from typer.testing import CliRunner
 
 from tota_vault.cli import app
@@ -105,9 +106,10 @@ def tota(*args: str, input: str | None = None):
 
 
 def extract_json(vault: Path, *args: str, input: str | None = None) -> dict:
+    """The report of one conversation (see `single`)."""
     result = tota("--vault", str(vault), "extract", *args, "--json", input=input)
     assert result.exit_code == 0, result.stderr
-    return json.loads(result.stdout)
+    return single(json.loads(result.stdout))
 
 
 def notes(root: Path) -> dict[str, bytes]:
@@ -212,7 +214,7 @@ def test_stdin_with_a_dash(tmp_path: Path):
     text = "User: I prefer tea over coffee.\nAssistant: Noted!\nUser: What time is it?\n"
     report = extract_json(tmp_path / "v", "-", input=text)
     cid = report["conversation_id"]
-    assert cid.startswith("stdin-")  # a hash of the text: two piped chats never collide
+    assert cid.startswith("chat-")  # a hash of the text: two piped chats never collide
     assert [(o["action"], o["text"], o["source"]) for o in report["outcomes"]] == [
         ("create", "Prefers tea over coffee.", f"{cid}#1")
     ]
@@ -245,7 +247,7 @@ def test_format_json_reads_a_file_with_any_name(tmp_path: Path):
     [outcome] = report["outcomes"]
     assert outcome["action"] == "create"
     assert outcome["source"] == f"{report['conversation_id']}#m1"
-    assert report["conversation_id"].startswith("export-")
+    assert report["conversation_id"].startswith("chat-")
 
 
 def test_format_jsonl_on_stdin(tmp_path: Path):
@@ -314,3 +316,172 @@ def test_pause_and_resume_around_an_extract(tmp_path: Path, chat):
     report = extract_json(vault, str(chat["text"]))
     assert report["paused"] is False and report["counts"]["create"] > 0
     assert notes(vault)
+
+
+# --- output: a summary, -v, one JSON shape ---------------------------------------------------
+
+
+def test_the_summary_lists_candidates_only_with_v(tmp_path: Path, chat):
+    plain = tota("--vault", str(tmp_path / "v"), "extract", str(chat["text"]), "--dry-run")
+    verbose = tota("--vault", str(tmp_path / "v"), "extract", str(chat["text"]), "--dry-run", "-v")
+    assert "Prefers Neovim over VS Code." not in plain.stdout
+    assert len(plain.stdout.splitlines()) <= 3, plain.stdout
+    assert "  create    preference   Prefers Neovim over VS Code." in verbose.stdout
+    assert verbose.stdout.splitlines()[0] == plain.stdout.splitlines()[0]
+
+
+def test_json_has_one_shape_for_a_chat_and_an_export(tmp_path: Path, chat):
+    one = json.loads(tota("--vault", str(tmp_path / "v"), "extract", str(chat["jsonl"]),
+                          "--json", "--dry-run").stdout)  # fmt: skip
+    export = tmp_path / "conversations.json"
+    export.write_text(json.dumps([_chatgpt(1, "I live in Porto."), _chatgpt(2, "I like tea.")]))
+    many = json.loads(tota("--vault", str(tmp_path / "v"), "extract", str(export),
+                           "--json", "--dry-run").stdout)  # fmt: skip
+    assert set(one) == set(many) == {
+        "paused", "dry_run", "messages", "counts", "secrets", "notes", "skipped_records",
+        "conversations",
+    }  # fmt: skip
+    assert len(one["conversations"]) == 1 and len(many["conversations"]) == 2
+    assert one["messages"] == 200 and many["messages"] == 2
+    assert set(one["conversations"][0]) == set(many["conversations"][1])
+
+
+def _chatgpt(n: int, text: str) -> dict:
+    """A one-message ChatGPT export conversation."""
+    return {
+        "id": f"conv-{n}",
+        "current_node": "m1",
+        "mapping": {
+            "m1": {"id": "m1", "parent": None, "message": {
+                "id": "m1", "author": {"role": "user"},
+                "content": {"content_type": "text", "parts": [text]},
+                "create_time": 1700000000 + n,
+            }},
+        },
+    }  # fmt: skip
+
+
+def test_one_bad_conversation_of_an_export_is_skipped_and_reported(tmp_path: Path):
+    export = tmp_path / "conversations.json"
+    bad = {"id": "conv-bad", "mapping": []}  # a mapping must be an object
+    export.write_text(
+        json.dumps([_chatgpt(1, "I live in Porto."), bad, _chatgpt(3, "I like tea.")])
+    )
+    result = tota("--vault", str(tmp_path / "v"), "extract", str(export), "--json")
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert [c["conversation_id"] for c in report["conversations"]] == ["conv-1", "conv-3"]
+    assert report["counts"]["create"] == 2
+    [problem] = report["skipped_records"]
+    assert problem.startswith(f"{export}: conversation 2 (conv-bad): mapping is a list")
+    plain = tota("--vault", str(tmp_path / "w"), "extract", str(export))
+    assert plain.exit_code == 0 and "conversation 2 (conv-bad)" in plain.stderr
+    assert "Skipped 1 conversation(s)" in plain.stdout
+
+
+def test_the_same_chat_under_another_file_name_is_the_same_conversation(tmp_path: Path, chat):
+    vault = tmp_path / "v"
+    first = extract_json(vault, str(chat["text"]))
+    copy = tmp_path / "renamed copy.txt"
+    copy.write_text(chat["text"].read_text("utf-8"), "utf-8")
+    again = extract_json(vault, str(copy))
+    assert again["conversation_id"] == first["conversation_id"]
+    assert again["counts"]["create"] == again["counts"]["merge"] == 0
+
+
+# --- a long transcript: streamed, and an interrupted run leaves its notes indexed -------------
+
+
+def long_transcript(path: Path, messages: int) -> Path:
+    """A transcript of `messages` turns, a new fact in every user turn (each one a note)."""
+    start = datetime(2024, 1, 1, 8, 0)
+    with path.open("w", encoding="utf-8") as out:
+        for n in range(messages):
+            when = start + timedelta(minutes=n)
+            if n % 2:
+                out.write(f"[{when:%Y-%m-%d %H:%M}] Assistant: Noted, number {n}.\n")
+            else:
+                out.write(f"[{when:%Y-%m-%d %H:%M}] User: I collect stamps from country {n}.\n")
+    return path
+
+
+def index_rows(vault: Path) -> dict[str, str]:
+    """The index's notes as they are on disk in the index file (read directly: no sync)."""
+    import sqlite3
+
+    conn = sqlite3.connect(f"file:{vault / '.tota' / 'index.db'}?mode=ro", uri=True)
+    try:
+        return dict(conn.execute("SELECT path, hash FROM notes"))
+    finally:
+        conn.close()
+
+
+def disk_notes(vault: Path) -> dict[str, str]:
+    import hashlib
+
+    return {
+        p.relative_to(vault).as_posix(): "sha256:" + hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in vault.rglob("*.md")
+        if ".tota" not in p.parts
+    }
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+def test_an_interrupted_run_leaves_every_note_it_wrote_indexed(tmp_path: Path, signum: str):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    chat = long_transcript(tmp_path / "long.txt", 20_000)
+    vault = tmp_path / "v"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tota_vault.cli", "--vault", str(vault), "extract", str(chat)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy(),
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(list(vault.glob("*/*.md"))) < 150:
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.05)
+    process.send_signal(getattr(signal, signum))
+    _out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert "stopped after" in err and "Traceback" not in err, err
+    written = disk_notes(vault)
+    assert 150 <= len(written) < 10_000  # mid-run: some learned, not all
+    assert index_rows(vault) == written  # every note it wrote is indexed, as written
+
+
+def test_a_long_transcript_is_read_as_it_is_learned(tmp_path: Path, monkeypatch):
+    """The reader is a stream: learning begins before the file has been read to its end."""
+    from tota_vault.extract import formats
+
+    monkeypatch.setattr(formats, "HEAD_CHARS", 200)
+    chat = long_transcript(tmp_path / "long.txt", 600)
+    reads: list[int] = []
+    original = formats._lines
+
+    def counted(head, stream):  # type: ignore[no-untyped-def]
+        for n, line in enumerate(original(head, stream)):
+            reads.append(n)
+            yield line
+
+    monkeypatch.setattr(formats, "_lines", counted)
+    learned: list[int] = []
+    from tota_vault.vault import Vault
+
+    real = Vault.observe
+
+    def watched(self, messages, **kwargs):  # type: ignore[no-untyped-def]
+        def progress(done: int) -> None:
+            learned.append(len(reads))
+            kwargs["progress"](done)
+
+        return real(self, messages, **{**kwargs, "progress": progress})
+
+    monkeypatch.setattr(Vault, "observe", watched)
+    report = extract_json(tmp_path / "v", str(chat))
+    assert report["messages"] == 600 and report["counts"]["create"] == 300
+    assert learned[0] < 300, learned  # the first step was learned with most lines unread

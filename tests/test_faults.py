@@ -610,7 +610,7 @@ def test_read_only_index(other: tuple[Path, Callable[..., tuple[int, str]]]) -> 
     assert code == 0, output
     code, output = run("search", "cello")
     assert code == 0 and "Learn the cello" in output, output
-    code, output = run("extract", str(root.parent / "talk.txt"))
+    code, output = run("extract", str(root.parent / "talk.txt"), "-v")
     assert code == 0 and "oolong" in output.lower(), output
 
 

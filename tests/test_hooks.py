@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import single
 from sessionkit import SESSION_ID, SessionWriter
 
 from tota_vault import Vault
@@ -543,7 +544,7 @@ def test_tota_extract_after_the_stop_hook_learns_nothing_new(filled: Path, tmp_p
         capture_output=True, text=True, check=False, env={**os.environ, "TOTA_VAULT": str(filled)},
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    report = json.loads(result.stdout)
+    report = single(json.loads(result.stdout))
     assert report["conversation_id"] == SESSION_ID
     assert report["counts"]["create"] == report["counts"]["merge"] == 0
     assert memories(filled) == before

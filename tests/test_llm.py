@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import single
 from typer.testing import CliRunner
 
 from tota_vault import Vault
@@ -717,7 +718,7 @@ def test_tota_extract_learns_through_the_llm(vault_dir, endpoint, tmp_path):
     )  # fmt: skip
     result = runner.invoke(app, ["--vault", str(vault_dir), "extract", str(chat), "--json"])
     assert result.exit_code == 0, result.stderr
-    report = json.loads(result.stdout)
+    report = single(json.loads(result.stdout))
     assert report["counts"]["create"] == 2 and report["notes"] == []
     assert {o["text"] for o in report["outcomes"]} == {
         "Lives in Porto.",

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import single
 from typer.testing import CliRunner
 
 from tota_vault import Vault
@@ -142,7 +143,7 @@ def test_a_lone_surrogate_in_a_json_conversation_no_longer_crashes_extract(tmp_p
     root = tmp_path / "vault"
     result = runner.invoke(app, ["--vault", str(root), "extract", str(chat), "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.stdout)
+    report = single(json.loads(result.stdout))
     assert report["counts"]["create"] == 3
     with Vault.open(root) as vault:
         all_valid(vault)
@@ -171,7 +172,7 @@ def test_a_1mb_message_without_spaces_is_not_printed_or_stored_whole(tmp_path: P
     chat = tmp_path / "huge.txt"
     chat.write_text("User: I like " + "x" * 1_000_000 + "\n", "utf-8")
     root = tmp_path / "vault"
-    plain = runner.invoke(app, ["--vault", str(root), "extract", str(chat)])
+    plain = runner.invoke(app, ["--vault", str(root), "extract", str(chat), "-v"])
     assert plain.exit_code == 0 and len(plain.stdout) < 2_000, len(plain.stdout)
     assert "too long" in plain.stdout
     as_json = runner.invoke(app, ["--vault", str(root), "extract", str(chat), "--json"])

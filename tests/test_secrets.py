@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import single
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from secretkit import RANDOM_24 as RANDOM_ID
@@ -605,7 +606,7 @@ def test_tota_extract_json_and_the_prompt_hook_keep_every_reviewer_secret_out(
     root = tmp_path / "v"
     result = runner.invoke(app, ["--vault", str(root), "extract", str(chat), "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.stdout)
+    report = single(json.loads(result.stdout))
     assert "Lives in Porto." in [o["text"] for o in report["outcomes"]]
     assert set(report["secrets"]) >= {"password", "seed_phrase", "api_key", "national_id"}
     stored = every_byte(root)

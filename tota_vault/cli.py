@@ -8,12 +8,15 @@ Heavy modules are imported inside the commands so `tota --help` starts fast.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shlex
+import signal
 import sqlite3
 import sys
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -375,94 +378,239 @@ def extract(
         str | None,
         typer.Option(
             "--conversation-id",
-            help="Names the conversation in sources (default: the transcript's own id, else the "
-            "file name and a digest of the messages).",
+            help="Names the conversation in sources (default: the transcript's own id, else a "
+            "digest of its opening messages).",
         ),
     ] = None,
     dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Show what would be stored; write nothing.")
+        bool,
+        typer.Option("--dry-run", help="Show what a real run would store; write nothing."),
+    ] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="List every candidate and its outcome.")
     ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Learn from a conversation: extract, score, merge, resolve conflicts and store memories.
 
     Reads a transcript, chat JSON or JSONL, or a ChatGPT or Claude.ai data export
-    (conversations.json), whose conversations are each learned under their own id.
+    (conversations.json), whose conversations are each learned under their own id. A long
+    transcript or JSONL file is learned as it is read, its notes indexed as it goes, with
+    progress on a terminal. Prints a summary; -v lists every candidate, --json prints the
+    report (one shape, see docs/learning.md). A conversation of an export that cannot be read,
+    or a note edited while it was being learned, is skipped and reported; the rest is learned.
 
     The offline rules extract, unless the vault's tota.toml says [extract] backend = "llm"
     (a local model; see docs/learning.md). Notes about the run go to stderr.
     """
-    from dataclasses import replace
-
-    from .extract.formats import FORMATS, read_conversations
+    from .extract.formats import FORMATS
 
     if format not in FORMATS:
         raise typer.BadParameter(
             f"{format!r} is not one of {', '.join(FORMATS)}", param_hint="--format"
         )
-    if file == "-":
-        text, source = sys.stdin.read(), "<stdin>"
-    else:
-        try:
-            text, source = Path(file).read_text("utf-8"), file
-        except OSError as exc:
-            raise ValidationError(f"{file}: cannot be read ({exc.strerror or exc})") from None
-        except UnicodeDecodeError as exc:
-            raise ValidationError(f"{file}: not UTF-8 text (byte at offset {exc.start})") from None
-    conversations = read_conversations(text, format, source=source)
+    source = "<stdin>" if file == "-" else file
+    try:
+        stream = sys.stdin if file == "-" else open(file, encoding="utf-8")  # noqa: SIM115
+    except OSError as exc:
+        raise ValidationError(f"{file}: cannot be read ({exc.strerror or exc})") from None
+    problems: list[str] = []
+    reports: list[Any] = []
+    try:
+        with stream, _StopBetweenSteps() as stop:
+            reports = _learn_stream(
+                stream, format, source, conversation_id, dry_run, problems, stop.check
+            )
+    except UnicodeDecodeError as exc:
+        raise ValidationError(f"{source}: not UTF-8 text ({exc.reason})") from None
+    _print_extract(reports, problems, dry_run=dry_run, as_json=as_json, verbose=verbose)
+
+
+def _learn_stream(
+    stream: Any,
+    format: str,
+    source: str,
+    conversation_id: str | None,
+    dry_run: bool,
+    problems: list[str],
+    between_steps: Callable[[], None],
+) -> list[Any]:
+    """Learn each conversation of `stream` as it is read; their reports, in order.
+    `between_steps` runs after each step is written and indexed (it may stop the run)."""
+    from .extract.formats import stream_conversations
+
+    conversations: Iterable[tuple[str, Iterable[Any]]] = stream_conversations(
+        stream, format, source=source, problems=problems
+    )
     if conversation_id:
-        if len(conversations) > 1:
+        # A stream yields one conversation; an export (read whole) may hold several.
+        listed = list(conversations)
+        if len(listed) > 1:
             raise ValidationError(
-                f"{source}: holds {len(conversations)} conversations, each learned under its "
+                f"{source}: holds {len(listed)} conversations, each learned under its "
                 "own id; --conversation-id names a file of one conversation"
             )
-        conversations = [replace(conversations[0], id=conversation_id)]
-    with _open(create=True) as vault:
-        reports = [
-            vault.observe(c.messages, conversation_id=c.id, dry_run=dry_run) for c in conversations
-        ]
-    messages = sum(len(c.messages) for c in conversations)
-    _print_extract(reports, messages, dry_run=dry_run, as_json=as_json)
+        conversations = [(conversation_id, listed[0][1])]
+    # The first conversation's opening is read before the vault is opened: a file that is
+    # not a conversation at all changes nothing, not even by creating the vault.
+    pending = iter(conversations)
+    first = next(pending)
+    reports = []
+    progress = _Progress(between_steps)
+    try:
+        with _open(create=True) as vault:
+            for cid, messages in itertools.chain([first], pending):
+                reports.append(
+                    vault.observe(
+                        messages,
+                        conversation_id=cid,
+                        dry_run=dry_run,
+                        progress=progress.conversation(),
+                    )
+                )
+    except KeyboardInterrupt:
+        progress.close()
+        learned = progress.before + progress.done
+        typer.echo(
+            f"tota: stopped after {learned:,} messages; every note written is indexed "
+            "(run it again to learn the rest: what was learned is skipped)",
+            err=True,
+        )
+        raise
+    finally:
+        progress.close()
+    return reports
 
 
-def _print_extract(reports: list[Any], messages: int, *, dry_run: bool, as_json: bool) -> None:
-    """`tota extract`'s output: one report as it is, several (an export) with their totals."""
-    actions = ("create", "merge", "supersede", "keep", "skip")
+class _Progress:
+    """`tota extract`'s progress: a count of messages on stderr, rewritten in place, shown on a
+    terminal only and once a run has lasted a second (a short chat prints nothing)."""
+
+    def __init__(self, between_steps: Callable[[], None]) -> None:
+        self.between_steps = between_steps
+        self.show = sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
+        self.started = time.monotonic()
+        self.before = 0  # messages of the conversations already learned
+        self.done = 0
+        self.shown = False
+
+    def conversation(self) -> Callable[[int], None]:
+        """The callback for the next conversation."""
+        self.before += self.done
+        self.done = 0
+        return self.update
+
+    def update(self, done: int) -> None:
+        self.done = done
+        self.between_steps()
+        if self.show and time.monotonic() - self.started >= 1.0:
+            total = self.before + done
+            typer.echo(f"\rtota: learned from {total:,} messages...", err=True, nl=False)
+            self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            typer.echo("", err=True)
+            self.shown = False
+
+
+class _StopBetweenSteps:
+    """While learning, Ctrl-C (SIGINT) or SIGTERM stops the run between two steps, once the
+    step under way is written and indexed: an interrupted run leaves every note it wrote in
+    the index, with nothing to sync. A second signal stops at once (the notes written since
+    the step began are then indexed by `Vault.batch`'s own failure path). Only the main
+    thread may set handlers; elsewhere nothing changes."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.previous: dict[int, Any] = {}
+
+    def __enter__(self) -> _StopBetweenSteps:
+        try:
+            for signum in self.SIGNALS:
+                self.previous[signum] = signal.signal(signum, self._handle)
+        except ValueError:  # not the main thread
+            pass
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def check(self) -> None:
+        """Raise `KeyboardInterrupt` if a stop was asked for (called between steps)."""
+        if self.requested:
+            raise KeyboardInterrupt
+
+
+#: The actions of a report, in the order every view lists them.
+_ACTIONS = ("create", "merge", "supersede", "keep", "skip")
+
+
+def extract_summary(reports: list[Any], problems: list[str], *, dry_run: bool) -> dict[str, Any]:
+    """`tota extract --json`: one shape for a chat and for an export of many.
+
+    `messages` read, `counts` by action and `secrets` by kind over every conversation, the
+    run's `notes` (each once), `skipped_records` (an export's conversations that could not be
+    read), and `conversations`: one `ObserveReport.to_dict()` each.
+    """
     dicts = [r.to_dict() for r in reports]
-    counts = {a: sum(d["counts"][a] for d in dicts) for a in actions}
-    if as_json:
-        if len(dicts) == 1:
-            _print_json(dicts[0])
-        else:
-            _print_json(
-                {"paused": any(r.paused for r in reports), "dry_run": dry_run,
-                 "counts": counts, "conversations": dicts}
-            )  # fmt: skip
-        return
-    if any(r.paused for r in reports):
-        print("Learning is paused: nothing was stored (resume with `tota resume`).")
-        return
-    _print_extract_notes(reports)
-    verb = "Would store" if dry_run else "Stored"
-    scope = f" in {len(reports)} conversations" if len(reports) > 1 else ""
-    print(
-        f"{verb} from {messages} messages{scope}: {counts['create']} created, "
-        f"{counts['merge']} merged, {counts['supersede']} superseded, "
-        f"{counts['keep']} kept over a contradiction, {counts['skip']} skipped"
-    )
     secrets: dict[str, int] = {}
     for report in reports:
         for kind, n in report.secrets.items():
             secrets[kind] = secrets.get(kind, 0) + n
-    if secrets:
-        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(secrets.items()))
+    return {
+        "paused": any(r.paused for r in reports),
+        "dry_run": dry_run,
+        "messages": sum(d["messages"] for d in dicts),
+        "counts": {a: sum(d["counts"][a] for d in dicts) for a in _ACTIONS},
+        "secrets": dict(sorted(secrets.items())),
+        "notes": list(dict.fromkeys(n for d in dicts for n in d["notes"])),
+        "skipped_records": list(problems),
+        "conversations": dicts,
+    }
+
+
+def _print_extract(
+    reports: list[Any], problems: list[str], *, dry_run: bool, as_json: bool, verbose: bool
+) -> None:
+    """`tota extract`'s output: a summary (every candidate with -v), or the JSON report."""
+    summary = extract_summary(reports, problems, dry_run=dry_run)
+    if as_json:
+        _print_json(summary)
+        return
+    for problem in problems:
+        typer.echo(f"tota: skipped: {problem}", err=True)
+    if summary["paused"]:
+        print("Learning is paused: nothing was stored (resume with `tota resume`).")
+        return
+    _print_extract_notes(reports)
+    counts = summary["counts"]
+    verb = "Would store" if dry_run else "Stored"
+    scope = f" in {len(reports)} conversations" if len(reports) > 1 else ""
+    print(
+        f"{verb} from {summary['messages']} messages{scope}: {counts['create']} created, "
+        f"{counts['merge']} merged, {counts['supersede']} superseded, "
+        f"{counts['keep']} kept over a contradiction, {counts['skip']} skipped"
+    )
+    if summary["secrets"]:
+        kinds = ", ".join(f"{n} {kind}" for kind, n in summary["secrets"].items())
         print(f"Secrets kept out of the vault (redacted or skipped): {kinds}")
-    for report in reports:
-        for outcome in report.outcomes:
-            where = f" -> {outcome.path}" if outcome.path else ""
-            print(
-                f"  {outcome.action:9} {outcome.type:12} {outcome.text}{where} ({outcome.reason})"
-            )
+    if problems:
+        print(f"Skipped {len(problems)} conversation(s) that could not be read (see stderr)")
+    outcomes = [o for report in reports for o in report.outcomes]
+    if outcomes and not verbose:
+        print("  (-v lists every candidate and its outcome)")
+    for outcome in outcomes if verbose else ():
+        where = f" -> {outcome.path}" if outcome.path else ""
+        print(f"  {outcome.action:9} {outcome.type:12} {outcome.text}{where} ({outcome.reason})")
 
 
 def _print_extract_notes(reports: list[Any]) -> None:

@@ -290,6 +290,20 @@ ORDER BY n.id DESC
 LIMIT :limit
 """
 
+#: A change of mind's look-up (`Index.mentioning`): like SIMILAR, statements only and the
+#: newest matches first, but any type of memory of the subject (a plan dropped is a decision
+#: over a goal).
+MENTIONING = """
+SELECT n.id, n.path, n.title, n.text, n.type, n.subject, n.key, n.confidence, n.updated,
+       n.memory_id, n.status
+FROM (
+    SELECT rowid FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rowid DESC LIMIT 200
+) AS f JOIN notes AS n ON n.id = f.rowid
+WHERE n.subject = :subject AND n.status = 'active' AND n.error IS NULL AND n.type != 'reflection'
+ORDER BY n.id DESC
+LIMIT :limit
+"""
+
 
 class IndexedStat(NamedTuple):
     """What the stat pass of a sync compares: a file's size and mtime as indexed."""
@@ -1040,6 +1054,19 @@ class Index:
         finally:
             self.conn.text_factory = previous
         return None
+
+    def mentioning(
+        self, words: list[str], *, subject: str, limit: int = 12
+    ) -> list[dict[str, Any]]:
+        """Active memories of a subject, of any type, whose statement holds any of `words`,
+        newest first: what a change of mind may replace ("Mostly works from the café now"
+        over "Works from the library most days", a decision over a goal). Asked only for a
+        statement that says something changed, so it may cast a wider net than `similar`."""
+        terms = [fts_quote(w) for w in words if w]
+        if not terms:
+            return []
+        params = {"query": f"text : ({' OR '.join(terms)})", "subject": subject, "limit": limit}
+        return [_row_dict(r) for r in self.conn.execute(MENTIONING, params)]
 
 
 def _row_dict(row: sqlite3.Row) -> dict[str, Any]:

@@ -7,10 +7,14 @@ around it: the index look-ups before, the note writes after, each through the no
 (atomic, a person's note only by surgical patch).
 
     create     a new note
-    merge      a near-duplicate (>= 74% alike, same type and subject, same numbers and dates)
-               exists: it gains a confirmation, confidence and the source
-    supersede  an active memory fills the same slot with another value and the candidate is
-               more confident (or as confident and newer): a new note, whose History names the
+    merge      a near-duplicate (>= 74% alike, same type and subject, and nothing that makes
+               them two facts: the same names, numbers and dates, no thing put in another's
+               place, see `conflicts.differ`) exists: it gains a confirmation, confidence and
+               the source
+    supersede  an active memory fills the same slot with another value, or the candidate
+               says it changed its mind about one (a date moved, a plan dropped, a place,
+               tool or habit switched: `conflicts.replaces`), and the candidate is more
+               confident (or as confident and newer): a new note, whose History names the
                old value; the old note is marked `superseded`, never deleted
     keep       the existing value is more confident: it stays, and its History notes the
                contradiction
@@ -31,27 +35,27 @@ and scanning megabytes would hold up every face of the vault), and the report sa
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
 from .config import ExtractSettings
-from .errors import SecretError
+from .conflicts import change_kind, differ, replaces, search_words
+from .errors import InvalidNoteError, NoteChangedError, SecretError, first_line
 from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
 from .extract.secrets import describe, find_secrets, is_only_secret, redact
 from .files import read_file
 from .history import KEPT_OVER_KEY, kept_entry, kept_over_list, replaced_entry
 from .model import SOURCES_COUNT_KEY, Memory, Status, cap_sources, new_id, now, parse_date
-from .notes import parse_note, statement_problem
+from .notes import parse_note, statement_problem, title_from_text, unique_title
 from .sanitize import MAX_STATEMENT_CHARS, cap_statement, clean_text, shorten
 from .scoring import (
     DEFAULT_MIN_CONFIDENCE,
     MERGE_THRESHOLD,
     Scores,
     confirm_confidence,
-    facts_differ,
     score,
     similarity,
     slot_value,
@@ -111,8 +115,13 @@ def decide(
     same_key: Sequence[dict[str, Any]],
     threshold: float = MERGE_THRESHOLD,
     forgotten: bool = False,
+    earlier: Sequence[dict[str, Any]] = (),
 ) -> Decision:
-    """The storage policy for one candidate (see the module docstring). Pure."""
+    """The storage policy for one candidate (see the module docstring). Pure.
+
+    `earlier` are the subject's active memories a change of mind may replace (any type; looked
+    up only when the candidate says something changed, `conflicts.change_kind`).
+    """
     if forgotten:
         return Decision("skip", "a memory learned from this message was forgotten")
     if already_observed:
@@ -123,20 +132,19 @@ def decide(
         current = same_key[0]
         if _same_value(candidate.key, candidate.text, current["text"], threshold):
             return Decision("merge", f"the same {candidate.key}", current)
-        old = _row_confidence(current)
-        if scores.confidence > old:
-            return Decision("supersede", f"confidence {scores.confidence:.2f} > {old:.2f}", current)
-        if scores.confidence == old and _is_newer(candidate, current):
-            return Decision("supersede", f"confidence {old:.2f} tie, newer wins", current)
-        return Decision(
-            "keep", f"existing confidence {old:.2f} >= {scores.confidence:.2f}", current
-        )
+        return _resolve(candidate, scores, current, "")
+    for row in earlier:
+        if row.get("key") and row.get("key") == candidate.key:
+            continue  # a slot's values are compared above
+        change = replaces(candidate.text, row["text"], subject=candidate.subject)
+        if change is not None:
+            return _resolve(candidate, scores, row, f"{change.reason}: ")
     best: tuple[float, dict[str, Any]] | None = None
     for row in similar:
         if candidate.key and row.get("key") == candidate.key:
             continue  # a slot's values are compared above, never by text alone
         alike = similarity(candidate.text, row["text"])
-        if alike < threshold or facts_differ(candidate.text, row["text"]):
+        if alike < threshold or differ(candidate.text, row["text"]) is not None:
             continue
         if best is None or alike > best[0]:
             best = (alike, row)
@@ -145,13 +153,27 @@ def decide(
     return Decision("create", "new")
 
 
+def _resolve(candidate: Candidate, scores: Scores, current: dict[str, Any], why: str) -> Decision:
+    """The seed's rule for a conflict: the higher confidence wins; a tie goes to the newer."""
+    old = _row_confidence(current)
+    if scores.confidence > old:
+        return Decision(
+            "supersede", f"{why}confidence {scores.confidence:.2f} > {old:.2f}", current
+        )
+    if scores.confidence == old and _is_newer(candidate, current):
+        return Decision("supersede", f"{why}confidence {old:.2f} tie, newer wins", current)
+    return Decision(
+        "keep", f"{why}existing confidence {old:.2f} >= {scores.confidence:.2f}", current
+    )
+
+
 def _same_value(key: str, text: str, other: str, threshold: float) -> bool:
     """Whether two statements of one slot give it the same value ("Lives in Porto" and "Is
     based in Porto" do; "Lives in Berlin" and "Lives in Dublin", 87% alike, do not)."""
     mine, theirs = slot_value(key, text), slot_value(key, other)
     if mine is not None and theirs is not None:
         return mine == theirs
-    return similarity(text, other) >= threshold and not facts_differ(text, other)
+    return similarity(text, other) >= threshold and differ(text, other) is None
 
 
 def _is_newer(candidate: Candidate, row: dict[str, Any]) -> bool:
@@ -218,17 +240,23 @@ def _cap_message(content: str) -> str:
     return content[: space if space > 0 else MAX_MESSAGE_CHARS]
 
 
-def refuse_secret_ids(conversation_id: str, messages: Sequence[Message]) -> None:
+def refuse_secret_ids(
+    conversation_id: str | None, messages: Sequence[Message], *, first_position: int = 1
+) -> None:
     """Raise `SecretError` when the conversation id or a message's id or name holds a secret.
 
     Ids end up whole in every note's `sources:` and in the index, so a secret there cannot be
     redacted away; the error names the field ("the conversation id holds a GitHub token"),
     never the value. A random-looking token alone is no reason: ids are random by design.
+    `conversation_id` None checks the messages only (a later step of one conversation); a
+    speaker's name is scanned once, however many messages carry it.
     """
-    fields = [("the conversation id", conversation_id)]
-    for position, message in enumerate(messages, 1):
+    fields = [] if conversation_id is None else [("the conversation id", conversation_id)]
+    names: set[str] = set()
+    for position, message in enumerate(messages, first_position):
         fields.append((f"the id of message {position}", message.id))
-        if message.name is not None:
+        if message.name is not None and message.name not in names:
+            names.add(message.name)
             fields.append((f"the name of message {position}", message.name))
     for where, value in fields:
         for secret in find_secrets(value):
@@ -323,6 +351,8 @@ class ObserveReport:
     conversation_id: str
     paused: bool = False
     dry_run: bool = False
+    #: How many messages were read.
+    messages: int = 0
     outcomes: list[Outcome] = field(default_factory=list)
     skipped: list[Skip] = field(default_factory=list)
     #: Secrets found and kept out of the vault, by kind (redacted, or their sentence skipped).
@@ -342,12 +372,69 @@ class ObserveReport:
             "conversation_id": self.conversation_id,
             "paused": self.paused,
             "dry_run": self.dry_run,
+            "messages": self.messages,
             "counts": {a: self.count(a) for a in actions},
             "secrets": dict(sorted(self.secrets.items())),
             "outcomes": [o.to_dict() for o in self.outcomes],
             "skipped_sentences": [s.__dict__ for s in self.skipped],
             "notes": list(self.notes),
         }
+
+
+#: How many messages one step of a conversation learns at a time. Each step is one index
+#: transaction, committed as it ends: an interrupted run leaves every note it wrote indexed
+#: but the current step's (which the batch's own failure path indexes, see `Vault.batch`),
+#: and a long transcript holds one step in memory, never all of it.
+CHUNK_MESSAGES = 200
+
+#: Told how many messages were learned so far, after each step (`tota extract`'s progress).
+Progress = Callable[[int], None]
+
+
+class _DryRun:
+    """What a dry run would have written so far, so that later candidates are decided against
+    it as a real run decides against the notes it wrote (a merge within the conversation, a
+    slot superseded twice): rows by path, the paths superseded, the sources cited, the titles
+    taken."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, dict[str, Any]] = {}
+        self.superseded: set[str] = set()
+        self.sources: set[str] = set()
+        self.titles: set[str] = set()
+
+
+class _Lookups:
+    """The index look-ups the pipeline makes, seen through a dry run's overlay when there is
+    one (the overlay's rows first: they are the newest)."""
+
+    def __init__(self, index: Any, dry: _DryRun | None) -> None:
+        self.index = index
+        self.dry = dry
+
+    def _with_overlay(
+        self, rows: list[dict[str, Any]], fits: Callable[[dict[str, Any]], bool]
+    ) -> list[dict[str, Any]]:
+        if self.dry is None:
+            return rows
+        mine = [r for r in reversed(self.dry.rows.values()) if fits(r)]
+        seen = {r["path"] for r in mine} | self.dry.superseded
+        return mine + [r for r in rows if r["path"] not in seen]
+
+    def observed(self, source: str) -> bool:
+        return self.index.observed(source) or (self.dry is not None and source in self.dry.sources)
+
+    def similar(self, words: list[str], *, type: str, subject: str) -> list[dict[str, Any]]:
+        rows = self.index.similar(words, type=type, subject=subject)
+        return self._with_overlay(rows, lambda r: r["type"] == type and r["subject"] == subject)
+
+    def by_key(self, key: str, subject: str) -> list[dict[str, Any]]:
+        rows = self.index.by_key(key, subject)
+        return self._with_overlay(rows, lambda r: r.get("key") == key and r["subject"] == subject)
+
+    def mentioning(self, words: list[str], *, subject: str) -> list[dict[str, Any]]:
+        rows = self.index.mentioning(words, subject=subject)
+        return self._with_overlay(rows, lambda r: r["subject"] == subject)
 
 
 class Learner:
@@ -370,19 +457,77 @@ class Learner:
 
     def observe(
         self,
-        messages: Sequence[Message],
+        messages: Iterable[Message],
         *,
         conversation_id: str,
         at: datetime | None = None,
         dry_run: bool = False,
+        progress: Progress | None = None,
+        chunk: int = CHUNK_MESSAGES,
+        guard: Callable[[Callable[[], Message | None]], Message | None] | None = None,
     ) -> ObserveReport:
         """Learn from messages: every candidate gets one outcome in the report.
 
-        Raises `SecretError` before anything is read when an id or a name holds a secret
-        (`refuse_secret_ids`).
+        `messages` may be any iterable (a generator over a long transcript): they are learned
+        `chunk` at a time, each step one index transaction, and `progress` is told the count
+        after each. The extractor of a step also sees the last message of the step before (a
+        reply's question), whose own candidates were learned with that step. A note that
+        changed on disk while it was being learned is skipped and reported; the rest is
+        learned. A dry run decides every candidate as a real run would, against what the run
+        would have written before it (merges within the conversation included).
+
+        Raises `SecretError` before a step is read when an id or a name in it holds a secret
+        (`refuse_secret_ids`): for a list of up to `chunk` messages, before anything is read.
+        `guard` runs each step (`Vault` passes its index-fault recovery, which may run a step
+        a second time: the report is then rolled back to where the step began).
         """
-        refuse_secret_ids(conversation_id, messages)
+        refuse_secret_ids(conversation_id, [])
         report = ObserveReport(conversation_id, dry_run=dry_run)
+        dry = _DryRun() if dry_run else None
+        context: Message | None = None
+        done = 0
+        batch: list[Message] = []
+
+        def step(batch: list[Message], context: Message | None, done: int) -> Message | None:
+            marks = (len(report.outcomes), len(report.skipped), len(report.notes))
+            secrets = Counter(report.secrets)
+
+            def attempt() -> Message | None:
+                del report.outcomes[marks[0] :], report.skipped[marks[1] :]
+                del report.notes[marks[2] :]
+                report.secrets = Counter(secrets)
+                return self._step(batch, context, done, conversation_id, at, report, dry)
+
+            return guard(attempt) if guard is not None else attempt()
+
+        for message in messages:
+            batch.append(message)
+            if len(batch) >= chunk:
+                context = step(batch, context, done)
+                done += len(batch)
+                batch = []
+                if progress is not None:
+                    progress(done)
+        if batch or not done:
+            step(batch, context, done)
+            done += len(batch)
+            if progress is not None:
+                progress(done)
+        report.messages = done
+        return report
+
+    def _step(
+        self,
+        messages: list[Message],
+        context: Message | None,
+        done: int,
+        conversation_id: str,
+        at: datetime | None,
+        report: ObserveReport,
+        dry: _DryRun | None,
+    ) -> Message | None:
+        """Learn one step of messages; return its last message (the next step's context)."""
+        refuse_secret_ids(None, messages, first_position=done + 1)
         cleaned = []
         for message in messages:
             if len(message.content) > MAX_MESSAGE_CHARS:
@@ -393,17 +538,29 @@ class Learner:
             message, kinds = clean_message(message)
             report.secrets.update(kinds)
             cleaned.append(message)
-        candidates, skipped = self.extractor.extract(cleaned, conversation_id=conversation_id)
+        if not cleaned:
+            return context
+        # The previous step's last message is context only: its candidates were learned then.
+        ids = {m.id for m in cleaned}
+        before = [context] if context is not None and context.id not in ids else []
+        candidates, skipped = self.extractor.extract(
+            [*before, *cleaned], conversation_id=conversation_id
+        )
+        if before:
+            candidates = [c for c in candidates if c.source != before[0].id]
+            skipped = [s for s in skipped if s.source != before[0].id]
         for skip in skipped:
             if skip.secret:
                 report.secrets[skip.secret] += 1
             # A report line, not an archive: a 1 MB sentence is shown by its beginning.
             report.skipped.append(replace(skip, text=shorten(skip.text)))
         # An extractor may say something about the run as a whole (see `ObserveReport.notes`).
-        report.notes.extend(getattr(self.extractor, "notes", ()))
+        for note in getattr(self.extractor, "notes", ()):
+            if note not in report.notes:
+                report.notes.append(note)
         with self.vault.batch():
-            self._observe(candidates, report, conversation_id, at, dry_run)
-        return report
+            self._observe(candidates, report, conversation_id, at, dry)
+        return cleaned[-1]
 
     def _observe(
         self,
@@ -411,9 +568,9 @@ class Learner:
         report: ObserveReport,
         conversation_id: str,
         at: datetime | None,
-        dry_run: bool,
+        dry: _DryRun | None,
     ) -> None:
-        index = self.vault.index
+        lookups = _Lookups(self.vault.index, dry)
         forgotten = self.vault.forgotten_sources()
         self.vault.refresh_capped_sources()  # one stat unless `.tota-sources` changed
         observed: dict[str, bool] = {}
@@ -432,34 +589,26 @@ class Learner:
                 )
                 continue
             if source not in observed:
-                observed[source] = source in forgotten or index.observed(source)
+                observed[source] = source in forgotten or lookups.observed(source)
             scores = score(candidate)
-            # `decide` skips a repeated message or a weak candidate before comparing it with
-            # anything: those need no look-up (a fifth of a real conversation's candidates).
-            compared = not observed[source] and scores.confidence >= self.min_confidence
-            similar = (
-                index.similar(
-                    query_words(candidate.text, subject=candidate.subject),
-                    type=candidate.type.value,
-                    subject=candidate.subject,
-                )
-                if compared
-                else []
-            )
-            same_key = (
-                index.by_key(candidate.key, candidate.subject) if compared and candidate.key else []
-            )
-            decision = decide(
-                candidate, scores, min_confidence=self.min_confidence,
-                already_observed=observed[source], similar=similar, same_key=same_key,
-                threshold=self.threshold, forgotten=source in forgotten,
+            decision = self._decide(
+                candidate, scores, lookups, already_observed=observed[source],
+                forgotten=source in forgotten,
             )  # fmt: skip
             when = at or candidate.timestamp or now()
-            path = None
-            if not dry_run and decision.action != "skip":
-                path = self._apply(candidate, scores, decision, source, when)
-            elif decision.target is not None:
-                path = decision.target["path"]
+            path = decision.target["path"] if decision.target is not None else None
+            if decision.action != "skip":
+                try:
+                    if dry is None:
+                        path = self._apply(candidate, scores, decision, source, when)
+                    else:
+                        path = self._imagine(candidate, scores, decision, source, when, dry)
+                except (NoteChangedError, InvalidNoteError) as exc:
+                    # A person's edit landed while tota was writing: their note wins, this
+                    # candidate waits for the next run; the rest of the conversation goes on.
+                    reason = f"{first_line(exc)} (skipped; learn it again to retry)"
+                    report.notes.append(f"note changed while learning, skipped: {reason}")
+                    decision = Decision("skip", reason, decision.target)
             report.outcomes.append(
                 Outcome(
                     decision.action,
@@ -471,6 +620,80 @@ class Learner:
                     scores.confidence,
                 )  # fmt: skip
             )
+
+    def _decide(
+        self,
+        candidate: Candidate,
+        scores: Scores,
+        lookups: _Lookups,
+        *,
+        already_observed: bool,
+        forgotten: bool,
+    ) -> Decision:
+        """`decide`, with the index look-ups it needs (and only those)."""
+        # `decide` skips a repeated message or a weak candidate before comparing it with
+        # anything: those need no look-up (a fifth of a real conversation's candidates).
+        compared = not already_observed and scores.confidence >= self.min_confidence
+        similar, same_key, earlier = [], [], []
+        if compared:
+            subject = candidate.subject
+            similar = lookups.similar(
+                query_words(candidate.text, subject=subject),
+                type=candidate.type.value,
+                subject=subject,
+            )
+            if candidate.key:
+                same_key = lookups.by_key(candidate.key, subject)
+            if change_kind(candidate.text) is not None:
+                earlier = lookups.mentioning(search_words(candidate.text), subject=subject)
+        return decide(
+            candidate, scores, min_confidence=self.min_confidence,
+            already_observed=already_observed, similar=similar, same_key=same_key,
+            threshold=self.threshold, forgotten=forgotten, earlier=earlier,
+        )  # fmt: skip
+
+    def _imagine(
+        self,
+        candidate: Candidate,
+        scores: Scores,
+        decision: Decision,
+        source: str,
+        when: datetime,
+        dry: _DryRun,
+    ) -> str:
+        """A dry run's `_apply`: what the notes would become, kept in the overlay only."""
+        dry.sources.add(source)
+        target = decision.target
+        if decision.action == "merge" and target is not None:
+            row = dict(target)
+            row["confidence"] = confirm_confidence(_row_confidence(target), scores.confidence)
+            dry.rows[row["path"]] = row
+            return str(row["path"])
+        if decision.action == "keep" and target is not None:
+            return str(target["path"])
+        if decision.action == "supersede" and target is not None:
+            dry.superseded.add(target["path"])
+            dry.rows.pop(target["path"], None)
+        folder = candidate.type.value
+        root = self.vault.root
+
+        def taken(title: str) -> bool:
+            return (
+                title.lower() in dry.titles
+                or (root / folder / f"{title}.md").exists()
+                or self.vault.index.title_taken(title)
+            )
+
+        title = unique_title(title_from_text(candidate.text), taken)
+        dry.titles.add(title.lower())
+        path = f"{folder}/{title}.md"
+        dry.rows[path] = {
+            "path": path, "text": candidate.text, "type": folder, "subject": candidate.subject,
+            "key": candidate.key, "confidence": scores.confidence,
+            "updated": when.replace(microsecond=0).isoformat(), "memory_id": None,
+            "status": Status.ACTIVE.value,
+        }  # fmt: skip
+        return path
 
     # --- writes ----------------------------------------------------------------------------
 
@@ -495,10 +718,11 @@ class Learner:
             when, target["text"], _row_confidence(target), scores.confidence,
             candidate.evidence.value, old_date,
         )  # fmt: skip
-        stored = self._create(candidate, scores, source, when, history=(entry,))
+        # The old note first: when a person is editing it right now, nothing is written.
         self.vault.edit(
             target["path"], lambda row: {"status": Status.SUPERSEDED.value, "updated": when}
         )
+        stored = self._create(candidate, scores, source, when, history=(entry,))
         return stored.path
 
     def _create(

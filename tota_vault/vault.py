@@ -114,6 +114,7 @@ GITIGNORE_LINES = (
 
 log = logging.getLogger("tota")
 _Method = TypeVar("_Method", bound=Callable[..., Any])
+_T = TypeVar("_T")
 #: What an index fault is called when tota recovers from it by itself.
 _RECOVERABLE = ("corrupt", "moved")
 
@@ -739,23 +740,25 @@ class Vault:
 
     # --- learning --------------------------------------------------------------------------
 
-    @_guarded
     def observe(
         self,
-        messages: Sequence[Message | Mapping[str, Any]],
+        messages: Iterable[Message | Mapping[str, Any]],
         *,
         conversation_id: str,
         now: datetime | None = None,
         extractor: Extractor | None = None,
         dry_run: bool = False,
+        progress: Callable[[int], None] | None = None,
     ) -> ObserveReport:
         """Learn from a conversation: extract, score, merge, resolve conflicts, store.
 
         `messages` are `Message`s or OpenAI-style dicts (`role`, `content`, optional `name`,
-        `id`, `timestamp`); a message without an id is known by its position. While learning
-        is paused nothing is stored and the report says so. Observing the same messages again
-        changes nothing. Without an `extractor`, tota.toml's `[extract] backend` chooses one
-        (the offline rules unless it says "llm").
+        `id`, `timestamp`); a message without an id is known by its position. An iterator of
+        `Message`s is learned as it is read, a step at a time (a long transcript is never held
+        whole), and `progress` is told how many messages were learned after each step. While
+        learning is paused nothing is stored and the report says so. Observing the same
+        messages again changes nothing. Without an `extractor`, tota.toml's `[extract]
+        backend` chooses one (the offline rules unless it says "llm").
         """
         from .pipeline import Learner, ObserveReport, choose_extractor
 
@@ -769,7 +772,17 @@ class Vault:
             self, extractor=extractor, min_confidence=config.min_confidence,
             threshold=config.merge_threshold,
         )  # fmt: skip
-        return learner.observe(items, conversation_id=conversation_id, at=now, dry_run=dry_run)
+        # Each step of the conversation is one guarded call: a damaged index found mid-way is
+        # rebuilt and that step (a list, unlike `messages`) is learned again.
+        return learner.observe(
+            items, conversation_id=conversation_id, at=now, dry_run=dry_run, progress=progress,
+            guard=self._run_guarded,
+        )  # fmt: skip
+
+    @_guarded
+    def _run_guarded(self, work: Callable[[], _T]) -> _T:
+        """`work()` as a guarded call (see `_guarded`): run again once the index is repaired."""
+        return work()
 
     @property
     def paused(self) -> bool:
@@ -1103,12 +1116,17 @@ def _memory_type(value: str | MemoryType) -> MemoryType:
         raise ValidationError(f"unknown type {value!r} (expected one of: {allowed})") from None
 
 
-def _as_messages(messages: Sequence[Message | Mapping[str, Any]]) -> list[Message]:
-    """Accept `Message`s or chat dicts; dicts are read by the same rules as a JSON file."""
+def _as_messages(messages: Iterable[Message | Mapping[str, Any]]) -> Iterable[Message]:
+    """Accept `Message`s or chat dicts; dicts are read by the same rules as a JSON file.
+
+    A list is checked whole; any other iterable must yield `Message`s, and is passed on
+    unread, to be learned as it is read."""
     from .extract.messages import Message
 
+    if not isinstance(messages, Sequence):
+        return messages  # type: ignore[return-value]
     if all(isinstance(m, Message) for m in messages):
-        return list(messages)  # type: ignore[arg-type]
+        return list(messages)
     from .extract.formats import parse_conversation
 
     plain = [m if isinstance(m, Mapping) else m.__dict__ for m in messages]

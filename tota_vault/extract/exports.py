@@ -71,11 +71,15 @@ def detect_export(data: Any) -> str | None:
     return None
 
 
-def read_export(data: Any, format: str, *, source: str) -> list[Conversation]:
+def read_export(
+    data: Any, format: str, *, source: str, problems: list[str] | None = None
+) -> list[Conversation]:
     """Read a parsed export into its conversations, in the file's order.
 
     Conversations with no message to read (an empty chat, one of only tool calls) are left
-    out. Raises `ValidationError` naming the source and the conversation.
+    out. A conversation that cannot be read raises `ValidationError` naming the source and
+    the conversation; or, when `problems` is given, is left out and that line appended to it
+    (one bad record of a thousand-conversation export does not lose the other 999).
     """
     readers: dict[str, Callable[[dict[str, Any], int], Conversation]] = {
         "chatgpt": _chatgpt_conversation,
@@ -86,19 +90,31 @@ def read_export(data: Any, format: str, *, source: str) -> list[Conversation]:
     items = data if isinstance(data, list) else [data]
     conversations = []
     for position, item in enumerate(items, start=1):
-        where = f"conversation {position}"
-        if not isinstance(item, dict):
-            raise ValidationError(f"{source}: {where}: expected an object, got {_kind(item)}")
-        label = item.get("id") or item.get("uuid")
-        if isinstance(label, str) and label:
-            where += f" ({label})"
         try:
-            conversation = reader(item, position)
-        except ValueError as exc:
-            raise ValidationError(f"{source}: {where}: {exc}") from None
+            conversation = _read_one(reader, item, position, source)
+        except ValidationError as exc:
+            if problems is None:
+                raise
+            problems.append(str(exc))
+            continue
         if conversation.messages:
             conversations.append(conversation)
     return conversations
+
+
+def _read_one(
+    reader: Callable[[dict[str, Any], int], Conversation], item: Any, position: int, source: str
+) -> Conversation:
+    where = f"conversation {position}"
+    if not isinstance(item, dict):
+        raise ValidationError(f"{source}: {where}: expected an object, got {_kind(item)}")
+    label = item.get("id") or item.get("uuid")
+    if isinstance(label, str) and label:
+        where += f" ({label})"
+    try:
+        return reader(item, position)
+    except ValueError as exc:
+        raise ValidationError(f"{source}: {where}: {exc}") from None
 
 
 def _unwrap(data: Any) -> Any:

@@ -41,19 +41,20 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import PurePath
-from typing import TYPE_CHECKING, Any
+from itertools import chain, islice
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import ValidationError
 from ..model import ISO_DATE_PATTERN, parse_date
-from .messages import Conversation, Message, fallback_conversation_id
+from .messages import OPENING_MESSAGES, Conversation, Message, fallback_conversation_id
 
 if TYPE_CHECKING:
     from .claude_code import ClaudeCodeSession
 
-__all__ = ["FORMATS", "parse_conversation", "read_conversations"]
+__all__ = ["FORMATS", "parse_conversation", "read_conversations", "stream_conversations"]
 
 #: The formats `parse_conversation` reads; `auto` picks one of the others by the text's shape.
 #: `chatgpt` and `claude-ai` are the chat apps' data exports (`exports.py`).
@@ -181,19 +182,20 @@ TEXT_PART_TYPES = frozenset({"text", "input_text", "output_text"})
 
 
 def read_conversations(
-    text: str, format: str = "auto", *, source: str = "<input>", name: str | None = None
+    text: str, format: str = "auto", *, source: str = "<input>", problems: list[str] | None = None
 ) -> list[Conversation]:
     """Read a file's conversations, each with its id, for learning one by one.
 
     An export (ChatGPT's or Claude.ai's `conversations.json`) gives one `Conversation` per
     conversation it holds, under the export's own ids. A single conversation in another format
-    gets `fallback_conversation_id(name, messages)`: `name` (the file's stem; by default the
-    stem of `source`) and a digest of its messages, never the name alone, so two files of the
-    same name are two conversations. Raises `ValidationError` like `parse_conversation`.
+    gets `fallback_conversation_id(messages)`, a digest of its opening messages: the same
+    conversation under two file names is one conversation, two files of the same name are
+    two. Raises `ValidationError` like `parse_conversation`; with `problems`, an export's
+    conversation that cannot be read is left out and described there instead.
     """
     _check_format(format, source)
     text = text.removeprefix("\ufeff")
-    conversations = _export_conversations(text, format, source)
+    conversations = _export_conversations(text, format, source, problems)
     if conversations is not None:
         return conversations
     if format == "auto" and (session := _claude_code(text, source)) is not None:
@@ -204,9 +206,7 @@ def read_conversations(
     own = _own_id(text) if format in ("auto", "json") else None
     if own is not None:
         return [Conversation(own, messages)]
-    if name is None:
-        name = "stdin" if source == "<stdin>" else PurePath(source).stem
-    return [Conversation(fallback_conversation_id(name, messages), messages)]
+    return [Conversation(fallback_conversation_id(messages), messages)]
 
 
 #: The keys under which a chat JSON object `{"messages": [...]}` may name its conversation.
@@ -256,7 +256,9 @@ def _check_format(format: str, source: str) -> None:
         )
 
 
-def _export_conversations(text: str, format: str, source: str) -> list[Conversation] | None:
+def _export_conversations(
+    text: str, format: str, source: str, problems: list[str] | None = None
+) -> list[Conversation] | None:
     """The conversations of a chat-app export, or None when `text` is not one.
 
     `auto` reads an export when the JSON has an export's shape; `chatgpt` and `claude-ai`
@@ -276,7 +278,9 @@ def _export_conversations(text: str, format: str, source: str) -> list[Conversat
             return None
     else:
         data = _load_json(text, source)
-    conversations = read_export(data, format, source=source)
+    conversations = read_export(data, format, source=source, problems=problems)
+    if not conversations and problems:
+        raise ValidationError(problems[0])
     if not conversations:
         raise ValidationError(f"{source}: no messages")
     return conversations
@@ -504,23 +508,29 @@ def _header_date(line: str, *, allow_label: bool) -> datetime | None:
 
 
 def _parse_text(text: str, source: str) -> list[Message]:
-    drafts: list[_Draft] = []
+    return list(_iter_text(text.splitlines(), source))
+
+
+def _iter_text(lines: Iterable[str], source: str) -> Iterator[Message]:
+    """The messages of a transcript's lines, each as soon as the next one starts."""
+    draft: _Draft | None = None
+    position = 0
     names: set[str] = set()
     current_time: datetime | None = None
     in_fence = False
     block_start = True  # the next line may open a block: the first line, after a blank or header
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
-            if drafts:
-                drafts[-1].lines.append("")
+            if draft is not None:
+                draft.lines.append("")
             block_start = True
             continue
         if not in_fence:
             try:
-                header = _header_date(line, allow_label=block_start or not drafts)
+                header = _header_date(line, allow_label=block_start or draft is None)
                 start = None
                 if header is None:
-                    named_chat = bool(drafts) and drafts[-1].name is not None
+                    named_chat = draft is not None and draft.name is not None
                     start = _speaker_start(line, names, allow_new=block_start or named_chat)
             except ValueError as exc:
                 raise ValidationError(f"{source}: line {number}: {exc}") from None
@@ -534,26 +544,31 @@ def _parse_text(text: str, source: str) -> list[Message]:
                     current_time = stamp
                 if name is not None:
                     names.add(name)
-                drafts.append(_Draft(role, name, current_time, [content]))
+                if draft is not None:
+                    position += 1
+                    yield _finish(draft, position)
+                draft = _Draft(role, name, current_time, [content])
                 in_fence = bool(_FENCE_RE.match(content))
                 block_start = False
                 continue
-        if not drafts:
+        if draft is None:
             raise ValidationError(f"{source}: line {number}: expected 'Speaker: text'")
-        drafts[-1].lines.append(line)
+        draft.lines.append(line)
         if _FENCE_RE.match(line):
             in_fence = not in_fence
         block_start = False
-    return [
-        Message(
-            role=draft.role,
-            content="\n".join(draft.lines).strip("\n").rstrip(),
-            id=str(position),
-            name=draft.name,
-            timestamp=draft.timestamp,
-        )
-        for position, draft in enumerate(drafts, start=1)
-    ]
+    if draft is not None:
+        yield _finish(draft, position + 1)
+
+
+def _finish(draft: _Draft, position: int) -> Message:
+    return Message(
+        role=draft.role,
+        content="\n".join(draft.lines).strip("\n").rstrip(),
+        id=str(position),
+        name=draft.name,
+        timestamp=draft.timestamp,
+    )
 
 
 # --- json and jsonl --------------------------------------------------------------------------
@@ -676,8 +691,13 @@ def _parse_json(text: str, source: str) -> list[Message]:
 
 
 def _parse_jsonl(text: str, source: str) -> list[Message]:
-    messages: list[Message] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    return list(_iter_jsonl(text.splitlines(), source))
+
+
+def _iter_jsonl(lines: Iterable[str], source: str) -> Iterator[Message]:
+    """The messages of JSONL lines, one by one."""
+    count = 0
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
@@ -693,7 +713,74 @@ def _parse_jsonl(text: str, source: str) -> list[Message]:
                 f"{source}: line {number}: expected a JSON object, got {_kind(obj)}"
             )
         try:
-            messages.append(_message(obj, len(messages) + 1, where=f"line {number}"))
+            message = _message(obj, count + 1, where=f"line {number}")
         except ValueError as exc:
             raise ValidationError(f"{source}: {exc}") from None
-    return messages
+        count += 1
+        yield message
+
+
+# --- streaming -------------------------------------------------------------------------------
+
+#: How much of a file `stream_conversations` reads before it decides the format: whole lines
+#: up to this many characters. A file no longer than this is read exactly as
+#: `read_conversations` reads it.
+HEAD_CHARS = 1 << 20
+
+
+def stream_conversations(
+    stream: TextIO,
+    format: str = "auto",
+    *,
+    source: str = "<input>",
+    problems: list[str] | None = None,
+) -> Iterator[tuple[str, Iterable[Message]]]:
+    """`read_conversations` for a file of any length: `(conversation id, messages)` pairs.
+
+    A text transcript or a JSONL file yields its messages as they are read, line by line, so a
+    200,000-message log is never held whole (its id comes from its opening messages, as
+    `fallback_conversation_id` says; an error in a line past those is raised when that line
+    is reached). JSON, an export or a Claude Code transcript is read whole, as
+    `read_conversations` reads it (`problems` as there).
+    """
+    _check_format(format, source)
+    head: list[str] = []
+    size = 0
+    while size < HEAD_CHARS:
+        line = stream.readline()
+        if not line:
+            break
+        head.append(line)
+        size += len(line)
+    text = "".join(head).removeprefix("\ufeff")
+    kind = format
+    if format == "auto" and text.strip()[:1] not in ("[", "{"):
+        from .claude_code import looks_like_claude_code
+
+        kind = "text" if not looks_like_claude_code(text) else "auto"
+    elif format == "auto" and _all_lines_are_objects(text) and not _claude_code_head(text):
+        kind = "jsonl" if _detect(text) == "jsonl" else "auto"
+    if kind not in ("text", "jsonl"):
+        rest = text + stream.read()
+        for conversation in read_conversations(rest, format, source=source, problems=problems):
+            yield conversation.id, conversation.messages
+        return
+    lines = _lines(text.splitlines(), stream)
+    messages = _iter_text(lines, source) if kind == "text" else _iter_jsonl(lines, source)
+    opening = list(islice(messages, OPENING_MESSAGES))
+    if not opening:
+        raise ValidationError(f"{source}: no messages")
+    yield fallback_conversation_id(opening), chain(opening, messages)
+
+
+def _claude_code_head(text: str) -> bool:
+    from .claude_code import looks_like_claude_code
+
+    return looks_like_claude_code(text)
+
+
+def _lines(head: list[str], stream: TextIO) -> Iterator[str]:
+    """The head's lines, then the stream's, split as `str.splitlines` splits a whole text."""
+    yield from head
+    for line in stream:
+        yield from line.splitlines() or [""]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -39,7 +38,7 @@ class Conversation:
 
     `id` is the transcript's own id (a ChatGPT conversation id, a Claude.ai uuid, a session
     id) when the format carries one; otherwise `fallback_conversation_id` made it from the
-    file's name and the messages. A memory cites `<id>#<message id>`, and the pipeline skips a
+    opening messages. A memory cites `<id>#<message id>`, and the pipeline skips a
     message whose source a memory already cites, so the id must tell conversations apart.
     """
 
@@ -52,22 +51,19 @@ class Conversation:
 #: different chats almost never open alike, few enough that a log that grows keeps its id.
 OPENING_MESSAGES = 3
 
-# Characters kept in the readable part of a fallback id: the rest become "-".
-_UNSAFE_ID_CHARS = re.compile(r"[^\w.-]+")
 
+def fallback_conversation_id(messages: list[Message]) -> str:
+    """An id for a conversation that has none of its own: `chat-<digest of its opening>`.
 
-def fallback_conversation_id(name: str, messages: list[Message]) -> str:
-    """An id for a conversation that has none of its own: `<name>-<digest of its opening>`.
-
-    The name alone (a file's stem) is not enough: two exports both called
-    `conversations.json`, or two chats saved as `chat.txt`, would share every source
-    `conversations#1`, `#2`... and the second would be skipped as "already observed", its
-    memories silently lost. The digest covers the role, speaker, text and time of the first
-    `OPENING_MESSAGES` messages: the same conversation read again (the same file, the same chat
-    in another format, or the same log after more was appended to it) keeps its id, so learning
-    it twice changes nothing, while two chats that open differently never collide. A log read
-    while it still holds fewer messages than that gets a new id once it has them; name such a
-    log with `--conversation-id` (or `Vault.observe(conversation_id=...)`).
+    It comes from the conversation, never from the file it was saved in: the same chat saved
+    as `chat.txt` and `chat (1).txt`, or piped in, is one conversation, learned once; two
+    chats both saved as `chat.txt` open differently and are two. The digest covers the role,
+    speaker, text and time of the first `OPENING_MESSAGES` messages: the same conversation
+    read again (the same file, the same chat in another format, or the same log after more
+    was appended to it) keeps its id, so learning it twice changes nothing, while two chats
+    that open differently never collide. A log read while it still holds fewer messages than
+    that gets a new id once it has them; name such a log with `--conversation-id` (or
+    `Vault.observe(conversation_id=...)`).
     """
     canonical = json.dumps(
         [
@@ -79,5 +75,4 @@ def fallback_conversation_id(name: str, messages: list[Message]) -> str:
     # Text is cleaned where it enters the pipeline, after this: a lone surrogate (half an
     # emoji in a JSON file) must not make the id impossible to compute.
     digest = hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()[:10]
-    readable = _UNSAFE_ID_CHARS.sub("-", name).strip("-.")[:60] or "chat"
-    return f"{readable}-{digest}"
+    return f"chat-{digest}"

@@ -1,0 +1,302 @@
+"""When two statements are one fact, two facts, or a change of mind: pure functions over text.
+
+The merge step joins near-duplicates (>= 74% alike by `scoring.similarity`), but similar
+wording is not the same fact: "Went to Seville for a conference" and "Went to Lyon for a
+conference" are 80% alike and two trips. `differ` names what tells two statements apart (a
+name, a number or date, or a thing put in another's place); a merge never joins those.
+
+A change of mind is a new statement that replaces an old one without sharing a slot key:
+"The user's launch got pushed to the 30th" (a deadline moved), "Has decided not to apply for
+the Zurich job after all" (a plan dropped), "Mostly works from the café now" (a place, tool or
+habit switched). `replaces` says whether a new statement replaces an old one, and how. It asks
+for the new statement's own word for the change (pushed, no longer, now, instead, ...): without
+one, two statements that differ in a value are two facts (two trips, two books), never a
+conflict. The pipeline then applies the seed's rule (higher confidence wins, a tie goes to
+the newer, the old value noted in History).
+
+The same statements come back many times in a conversation (a fact confirmed, a candidate
+compared with its look-up's rows): their words are read once (a bounded cache).
+
+Words are compared as "content words": lower-cased, plural and verb forms folded
+(`text.stem(forms=True)`), without grammar, filler ("really", "mostly", "these days") or the
+change's own words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from functools import lru_cache
+from typing import Literal
+
+from .scoring import facts_differ
+from .text import FUNCTION_WORDS, WORD_RE, stem, tokens
+
+__all__ = [
+    "Change",
+    "change_kind",
+    "content_words",
+    "differ",
+    "names",
+    "replaces",
+    "search_words",
+]
+
+ChangeKind = Literal["drop", "reschedule", "switch"]
+
+#: Phrases that say how often or how sure, never which fact: removed before words are compared.
+_FILLER_PHRASES = re.compile(
+    r"\b(?:these days|most days|most of the time|at the moment|for now|from now on|right now|"
+    r"any ?more|after all|all the time|most mornings|most evenings|nowadays|these weeks)\b",
+    re.I,
+)
+#: Single words of the same kind.
+FILLER = frozenset(
+    "really mostly mainly generally typically usually actually currently now still just "
+    "pretty quite definitely honestly again lately recently instead also even already "
+    "totally absolutely sometimes often always".split()
+)
+
+#: A plan dropped: "decided not to", "no longer", "gave up on", "called off", "... after all".
+_DROP = re.compile(
+    r"\b(?:(?:decided|chosen|chose|decide|deciding) (?:not to|against)|no longer|"
+    r"(?:not|never) (?:going|planning) to|(?:won't|will not|not)\b.*\bafter all|gave up|"
+    r"given up|giving up|stopped|quit|cancell?ed|called off|dropped|abandoned|"
+    r"changed (?:my|our|his|her|their) mind)\b",
+    re.I,
+)
+#: A drop cue said in the negative is the opposite of a drop: "won't quit", "never gave up".
+_NEGATED = re.compile(
+    r"\b(?:won't|will not|would not|wouldn't|never|not|don't|didn't|can't|couldn't)"
+    r"(?:\s+\w+)?\s*$",
+    re.I,
+)
+#: A date moved: "pushed to the 30th", "postponed until May", "moved back to June 3".
+_RESCHEDULE = re.compile(
+    r"\b(?:pushed|moved|postponed|delayed|rescheduled|brought forward|bumped|shifted|slipped|"
+    r"changed)\b(?:\s+\w+){0,2}?\s+(?:to|until|till|back to|forward to)\b",
+    re.I,
+)
+#: A place, tool or habit switched, or a plan replaced: "now", "switched to", "instead". (Not
+#: a bare "changed": "it changed the game for me" changes no memory.)
+_SWITCH = re.compile(
+    r"\b(?:now|these days|nowadays|instead|switched to|switching to|changed to|moved over to|"
+    r"from now on|any ?more|no longer)\b",
+    re.I,
+)
+#: The longest statement (in content words and prepositions) read as a switch: a change of
+#: mind is said in a few words; a long quote that happens to hold "now" is not one.
+MAX_SWITCH_WORDS = 12
+#: The words of the cues above and of plans: they say that something changed or is planned,
+#: not what. Removed from both statements before their words are compared.
+CHANGE_WORDS = frozenset(
+    "decided decide deciding chosen chose choose against not no never longer going planning "
+    "plan plans planned intend intends intending hoping hope hopes want wants thinking "
+    "considering won't will gave given giving up stopped stop quit cancelled canceled called "
+    "dropped abandoned changed change mind pushed moved postponed delayed rescheduled brought "
+    "forward bumped shifted slipped back switched switching switch over later until till got "
+    "gets been scheduled set due".split()
+)
+#: Words that stand for the subject of a statement, on every statement of theirs.
+_SUBJECT_WORDS = frozenset("user user's others".split())
+#: An ordinal or number as people write dates ("the 30th", "1st"): its digits are the value.
+_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+#: Month and weekday names: values, like numbers (`scoring.facts_differ` compares them too).
+_DATE_WORDS = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
+    "saturday sunday".split()
+)
+#: Prepositions kept in the word sequence `replaces` aligns: "works from X" and "works on X"
+#: are not one frame. Not "to", which is as often the mark of an infinitive ("decided to").
+_FRAME_PREPOSITIONS = frozenset("in on at for with from of by about into over".split())
+
+
+@lru_cache(maxsize=16384)
+def _normal(word: str) -> str:
+    ordinal = _ORDINAL.match(word)
+    if ordinal:
+        return ordinal.group(1)
+    word = stem(word, forms=True)
+    # "move" and "moving" (-> "mov"), "live" and "living" meet.
+    return word[:-1] if len(word) > 3 and word.endswith("e") else word
+
+
+def _sequence(text: str, *, keep_prepositions: bool, subject: str = "user") -> list[str]:
+    """The statement's content words in order (see the module docstring), without the
+    subject's own name (every statement about Jon names Jon)."""
+    text = _FILLER_PHRASES.sub(" ", text)
+    out = []
+    own = subject.lower()
+    for match in WORD_RE.finditer(text):
+        word = match.group(0).lower().replace("’", "'").strip("'-")
+        if not word or word in _SUBJECT_WORDS or word in FILLER or word in CHANGE_WORDS:
+            continue
+        if word.removesuffix("'s") == own:
+            continue
+        if word in FUNCTION_WORDS and not (keep_prepositions and word in _FRAME_PREPOSITIONS):
+            continue
+        out.append(_normal(word))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def content_words(text: str) -> frozenset[str]:
+    """The content words of a statement, normalised (see the module docstring). Pure."""
+    return frozenset(_sequence(text, keep_prepositions=False))
+
+
+def search_words(text: str) -> list[str]:
+    """The words to find what a change of mind replaces, as written: each whose normal form
+    is a content word ("Mostly works from the café now" -> café, works). Sorted. Pure."""
+    kept = content_words(text)
+    words = {w for w in tokens(text) if len(w) >= 3 and _normal(w) in kept}
+    return sorted(words)
+
+
+@lru_cache(maxsize=4096)
+def names(text: str) -> frozenset[str]:
+    """The names in a statement: its capitalised words but the first of each sentence, line
+    or clause after a colon ("Went to Lyon with Sam" -> lyon, sam). Lower-cased and stemmed,
+    so "Sam's" is "sam". Pure."""
+    out = set()
+    previous = 0
+    for match in WORD_RE.finditer(text):
+        gap = text[previous : match.start()]
+        starts = previous == 0 or any(c in _SENTENCE_BREAKS for c in gap)
+        word = match.group(0)
+        if not starts and word[:1].isupper() and word.lower() not in _SUBJECT_WORDS:
+            out.add(stem(word))
+        previous = match.end()
+    return frozenset(out)
+
+
+#: What ends a sentence or opens a new one, between two words.
+_SENTENCE_BREAKS = frozenset('.!?\n:;"*#>()[]')
+
+
+def differ(a: str, b: str) -> str | None:
+    """What makes two statements two facts, or None when nothing does. Pure.
+
+    A merge never joins statements that differ in a number or a date ("Ran 5 km" and "Ran
+    50 km"), in a name (a place, person or thing: "Went to Seville" and "Went to Lyon"), or in
+    a thing put in another's place ("Likes jazz records" and "Likes jazz festivals"). One
+    statement saying more than the other ("Really loves hiking", "Loves hiking") or in other
+    forms of the same words ("Plans to visit", "Is planning to visit") is not a difference.
+    """
+    if facts_differ(a, b):
+        return "another number or date"
+    names_a, names_b = names(a), names(b)
+    if names_a != names_b:
+        only = sorted(names_a ^ names_b)
+        return f"another name ({', '.join(only)})"
+    words_a, words_b = content_words(a), content_words(b)
+    if words_a - words_b and words_b - words_a:
+        return (
+            f"another thing ({', '.join(sorted(words_a - words_b))} for "
+            + ", ".join(sorted(words_b - words_a))
+            + ")"
+        )
+    return None
+
+
+def change_kind(text: str) -> ChangeKind | None:
+    """How a statement says that something changed, or None when it does not. Pure.
+
+    "drop" for a plan given up, "reschedule" for a date moved, "switch" for a place, tool,
+    habit or plan replaced by another.
+    """
+    for match in _DROP.finditer(text):
+        if not _NEGATED.search(text[: match.start()]):
+            return "drop"
+    if _RESCHEDULE.search(text):
+        return "reschedule"
+    if _SWITCH.search(text):
+        return "switch"
+    return None
+
+
+@dataclass(frozen=True)
+class Change:
+    """A new statement replacing an old one: how, and in words for the report."""
+
+    kind: ChangeKind
+    reason: str
+
+
+def _values(words: frozenset[str] | list[str]) -> set[str]:
+    return {w for w in words if w.isdigit() or w in _DATE_WORDS}
+
+
+def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
+    """Whether statement `new` replaces statement `old` of the same `subject`, and how. Pure.
+
+    * drop: `new` gives up what `old` planned ("Has decided not to apply for the Zurich job
+      after all" over "Is planning to apply for the Zurich job"): `new`'s words, without the
+      cue, are all `old`'s, and `old` is not itself a drop;
+    * reschedule: `new` moves a date ("The user's launch got pushed to the 30th") of the same
+      thing `old` dated ("The user's launch is scheduled for March 15"): the same words but
+      the dates, and other dates;
+    * switch: `new` puts one value in the place of another in the same frame ("Mostly works
+      from the café now" over "Works from the library most days"; "Switched to Helix for
+      editing" over "Uses Vim for editing"): aligned word by word, the two differ in exactly
+      one run of words, and share at least one content word beside it.
+
+    Without a cue of change in `new` (`change_kind`) nothing is replaced: "Went to Seville"
+    does not replace "Went to Lyon".
+    """
+    kind = change_kind(new)
+    if kind is None:
+        return None
+    new_words, old_words = content_words(new), content_words(old)
+    if not new_words & old_words:
+        return None
+    if kind == "drop":
+        if change_kind(old) == "drop" or not new_words <= old_words:
+            return None
+        if not names(new) <= names(old):
+            return None
+        return Change("drop", "a plan given up")
+    new_values, old_values = _values(new_words), _values(old_words)
+    if kind == "reschedule" or (new_values and old_values):
+        topic = new_words - new_values
+        if topic and topic == old_words - old_values and facts_differ(new, old):
+            return Change("reschedule", "a date moved")
+        if kind == "reschedule":
+            return None
+    return _switch(new, old, subject)
+
+
+#: When, said loosely ("next year", "this summer"): a switch compares what changed, not when
+#: it was to happen. (A merge does compare it: "Went to Paris last year" and "... this year"
+#: are two facts.)
+_WHEN_PHRASES = re.compile(
+    r"\b(?:next|this|last|every) (?:year|month|week|weekend|summer|winter|spring|fall|autumn|"
+    r"morning|evening|night|day)s?\b",
+    re.I,
+)
+
+
+def _switch(new: str, old: str, subject: str) -> Change | None:
+    """A switch: aligned word by word (prepositions kept, loose times left out), the two
+    statements differ in exactly one run of words, and the words they share beside it (a
+    content word among them) are at least half of the old statement's."""
+    if change_kind(old) == "drop":
+        return None
+    a = _sequence(_WHEN_PHRASES.sub(" ", old), keep_prepositions=True, subject=subject)
+    b = _sequence(_WHEN_PHRASES.sub(" ", new), keep_prepositions=True, subject=subject)
+    if max(len(a), len(b)) > MAX_SWITCH_WORDS:
+        return None
+    ops = SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
+    changed = [op for op in ops if op[0] != "equal"]
+    if len(changed) != 1 or changed[0][0] != "replace":
+        return None
+    shared = [w for tag, i1, i2, _j1, _j2 in ops if tag == "equal" for w in a[i1:i2]]
+    if not [w for w in shared if w not in _FRAME_PREPOSITIONS] or 2 * len(shared) < len(a):
+        return None
+    _tag, i1, i2, j1, j2 = changed[0]
+    was, now = a[i1:i2], b[j1:j2]
+    if was[0] in _FRAME_PREPOSITIONS and now[0] in _FRAME_PREPOSITIONS and was[0] != now[0]:
+        return None  # "works from the café" and "works on a project": two frames
+    return Change("switch", "a change of mind")
