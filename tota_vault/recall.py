@@ -39,7 +39,7 @@ from typing import Any
 from .decay import effective_confidence
 from .index import Index
 from .model import MemoryType, parse_date
-from .text import STOPWORDS, WORD_RE, fts_any, fts_quote, stem, tokens
+from .text import STOPWORDS, WORD_RE, StemFinder, fts_any, fts_quote, stem
 from .topics import TOPIC_TAG, topics_of_words
 
 __all__ = [
@@ -156,6 +156,10 @@ def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list
     best = max(-float(r.get("score") or 0.0) for r in rows) or 1.0
     total_weight = sum(plan.weights.values()) or 1.0
     stems = {stem(t, forms=True): t for t in plan.terms}
+    # Only the query is stemmed whole; a candidate's words are stemmed only where one starts
+    # like a query stem (`StemFinder`): stemming every candidate's whole text was 86% of a
+    # recall's time at 100k memories.
+    finder = StemFinder(stems)
     # A possessive in a memory ("Caroline's book") does not cover the word: it mostly names
     # someone else's memory that mentions the person asked about. Counting it, as FTS5 does,
     # measured 0.004 lower all@5 and 0.001 lower all@10 and any@10 on LoCoMo.
@@ -163,8 +167,7 @@ def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list
     for row in rows:
         relevance = max(0.0, -float(row.get("score") or 0.0)) / best
         haystack = " ".join(str(row.get(k) or "") for k in ("title", "text", "tags", "aliases"))
-        present = {stem(w, forms=True) for w in tokens(haystack) if not w.endswith("'s")}
-        matched = tuple(sorted({stems[s] for s in stems if s in present}))
+        matched = tuple(sorted({stems[s] for s in finder.find(haystack)}))
         coverage = sum(plan.weights[t] for t in matched) / total_weight
         tags = str(row.get("tags") or "").split()
         shared = tuple(t for t in plan.topics if TOPIC_TAG + t in tags)
