@@ -20,7 +20,8 @@ docs/recall.md):
 
 A memory found by its topic alone has relevance 0. Memories whose every source is already cited
 by a better-ranked one move down the list, so the top results cover more of what the person
-said, and so do reflections after the first. Superseded and archived memories are left out
+said, and so do reflections after the first; a reflection's members that answer the message
+in their own words (`MEMBER_ANSWERS`) are placed before it instead. Superseded and archived memories are left out
 unless asked for. `context_block` turns the results into Markdown an assistant can put in its
 prompt, grouped by type, each line with its confidence, evidence and date, cut to a token
 budget.
@@ -65,6 +66,10 @@ W_TOPIC = 0.05
 #: At most this many reflections in the top results: one gives the overview of an area of the
 #: person's life; more would spend the context on summaries of summaries.
 MAX_REFLECTIONS = 1
+#: The share of a question's weighted words a memory must hold to count as answering it in
+#: its own words: such a memory keeps its place even when a better-ranked reflection cites all
+#: of its sources (the reflection only links it).
+MEMBER_ANSWERS = 0.75
 NAME_WEIGHT, RARE_WEIGHT = 2.0, 1.5
 #: How many full-text matches are re-ranked: enough that confidence and recency can lift a
 #: slightly weaker text match into the top results, few enough to stay well under 20 ms.
@@ -164,11 +169,13 @@ def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list
     # someone else's memory that mentions the person asked about. Counting it, as FTS5 does,
     # measured 0.004 lower all@5 and 0.001 lower all@10 and any@10 on LoCoMo.
     out = []
+    coverages: dict[str, float] = {}
     for row in rows:
         relevance = max(0.0, -float(row.get("score") or 0.0)) / best
         haystack = " ".join(str(row.get(k) or "") for k in ("title", "text", "tags", "aliases"))
         matched = tuple(sorted({stems[s] for s in finder.find(haystack)}))
         coverage = sum(plan.weights[t] for t in matched) / total_weight
+        coverages[row["path"]] = coverage
         tags = str(row.get("tags") or "").split()
         shared = tuple(t for t in plan.topics if TOPIC_TAG + t in tags)
         matched += tuple(TOPIC_TAG + t for t in shared)
@@ -214,30 +221,52 @@ def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list
             )  # fmt: skip
         )
     out.sort(key=lambda r: (-r.score, r.path))
-    return _diversify(out)
+    return _diversify(out, coverages)
 
 
-def _diversify(ranked: list[Recalled]) -> list[Recalled]:
+def _diversify(ranked: list[Recalled], coverage: Mapping[str, float]) -> list[Recalled]:
     """Move a memory whose every source is already cited by a better one after the others.
 
     Several memories learned from one message say related things; the top of the list is
-    worth more spent on what else the person said.
+    worth more spent on what else the person said. A reflection cites its members' sources
+    without saying what they say: a member that holds at least `MEMBER_ANSWERS` of the
+    question's weighted words answers it in its own words, and ranks ahead of the reflection.
     """
-    seen: set[str] = set()
+    cited: set[str] = set()
+    placed: set[int] = set()
     first: list[Recalled] = []
     later: list[Recalled] = []
     reflections = 0
-    for result in ranked:
+
+    def answers(result: Recalled) -> bool:
+        return result.type != "reflection" and coverage.get(result.path, 0.0) >= MEMBER_ANSWERS
+
+    for i, result in enumerate(ranked):
+        if i in placed:
+            continue
         if result.type == "reflection":
             reflections += 1
             if reflections > MAX_REFLECTIONS:
                 later.append(result)
                 continue
-        if result.sources and set(result.sources) <= seen:
+            members = set(result.sources)
+            for j in range(i + 1, len(ranked)):
+                member = ranked[j]
+                sources = set(member.sources)
+                if j in placed or not sources or not sources <= members or not answers(member):
+                    continue
+                placed.add(j)
+                if sources <= cited:
+                    later.append(member)
+                else:
+                    first.append(member)
+                    cited.update(sources)
+        sources = set(result.sources)
+        if sources and sources <= cited:
             later.append(result)
         else:
             first.append(result)
-            seen.update(result.sources)
+            cited.update(sources)
     return first + later
 
 
