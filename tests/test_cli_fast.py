@@ -1,11 +1,11 @@
-"""The console script's hand-written parser for `tota search`: the forms typer accepts, and
-None (typer parses it, and says what is wrong) for every other form."""
+"""The console script's hand-written parser for `tota search` and `tota recall`: the forms
+typer accepts, and None (typer parses it, and says what is wrong) for every other form."""
 
 from __future__ import annotations
 
 import pytest
 
-from tota_vault.cli_fast import search_argv
+from tota_vault.cli_fast import recall_argv, search_argv
 
 BASE = {"vault": None, "type": None, "limit": 10, "raw": False, "as_json": False}
 
@@ -39,3 +39,27 @@ BASE = {"vault": None, "type": None, "limit": 10, "raw": False, "as_json": False
 )  # fmt: skip
 def test_search_argv(argv: list[str], expected: dict | None):
     assert search_argv(argv) == expected
+
+
+RECALL = {"vault": None, "limit": 10, "budget": None, "type": None, "output": "markdown",
+          "as_json": False}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["recall", "my knee?"], {**RECALL, "message": "my knee?"}),
+        (["--vault", "/v", "recall", "knee", "--budget", "300"], {**RECALL, "vault": "/v", "message": "knee", "budget": 300}),
+        (["recall", "knee", "--format", "json", "-n", "3"], {**RECALL, "message": "knee", "output": "json", "limit": 3}),
+        (["recall", "knee", "--format=markdown", "--json", "-t", "goal"], {**RECALL, "message": "knee", "as_json": True, "type": "goal"}),
+        (["recall", "knee", "--format", "yaml"], None),  # typer's usage error
+        (["recall", "--profile"], None),
+        (["recall", "knee", "--profile"], None),
+        (["recall"], None),
+        (["recall", "knee", "--budget", "0"], None),
+        (["recall", "knee", "--help"], None),
+        (["search", "knee"], None),
+    ],
+)  # fmt: skip
+def test_recall_argv(argv: list[str], expected: dict | None):
+    assert recall_argv(argv) == expected

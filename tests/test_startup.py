@@ -79,8 +79,8 @@ def test_search_as_a_process_loads_nothing_heavy(sample_dir: Path, as_json: bool
 @pytest.mark.parametrize(
     "args",
     [["search", "postgres"], ["search", "postgres", "--json"],
-     ["hook", "prompt", "--limit", "3"]],
-    ids=["search", "search --json", "hook prompt"],
+     ["recall", "postgres", "--budget", "300"], ["hook", "prompt", "--limit", "3"]],
+    ids=["search", "search --json", "recall", "hook prompt"],
 )  # fmt: skip
 def test_the_hot_commands_skip_typer(sample_dir: Path, args: list[str]) -> None:
     # cli_fast parses these by hand: typer's import and parsing cost more than the search.

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from .cli_fast import _hook_argv, _HookUsageError, print_search, run_hook_command
+from .cli_fast import _hook_argv, _HookUsageError, print_recall, print_search, run_hook_command
 from .errors import TotaError, ValidationError
 from .model import MANUAL_CONFIDENCE
 
@@ -556,8 +556,6 @@ def recall(
     as_json: JsonOption = False,
 ) -> None:
     """Recall the memories most relevant to a message, ranked and explained."""
-    from .recall import context_block
-
     if output not in ("markdown", "json"):
         raise typer.BadParameter(f"{output!r} is not markdown or json", param_hint="--format")
     if message is None and not profile:
@@ -567,16 +565,10 @@ def recall(
             results = vault.profile(limit=max(limit, 20))
         else:
             results = vault.recall(message or "", limit, type=type)
-        if as_json or output == "json":
-            _print_json([r.to_dict() for r in results])
-            return
-        block = context_block(
-            results,
-            budget=budget,
-            heading="Profile" if profile else "Memories",
-            ids=vault.short_ids(r.id for r in results),
+        heading = "Profile" if profile else "Memories"
+        print_recall(
+            vault, results, as_json=as_json or output == "json", budget=budget, heading=heading
         )
-        sys.stdout.write(block or "No memories match.\n")
 
 
 #: The one memory a command acts on, however the person names it (`Vault.resolve`).

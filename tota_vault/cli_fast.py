@@ -1,12 +1,12 @@
 """The `tota` console script's entry point: the hot commands without typer, the rest to typer.
 
-Part of the command line (with cli.py): `tota search` runs as a process from editors, scripts
-and assistants, and `tota hook prompt` on every prompt a person sends. typer's import and its
-argument parsing (it builds a pydantic adapter for every parameter) cost several times the
-search itself (docs/benchmarks.md, `bench.startup`), so these two commands are parsed here by
-hand, in exactly the forms their typer commands accept. Anything else, `--help` anywhere,
-and any form this parser does not know (a usage error included) goes to typer unchanged, so
-help texts, usage errors and exit codes stay typer's.
+Part of the command line (with cli.py): `tota search` and `tota recall` run as processes from
+editors, scripts and assistants, and `tota hook prompt` on every prompt a person sends.
+typer's import and its argument parsing (it builds a pydantic adapter for every parameter)
+cost several times the search itself (docs/benchmarks.md, `bench.startup`), so these commands
+are parsed here by hand, in exactly the forms their typer commands accept. Anything else,
+`--help` anywhere, and any form this parser does not know (a usage error included) goes to
+typer unchanged, so help texts, usage errors and exit codes stay typer's.
 """
 
 from __future__ import annotations
@@ -14,19 +14,55 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .errors import TotaError
 
 if TYPE_CHECKING:
     from .index import Hit
+    from .recall import Recalled
     from .vault import Vault
 
-__all__ = ["main", "print_search", "run_hook_command", "search_argv"]
+__all__ = [
+    "main",
+    "parse_argv",
+    "print_recall",
+    "print_search",
+    "recall_argv",
+    "run_hook_command",
+    "search_argv",
+]
 
-#: `tota search` options that take a value, by every name typer accepts for them.
-_SEARCH_VALUES = {"--type": "type", "-t": "type", "--limit": "limit", "-n": "limit"}
-_SEARCH_FLAGS = {"--raw": "raw", "--json": "as_json"}
+
+@dataclass(frozen=True)
+class _Spec:
+    """One command's arguments as its typer command declares them: the one positional
+    argument, the options that take a whole number of at least 1 or a word, and the flags."""
+
+    name: str
+    positional: str
+    numbers: Mapping[str, str]
+    words: Mapping[str, str]
+    flags: Mapping[str, str]
+    defaults: Mapping[str, Any]
+
+
+#: `tota search QUERY [--type T] [--limit N] [--raw] [--json]` (cli.search).
+SEARCH = _Spec(
+    "search", "query", {"--limit": "limit", "-n": "limit"}, {"--type": "type", "-t": "type"},
+    {"--raw": "raw", "--json": "as_json"},
+    {"query": None, "type": None, "limit": 10, "raw": False, "as_json": False},
+)  # fmt: skip
+#: `tota recall MESSAGE [--limit N] [--budget N] [--type T] [--format F] [--json]` (cli.recall;
+#: `--profile` and any form typer must judge, such as a missing MESSAGE, go to typer).
+RECALL = _Spec(
+    "recall", "message", {"--limit": "limit", "-n": "limit", "--budget": "budget"},
+    {"--type": "type", "-t": "type", "--format": "output"}, {"--json": "as_json"},
+    {"message": None, "limit": 10, "budget": None, "type": None, "output": "markdown",
+     "as_json": False},
+)  # fmt: skip
 
 
 def _vault_prefix(argv: list[str]) -> tuple[str | None, list[str]] | None:
@@ -41,43 +77,54 @@ def _vault_prefix(argv: list[str]) -> tuple[str | None, list[str]] | None:
     return None, argv
 
 
-def search_argv(argv: list[str]) -> dict[str, Any] | None:
-    """`[--vault PATH] search QUERY [--type T] [--limit N] [--raw] [--json]` as `search`'s
-    arguments, or None for anything else (typer then parses it, and says what is wrong)."""
+def parse_argv(argv: list[str], spec: _Spec) -> dict[str, Any] | None:
+    """`[--vault PATH] <command> ...` as the command's arguments by `spec`, or None for any
+    other command line (typer then parses it, and says what is wrong)."""
     split = _vault_prefix(argv)
     if split is None:
         return None
     vault, rest = split
-    if rest[:1] != ["search"]:
+    if rest[:1] != [spec.name]:
         return None
-    args: dict[str, Any] = {"vault": vault, "query": None, "type": None, "limit": 10,
-                            "raw": False, "as_json": False}  # fmt: skip
+    args: dict[str, Any] = {"vault": vault, **spec.defaults}
     options = rest[1:]
     while options:
         item = options.pop(0)
-        if item in ("-h", "--help", "--"):
-            return None
-        if item in _SEARCH_FLAGS:
-            args[_SEARCH_FLAGS[item]] = True
+        if item in spec.flags:
+            args[spec.flags[item]] = True
             continue
         name, equals, value = item.partition("=")
-        if name in _SEARCH_VALUES and name.startswith("--") or item in _SEARCH_VALUES:
+        takes_value = {**spec.numbers, **spec.words}
+        if name in takes_value and (not equals or name.startswith("--")):
             if not equals:
                 if not options:
                     return None
                 value = options.pop(0)
-            key = _SEARCH_VALUES[name]
-            if key == "limit":
+            if name in spec.numbers:
                 if not value.isdigit() or int(value) < 1:
                     return None  # typer's own message for a bad number
-                args[key] = int(value)
+                args[spec.numbers[name]] = int(value)
             else:
-                args[key] = value
+                args[spec.words[name]] = value
             continue
-        if item.startswith("-") or args["query"] is not None:
-            return None  # an option this parser does not know, or a second word
-        args["query"] = item
-    return args if args["query"] is not None else None
+        if item.startswith("-") or args[spec.positional] is not None:
+            return None  # help, an option this parser does not know, or a second word
+        args[spec.positional] = item
+    return args if args[spec.positional] is not None else None
+
+
+def search_argv(argv: list[str]) -> dict[str, Any] | None:
+    """`tota search`'s arguments (`SEARCH`), or None for typer to parse."""
+    return parse_argv(argv, SEARCH)
+
+
+def recall_argv(argv: list[str]) -> dict[str, Any] | None:
+    """`tota recall MESSAGE`'s arguments (`RECALL`), or None for typer to parse (a format
+    other than markdown or json is typer's usage error)."""
+    args = parse_argv(argv, RECALL)
+    if args is None or args["output"] not in ("markdown", "json"):
+        return None
+    return args
 
 
 def print_search(vault: Vault, query: str, hits: list[Hit], as_json: bool) -> None:
@@ -118,9 +165,35 @@ def _error(message: str) -> None:
     sys.stderr.write(f"tota: {message}\n")
 
 
-def _search(args: dict[str, Any]) -> int:
-    """Run `tota search` as its typer command does, with the same errors and exit codes
-    (cli._TotaGroup.invoke)."""
+def print_recall(
+    vault: Vault, results: list[Recalled], *, as_json: bool, budget: int | None, heading: str
+) -> None:
+    """Print `tota recall`'s answer: JSON in rank order, or the context block."""
+    if as_json:
+        out = [r.to_dict() for r in results]
+        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2, default=str) + "\n")
+        return
+    from .recall import context_block
+
+    ids = vault.short_ids(r.id for r in results)
+    block = context_block(results, budget=budget, heading=heading, ids=ids)
+    sys.stdout.write(block or "No memories match.\n")
+
+
+def _search(vault: Vault, args: dict[str, Any]) -> None:
+    hits = vault.search(args["query"], type=args["type"], limit=args["limit"], raw=args["raw"])
+    print_search(vault, args["query"], hits, args["as_json"])
+
+
+def _recall(vault: Vault, args: dict[str, Any]) -> None:
+    results = vault.recall(args["message"], args["limit"], type=args["type"])
+    as_json = args["as_json"] or args["output"] == "json"
+    print_recall(vault, results, as_json=as_json, budget=args["budget"], heading="Memories")
+
+
+def _run(command: Callable[[Vault, dict[str, Any]], None], args: dict[str, Any]) -> int:
+    """Run a command on the vault as typer's commands run, with the same one-line errors and
+    exit codes (cli._TotaGroup.invoke)."""
     from .vault import Vault
 
     vault: Vault | None = None
@@ -128,9 +201,7 @@ def _search(args: dict[str, Any]) -> int:
         vault = Vault.open(args["vault"], create=False)
         vault.on_notice = _error  # what tota repaired by itself: one line on stderr
         with vault:
-            hits = vault.search(args["query"], type=args["type"], limit=args["limit"],
-                                raw=args["raw"])  # fmt: skip
-            print_search(vault, args["query"], hits, args["as_json"])
+            command(vault, args)
     except TotaError as exc:
         _error(f"error: {exc}")
         return exc.exit_code
@@ -227,14 +298,14 @@ def main() -> None:
     if hook is not None:
         run_hook_command(hook.pop("vault"), **hook)
         return
-    fast = search_argv(argv)
-    if fast is None:
+    search, recall = search_argv(argv), recall_argv(argv)
+    if search is None and recall is None:
         from .cli import main as typer_main
 
         typer_main()
         return
     try:
-        code = _search(fast)
+        code = _run(_search, search) if search is not None else _run(_recall, recall or {})
     except KeyboardInterrupt:
         sys.stderr.write("tota: interrupted\n")
         code = 130

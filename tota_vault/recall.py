@@ -21,10 +21,10 @@ docs/recall.md):
 A memory found by its topic alone has relevance 0. Memories whose every source is already cited
 by a better-ranked one move down the list, so the top results cover more of what the person
 said, and so do reflections after the first; a reflection's members that answer the message
-in their own words (`MEMBER_ANSWERS`) are placed before it instead. Superseded and archived memories are left out
-unless asked for. `context_block` turns the results into Markdown an assistant can put in its
-prompt, grouped by type, each line with its confidence, evidence and date, cut to a token
-budget.
+in their own words (`MEMBER_ANSWERS`) are placed before it instead. Superseded and archived
+memories are left out unless asked for. `context_block` turns the results into Markdown an
+assistant can put in its prompt, grouped by type, each line with its confidence, evidence and
+date, cut to a token budget.
 """
 
 from __future__ import annotations
