@@ -153,9 +153,9 @@ def test_memories_from_an_already_cited_message_move_down():
 
 @pytest.mark.parametrize(
     ("member_text", "order"),
-    [("Knee limits running volume", ["reflection", "other", "member"]),
-     ("Knee limits running volume in a plan", ["member", "reflection", "other"])],
-    ids=["a member holding too few words moves down", "a member that answers goes first"],
+    [("Knee limits running volume", ["second", "reflection", "other", "member"]),
+     ("Knee limits running volume in a plan", ["member", "reflection", "other", "second"])],
+    ids=["a member holding too few words moves down", "the best member that answers goes first"],
 )  # fmt: skip
 def test_a_reflection_that_merely_cites_a_member_does_not_hide_it(member_text, order):
     plan = QueryPlan(("knee", "plan", "running"), {"knee": 1.0, "plan": 1.0, "running": 1.0})
@@ -164,6 +164,8 @@ def test_a_reflection_that_merely_cites_a_member_does_not_hide_it(member_text, o
              sources=["c#1", "c#2"]),
         _row("member", -4.0, text=member_text, sources=["c#1"]),
         _row("other", -3.9, text="Likes a plan", sources=["c#3"]),
+        # Another member that answers: one goes before the reflection, the rest move down.
+        _row("second", -3.8, text="A running plan for a knee", sources=["c#2"]),
     ]  # fmt: skip
     assert 2 / 3 < MEMBER_ANSWERS <= 1.0  # the two cases sit either side of the threshold
     assert [r.path for r in rank(rows, plan, NOW)] == order

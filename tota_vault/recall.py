@@ -20,11 +20,11 @@ docs/recall.md):
 
 A memory found by its topic alone has relevance 0. Memories whose every source is already cited
 by a better-ranked one move down the list, so the top results cover more of what the person
-said, and so do reflections after the first; a reflection's members that answer the message
-in their own words (`MEMBER_ANSWERS`) are placed before it instead. Superseded and archived
-memories are left out unless asked for. `context_block` turns the results into Markdown an
-assistant can put in its prompt, grouped by type, each line with its confidence, evidence and
-date, cut to a token budget.
+said, and so do reflections after the first; a reflection's best member that answers the
+message in its own words (`MEMBER_ANSWERS`) is placed right before it instead. Superseded
+and archived memories are left out unless asked for. `context_block` turns the results into
+Markdown an assistant can put in its prompt, grouped by type, each line with its confidence,
+evidence and date, cut to a token budget.
 """
 
 from __future__ import annotations
@@ -67,8 +67,10 @@ W_TOPIC = 0.05
 #: person's life; more would spend the context on summaries of summaries.
 MAX_REFLECTIONS = 1
 #: The share of a question's weighted words a memory must hold to count as answering it in
-#: its own words: such a memory keeps its place even when a better-ranked reflection cites all
-#: of its sources (the reflection only links it).
+#: its own words: the best such member of a reflection goes right before it, instead of moving
+#: down because the reflection cites all of its sources (the reflection only links it).
+#: Tuned on LoCoMo conv-26/30/41, checked on conv-42/43 (docs/quality.md): lower values cost
+#: multi-hop all@10 there; the README's knee example needs at most 0.77.
 MEMBER_ANSWERS = 0.75
 NAME_WEIGHT, RARE_WEIGHT = 2.0, 1.5
 #: How many full-text matches are re-ranked: enough that confidence and recency can lift a
@@ -229,8 +231,9 @@ def _diversify(ranked: list[Recalled], coverage: Mapping[str, float]) -> list[Re
 
     Several memories learned from one message say related things; the top of the list is
     worth more spent on what else the person said. A reflection cites its members' sources
-    without saying what they say: a member that holds at least `MEMBER_ANSWERS` of the
-    question's weighted words answers it in its own words, and ranks ahead of the reflection.
+    without saying what they say: its best-ranked member that holds at least `MEMBER_ANSWERS`
+    of the question's weighted words answers it in its own words, and goes right before the
+    reflection (one member: more would spend the top of the list on one area's details).
     """
     cited: set[str] = set()
     placed: set[int] = set()
@@ -261,6 +264,7 @@ def _diversify(ranked: list[Recalled], coverage: Mapping[str, float]) -> list[Re
                 else:
                     first.append(member)
                     cited.update(sources)
+                break
         sources = set(result.sources)
         if sources and sources <= cited:
             later.append(result)
