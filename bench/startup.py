@@ -52,7 +52,7 @@ for row in conn.execute(sys.argv[3], params).fetchall():
 BEFORE = """
 import sys
 sys.meta_path[:] = [f for f in sys.meta_path if "__editable__" not in repr(f)]
-sys.path.insert(0, sys.argv.pop(1))
+sys.path[:0] = [sys.argv.pop(1)]  # in the child process, not in bench
 sys.argv[0] = "tota"
 from tota_vault.cli import main
 main()
