@@ -11,6 +11,10 @@ untimed. Then, interleaved run by run (the order rotating) so both see the same 
 - **tota search**: the `tota` console script, `--vault P search WORDS` (a table on stdout,
   which is a pipe here), and `... search WORDS --json`.
 
+With `--before PATH` (a folder holding another version of the `tota_vault` package, e.g.
+`git archive <commit> tota_vault | tar -x -C PATH`), a fourth process runs that version's
+`cli.main` for `search WORDS` in the same rounds: before and after, side by side in one run.
+
 The words of each run are drawn from the vault's own notes (`_kit.requests`), the same for
 both processes of a run. Each figure is the wall time of the process from start to exit
 (`time.perf_counter` around `subprocess.run`), median and p95 over the runs, and the
@@ -43,6 +47,17 @@ for row in conn.execute(sys.argv[3], params).fetchall():
     print(row)
 """
 
+#: Another version's `tota search`: its own package first on the path, ahead of the
+#: editable install's finder, then its typer entry point (older versions have no cli_fast).
+BEFORE = """
+import sys
+sys.meta_path[:] = [f for f in sys.meta_path if "__editable__" not in repr(f)]
+sys.path[:0] = [sys.argv.pop(1)]  # in the child process, not in bench
+sys.argv[0] = "tota"
+from tota_vault.cli import main
+main()
+"""
+
 
 def prepare(size: int, work: Path, seed: int) -> Path:
     """A synced copy of the generated vault of `size` notes (the original stays as generated)."""
@@ -65,13 +80,15 @@ def words_of(conn: Any, count: int) -> list[str]:
     return out[:count]
 
 
-def bench(size: int, runs: int, work: Path, seed: int) -> dict[str, Any]:
+def bench(
+    size: int, runs: int, work: Path, seed: int, before: Path | None = None
+) -> dict[str, Any]:
     vault = prepare(size, work, seed)
     with Vault.open(vault) as v:
         searches = words_of(v.index.conn, runs)
     db = str(index_path(vault))
     tota = _kit.tota_command()
-    done: dict[str, int] = {"bare": 0, "table": 0, "json": 0}
+    done: dict[str, int] = {"bare": 0, "table": 0, "json": 0, "before": 0}
 
     def words(job: str) -> str:
         """Each job runs once a round, so its own count is the round: the same words for all."""
@@ -89,8 +106,16 @@ def bench(size: int, runs: int, work: Path, seed: int) -> dict[str, Any]:
         argv = [tota, "--vault", str(vault), "search", words("json"), "--json"]
         return _kit.time_process(argv)[0]
 
+    def earlier() -> float:
+        argv = [sys.executable, "-c", BEFORE, str(before), "--vault", str(vault), "search",
+                words("before")]  # fmt: skip
+        return _kit.time_process(argv)[0]
+
+    jobs = {"bare": bare, "table": table, "json": as_json}
+    if before is not None:
+        jobs["before"] = earlier
     load_before = _kit.machine()["load_average_1min"]
-    times = _kit.interleave(runs, {"bare": bare, "table": table, "json": as_json})
+    times = _kit.interleave(runs, jobs)
     base = statistics.median(times["bare"])
     return {
         "size": size,
@@ -114,10 +139,12 @@ def main(argv: list[str] | None = None) -> int:
     p = _kit.parser(__doc__)
     p.add_argument("--size", type=int, default=10_000)
     p.add_argument("--runs", type=int, default=20)
+    p.add_argument("--before", type=Path, help="a folder with another version's tota_vault")
     args = p.parse_args(argv)
-    result = bench(args.size, args.runs, args.work, _kit.SEED)
+    result = bench(args.size, args.runs, args.work, _kit.SEED, args.before)
     label = {"bare": "bare python + sqlite3, the same query", "table": "`tota search` (table)",
-             "json": "`tota search --json`"}  # fmt: skip
+             "json": "`tota search --json`",
+             "before": f"`tota search` (table), the code in {args.before}"}  # fmt: skip
     rows = [
         (label[name], f"{f['median_s']:.3f} s", f"{f['p95_s']:.3f} s", f"{f['ratio_median']}×")
         for name, f in result["figures"].items()

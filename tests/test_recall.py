@@ -8,6 +8,7 @@ import pytest
 
 from tota_vault import Vault
 from tota_vault.recall import (
+    MEMBER_ANSWERS,
     NAME_WEIGHT,
     RARE_WEIGHT,
     QueryPlan,
@@ -148,6 +149,43 @@ def test_memories_from_an_already_cited_message_move_down():
         _row("c", -3.0, text="Drinks tea at four", sources=["c#2"]),
     ]
     assert [r.path for r in rank(rows, plan, NOW)] == ["a", "c", "b"]
+
+
+@pytest.mark.parametrize(
+    ("member_text", "order"),
+    [("Knee limits running volume", ["second", "reflection", "other", "member"]),
+     ("Knee limits running volume in a plan", ["member", "reflection", "other", "second"])],
+    ids=["a member holding too few words moves down", "the best member that answers goes first"],
+)  # fmt: skip
+def test_a_reflection_that_merely_cites_a_member_does_not_hide_it(member_text, order):
+    plan = QueryPlan(("knee", "plan", "running"), {"knee": 1.0, "plan": 1.0, "running": 1.0})
+    rows = [
+        _row("reflection", -9.0, text="Running plan for the knee", type="reflection",
+             sources=["c#1", "c#2"]),
+        _row("member", -4.0, text=member_text, sources=["c#1"]),
+        _row("other", -3.9, text="Likes a plan", sources=["c#3"]),
+        # Another member that answers: one goes before the reflection, the rest move down.
+        _row("second", -3.8, text="A running plan for a knee", sources=["c#2"]),
+    ]  # fmt: skip
+    assert 2 / 3 < MEMBER_ANSWERS <= 1.0  # the two cases sit either side of the threshold
+    assert [r.path for r in rank(rows, plan, NOW)] == order
+
+
+def test_the_readme_example_recalls_the_knee_constraint(sample_dir):
+    # README: `tota recall "Can you plan my running week around my knee?" --budget 300`.
+    # The reflection on training cites the knee constraint's sources; the constraint says
+    # what the question asks in its own words, so it ranks ahead and fits the budget.
+    message = "Can you plan my running week around my knee?"
+    with Vault.open(sample_dir) as vault:
+        results = vault.recall(message, 10, now=NOW)
+        titles = [r.title for r in results]
+        knee = titles.index("Left knee limits running volume")
+        assert knee < titles.index("Training for the Lisbon half-marathon")
+        assert knee < 3
+        block = context_block(results, budget=300)
+        assert "patellar tendon problem in her left knee" in block
+        top = vault.recall(message, knee + 1, now=NOW)  # a limit counts in rank order
+        assert [r.title for r in top] == titles[: knee + 1]
 
 
 def test_a_memory_about_the_person_the_message_names_ranks_first():

@@ -76,3 +76,21 @@ def test_search_as_a_process_loads_nothing_heavy(sample_dir: Path, as_json: bool
     assert "tota_vault.vault" in modules  # the probe did run a search, and found the note
     assert "PostgreSQL" in (json.loads(out)[0]["title"] if as_json else out)
     assert not roots(modules)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["search", "postgres"], ["search", "postgres", "--json"],
+     ["recall", "postgres", "--budget", "300"], ["hook", "prompt", "--limit", "3"]],
+    ids=["search", "search --json", "recall", "hook prompt"],
+)  # fmt: skip
+def test_the_hot_commands_skip_typer(sample_dir: Path, args: list[str]) -> None:
+    # cli_fast parses these by hand: typer's import and parsing cost more than the search.
+    modules, _ = loaded_by(["--vault", str(sample_dir), *args])
+    assert "tota_vault.cli_fast" in modules
+    assert not {"typer", "click", "pydantic", "tota_vault.cli"} & modules
+
+
+def test_any_other_command_goes_to_typer(sample_dir: Path) -> None:
+    modules, out = loaded_by(["--vault", str(sample_dir), "search", "postgres", "--help"])
+    assert "typer" in modules and "Full-text search" in out

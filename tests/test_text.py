@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tota_vault.errors import QueryError
 from tota_vault.text import (
@@ -12,6 +14,7 @@ from tota_vault.text import (
     FUNCTION_WORDS,
     REFLECTION_STOP,
     STOPWORDS,
+    StemFinder,
     fts_any,
     fts_phrase_query,
     fts_quote,
@@ -160,3 +163,42 @@ def test_the_same_terms_unquoted_are_not_what_fts5_searches_for(fts, term: str):
         return
     quoted = [r[0] for r in fts.execute("SELECT body FROM t WHERE t MATCH ?", (fts_quote(term),))]
     assert rows != quoted
+
+
+def _every_word(text: str, stems: set[str]) -> set[str]:
+    """What `StemFinder` must answer, the plain way: stem every word, keep the stems asked for."""
+    return {stem(w, forms=True) for w in tokens(text) if not w.endswith("'s")} & stems
+
+
+@pytest.mark.parametrize(
+    ("text", "words", "found"),
+    [("She runs under 45 km a week", ["run", "weeks"], {"run", "week"}),
+     ("Visited three cities last year", ["city"], {"city"}),
+     ("The city's museums", ["city"], set()),
+     ("Sam's book", ["sam"], set()),
+     ("a prerun is not runs", ["run"], {"run"}),
+     ("e-mail and C++ and rock’n’roll", ["mail", "c++", "rock'n'roll"], {"c++", "rock'n'roll"}),
+     ("_knee and 'knee' and -knee", ["knee"], {"knee"}),
+     ("a×knee ×knees", ["knee"], set()),
+     ("İstanbul knee", ["knee", "istanbul"], {"knee"}),
+     ("KNEE Knees", ["knee"], {"knee"}),
+     ("studied studies", ["study"], {"study"}),
+     ("nothing here", [], set())],
+)  # fmt: skip
+def test_stem_finder_finds_the_stems_a_text_holds(text: str, words: list[str], found: set[str]):
+    stems = {stem(w, forms=True) for w in words}
+    assert StemFinder(stems).find(text) == found == _every_word(text, stems)
+
+
+_WORDS = st.sampled_from(["run", "runs", "running", "runner", "city", "cities", "city's",
+                          "studied", "knee", "Knee", "KNEES", "c++", "e-mail", "mail", "×a",
+                          "rock’n’roll", "don't", "ÿes", "Ÿes", "İk", "a_b", "x"])  # fmt: skip
+_GLUE = st.sampled_from([" ", "", "-", "'", "’", "_", "+", ", ", "×", "÷", ".", "\n"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(_WORDS, _GLUE), max_size=12), st.lists(_WORDS, max_size=4))
+def test_stem_finder_agrees_with_stemming_every_word(parts, asked):
+    text = "".join(word + glue for word, glue in parts)
+    stems = {stem(w, forms=True) for w in asked}
+    assert StemFinder(stems).find(text) == _every_word(text, stems)

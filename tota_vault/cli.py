@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperGroup
 
+from .cli_fast import _hook_argv, _HookUsageError, print_recall, print_search, run_hook_command
 from .errors import TotaError, ValidationError
 from .model import MANUAL_CONFIDENCE
 
@@ -260,35 +261,7 @@ def search(
     """Full-text search over every note, best match first."""
     with _open() as vault:
         hits = vault.search(query, type=type, limit=limit, raw=raw)
-        if as_json:
-            _print_json([hit.to_dict() for hit in hits])
-            return
-        if not hits:
-            print(f"No notes match {query!r}.")
-            return
-        from rich.table import Table
-        from rich.text import Text
-
-        short = vault.short_ids(hit.memory_id for hit in hits)
-
-        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-        table.add_column("type")
-        table.add_column("memory", overflow="fold")
-        table.add_column("conf.", justify="right")
-        table.add_column("evidence")
-        for hit in hits:
-            row = hit.row
-            cell = Text(row["title"], style="bold")
-            cell.append("\n")
-            for piece, matched in hit.snippet_parts():
-                cell.append(piece.replace("\n", " "), style="reverse" if matched else "")
-            named = f"{short[row['memory_id']]}  " if row["memory_id"] in short else ""
-            cell.append(f"\n{named}{row['path']}", style="dim")
-            if row["error"]:
-                cell.append(f"\ninvalid: {row['error']}", style="red")
-            conf = "" if row["confidence"] is None else f"{row['confidence']:.2f}"
-            table.add_row(row["type"] or "-", cell, conf, row["evidence"] or "-")
-        _console().print(table)
+        print_search(vault, query, hits, as_json)
 
 
 @app.command()
@@ -731,8 +704,6 @@ def recall(
     as_json: JsonOption = False,
 ) -> None:
     """Recall the memories most relevant to a message, ranked and explained."""
-    from .recall import context_block
-
     if output not in ("markdown", "json"):
         raise typer.BadParameter(f"{output!r} is not markdown or json", param_hint="--format")
     if message is None and not profile:
@@ -742,16 +713,10 @@ def recall(
             results = vault.profile(limit=max(limit, 20))
         else:
             results = vault.recall(message or "", limit, type=type)
-        if as_json or output == "json":
-            _print_json([r.to_dict() for r in results])
-            return
-        block = context_block(
-            results,
-            budget=budget,
-            heading="Profile" if profile else "Memories",
-            ids=vault.short_ids(r.id for r in results),
+        heading = "Profile" if profile else "Memories"
+        print_recall(
+            vault, results, as_json=as_json or output == "json", budget=budget, heading=heading
         )
-        sys.stdout.write(block or "No memories match.\n")
 
 
 #: The one memory a command acts on, however the person names it (`Vault.resolve`).
@@ -1163,21 +1128,7 @@ def hook(
     nothing. A hook never blocks the host: any failure exits 0 with one line on stderr.
     See docs/hooks.md.
     """
-    from .hooks import run_hook
-
-    # Bytes, decoded leniently: garbage on stdin is the hook's one-line error, not a traceback.
-    # An unknown EVENT is too (run_hook says so): exit 2 would block the person's prompt.
-    try:
-        data = b"" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read()
-    except (OSError, ValueError):
-        data = b""
-    text = data.decode("utf-8", errors="replace")
-    result = run_hook(event, text, vault=_state["vault"], budget=budget, limit=limit, inline=inline)
-    if result.stdout:
-        sys.stdout.write(result.stdout)
-        sys.stdout.flush()
-    if result.stderr:
-        sys.stderr.write(result.stderr + "\n")
+    run_hook_command(_state["vault"], event, budget=budget, limit=limit, inline=inline)
 
 
 def cli_reference(width: int = 88) -> str:
@@ -1218,51 +1169,6 @@ def cli_reference(width: int = 88) -> str:
     return "\n".join(parts) + "\n"
 
 
-class _HookUsageError(ValueError):
-    """A `tota hook` command line that cannot be run: said in one line, exit 0 (a hook that
-    exits 2 blocks the person's turn in Claude Code)."""
-
-
-def _hook_argv(argv: list[str]) -> dict[str, Any] | None:
-    """`[--vault PATH] hook EVENT [--budget N] [--limit N] [--inline]` as `hook`'s arguments,
-    or None for anything that is not a hook (or asks for help), which typer then parses.
-
-    Claude Code runs a hook on every prompt: going around typer's parser saves a third of
-    the process's time (docs/hooks.md). The forms are exactly those of `hook`'s options; any
-    other form of a hook raises `_HookUsageError` instead of reaching typer, whose usage
-    error would exit 2.
-    """
-    args: dict[str, Any] = {"vault": None}  # None: resolve_vault_path reads TOTA_VAULT
-    rest = list(argv)
-    if rest[:1] == ["--vault"] and len(rest) >= 2:
-        args["vault"], rest = rest[1], rest[2:]
-    elif rest[:1] and rest[0].startswith("--vault="):
-        args["vault"], rest = rest[0].split("=", 1)[1], rest[1:]
-    if rest[:1] != ["hook"] or any(a in ("-h", "--help") for a in rest):
-        return None
-    if len(rest) < 2 or rest[1].startswith("-"):
-        raise _HookUsageError("no hook event given (prompt, stop or session-start)")
-    args.update(event=rest[1], budget=None, limit=8, inline=False)
-    options = rest[2:]
-    while options:
-        name = options.pop(0)
-        if name == "--inline":
-            args["inline"] = True
-            continue
-        name, _, value = name.partition("=")
-        key = {"--budget": "budget", "--limit": "limit", "-n": "limit"}.get(name)
-        if key is None:
-            raise _HookUsageError(f"unknown option {name!r} (--budget N, --limit N, --inline)")
-        if not value:
-            if not options:
-                raise _HookUsageError(f"{name} needs a number")
-            value = options.pop(0)
-        if not value.isdigit() or int(value) < 1:
-            raise _HookUsageError(f"{name} {value!r} is not a whole number of at least 1")
-        args[key] = int(value)
-    return args
-
-
 def main() -> None:
     """Entry point of the `tota` console script."""
     if sys.argv[1:] == ["--reference"]:  # python -m tota_vault.cli --reference > docs/cli.md
@@ -1274,8 +1180,7 @@ def main() -> None:
         sys.stderr.write(f"tota hook: {exc}\n")
         return  # exit 0: the host carries on
     if fast is not None:
-        _state["vault"] = fast.pop("vault")
-        hook(**fast)
+        run_hook_command(fast.pop("vault"), **fast)
         return
     try:
         app()

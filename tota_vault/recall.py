@@ -20,10 +20,11 @@ docs/recall.md):
 
 A memory found by its topic alone has relevance 0. Memories whose every source is already cited
 by a better-ranked one move down the list, so the top results cover more of what the person
-said, and so do reflections after the first. Superseded and archived memories are left out
-unless asked for. `context_block` turns the results into Markdown an assistant can put in its
-prompt, grouped by type, each line with its confidence, evidence and date, cut to a token
-budget.
+said, and so do reflections after the first; a reflection's best member that answers the
+message in its own words (`MEMBER_ANSWERS`) is placed right before it instead. Superseded
+and archived memories are left out unless asked for. `context_block` turns the results into
+Markdown an assistant can put in its prompt, grouped by type, each line with its confidence,
+evidence and date, cut to a token budget.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from typing import Any
 from .decay import effective_confidence
 from .index import Index
 from .model import MemoryType, parse_date
-from .text import STOPWORDS, WORD_RE, fts_any, fts_quote, stem, tokens
+from .text import STOPWORDS, WORD_RE, StemFinder, fts_any, fts_quote, stem
 from .topics import TOPIC_TAG, topics_of_words
 
 __all__ = [
@@ -65,6 +66,12 @@ W_TOPIC = 0.05
 #: At most this many reflections in the top results: one gives the overview of an area of the
 #: person's life; more would spend the context on summaries of summaries.
 MAX_REFLECTIONS = 1
+#: The share of a question's weighted words a memory must hold to count as answering it in
+#: its own words: the best such member of a reflection goes right before it, instead of moving
+#: down because the reflection cites all of its sources (the reflection only links it).
+#: Tuned on LoCoMo conv-26/30/41, checked on conv-42/43 (docs/quality.md): lower values cost
+#: multi-hop all@10 there; the README's knee example needs at most 0.77.
+MEMBER_ANSWERS = 0.75
 NAME_WEIGHT, RARE_WEIGHT = 2.0, 1.5
 #: How many full-text matches are re-ranked: enough that confidence and recency can lift a
 #: slightly weaker text match into the top results, few enough to stay well under 20 ms.
@@ -156,16 +163,21 @@ def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list
     best = max(-float(r.get("score") or 0.0) for r in rows) or 1.0
     total_weight = sum(plan.weights.values()) or 1.0
     stems = {stem(t, forms=True): t for t in plan.terms}
+    # Only the query is stemmed whole; a candidate's words are stemmed only where one starts
+    # like a query stem (`StemFinder`): stemming every candidate's whole text was 86% of a
+    # recall's time at 100k memories.
+    finder = StemFinder(stems)
     # A possessive in a memory ("Caroline's book") does not cover the word: it mostly names
     # someone else's memory that mentions the person asked about. Counting it, as FTS5 does,
     # measured 0.004 lower all@5 and 0.001 lower all@10 and any@10 on LoCoMo.
     out = []
+    coverages: dict[str, float] = {}
     for row in rows:
         relevance = max(0.0, -float(row.get("score") or 0.0)) / best
         haystack = " ".join(str(row.get(k) or "") for k in ("title", "text", "tags", "aliases"))
-        present = {stem(w, forms=True) for w in tokens(haystack) if not w.endswith("'s")}
-        matched = tuple(sorted({stems[s] for s in stems if s in present}))
+        matched = tuple(sorted({stems[s] for s in finder.find(haystack)}))
         coverage = sum(plan.weights[t] for t in matched) / total_weight
+        coverages[row["path"]] = coverage
         tags = str(row.get("tags") or "").split()
         shared = tuple(t for t in plan.topics if TOPIC_TAG + t in tags)
         matched += tuple(TOPIC_TAG + t for t in shared)
@@ -211,30 +223,54 @@ def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list
             )  # fmt: skip
         )
     out.sort(key=lambda r: (-r.score, r.path))
-    return _diversify(out)
+    return _diversify(out, coverages)
 
 
-def _diversify(ranked: list[Recalled]) -> list[Recalled]:
+def _diversify(ranked: list[Recalled], coverage: Mapping[str, float]) -> list[Recalled]:
     """Move a memory whose every source is already cited by a better one after the others.
 
     Several memories learned from one message say related things; the top of the list is
-    worth more spent on what else the person said.
+    worth more spent on what else the person said. A reflection cites its members' sources
+    without saying what they say: its best-ranked member that holds at least `MEMBER_ANSWERS`
+    of the question's weighted words answers it in its own words, and goes right before the
+    reflection (one member: more would spend the top of the list on one area's details).
     """
-    seen: set[str] = set()
+    cited: set[str] = set()
+    placed: set[int] = set()
     first: list[Recalled] = []
     later: list[Recalled] = []
     reflections = 0
-    for result in ranked:
+
+    def answers(result: Recalled) -> bool:
+        return result.type != "reflection" and coverage.get(result.path, 0.0) >= MEMBER_ANSWERS
+
+    for i, result in enumerate(ranked):
+        if i in placed:
+            continue
         if result.type == "reflection":
             reflections += 1
             if reflections > MAX_REFLECTIONS:
                 later.append(result)
                 continue
-        if result.sources and set(result.sources) <= seen:
+            members = set(result.sources)
+            for j in range(i + 1, len(ranked)):
+                member = ranked[j]
+                sources = set(member.sources)
+                if j in placed or not sources or not sources <= members or not answers(member):
+                    continue
+                placed.add(j)
+                if sources <= cited:
+                    later.append(member)
+                else:
+                    first.append(member)
+                    cited.update(sources)
+                break
+        sources = set(result.sources)
+        if sources and sources <= cited:
             later.append(result)
         else:
             first.append(result)
-            seen.update(result.sources)
+            cited.update(sources)
     return first + later
 
 

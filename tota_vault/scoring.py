@@ -22,11 +22,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from rapidfuzz import fuzz, utils
-
-from .extract.base import Candidate
 from .model import Evidence, MemoryType
+
+if TYPE_CHECKING:
+    # Only a type here: config reads this module's thresholds, and `tota search` reads config,
+    # so neither the extractors nor rapidfuzz (imported where similarity needs it) load for
+    # a read (bench.startup).
+    from .extract.base import Candidate
 
 __all__ = [
     "DEFAULT_MIN_CONFIDENCE",
@@ -117,6 +121,8 @@ def similarity(a: str, b: str) -> float:
     `partial_ratio` or `WRatio`: those call a statement that contains another a duplicate,
     and "Likes tea" would swallow "Likes tea but hates coffee".
     """
+    from rapidfuzz import fuzz, utils
+
     return fuzz.token_sort_ratio(a, b, processor=utils.default_process)
 
 

@@ -7,6 +7,7 @@ with the evaluation kit's judge-free extraction scorer.
 
     python -m bench.quality.locomo                   # extraction and recall, both scored
     python -m bench.quality.locomo --limit 1         # the first conversation only
+    python -m bench.quality.locomo --conversations conv-42,conv-43   # these, scored alone
 
 Recall: once a conversation is ingested, `Vault.reflect` consolidates it (as `tota reflect` or
 a scheduled run would), then every question (category 5, adversarial, is skipped by the
@@ -86,11 +87,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval-dir", type=Path, default=_kit.eval_dir())
     parser.add_argument("--data", type=Path, help="default: locomo-dev.json in --eval-dir")
     parser.add_argument("--limit", type=int, default=0, help="only the first N conversations")
+    parser.add_argument(
+        "--conversations", default="",
+        help="only these conversations (comma-separated ids), their questions scored alone: "
+        "a split tuned on and a split held out report side by side",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     args.data = args.data or args.eval_dir / "locomo-dev.json"
 
     evalkit = _kit.load_evalkit(args.eval_dir)
     dataset = evalkit.load_locomo(str(args.data), skip_categories=(5,))  # as score_recall.py
+    if args.conversations:
+        chosen = set(args.conversations.split(","))
+        unknown = chosen - {c.conv_id for c in dataset.conversations}
+        if unknown:
+            raise SystemExit(f"no such conversation: {', '.join(sorted(unknown))}")
+        dataset.conversations = [c for c in dataset.conversations if c.conv_id in chosen]
+        dataset.questions = [q for q in dataset.questions if q.conv_id in chosen]
     args.out.mkdir(parents=True, exist_ok=True)
     extracted: dict[str, list[dict]] = {}
     run: list[dict] = []
@@ -129,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     recall_summary.pop("per_question", None)
     gold = evalkit.locomo_gold_facts(str(args.data))
+    gold = [fact for fact in gold if fact["conversation_id"] in extracted]
     scores = evalkit.score_extraction(gold, extracted)
     result = {"extraction": scores, "recall": recall_summary, "per_conversation": per_conv}
     (args.out / "extraction.json").write_text(json.dumps(result, indent=1))

@@ -1,0 +1,65 @@
+"""The console script's hand-written parser for `tota search` and `tota recall`: the forms
+typer accepts, and None (typer parses it, and says what is wrong) for every other form."""
+
+from __future__ import annotations
+
+import pytest
+
+from tota_vault.cli_fast import recall_argv, search_argv
+
+BASE = {"vault": None, "type": None, "limit": 10, "raw": False, "as_json": False}
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["search", "knee"], {**BASE, "query": "knee"}),
+        (["--vault", "/v", "search", "C++"], {**BASE, "vault": "/v", "query": "C++"}),
+        (["--vault=/v", "search", "a b"], {**BASE, "vault": "/v", "query": "a b"}),
+        (["search", "knee", "--json", "--raw"], {**BASE, "query": "knee", "as_json": True, "raw": True}),
+        (["search", "-n", "3", "knee", "-t", "habit"], {**BASE, "query": "knee", "limit": 3, "type": "habit"}),
+        (["search", "knee", "--limit=2", "--type=goal"], {**BASE, "query": "knee", "limit": 2, "type": "goal"}),
+        (["search"], None),  # no query: typer's usage error
+        (["search", "a", "b"], None),  # a second word
+        (["search", "knee", "-n", "0"], None),  # typer's message for a number out of range
+        (["search", "knee", "-n", "x"], None),
+        (["search", "knee", "-n"], None),
+        (["search", "knee", "-n5"], None),
+        (["search", "knee", "--help"], None),
+        (["search", "-h"], None),
+        (["search", "--", "-x"], None),
+        (["search", "knee", "--vault", "/v"], None),  # a root option after the command
+        (["search", "knee", "--raw=1"], None),
+        (["search", "knee", "--bogus"], None),
+        (["--vault"], None),
+        (["--vault=", "search", "x"], None),
+        (["recall", "knee"], None),
+        ([], None),
+    ],
+)  # fmt: skip
+def test_search_argv(argv: list[str], expected: dict | None):
+    assert search_argv(argv) == expected
+
+
+RECALL = {"vault": None, "limit": 10, "budget": None, "type": None, "output": "markdown",
+          "as_json": False}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["recall", "my knee?"], {**RECALL, "message": "my knee?"}),
+        (["--vault", "/v", "recall", "knee", "--budget", "300"], {**RECALL, "vault": "/v", "message": "knee", "budget": 300}),
+        (["recall", "knee", "--format", "json", "-n", "3"], {**RECALL, "message": "knee", "output": "json", "limit": 3}),
+        (["recall", "knee", "--format=markdown", "--json", "-t", "goal"], {**RECALL, "message": "knee", "as_json": True, "type": "goal"}),
+        (["recall", "knee", "--format", "yaml"], None),  # typer's usage error
+        (["recall", "--profile"], None),
+        (["recall", "knee", "--profile"], None),
+        (["recall"], None),
+        (["recall", "knee", "--budget", "0"], None),
+        (["recall", "knee", "--help"], None),
+        (["search", "knee"], None),
+    ],
+)  # fmt: skip
+def test_recall_argv(argv: list[str], expected: dict | None):
+    assert recall_argv(argv) == expected
