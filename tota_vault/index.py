@@ -1034,6 +1034,51 @@ class Index:
             self.conn.text_factory = previous
         return None
 
+    # --- maintenance reads (decay, reflect): streamed, only the columns a decision needs ----
+
+    def decay_rows(
+        self,
+    ) -> Iterator[tuple[str, float | None, float | None, str | None, str | None]]:
+        """(path, confidence, durability, confirmed, updated) of every active memory, one row
+        at a time from the cursor: `tota decay` decides per row and keeps only the stale."""
+        cursor = self.conn.cursor()
+        cursor.row_factory = None
+        yield from cursor.execute(DECAY_ROWS)
+
+    def reflect_rows(
+        self, *, subject: str | None = None, topic_tag: str | None = None
+    ) -> Iterator[tuple[Any, ...]]:
+        """The active memories reflections are planned from, one row at a time (columns
+        `REFLECT_COLUMNS`): all of them, or those of one subject whose tags hold `topic_tag`
+        (found through the full-text index; the caller checks the tag itself)."""
+        cursor = self.conn.cursor()
+        cursor.row_factory = None
+        if subject is None or topic_tag is None:
+            yield from cursor.execute(REFLECT_ROWS)
+            return
+        phrase = fts_quote(" ".join(topic_tag.split("/")))
+        params = {"query": f"tags : {phrase}", "subject": subject}
+        yield from cursor.execute(REFLECT_TOPIC_ROWS, params)
+
+    def reflection_rows(self) -> list[dict[str, Any]]:
+        """Every active reflection note (tota's and a person's), with its body for its links."""
+        return [_row_dict(r) for r in self.conn.execute(REFLECTIONS)]
+
+    def reflection_by_key(self, key: str, subject: str) -> dict[str, Any] | None:
+        """tota's reflection with this identity (`reflect.Group.key`), or None."""
+        row = self.conn.execute(REFLECTION_BY_KEY, (key, subject)).fetchone()
+        return None if row is None else _row_dict(row)
+
+    def rows_at(self, paths: Sequence[str]) -> list[dict[str, Any]]:
+        """The whole rows of these paths (sources decoded), in no particular order."""
+        out: list[dict[str, Any]] = []
+        for start in range(0, len(paths), 500):  # stay under SQLite's variable limit
+            chunk = list(paths[start : start + 500])
+            marks = ", ".join("?" for _ in chunk)
+            rows = self.conn.execute(f"SELECT * FROM notes WHERE path IN ({marks})", chunk)
+            out += [_row_dict(r) for r in rows]
+        return out
+
 
 def _row_dict(row: sqlite3.Row) -> dict[str, Any]:
     out = dict(row)
@@ -1057,3 +1102,40 @@ def _statements(script: str) -> list[str]:
             statements.append(joined)
             current = []
     return statements
+
+
+# --- maintenance reads (decay, reflect) --------------------------------------------------------
+
+#: `tota decay`: what the effective confidence needs, of every active memory, and nothing else
+#: (no text: deciding must not cost a parse or a stem of any note; issue #15).
+DECAY_ROWS = """
+SELECT path, confidence, durability, confirmed, updated FROM notes
+WHERE error IS NULL AND type IS NOT NULL AND status = 'active'
+"""
+#: What a reflection plan needs of a memory: who it is about, its slot, its tags and its
+#: statement (a person's note may have no topic tags: its topics come from the statement).
+REFLECT_COLUMNS = ("path", "subject", "key", "type", "confidence", "tags", "text")
+REFLECT_ROWS = f"""
+SELECT {", ".join(REFLECT_COLUMNS)} FROM notes
+WHERE error IS NULL AND type IS NOT NULL AND status = 'active'
+"""
+#: One subject's memories of one topic (a reflection after `observe`): the tag's phrase in the
+#: full-text index narrows 100k notes to the topic's, the subject filters them.
+REFLECT_TOPIC_ROWS = f"""
+SELECT {", ".join("n." + c for c in REFLECT_COLUMNS)}
+FROM notes_fts AS f JOIN notes AS n ON n.id = f.rowid
+WHERE notes_fts MATCH :query AND n.subject = :subject
+  AND n.error IS NULL AND n.type IS NOT NULL AND n.status = 'active'
+"""
+#: Reflections already written: tota's (found again by key) and a person's (which may cover a
+#: group: their links are in the body).
+REFLECTIONS = """
+SELECT path, title, text, body, subject, key, confidence, sources, created, updated, memory_id
+FROM notes WHERE error IS NULL AND type = 'reflection' AND status = 'active' ORDER BY path
+"""
+REFLECTION_BY_KEY = """
+SELECT path, title, text, body, subject, key, confidence, sources, created, updated, memory_id
+FROM notes WHERE key = ? AND subject = ? AND type = 'reflection' AND status = 'active'
+  AND error IS NULL
+ORDER BY path LIMIT 1
+"""

@@ -163,7 +163,12 @@ def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list
     for row in rows:
         relevance = max(0.0, -float(row.get("score") or 0.0)) / best
         haystack = " ".join(str(row.get(k) or "") for k in ("title", "text", "tags", "aliases"))
-        present = {stem(w, forms=True) for w in tokens(haystack) if not w.endswith("'s")}
+        # Without query terms (`as_recalled`: profile, recent, stale) there is nothing to cover.
+        present = (
+            {stem(w, forms=True) for w in tokens(haystack) if not w.endswith("'s")}
+            if stems
+            else set()
+        )
         matched = tuple(sorted({stems[s] for s in stems if s in present}))
         coverage = sum(plan.weights[t] for t in matched) / total_weight
         tags = str(row.get("tags") or "").split()

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .capped import add_capped, recordable, refresh_index
 from .config import is_paused, load_config, set_paused
-from .decay import ARCHIVE_FLOOR
+from .decay import archive_stale, find_stale
 from .errors import (
     IndexCorruptError,
     IndexError_,
@@ -63,7 +63,7 @@ from .notes import (
     unique_title,
 )
 from .paths import broken_index_copies, index_path, resolve_vault_path, state_dir
-from .recall import Recalled, as_recalled
+from .recall import Recalled
 from .recall import profile as profile_memories
 from .recall import recall as recall_memories
 from .reflect import ReflectReport, plan_reflections, reflection_memory
@@ -83,11 +83,6 @@ if TYPE_CHECKING:
 
 __all__ = ["GITIGNORE_LINES", "StoredMemory", "Vault"]
 
-#: Every active memory, with what grouping and reflections need.
-#: Candidates for `tota decay`: every active memory (decay is computed when read).
-STALE_ROWS = """
-SELECT * FROM notes WHERE error IS NULL AND type IS NOT NULL AND status = 'active'
-"""
 #: `tota confirm`: the strength of a deliberate confirmation, as a clearly stated fact.
 CONFIRM_CONFIDENCE = 0.9
 #: The shortest id prefix accepted where an id is. A ULID starts with its time (10 characters),
@@ -906,11 +901,7 @@ class Vault:
     @_guarded
     def stale(self, *, now: datetime | None = None) -> list[Recalled]:
         """Active memories whose effective confidence fell under the archive floor."""
-        memories = as_recalled(self.index.conn.execute(STALE_ROWS), now)
-        return sorted(
-            (r for r in memories if (r.effective_confidence or 0.0) < ARCHIVE_FLOOR),
-            key=lambda r: (r.effective_confidence or 0.0, r.path),
-        )
+        return find_stale(self.index, now or datetime.now())
 
     @_guarded
     def decay(self, *, apply: bool = False, now: datetime | None = None) -> list[Recalled]:
@@ -918,8 +909,7 @@ class Vault:
         at = (now or datetime.now()).replace(microsecond=0)
         stale = self.stale(now=at)
         if apply:
-            for result in stale:
-                self.edit(result.path, lambda row: {"status": Status.ARCHIVED.value, "updated": at})
+            archive_stale(self, [r.path for r in stale], at)
         return stale
 
     @_guarded
