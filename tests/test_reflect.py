@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
+
 from tota_vault import Vault
 from tota_vault.notes import parse_note
 from tota_vault.reflect import plan_reflections, reflection_text
@@ -23,11 +25,31 @@ def row(path, text, subject="user", key=None, type="habit", confidence=0.8):
 FILLER = [row(f"habit/f{i}.md", f"Unrelated{i} statement{i} gardening{i}") for i in range(20)]
 
 
-def test_memories_sharing_a_distinctive_word_form_one_group():
-    pottery = [row(f"habit/p{i}.md", f"Went to a pottery class, week {i}") for i in range(4)]
-    groups = plan_reflections(pottery + FILLER)
-    assert [(g.theme, len(g.members)) for g in groups] == [("pottery", 4)]
-    assert groups[0].key == "reflection/user/pottery"
+def test_memories_naming_the_same_thing_form_one_group():
+    fixes = [row(f"habit/n{i}.md", f"Fixed a bug in Negativo, set {i}") for i in range(4)]
+    groups = plan_reflections(fixes + FILLER)
+    assert [(g.theme, g.label, len(g.members)) for g in groups] == [("negativo", "Negativo", 4)]
+    assert groups[0].key == "reflection/user/negativo"
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        [
+            "Checks the logs every morning {i}.",
+            "Skims every changelog {i}.",
+            "Every sprint {i} ends.",
+        ],
+        ["Is an engineer {i}.", "Mentors another engineer {i}.", "The engineer {i} left."],
+        ["Maintains legacy code {i}.", "Fears the legacy parser {i}.", "Legacy tests {i} fail."],
+    ],
+)
+def test_a_shared_plain_word_forms_no_group(texts):
+    """Stray words ("every", "engineer", "legacy") never make a reflection on their own."""
+    rows = [
+        row(f"habit/w{i}{j}.md", text.format(i=i)) for i in range(3) for j, text in enumerate(texts)
+    ]
+    assert plan_reflections(rows + FILLER) == []
 
 
 def test_subjects_are_never_mixed_and_small_groups_are_skipped():
@@ -53,7 +75,7 @@ def test_a_topic_reflection_carries_its_topic_tag(vault: Vault):
     for city in ("Rome", "Paris", "Lisbon"):
         vault.remember("episode", f"Took a trip to {city}.", sources=[f"c#{city}"])
     report = vault.reflect(now=NOW)
-    assert report.created == ["reflection/The user and travel.md"]
+    assert report.created == ["reflection/Trip.md"]  # the word every member shares
     note = parse_note((vault.root / report.created[0]).read_bytes(), report.created[0])
     assert note.memory.tags == ("tota/reflection", "topic/travel")
     assert note.memory.text.startswith("3 memories of the user about “travel”")
@@ -67,7 +89,8 @@ def test_a_shared_key_groups_memories():
 
 
 def test_reflection_text_links_every_member():
-    pottery = [row(f"habit/p{i}.md", f"Went to a pottery class, week {i}") for i in range(3)]
+    pottery = [row(f"habit/p{i}.md", f"Went to a class, week {i}", key="habit/pottery")
+               for i in range(3)]  # fmt: skip
     text = reflection_text(plan_reflections(pottery + FILLER)[0])
     assert text.startswith("3 memories of the user about “pottery”")
     assert text.count("[[") == 3 and "- [[p0]]" in text
@@ -133,9 +156,9 @@ def test_decay_lists_then_archives_and_confirm_revives(vault: Vault):
     assert vault.recall("ran 5k rain", now=NOW)[0].path == old.path
 
 
-def test_a_key_and_a_word_with_the_same_name_are_two_reflections():
+def test_a_key_and_a_name_with_the_same_word_are_two_reflections():
     keyed = [row(f"goal/g{i}.md", f"Plan {i} for the term", key="goal/arabic") for i in range(3)]
-    words = [row(f"habit/w{i}.md", f"Arabic lesson number {i}") for i in range(3)]
+    words = [row(f"habit/w{i}.md", f"Practised Arabic verbs, set {i}") for i in range(3)]
     groups = plan_reflections(keyed + words + FILLER)
     assert sorted(g.key for g in groups) == [
         "reflection/user/arabic",

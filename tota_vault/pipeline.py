@@ -37,7 +37,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from .config import ExtractSettings
-from .errors import SecretError
+from .errors import SecretError, TotaError
 from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
 from .extract.secrets import describe, find_secrets, is_only_secret, redact
@@ -403,6 +403,16 @@ class Learner:
         report.notes.extend(getattr(self.extractor, "notes", ()))
         with self.vault.batch():
             self._observe(candidates, report, conversation_id, at, dry_run)
+        if not dry_run:
+            # Reflections come by themselves: a topic that gained enough new memories is
+            # reflected on again (reflect.note_new_members; cheap when none did).
+            from .reflect import note_new_members
+
+            new = [o.path for o in report.outcomes if o.action in ("create", "supersede")]
+            try:
+                note_new_members(self.vault, [p for p in new if p], now=at)
+            except TotaError as exc:  # what was learned stays learned; `tota reflect` retries
+                report.notes.append(f"reflections not updated: {exc}")
         return report
 
     def _observe(

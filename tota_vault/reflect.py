@@ -1,69 +1,146 @@
-"""Reflections: one note that consolidates a group of related memories.
+"""Reflections: one note that consolidates an area of a person's life from their memories.
 
-Grouping (`plan_reflections`) is a pure function over index rows. Within one subject, two
-memories are related when they fill the same slot (`key`), when they share a topic (a
-`topic/<name>` tag, see topics.py: "Took a trip to Rome" and "Visited Paris" are both
-`topic/travel`), or, for memories with neither, when they share a distinctive word: one that
-several of the subject's memories use, but not so many that it says nothing (a word in half of
-them is noise). A memory with two topics is in both topics' reflections; otherwise each memory
-joins at most one group (the group of its rarest qualifying word), and a run is deterministic.
+Grouping (`plan_groups`) is a pure function over light rows (`Member`). Within one subject,
+memories are grouped
 
-A topic reflection is what answers a question about a whole area of a person's life ("What
-has Joanna written?", "Which cities has Jon visited?") whose answers were said in different
-conversations in different words; on LoCoMo it is most of what lifts multi-hop recall
-(docs/quality.md).
+1. by slot (`key`): memories that fill the same slot;
+2. by topic: the areas of a life (`topic/<name>` tags, topics.py: "Took a trip to Rome" and
+   "Visited Paris" are both `topic/travel`). A note without topic tags (a person's, or one an
+   older tota wrote) gets its topics from its statement. A memory with two topics is in both
+   topics' reflections;
+3. by name, for memories no slot or topic grouped: memories that name the same person, place,
+   project or thing (a capitalised name inside a sentence, "Negativo", "Ferrovia Labs"), when
+   several of the subject's memories name it but not so many that it says nothing.
+
+A word that merely recurs ("every", "makes", "legacy") never forms a group: a reflection is
+about an area of a life, and its title says which. The title (`reflection_title`) is derived
+from the members: the topic's own word that most members use ("running" for sport), then the
+name or word most members share ("Lisbon"): "Running and Lisbon". A topic reflection is what
+answers a question about a whole area of a life ("What has Joanna written?", "Which cities has
+Jon visited?") whose answers were said in different conversations in different words; on
+LoCoMo it is most of what lifts multi-hop recall (docs/quality.md).
 
 A reflection is a memory of type `reflection`, evidence `system`: a short summary, then a
 `## Members` section with a `[[wikilink]]` to each member, and the union of the members'
 sources. Its `key` (`reflection/<subject>/<theme>`) is its identity: running `tota reflect`
-again finds it and updates it when its members changed, and otherwise leaves it alone. A
-reflection a person edited (its seal broken) is never rewritten.
+again finds it and updates it when its members changed, and otherwise changes no byte. A
+reflection a person edited (its seal broken) is never rewritten, and a group that a person's
+own reflection already covers (it links at least half of the members) gets none of tota's.
+
+Reflections come by themselves too: after `observe`, each new memory counts towards its
+subject's topics (`note_new_members`, a counter in the index's state table), and a topic that
+gained `AUTO_NEW_MEMBERS` is reflected on again, reading only that topic's memories
+(`Index.reflect_rows(subject=, topic_tag=)`). `tota reflect` reads the whole vault one row at a
+time (a few columns: issue #15) and only the members it keeps in full.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
+from .files import Fingerprint, atomic_write, read_file
 from .model import Evidence, Memory, MemoryType, Status, new_id, parse_date
-from .text import REFLECTION_STOP, STOPWORDS, tokens
-from .topics import TOPIC_TAG
+from .seal import SealState, render_sealed, seal_state
+from .text import CUE_WORDS, REFLECTION_STOP, STOPWORDS, WORD_RE, stem, tokens
+from .topics import TOPIC_TAG, topics_of, topics_of_words
 
-__all__ = ["Group", "ReflectReport", "plan_reflections", "reflection_text"]
+if TYPE_CHECKING:
+    from .index import Index
+
+__all__ = [
+    "Group",
+    "Member",
+    "ReflectReport",
+    "member_of",
+    "named_entities",
+    "plan_groups",
+    "plan_reflections",
+    "reflection_text",
+    "reflection_title",
+]
 
 MIN_MEMBERS = 3
 #: A reflection links at most this many members (the most confident): it is recalled as one
 #: memory, and its sources are the context an assistant pays for.
 MAX_MEMBERS = 16
-#: A word in more than this share of a subject's memories describes the subject, not a theme.
+#: A name in more than this share of a subject's memories describes the subject, not an area.
 MAX_SHARE = 0.2
-#: A theme is a word of letters, four or more: numbers and short words name no area of a life.
-_THEME_WORD = re.compile(r"[a-zà-ÿ][a-zà-ÿ'-]{3,}")
+#: New memories of a topic that make tota reflect on it again by itself (after `observe`).
+AUTO_NEW_MEMBERS = 3
+#: Where the counts of new members wait (the index's `state` table; local, like the index).
+PENDING_STATE = "reflect-pending"
+
+#: Month and day names, and adverb and past forms, name no area of a life ("august",
+#: "decided", "really"); nor do the words tota frames a quoted answer with.
+_NOT_A_TERM = re.compile(
+    r"^(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|asked|replying|"
+    r".*(?:ed|ly))$"
+)
+#: A content word: letters (and inner hyphens), four or more.
+_CONTENT_WORD = re.compile(r"[a-zà-ÿ][a-zà-ÿ'-]{3,}")
+#: What ends a sentence or opens a quote: the word after it is capitalised by grammar, not
+#: because it is a name.
+_SENTENCE_BREAK = re.compile(r"[.!?:;\"“”()\[\]]|\s[-–—]\s")
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """What grouping needs of one memory: a path, whom it is about, its slot and topics, and
+    (for a memory with no topic) the names it mentions, folded to lower case."""
+
+    path: str
+    subject: str
+    confidence: float
+    key: str | None
+    topics: tuple[str, ...]
+    names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A planned reflection: its subject, its theme and its members' paths."""
+
+    subject: str
+    theme: str
+    paths: tuple[str, ...]
+    #: The theme as the members write it (a name's capitals), when it is not the theme itself.
+    display: str = ""
 
 
 @dataclass(frozen=True)
 class Group:
-    """Related memories of one subject, and the word or slot that relates them."""
+    """Related memories of one subject, and the slot, topic or name that relates them."""
 
     subject: str
     theme: str
     members: tuple[dict[str, Any], ...]
+    display: str = ""
 
     @property
     def label(self) -> str:
-        """The theme as a reader sees it: a word, or the last part of a key."""
-        return self.theme.rsplit("/", 1)[-1]
+        """The theme as a reader sees it: a topic, a name, or the last part of a key."""
+        return self.display or self.theme.rsplit("/", 1)[-1]
 
     @property
     def key(self) -> str:
         """The reflection's identity across runs."""
-        slug = re.sub(r"[^a-z0-9]+", "-", self.theme.lower()).strip("-")
-        subject = re.sub(r"[^a-z0-9]+", "-", self.subject.lower()).strip("-")
-        return f"reflection/{subject}/{slug}"
+        return reflection_key(self.subject, self.theme)
+
+
+def reflection_key(subject: str, theme: str) -> str:
+    """`reflection/<subject>/<theme>`, both as slugs. Pure."""
+    slug = re.sub(r"[^a-z0-9]+", "-", theme.lower()).strip("-")
+    who = re.sub(r"[^a-z0-9]+", "-", subject.lower()).strip("-")
+    return f"reflection/{who}/{slug}"
 
 
 @dataclass
@@ -73,7 +150,9 @@ class ReflectReport:
     created: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
-    left_alone: list[str] = field(default_factory=list)  # edited by a person: not rewritten
+    #: Written or edited by a person: a reflection tota would have rewritten, or a person's
+    #: own that covers a group tota would have written. Never touched.
+    left_alone: list[str] = field(default_factory=list)
     dry_run: bool = False
 
     def to_dict(self) -> dict[str, Any]:
@@ -87,114 +166,319 @@ class ReflectReport:
         }
 
 
-#: Dates and verb or adverb forms make poor themes ("august", "decided", "really").
-_NOT_A_THEME = re.compile(
-    r"^(?:january|february|march|april|june|july|august|september|october|november|"
-    r"december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|.*(?:ed|ing|ly))$"
-)
+# --- reading a memory ------------------------------------------------------------------------
 
 
-def _words(text: str) -> set[str]:
-    return {
-        w
-        for w in tokens(text)
-        if _THEME_WORD.fullmatch(w)
-        and w not in STOPWORDS
-        and w not in REFLECTION_STOP
-        and not _NOT_A_THEME.match(w)
-    }
+def named_entities(text: str, subject: str = "user") -> list[tuple[str, str]]:
+    """The names a statement mentions, as (folded, as written): runs of capitalised words
+    inside a sentence ("Ferrovia Labs", "Lisbon"), not the first word of a sentence or quote
+    (capitalised by grammar), not the subject's own name, not a date word. Pure."""
+    own = {part.lower() for part in subject.split()}
+    found: list[tuple[str, str]] = []
+    for segment in _SENTENCE_BREAK.split(text):
+        run: list[str] = []
+        for position, match in enumerate(WORD_RE.finditer(segment)):
+            word = re.sub(r"['’]s$", "", match.group(0)).strip("'’-")
+            lower = word.lower()
+            is_name = (
+                position > 0
+                and word[:1].isupper()
+                and lower not in STOPWORDS
+                and lower not in own
+                and not _NOT_A_TERM.match(lower)
+            )
+            if is_name:
+                run.append(word)
+                continue
+            if run:
+                found.append((" ".join(run).lower(), " ".join(run)))
+            run = []
+        if run:
+            found.append((" ".join(run).lower(), " ".join(run)))
+    return found
+
+
+def member_of(
+    path: str,
+    subject: str | None,
+    key: str | None,
+    type: str | None,
+    confidence: float | None,
+    tags: str | Sequence[str] | None,
+    text: str | None,
+) -> Member | None:
+    """A memory as grouping sees it (None for a reflection: never a member). Pure.
+
+    Topics come from its `topic/` tags; a note without any (a person wrote it, or a tota
+    older than topics) gets them from its statement. Names are read only for a memory without
+    topics."""
+    if type == MemoryType.REFLECTION.value:
+        return None
+    tag_list = tags.split() if isinstance(tags, str) else [str(t) for t in tags or ()]
+    topics = sorted({t for t in tag_list if t.startswith(TOPIC_TAG)})
+    if not topics:
+        topics = [TOPIC_TAG + t for t in topics_of(text or "")]
+    who = subject or "user"
+    names: tuple[str, ...] = ()
+    if not topics:
+        names = tuple(sorted({folded for folded, _ in named_entities(text or "", who)}))
+    return Member(path, who, float(confidence or 0.0), key or None, tuple(topics), names)
+
+
+def _member_of_row(row: Mapping[str, Any]) -> Member | None:
+    if row.get("status", "active") != Status.ACTIVE.value:
+        return None
+    return member_of(
+        row["path"], row.get("subject"), row.get("key"), row.get("type"),
+        row.get("confidence"), row.get("tags"), row.get("text"),
+    )  # fmt: skip
+
+
+# --- grouping (pure) -------------------------------------------------------------------------
+
+
+def plan_groups(
+    members: Iterable[Member],
+    *,
+    min_members: int = MIN_MEMBERS,
+    max_members: int = MAX_MEMBERS,
+) -> list[Plan]:
+    """Group memories by slot, topic and name (see the module docstring). Pure and
+    deterministic: the same members in any order give the same plans."""
+    by_subject: dict[str, list[Member]] = {}
+    for member in members:
+        by_subject.setdefault(member.subject, []).append(member)
+    plans: list[Plan] = []
+    for subject in sorted(by_subject):
+        plans.extend(_subject_plans(subject, by_subject[subject], min_members, max_members))
+    return plans
+
+
+def _subject_plans(
+    subject: str, members: list[Member], min_members: int, max_members: int
+) -> list[Plan]:
+    plans: list[Plan] = []
+    taken: set[str] = set()
+    # Slots, then topics: each over every memory (a memory in its slot's reflection is in its
+    # topics' too). The whole key is the theme: "goal/arabic" and the name "Arabic" are two
+    # different groups, and never share a reflection.
+    for theme_of in (lambda m: (m.key,) if m.key else (), lambda m: m.topics):
+        buckets = _bucket(members, theme_of)
+        for theme in sorted(buckets):
+            if len(buckets[theme]) >= min_members:
+                plans.append(Plan(subject, theme, _top(buckets[theme], max_members)))
+                taken.update(m.path for m in buckets[theme])
+    rest = [m for m in members if m.path not in taken and m.names]
+    ceiling = max(max_members, int(len(members) * MAX_SHARE))
+    df = Counter(name for m in rest for name in m.names)
+
+    def by_name(member: Member) -> tuple[str, ...]:
+        shared = [n for n in member.names if min_members <= df[n] <= ceiling]
+        # The rarest name that qualifies, then the longest: each memory joins one group.
+        return (min(shared, key=lambda n: (df[n], -len(n), n)),) if shared else ()
+
+    buckets = _bucket(rest, by_name)
+    for theme in sorted(buckets):
+        if len(buckets[theme]) >= min_members:
+            plans.append(Plan(subject, theme, _top(buckets[theme], max_members)))
+    return plans
+
+
+def _bucket(
+    members: Iterable[Member], theme_of: Callable[[Member], Iterable[str]]
+) -> dict[str, list[Member]]:
+    buckets: dict[str, list[Member]] = {}
+    for member in members:
+        for theme in theme_of(member):
+            buckets.setdefault(theme, []).append(member)
+    return buckets
+
+
+def _top(members: list[Member], limit: int) -> tuple[str, ...]:
+    """The `limit` most confident members' paths, in path order."""
+    ranked = sorted(members, key=lambda m: (-m.confidence, m.path))[:limit]
+    return tuple(sorted(m.path for m in ranked))
 
 
 def plan_reflections(
-    rows: Sequence[dict[str, Any]],
+    rows: Sequence[Mapping[str, Any]],
     *,
     min_members: int = MIN_MEMBERS,
     max_members: int = MAX_MEMBERS,
 ) -> list[Group]:
-    """Group related active memories (see the module docstring). Pure and deterministic."""
-    by_subject = _active_by_subject(rows)
-    groups: list[Group] = []
-    for subject in sorted(by_subject):
-        members = sorted(by_subject[subject], key=lambda r: r["path"])
-        groups.extend(_subject_groups(subject, members, min_members, max_members))
-    return groups
+    """Group whole index rows (dicts) of active memories: `plan_groups` over them. Pure."""
+    by_path = {row["path"]: row for row in rows}
+    members = [m for m in map(_member_of_row, rows) if m is not None]
+    plans = plan_groups(members, min_members=min_members, max_members=max_members)
+    return [_with_display(_group(plan, by_path)) for plan in plans]
 
 
-def _active_by_subject(rows: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """Active memories that are not reflections themselves, by whom they are about."""
-    by_subject: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        if row.get("type") == MemoryType.REFLECTION.value or row.get("status") != "active":
-            continue
-        by_subject.setdefault(row.get("subject") or "user", []).append(row)
-    return by_subject
+def _group(plan: Plan, rows: Mapping[str, Mapping[str, Any]]) -> Group:
+    members = tuple(dict(rows[p]) for p in plan.paths if p in rows)
+    return Group(plan.subject, plan.theme, members, plan.display)
 
 
-def _subject_groups(
-    subject: str, members: list[dict[str, Any]], min_members: int, max_members: int
-) -> list[Group]:
-    """One subject's groups: by key, then by topic tag, then by a shared rare word.
-
-    Each pass sees only the memories no earlier pass grouped, so a memory joins one group.
-    """
-    namers: tuple[Callable[[dict[str, Any]], list[str]], ...] = (
-        # The whole key is the theme: "goal/arabic" and the word "arabic" are two
-        # different groups, and must never share a reflection.
-        lambda row: [row["key"]] if row.get("key") else [],
-        _topic_tags,
-        _word_namer(members, min_members, max_members),
+def _with_display(group: Group) -> Group:
+    """A name group shows its name as the members write it ("Ferrovia Labs")."""
+    if group.theme.startswith(TOPIC_TAG) or "/" in group.theme:
+        return group
+    written = Counter(
+        surface
+        for row in group.members
+        for folded, surface in named_entities(str(row.get("text") or ""), group.subject)
+        if folded == group.theme
     )
-    groups: list[Group] = []
-    taken: set[str] = set()
-    for theme_of in namers:
-        buckets = _bucket([r for r in members if r["path"] not in taken], theme_of)
-        for theme in sorted(buckets):
-            if len(buckets[theme]) >= min_members:
-                groups.append(_group(subject, theme, buckets[theme], max_members))
-                taken.update(r["path"] for r in buckets[theme])
-    return groups
+    if not written:
+        return group
+    display = min(written, key=lambda s: (-written[s], s))
+    return Group(group.subject, group.theme, group.members, display)
 
 
-def _bucket(
-    rows: list[dict[str, Any]], theme_of: Callable[[dict[str, Any]], list[str]]
-) -> dict[str, list[dict[str, Any]]]:
-    """Rows by each theme `theme_of` names for them, in the rows' order."""
-    buckets: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        for theme in theme_of(row):
-            buckets.setdefault(theme, []).append(row)
-    return buckets
+# --- what a reflection says ------------------------------------------------------------------
 
 
-def _word_namer(
-    members: list[dict[str, Any]], min_members: int, max_members: int
-) -> Callable[[dict[str, Any]], list[str]]:
-    """Name a memory by its rarest word shared by enough (but not too many) of `members`."""
-    words = {r["path"]: _words(f"{r.get('title', '')} {r.get('text', '')}") for r in members}
-    df = Counter(w for ws in words.values() for w in ws)
-    ceiling = max(max_members, int(len(members) * MAX_SHARE))
-
-    def name(row: dict[str, Any]) -> list[str]:
-        candidates = [w for w in words[row["path"]] if min_members <= df[w] <= ceiling]
-        if not candidates:
-            return []
-        return [min(candidates, key=lambda w: (df[w], -len(w), w))]  # rarest, then most specific
-
-    return name
+def _fold(word: str) -> str:
+    """One key for a word's forms: "runs", "running" and "run" meet; so do "bake" and
+    "baking". For counting only; a title shows a form the members wrote. Pure."""
+    base = stem(word, forms=True)
+    if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "aeiousl":
+        base = base[:-1]  # running -> runn -> run
+    if len(base) > 4 and base.endswith("e"):
+        base = base[:-1]  # bake -> bak, as baking -> bak
+    return base
 
 
-def _topic_tags(row: dict[str, Any]) -> list[str]:
-    tags = row.get("tags") or ""
-    tags = tags.split() if isinstance(tags, str) else [str(t) for t in tags]
-    return sorted({t for t in tags if t.startswith(TOPIC_TAG)})
+@dataclass
+class _Term:
+    """A word or name the members share: who carries it, how they write it, and what follows
+    it in each statement (to tell a phrase, "mental health", from two words)."""
+
+    carriers: set[str] = field(default_factory=set)
+    forms: Counter[str] = field(default_factory=Counter)
+    is_name: bool = False
+    in_topic: bool = False
+    next_words: dict[str, set[str]] = field(default_factory=dict)  # path -> folds after it
 
 
-def _group(subject: str, theme: str, rows: list[dict[str, Any]], limit: int) -> Group:
-    ranked = sorted(rows, key=lambda r: (-(r.get("confidence") or 0.0), r["path"]))[:limit]
-    return Group(subject, theme, tuple(sorted(ranked, key=lambda r: r["path"])))
+def _words_of(text: str) -> list[str]:
+    """A statement's words, lower case, possessives dropped ("Melanie's" -> "melanie")."""
+    return [re.sub(r"'s$", "", w) for w in tokens(text)]
 
 
-def _when(row: dict[str, Any]) -> datetime | None:
+def _terms(group: Group) -> dict[str, _Term]:
+    """The names and content words of the members' statements, by fold, with who has them."""
+    topic = group.theme.removeprefix(TOPIC_TAG) if group.theme.startswith(TOPIC_TAG) else None
+    own = {part.lower() for part in group.subject.split()}
+    terms: dict[str, _Term] = {}
+    for row in group.members:
+        text = str(row.get("text") or "")
+        path = str(row["path"])
+        names = named_entities(text, group.subject)
+        in_names = {part for folded, _ in names for part in folded.split()}
+        for folded, surface in names:
+            term = terms.setdefault("name:" + folded, _Term(is_name=True))
+            term.carriers.add(path)
+            term.forms[surface] += 1
+        previous: _Term | None = None
+        for word in _words_of(text):
+            if (
+                not _CONTENT_WORD.fullmatch(word)
+                or word in STOPWORDS
+                or word in REFLECTION_STOP
+                or word in CUE_WORDS
+                or word in own
+                or word in in_names
+                or _NOT_A_TERM.match(word)
+            ):
+                previous = None
+                continue
+            fold = _fold(word)
+            term = terms.setdefault(fold, _Term())
+            term.carriers.add(path)
+            term.forms[word] += 1
+            if topic is not None and topic in topics_of_words([word]):
+                term.in_topic = True
+            if previous is not None:
+                previous.next_words.setdefault(path, set()).add(fold)
+            previous = term
+    # A capitalised word that a member also writes in lower case is a sentence's first word
+    # ("Seeing"), not a name.
+    for fold in [f for f, t in terms.items() if t.is_name and " " not in f]:
+        if _fold(fold.removeprefix("name:")) in terms:
+            del terms[fold]
+    return terms
+
+
+def _shown(term: _Term, *, head: bool) -> str:
+    """How a term is written in a title: a name as the members write it; a word in its most
+    used form, or its -ing form at the head when a member uses one (it names an activity)."""
+    forms = sorted(term.forms, key=lambda f: (-term.forms[f], f))
+    if head and not term.is_name:
+        gerunds = [f for f in forms if f.endswith("ing")]
+        forms = gerunds or forms
+    return forms[0]
+
+
+def _phrase(first: _Term, second: _Term, second_fold: str) -> bool:
+    """Whether `second` follows `first` in every statement that has both (two or more): the
+    two are one phrase ("mental health"), not two themes."""
+    both = first.carriers & second.carriers
+    return len(both) >= 2 and all(second_fold in first.next_words.get(p, ()) for p in both)
+
+
+def reflection_title(group: Group) -> str:
+    """The title of a new reflection, derived from its members (not from a list of titles).
+
+    The terms are the names and content words of the members' statements; a term counts
+    when at least two members carry it, and a plain word (neither a name nor a word of the
+    group's topic) only when a third of them do. The term most members carry leads (the
+    topic's own words first: "Running" for sport; names first in a name group), then the next
+    ("and Lisbon"); two words that always come in the same order are one phrase ("Mental
+    health"). With nothing shared, the theme. Another person's reflection is named for them
+    ("Caroline's painting and pottery"). Pure."""
+    terms = _terms(group)
+    floor = max(2, -(-len(group.members) // 3))
+    shared = {
+        fold: t
+        for fold, t in terms.items()
+        if len(t.carriers) >= 2 and (t.is_name or t.in_topic or len(t.carriers) >= floor)
+    }
+
+    def rank(fold: str) -> tuple[int, int, int, int, str]:
+        term = shared[fold]
+        written = _shown(term, head=False)
+        return (-len(term.carriers), -term.in_topic, -term.is_name, -len(written), written)
+
+    ranked = sorted(shared, key=rank)
+    if group.theme.startswith(TOPIC_TAG):
+        leading = [f for f in ranked if shared[f].in_topic] or ranked
+    else:
+        leading = [f for f in ranked if shared[f].is_name] or ranked
+    parts: list[str] = []
+    if leading:
+        head = leading[0]
+        rest = [f for f in ranked if f != head]
+        parts.append(_shown(shared[head], head=True))
+        for other in rest[:1]:
+            if _phrase(shared[other], shared[head], head):
+                parts[0] = f"{_shown(shared[other], head=False)} {parts[0]}"
+                rest.remove(other)
+            elif _phrase(shared[head], shared[other], other):
+                parts[0] = f"{parts[0]} {_shown(shared[other], head=False)}"
+                rest.remove(other)
+        # The second term: a name or a word of the topic before a plain word, which is more
+        # often a verb ("appreciate") than an area of a life.
+        rest.sort(key=lambda f: not (shared[f].is_name or shared[f].in_topic))
+        if rest:
+            parts.append(_shown(shared[rest[0]], head=False))
+    title = " and ".join(parts or [group.label])
+    if group.subject == "user":
+        return title[:1].upper() + title[1:]
+    owner = group.subject + ("'" if group.subject.endswith("s") else "'s")
+    return f"{owner} {title}"
+
+
+def _when(row: Mapping[str, Any]) -> datetime | None:
     try:
         return parse_date(row["created"]) if row.get("created") else None
     except ValueError:
@@ -251,3 +535,205 @@ def reflection_memory(group: Group, at: datetime, *, memory_id: str | None = Non
         sources=tuple(sources),
         tags=("tota/reflection", *((group.theme,) if group.theme.startswith(TOPIC_TAG) else ())),
     )
+
+
+_LINK = re.compile(r"\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]")
+
+
+def linked_titles(body: str) -> set[str]:
+    """The note titles a body links to (`[[Title]]`, `[[Title|shown]]`), folded. Pure."""
+    return {m.group(1).strip().casefold() for m in _LINK.finditer(body)}
+
+
+def covered_by(group: Group, reflections: Sequence[Mapping[str, Any]]) -> str | None:
+    """The path of a person's reflection (not tota's) that already covers the group: about
+    the same subject, linking at least half of its members. Pure."""
+    titles = {str(r.get("title") or "").casefold() for r in group.members}
+    for row in reflections:
+        if str(row.get("key") or "").startswith("reflection/"):
+            continue  # tota's own: found again by key, not a cover
+        if (row.get("subject") or "user") != group.subject:
+            continue
+        if 2 * len(titles & linked_titles(str(row.get("body") or ""))) >= len(titles):
+            return str(row["path"])
+    return None
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+class ReflectionStore(Protocol):
+    """What reflecting needs of a vault: its folder and index, new notes, and batches."""
+
+    root: Path
+
+    @property
+    def index(self) -> Index:
+        """The open index."""
+        ...
+
+    def write_new(self, memory: Memory, *, title: str | None = None) -> Any:
+        """Write a new memory's note (unique title) and index it; `.path` is where."""
+        ...
+
+    def index_written(self, rel: str, data: bytes, fingerprint: Fingerprint) -> None:
+        """Index a note tota just wrote."""
+        ...
+
+    def batch(self) -> AbstractContextManager[None]:
+        """Many writes as one index transaction."""
+        ...
+
+
+def reflect(
+    store: ReflectionStore, *, dry_run: bool = False, now: datetime | None = None
+) -> ReflectReport:
+    """Write or update one reflection per group of the whole vault (`tota reflect`).
+
+    Reads the index one row at a time (`Index.reflect_rows`), then the whole rows of the
+    members it keeps only. Running it twice changes nothing."""
+    members = (member_of(*row) for row in store.index.reflect_rows())
+    plans = plan_groups(m for m in members if m is not None)
+    return _write_plans(store, plans, dry_run=dry_run, at=now or datetime.now())
+
+
+def reflect_topics(
+    store: ReflectionStore,
+    topics: Iterable[tuple[str, str]],
+    *,
+    now: datetime | None = None,
+    dry_run: bool = False,
+) -> ReflectReport:
+    """Reflect on these (subject, `topic/<name>`) pairs only, reading only their memories."""
+    plans: list[Plan] = []
+    for subject, tag in sorted(set(topics)):
+        rows = store.index.reflect_rows(subject=subject, topic_tag=tag)
+        members = [m for m in (member_of(*row) for row in rows) if m and tag in m.topics]
+        plans += [p for p in plan_groups(members) if p.theme == tag]
+    return _write_plans(store, plans, dry_run=dry_run, at=now or datetime.now())
+
+
+def pending_topics(
+    counts: Mapping[tuple[str, str], int], new: Iterable[tuple[str, str]], threshold: int
+) -> tuple[dict[tuple[str, str], int], list[tuple[str, str]]]:
+    """Add one to the count of each (subject, topic) a new memory has; return the counts to
+    keep and the pairs that reached `threshold` (their count starts again at 0). Pure."""
+    kept = dict(counts)
+    for pair in new:
+        kept[pair] = kept.get(pair, 0) + 1
+    due = sorted(pair for pair, n in kept.items() if n >= threshold)
+    for pair in due:
+        del kept[pair]
+    return kept, due
+
+
+def note_new_members(
+    store: ReflectionStore, paths: Iterable[str], *, now: datetime | None = None
+) -> ReflectReport:
+    """After `observe`: count the new memories at `paths` towards their topics, and reflect
+    on each topic that gained `AUTO_NEW_MEMBERS` since tota last did. Cheap when none did: a
+    row per new memory and one state value."""
+    index = store.index
+    new: list[tuple[str, str]] = []
+    for row in index.rows_at(list(dict.fromkeys(paths))):
+        member = _member_of_row(row)
+        if member is not None:
+            new += [(member.subject, topic) for topic in member.topics]
+    if not new:
+        return ReflectReport()
+    raw = index.get_state(PENDING_STATE)
+    try:
+        stored = {(s, t): int(n) for s, t, n in json.loads(raw)} if raw else {}
+    except (ValueError, TypeError):
+        stored = {}  # a damaged count is only a delay, never an error
+    kept, due = pending_topics(stored, new, AUTO_NEW_MEMBERS)
+    value = json.dumps(sorted([s, t, n] for (s, t), n in kept.items()), ensure_ascii=False)
+    index.set_state(PENDING_STATE, value)
+    if not due:
+        return ReflectReport()
+    return reflect_topics(store, due, now=now)
+
+
+def _write_plans(
+    store: ReflectionStore, plans: Sequence[Plan], *, dry_run: bool, at: datetime
+) -> ReflectReport:
+    report = ReflectReport(dry_run=dry_run)
+    if not plans:
+        return report
+    index = store.index
+    reflections = index.reflection_rows()
+    existing = {
+        (r["key"], r.get("subject") or "user"): r
+        for r in reflections
+        if str(r.get("key") or "").startswith("reflection/")
+    }
+    with store.batch():
+        for chunk in _chunks(plans, 200):
+            rows = {r["path"]: r for r in index.rows_at([p for plan in chunk for p in plan.paths])}
+            for plan in chunk:
+                group = _with_display(_group(plan, rows))
+                if len(group.members) < MIN_MEMBERS:
+                    continue  # a member vanished between the two reads
+                current = existing.get((group.key, group.subject))
+                if current is None:
+                    _create(store, group, reflections, report, dry_run=dry_run, at=at)
+                else:
+                    _update(store, group, current, report, dry_run=dry_run, at=at)
+    report.left_alone = list(dict.fromkeys(report.left_alone))
+    return report
+
+
+def _create(
+    store: ReflectionStore,
+    group: Group,
+    reflections: Sequence[Mapping[str, Any]],
+    report: ReflectReport,
+    *,
+    dry_run: bool,
+    at: datetime,
+) -> None:
+    cover = covered_by(group, reflections)
+    if cover is not None:
+        report.left_alone.append(cover)
+        return
+    title = reflection_title(group)
+    if dry_run:
+        report.created.append(f"(new) {MemoryType.REFLECTION.value}/{title}.md")
+        return
+    stored = store.write_new(reflection_memory(group, at), title=title)
+    report.created.append(stored.path)
+
+
+def _update(
+    store: ReflectionStore,
+    group: Group,
+    current: Mapping[str, Any],
+    report: ReflectReport,
+    *,
+    dry_run: bool,
+    at: datetime,
+) -> None:
+    created = parse_date(current["created"]) if current.get("created") else None
+    memory = reflection_memory(group, at, memory_id=current["memory_id"], created=created)
+    same = (
+        memory.text == current["text"]
+        and list(memory.sources) == list(current.get("sources") or [])
+        and memory.confidence == current["confidence"]
+    )
+    if same:
+        report.unchanged.append(current["path"])
+        return
+    data, fingerprint = read_file(store.root / current["path"])
+    if seal_state(data.decode("utf-8", errors="replace")) is not SealState.SEALED:
+        report.left_alone.append(current["path"])
+        return
+    if not dry_run:
+        new = render_sealed(memory).encode("utf-8")
+        written = atomic_write(store.root / current["path"], new, expected=fingerprint)
+        store.index_written(current["path"], new, written)
+    report.updated.append(current["path"])
+
+
+def _chunks(items: Sequence[Plan], size: int) -> Iterator[Sequence[Plan]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
