@@ -1,4 +1,5 @@
-"""Reflections: pure grouping, then writing, idempotency and updates on a real vault."""
+"""Reflections: pure grouping and titles, then writing, idempotency, updates, hand edits and
+the reflections that come by themselves after observe, on real vaults."""
 
 from __future__ import annotations
 
@@ -8,7 +9,15 @@ import pytest
 
 from tota_vault import Vault
 from tota_vault.notes import parse_note
-from tota_vault.reflect import plan_reflections, reflection_text
+from tota_vault.reflect import (
+    Group,
+    covered_by,
+    named_entities,
+    pending_topics,
+    plan_reflections,
+    reflection_text,
+    reflection_title,
+)
 from tota_vault.seal import SealState, seal_state
 
 NOW = datetime(2026, 11, 29, 12, 0)
@@ -164,3 +173,140 @@ def test_a_key_and_a_name_with_the_same_word_are_two_reflections():
         "reflection/user/arabic",
         "reflection/user/goal-arabic",
     ]
+
+
+# --- names and titles ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "names"),
+    [
+        ("Works at Ferrovia Labs in Lisbon.", "user", ["ferrovia labs", "lisbon"]),
+        ("Runs with Joana's club.", "user", ["joana"]),  # the possessive is not the name
+        ("Lisbon is home. Moved in March.", "user", []),  # a sentence's first word; a month
+        ('Caroline said: "Melanie paints."', "Caroline", []),  # own name; a quote's first word
+        ("Asked Caroline about LGBTQ art.", "Melanie", ["caroline", "lgbtq"]),
+        ("Likes Earl Grey tea.", "user", ["earl grey"]),  # a run of capitalised words: one name
+    ],
+)
+def test_named_entities_are_capitalised_runs_inside_a_sentence(text, subject, names):
+    assert [folded for folded, _ in named_entities(text, subject)] == names
+
+
+def _group(theme, texts, subject="user"):
+    members = tuple(row(f"habit/t{i}.md", text, subject=subject) for i, text in enumerate(texts))
+    return Group(subject, theme, members)
+
+
+@pytest.mark.parametrize(
+    ("theme", "texts", "subject", "title"),
+    [
+        # The topic's own word most members use leads (its -ing form names the activity),
+        # then the name most of them share.
+        ("topic/sport", ["Runs four mornings a week in Lisbon.", "Stretches after runs.",
+                         "Is training for the Lisbon half-marathon by running hills."],
+         "user", "Running and Lisbon"),
+        # Two words that always come in the same order are one phrase.
+        ("topic/health", ["Protects her mental health with walks.", "Talks about mental health.",
+                          "Mental health days help her."], "user", "Mental health"),
+        # Another person's reflection is named for them; a name group leads with its name.
+        ("negativo", ["Fixed a bug in Negativo.", "Released Negativo 1.0 to testers.",
+                      "Negativo's catalogue grew; testers liked it."], "Ana", "Ana's Negativo and testers"),
+        # Nothing shared by two members: the topic names it.
+        ("topic/food", ["Bakes bread.", "Makes pizza.", "Cooks curry."], "user", "Food"),
+        # A word merely repeated by a minority of many members does not make the title.
+        ("topic/music", ["Plays guitar nightly.", "Plays guitar in a band.", "Sings.",
+                         "Hums along.", "Likes jazz.", "Appreciates choirs.", "Appreciates bass."],
+         "user", "Guitar"),
+    ],
+)  # fmt: skip
+def test_a_title_is_derived_from_what_the_members_share(theme, texts, subject, title):
+    assert reflection_title(_group(theme, texts, subject)) == title
+
+
+def test_titles_are_never_a_stray_word_on_the_sample_vault(sample_dir):
+    """The sample vault once gave `The user and every.md`, `...engineer.md`, `...legacy.md`."""
+    with Vault.open(sample_dir) as vault:
+        report = vault.reflect(now=NOW)
+        titles = [path.split("/", 1)[1][:-3] for path in report.created]
+        assert titles and not any(t.lower().startswith("the user and") for t in titles)
+        for title in titles:
+            assert not {"every", "engineer", "legacy"} & set(title.lower().split())
+        # The person's own reflections on running and on Lisbon cover those groups.
+        assert "reflection/Training for the Lisbon half-marathon.md" in report.left_alone
+        snapshot = {p: p.read_bytes() for p in sample_dir.rglob("*.md")}
+        again = vault.reflect(now=datetime(2027, 1, 1))
+        assert again.created == again.updated == []
+        assert {p: p.read_bytes() for p in sample_dir.rglob("*.md")} == snapshot
+
+
+def test_a_persons_reflection_that_links_half_the_members_covers_the_group():
+    group = _group("topic/sport", ["Runs.", "Swims.", "Cycles.", "Rows."])
+    mine = {"path": "reflection/Mine.md", "subject": "user", "key": None,
+            "body": "Sport.\n\n- [[t0]]\n- [[T1|runs]]\n"}  # fmt: skip
+    assert covered_by(group, [mine]) == "reflection/Mine.md"
+    assert covered_by(group, [{**mine, "body": "- [[t0]]"}]) is None  # one of four
+    assert covered_by(group, [{**mine, "subject": "Ana"}]) is None  # about someone else
+    tota = {**mine, "key": "reflection/user/topic-sport"}
+    assert covered_by(group, [tota]) is None  # tota's own is updated, not a cover
+
+
+# --- reflections that come by themselves -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("counts", "new", "kept", "due"),
+    [
+        ({}, [("user", "topic/food")], {("user", "topic/food"): 1}, []),
+        ({("user", "topic/food"): 2}, [("user", "topic/food")], {}, [("user", "topic/food")]),
+        ({("Ana", "topic/art"): 1}, [("user", "topic/food")] * 3,
+         {("Ana", "topic/art"): 1}, [("user", "topic/food")]),
+    ],
+)  # fmt: skip
+def test_new_members_count_towards_their_topic_until_it_is_due(counts, new, kept, due):
+    assert pending_topics(counts, new, 3) == (kept, due)
+
+
+FOOD = [
+    "I love cooking Thai curries for my friends.",
+    "I bake sourdough bread every weekend.",
+    "I make pizza from scratch on Fridays.",
+]
+
+
+def _observe(vault: Vault, texts: list[str], start: int = 0) -> None:
+    for i, text in enumerate(texts, start):
+        vault.observe([{"role": "user", "content": text, "id": str(i)}], conversation_id="c1")
+
+
+def _files(vault: Vault) -> dict[str, bytes]:
+    return {p.relative_to(vault.root).as_posix(): p.read_bytes() for p in vault.root.rglob("*.md")}
+
+
+def test_a_topic_that_gains_enough_members_is_reflected_on_after_observe(vault: Vault):
+    _observe(vault, FOOD[:2])
+    assert not (vault.root / "reflection").exists() or not list(
+        (vault.root / "reflection").iterdir()
+    )
+    _observe(vault, FOOD[2:], start=2)
+    (path,) = (vault.root / "reflection").glob("*.md")
+    note = parse_note(path.read_bytes(), path.name)
+    assert note.memory.key == "reflection/user/topic-food"
+    assert note.body.count("[[") == 3 and len(note.memory.sources) == 3
+    before = _files(vault)
+    _observe(vault, FOOD)  # the same messages again: nothing new is learned
+    report = vault.reflect(now=NOW)  # and a whole run finds the reflection as it would write it
+    assert report.created == [] and report.updated == []
+    assert _files(vault) == before
+
+
+def test_the_automatic_pass_never_writes_over_a_hand_edit(vault: Vault):
+    _observe(vault, FOOD)
+    (path,) = (vault.root / "reflection").glob("*.md")
+    path.write_text(path.read_text().replace("3 memories", "Three memories (mine)"))
+    vault.sync()
+    edited = path.read_bytes()
+    more = ["I grill fish on the barbecue.", "I cook ramen on Sundays.", "I eat tacos a lot."]
+    _observe(vault, more, start=10)
+    assert path.read_bytes() == edited
+    assert len(list((vault.root / "reflection").glob("*.md"))) == 1

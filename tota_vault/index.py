@@ -1130,11 +1130,13 @@ WHERE notes_fts MATCH :query AND n.subject = :subject
 #: Reflections already written: tota's (found again by key) and a person's (which may cover a
 #: group: their links are in the body).
 REFLECTIONS = """
-SELECT path, title, text, body, subject, key, confidence, sources, created, updated, memory_id
+SELECT path, title, text, body, subject, key, confidence, evidence, sources, created, updated,
+       memory_id
 FROM notes WHERE error IS NULL AND type = 'reflection' AND status = 'active' ORDER BY path
 """
 REFLECTION_BY_KEY = """
-SELECT path, title, text, body, subject, key, confidence, sources, created, updated, memory_id
+SELECT path, title, text, body, subject, key, confidence, evidence, sources, created, updated,
+       memory_id
 FROM notes WHERE key = ? AND subject = ? AND type = 'reflection' AND status = 'active'
   AND error IS NULL
 ORDER BY path LIMIT 1

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .files import Fingerprint, atomic_write, read_file
 from .model import Evidence, Memory, MemoryType, Status, new_id, parse_date
 from .seal import SealState, render_sealed, seal_state
-from .text import CUE_WORDS, REFLECTION_STOP, STOPWORDS, WORD_RE, stem, tokens
+from .text import CUE_WORDS, REFLECTION_STOP, STOPWORDS, WORD_RE, stem
 from .topics import TOPIC_TAG, topics_of, topics_of_words
 
 if TYPE_CHECKING:
@@ -360,27 +360,44 @@ class _Term:
     next_words: dict[str, set[str]] = field(default_factory=dict)  # path -> folds after it
 
 
-def _words_of(text: str) -> list[str]:
-    """A statement's words, lower case, possessives dropped ("Melanie's" -> "melanie")."""
-    return [re.sub(r"'s$", "", w) for w in tokens(text)]
+def _words_of(text: str) -> list[tuple[str, bool]]:
+    """A statement's words, lower case with possessives dropped ("Melanie's" -> "melanie"),
+    and whether each was capitalised."""
+    out = []
+    for match in WORD_RE.finditer(text):
+        word = match.group(0).replace("’", "'").strip("'-")
+        if word:
+            out.append((re.sub(r"'s$", "", word.lower()), word[:1].isupper()))
+    return out
 
 
 def _terms(group: Group) -> dict[str, _Term]:
-    """The names and content words of the members' statements, by fold, with who has them."""
+    """The names and content words of the members' statements, by fold, with who has them.
+
+    A name is a capitalised run inside a sentence (`named_entities`); the same word at the
+    start of another sentence counts for it too, and a word some member writes in lower case
+    is not a name ("Seeing"), but a word."""
     topic = group.theme.removeprefix(TOPIC_TAG) if group.theme.startswith(TOPIC_TAG) else None
     own = {part.lower() for part in group.subject.split()}
+    names = {str(row["path"]): named_entities(str(row.get("text") or ""), group.subject)
+             for row in group.members}  # fmt: skip
+    single = {folded for found in names.values() for folded, _ in found if " " not in folded}
     terms: dict[str, _Term] = {}
+    lower_case: set[str] = set()
     for row in group.members:
-        text = str(row.get("text") or "")
         path = str(row["path"])
-        names = named_entities(text, group.subject)
-        in_names = {part for folded, _ in names for part in folded.split()}
-        for folded, surface in names:
+        in_names = {part for folded, _ in names[path] for part in folded.split()}
+        for folded, surface in names[path]:
             term = terms.setdefault("name:" + folded, _Term(is_name=True))
             term.carriers.add(path)
             term.forms[surface] += 1
         previous: _Term | None = None
-        for word in _words_of(text):
+        for word, capitalised in _words_of(str(row.get("text") or "")):
+            if word in single and word not in in_names:
+                if capitalised:  # a name at the start of a sentence
+                    terms["name:" + word].carriers.add(path)
+                    continue
+                lower_case.add(word)
             if (
                 not _CONTENT_WORD.fullmatch(word)
                 or word in STOPWORDS
@@ -401,11 +418,8 @@ def _terms(group: Group) -> dict[str, _Term]:
             if previous is not None:
                 previous.next_words.setdefault(path, set()).add(fold)
             previous = term
-    # A capitalised word that a member also writes in lower case is a sentence's first word
-    # ("Seeing"), not a name.
-    for fold in [f for f, t in terms.items() if t.is_name and " " not in f]:
-        if _fold(fold.removeprefix("name:")) in terms:
-            del terms[fold]
+    for word in lower_case:
+        terms.pop("name:" + word, None)
     return terms
 
 
@@ -724,7 +738,9 @@ def _update(
         report.unchanged.append(current["path"])
         return
     data, fingerprint = read_file(store.root / current["path"])
-    if seal_state(data.decode("utf-8", errors="replace")) is not SealState.SEALED:
+    edited = seal_state(data.decode("utf-8", errors="replace")) is not SealState.SEALED
+    # A person's edit that tota has recorded is sealed again, with evidence `manual`.
+    if edited or current.get("evidence") != Evidence.SYSTEM.value:
         report.left_alone.append(current["path"])
         return
     if not dry_run:
