@@ -63,18 +63,21 @@ else:
 wall, cpu1 = time.perf_counter() - wall0, os.times()
 vault.close()
 cpu = (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system)
-print(json.dumps({"wall_s": wall, "cpu_s": cpu, "count": count}))
+import tota_vault
+print(json.dumps({"wall_s": wall, "cpu_s": cpu, "count": count, "code": tota_vault.__file__}))
 """
 
 
-def measure(job: str, root: Path, now: str, code: Path | None) -> dict[str, float]:
+def measure(job: str, root: Path, now: str, code: Path | None) -> dict[str, Any]:
     """Run one job in a child process and return its figures with its peak RSS (MB).
 
     The child is forked and waited for with `os.wait4`, whose rusage is that child's alone
     (RUSAGE_CHILDREN would give the largest peak of every child so far)."""
     env = dict(os.environ)
+    # `python -c` puts its working folder first on sys.path: the child starts in the vault's
+    # parent, so the code measured is `code` (or this checkout), never a `tota_vault` beside it.
     paths = [str(code)] if code is not None else []
-    env["PYTHONPATH"] = os.pathsep.join([*paths, env.get("PYTHONPATH", "")]).strip(os.pathsep)
+    env["PYTHONPATH"] = os.pathsep.join([*paths, str(_kit.ROOT)])
     env["TOTA_HOME"] = str(root.parent / "tota-home")
     argv = [sys.executable, "-c", CHILD, job, str(root), now]
     read_out, write_out = os.pipe()
@@ -83,6 +86,7 @@ def measure(job: str, root: Path, now: str, code: Path | None) -> dict[str, floa
         try:
             os.close(read_out)
             os.dup2(write_out, 1)
+            os.chdir(root.parent)
             os.execve(sys.executable, argv, env)
         finally:
             os._exit(127)
@@ -93,7 +97,7 @@ def measure(job: str, root: Path, now: str, code: Path | None) -> dict[str, floa
     exit_code = os.waitstatus_to_exitcode(status)
     if exit_code != 0:
         raise RuntimeError(f"job {job} failed with exit code {exit_code}")
-    figures: dict[str, float] = json.loads(out.decode().strip().splitlines()[-1])
+    figures: dict[str, Any] = json.loads(out.decode().strip().splitlines()[-1])
     figures["rss_mb"] = round(usage.ru_maxrss / 1024, 1)
     return figures
 
@@ -117,7 +121,7 @@ def fresh_copy(synced: Path, target: Path) -> Path:
 def bench(args: Any) -> dict[str, Any]:
     code = args.code.resolve() if args.code else None
     vault = prepare(args.size, args.work, _kit.SEED, code)
-    runs: dict[str, list[dict[str, float]]] = {"sync": [], "decay": [], "reflect": []}
+    runs: dict[str, list[dict[str, Any]]] = {"sync": [], "decay": [], "reflect": []}
 
     def job(name: str) -> Any:
         def run() -> float:
@@ -154,6 +158,7 @@ def bench(args: Any) -> dict[str, Any]:
         "size": args.size,
         "now": args.now,
         "code": str(code) if code else "this checkout",
+        "measured_module": runs["sync"][0]["code"],  # the tota_vault the children imported
         "load_average_1min_before": load_before,
         "load_average_1min_after": _kit.machine()["load_average_1min"],
         "figures": figures,

@@ -310,3 +310,9 @@ def test_the_automatic_pass_never_writes_over_a_hand_edit(vault: Vault):
     _observe(vault, more, start=10)
     assert path.read_bytes() == edited
     assert len(list((vault.root / "reflection").glob("*.md"))) == 1
+
+
+def test_a_name_first_met_at_a_sentence_start_still_counts_for_the_name():
+    group = _group("topic/celebrations", ["Thanksgiving dinner was loud.", "Hosted a big Thanksgiving.",
+                                          "Loves Thanksgiving parades."])  # fmt: skip
+    assert reflection_title(group) == "Thanksgiving"

@@ -384,13 +384,14 @@ def _terms(group: Group) -> dict[str, _Term]:
     single = {folded for found in names.values() for folded, _ in found if " " not in folded}
     terms: dict[str, _Term] = {}
     lower_case: set[str] = set()
-    for row in group.members:
-        path = str(row["path"])
-        in_names = {part for folded, _ in names[path] for part in folded.split()}
-        for folded, surface in names[path]:
+    for path, found in names.items():
+        for folded, surface in found:
             term = terms.setdefault("name:" + folded, _Term(is_name=True))
             term.carriers.add(path)
             term.forms[surface] += 1
+    for row in group.members:
+        path = str(row["path"])
+        in_names = {part for folded, _ in names[path] for part in folded.split()}
         previous: _Term | None = None
         for word, capitalised in _words_of(str(row.get("text") or "")):
             if word in single and word not in in_names:
