@@ -12,11 +12,9 @@ from tota_vault.notes import parse_note
 from tota_vault.reflect import (
     Group,
     covered_by,
-    named_entities,
     pending_topics,
     plan_reflections,
     reflection_text,
-    reflection_title,
 )
 from tota_vault.seal import SealState, seal_state
 
@@ -178,52 +176,6 @@ def test_a_key_and_a_name_with_the_same_word_are_two_reflections():
 # --- names and titles ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("text", "subject", "names"),
-    [
-        ("Works at Ferrovia Labs in Lisbon.", "user", ["ferrovia labs", "lisbon"]),
-        ("Runs with Joana's club.", "user", ["joana"]),  # the possessive is not the name
-        ("Lisbon is home. Moved in March.", "user", []),  # a sentence's first word; a month
-        ('Caroline said: "Melanie paints."', "Caroline", []),  # own name; a quote's first word
-        ("Asked Caroline about LGBTQ art.", "Melanie", ["caroline", "lgbtq"]),
-        ("Likes Earl Grey tea.", "user", ["earl grey"]),  # a run of capitalised words: one name
-    ],
-)
-def test_named_entities_are_capitalised_runs_inside_a_sentence(text, subject, names):
-    assert [folded for folded, _ in named_entities(text, subject)] == names
-
-
-def _group(theme, texts, subject="user"):
-    members = tuple(row(f"habit/t{i}.md", text, subject=subject) for i, text in enumerate(texts))
-    return Group(subject, theme, members)
-
-
-@pytest.mark.parametrize(
-    ("theme", "texts", "subject", "title"),
-    [
-        # The topic's own word most members use leads (its -ing form names the activity),
-        # then the name most of them share.
-        ("topic/sport", ["Runs four mornings a week in Lisbon.", "Stretches after runs.",
-                         "Is training for the Lisbon half-marathon by running hills."],
-         "user", "Running and Lisbon"),
-        # Two words that always come in the same order are one phrase.
-        ("topic/health", ["Protects her mental health with walks.", "Talks about mental health.",
-                          "Mental health days help her."], "user", "Mental health"),
-        # Another person's reflection is named for them; a name group leads with its name.
-        ("negativo", ["Fixed a bug in Negativo.", "Released Negativo 1.0 to testers.",
-                      "Negativo's catalogue grew; testers liked it."], "Ana", "Ana's Negativo and testers"),
-        # Nothing shared by two members: the topic names it.
-        ("topic/food", ["Bakes bread.", "Makes pizza.", "Cooks curry."], "user", "Food"),
-        # A word merely repeated by a minority of many members does not make the title.
-        ("topic/music", ["Plays guitar nightly.", "Plays guitar in a band.", "Sings.",
-                         "Hums along.", "Likes jazz.", "Appreciates choirs.", "Appreciates bass."],
-         "user", "Guitar"),
-    ],
-)  # fmt: skip
-def test_a_title_is_derived_from_what_the_members_share(theme, texts, subject, title):
-    assert reflection_title(_group(theme, texts, subject)) == title
-
-
 def test_titles_are_never_a_stray_word_on_the_sample_vault(sample_dir):
     """The sample vault once gave `The user and every.md`, `...engineer.md`, `...legacy.md`."""
     with Vault.open(sample_dir) as vault:
@@ -238,6 +190,11 @@ def test_titles_are_never_a_stray_word_on_the_sample_vault(sample_dir):
         again = vault.reflect(now=datetime(2027, 1, 1))
         assert again.created == again.updated == []
         assert {p: p.read_bytes() for p in sample_dir.rglob("*.md")} == snapshot
+
+
+def _group(theme, texts, subject="user"):
+    members = tuple(row(f"habit/t{i}.md", text, subject=subject) for i, text in enumerate(texts))
+    return Group(subject, theme, members)
 
 
 def test_a_persons_reflection_that_links_half_the_members_covers_the_group():
@@ -310,9 +267,3 @@ def test_the_automatic_pass_never_writes_over_a_hand_edit(vault: Vault):
     _observe(vault, more, start=10)
     assert path.read_bytes() == edited
     assert len(list((vault.root / "reflection").glob("*.md"))) == 1
-
-
-def test_a_name_first_met_at_a_sentence_start_still_counts_for_the_name():
-    group = _group("topic/celebrations", ["Thanksgiving dinner was loud.", "Hosted a big Thanksgiving.",
-                                          "Loves Thanksgiving parades."])  # fmt: skip
-    assert reflection_title(group) == "Thanksgiving"

@@ -1,0 +1,217 @@
+"""What a group of memories is about: the names its statements mention, and the title a
+reflection takes from them. Pure functions over statements; reflect.py groups and writes.
+
+A name is a run of capitalised words inside a sentence ("Ferrovia Labs", "Lisbon"): the first
+word of a sentence or of a quote is capitalised by grammar, so it is not one, and neither is a
+month or a weekday. A title is derived, by the same method in every vault, from the names and
+content words the members share (`derive_title`; docs/recall.md says how).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .text import CUE_WORDS, REFLECTION_STOP, STOPWORDS, WORD_RE, stem
+from .topics import TOPIC_TAG, topics_of_words
+
+__all__ = ["derive_title", "named_entities"]
+
+#: Month and day names, and adverb and past forms, name no area of a life ("august",
+#: "decided", "really"); nor do the words tota frames a quoted answer with.
+_NOT_A_TERM = re.compile(
+    r"^(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|asked|replying|"
+    r".*(?:ed|ly))$"
+)
+#: A content word: letters (and inner hyphens), four or more.
+_CONTENT_WORD = re.compile(r"[a-zà-ÿ][a-zà-ÿ'-]{3,}")
+#: What ends a sentence or opens a quote: the word after it is capitalised by grammar, not
+#: because it is a name.
+_SENTENCE_BREAK = re.compile(r"[.!?:;\"“”()\[\]]|\s[-–—]\s")
+
+
+def named_entities(text: str, subject: str = "user") -> list[tuple[str, str]]:
+    """The names a statement mentions, as (folded, as written): runs of capitalised words
+    inside a sentence ("Ferrovia Labs", "Lisbon"), not the first word of a sentence or quote
+    (capitalised by grammar), not the subject's own name, not a date word. Pure."""
+    own = {part.lower() for part in subject.split()}
+    found: list[tuple[str, str]] = []
+    for segment in _SENTENCE_BREAK.split(text):
+        run: list[str] = []
+        for position, match in enumerate(WORD_RE.finditer(segment)):
+            word = re.sub(r"['’]s$", "", match.group(0)).strip("'’-")
+            lower = word.lower()
+            is_name = (
+                position > 0
+                and word[:1].isupper()
+                and lower not in STOPWORDS
+                and lower not in own
+                and not _NOT_A_TERM.match(lower)
+            )
+            if is_name:
+                run.append(word)
+                continue
+            if run:
+                found.append((" ".join(run).lower(), " ".join(run)))
+            run = []
+        if run:
+            found.append((" ".join(run).lower(), " ".join(run)))
+    return found
+
+
+def _fold(word: str) -> str:
+    """One key for a word's forms: "runs", "running" and "run" meet; so do "bake" and
+    "baking". For counting only; a title shows a form the members wrote. Pure."""
+    base = stem(word, forms=True)
+    if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "aeiousl":
+        base = base[:-1]  # running -> runn -> run
+    if len(base) > 4 and base.endswith("e"):
+        base = base[:-1]  # bake -> bak, as baking -> bak
+    return base
+
+
+@dataclass
+class _Term:
+    """A word or name the members share: who carries it, how they write it, and what follows
+    it in each statement (to tell a phrase, "mental health", from two words)."""
+
+    carriers: set[str] = field(default_factory=set)
+    forms: Counter[str] = field(default_factory=Counter)
+    is_name: bool = False
+    in_topic: bool = False
+    next_words: dict[str, set[str]] = field(default_factory=dict)  # path -> folds after it
+
+
+def _words_of(text: str) -> list[tuple[str, bool]]:
+    """A statement's words, lower case with possessives dropped ("Melanie's" -> "melanie"),
+    and whether each was capitalised."""
+    out = []
+    for match in WORD_RE.finditer(text):
+        word = match.group(0).replace("’", "'").strip("'-")
+        if word:
+            out.append((re.sub(r"'s$", "", word.lower()), word[:1].isupper()))
+    return out
+
+
+def _terms(subject: str, topic: str | None, texts: Mapping[str, str]) -> dict[str, _Term]:
+    """The names and content words of the members' statements, by fold, with who has them.
+
+    A name is a capitalised run inside a sentence (`named_entities`); the same word at the
+    start of another sentence counts for it too, and a word some member writes in lower case
+    is not a name ("Seeing"), but a word."""
+    own = {part.lower() for part in subject.split()}
+    names = {path: named_entities(text, subject) for path, text in texts.items()}
+    single = {folded for found in names.values() for folded, _ in found if " " not in folded}
+    terms: dict[str, _Term] = {}
+    lower_case: set[str] = set()
+    for path, found in names.items():
+        for folded, surface in found:
+            term = terms.setdefault("name:" + folded, _Term(is_name=True))
+            term.carriers.add(path)
+            term.forms[surface] += 1
+    for path, text in texts.items():
+        in_names = {part for folded, _ in names[path] for part in folded.split()}
+        previous: _Term | None = None
+        for word, capitalised in _words_of(text):
+            if word in single and word not in in_names:
+                if capitalised:  # a name at the start of a sentence
+                    terms["name:" + word].carriers.add(path)
+                    continue
+                lower_case.add(word)
+            if (
+                not _CONTENT_WORD.fullmatch(word)
+                or word in STOPWORDS
+                or word in REFLECTION_STOP
+                or word in CUE_WORDS
+                or word in own
+                or word in in_names
+                or _NOT_A_TERM.match(word)
+            ):
+                previous = None
+                continue
+            fold = _fold(word)
+            term = terms.setdefault(fold, _Term())
+            term.carriers.add(path)
+            term.forms[word] += 1
+            if topic is not None and topic in topics_of_words([word]):
+                term.in_topic = True
+            if previous is not None:
+                previous.next_words.setdefault(path, set()).add(fold)
+            previous = term
+    for word in lower_case:
+        terms.pop("name:" + word, None)
+    return terms
+
+
+def _shown(term: _Term, *, head: bool) -> str:
+    """How a term is written in a title: a name as the members write it; a word in its most
+    used form, or its -ing form at the head when a member uses one (it names an activity)."""
+    forms = sorted(term.forms, key=lambda f: (-term.forms[f], f))
+    if head and not term.is_name:
+        gerunds = [f for f in forms if f.endswith("ing")]
+        forms = gerunds or forms
+    return forms[0]
+
+
+def _phrase(first: _Term, second: _Term, second_fold: str) -> bool:
+    """Whether `second` follows `first` in every statement that has both (two or more): the
+    two are one phrase ("mental health"), not two themes."""
+    both = first.carriers & second.carriers
+    return len(both) >= 2 and all(second_fold in first.next_words.get(p, ()) for p in both)
+
+
+def derive_title(subject: str, theme: str, label: str, texts: Mapping[str, str]) -> str:
+    """The title of a new reflection about `subject`'s `theme` (`label` as a reader sees it),
+    derived from its members' statements (`texts`, by path), not from a list of titles.
+
+    The terms are the names and content words of the members' statements; a term counts
+    when at least two members carry it, and a plain word (neither a name nor a word of the
+    group's topic) only when a third of them do. The term most members carry leads (the
+    topic's own words first: "Running" for sport; names first in a name group), then the next
+    ("and Lisbon"); two words that always come in the same order are one phrase ("Mental
+    health"). With nothing shared, the theme. Another person's reflection is named for them
+    ("Caroline's painting and pottery"). Pure."""
+    topic = theme.removeprefix(TOPIC_TAG) if theme.startswith(TOPIC_TAG) else None
+    terms = _terms(subject, topic, texts)
+    floor = max(2, -(-len(texts) // 3))
+    shared = {
+        fold: t
+        for fold, t in terms.items()
+        if len(t.carriers) >= 2 and (t.is_name or t.in_topic or len(t.carriers) >= floor)
+    }
+
+    def rank(fold: str) -> tuple[int, int, int, int, str]:
+        term = shared[fold]
+        written = _shown(term, head=False)
+        return (-len(term.carriers), -term.in_topic, -term.is_name, -len(written), written)
+
+    ranked = sorted(shared, key=rank)
+    if topic is not None:
+        leading = [f for f in ranked if shared[f].in_topic] or ranked
+    else:
+        leading = [f for f in ranked if shared[f].is_name] or ranked
+    parts: list[str] = []
+    if leading:
+        head = leading[0]
+        rest = [f for f in ranked if f != head]
+        parts.append(_shown(shared[head], head=True))
+        for other in rest[:1]:
+            if _phrase(shared[other], shared[head], head):
+                parts[0] = f"{_shown(shared[other], head=False)} {parts[0]}"
+                rest.remove(other)
+            elif _phrase(shared[head], shared[other], other):
+                parts[0] = f"{parts[0]} {_shown(shared[other], head=False)}"
+                rest.remove(other)
+        # The second term: a name or a word of the topic before a plain word, which is more
+        # often a verb ("appreciate") than an area of a life.
+        rest.sort(key=lambda f: not (shared[f].is_name or shared[f].in_topic))
+        if rest:
+            parts.append(_shown(shared[rest[0]], head=False))
+    title = " and ".join(parts or [label])
+    if subject == "user":
+        return title[:1].upper() + title[1:]
+    owner = subject + ("'" if subject.endswith("s") else "'s")
+    return f"{owner} {title}"
