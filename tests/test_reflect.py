@@ -12,6 +12,7 @@ from tota_vault.notes import parse_note
 from tota_vault.reflect import (
     Group,
     covered_by,
+    covers_of,
     pending_topics,
     plan_reflections,
     reflection_text,
@@ -201,11 +202,11 @@ def test_a_persons_reflection_that_links_half_the_members_covers_the_group():
     group = _group("topic/sport", ["Runs.", "Swims.", "Cycles.", "Rows."])
     mine = {"path": "reflection/Mine.md", "subject": "user", "key": None,
             "body": "Sport.\n\n- [[t0]]\n- [[T1|runs]]\n"}  # fmt: skip
-    assert covered_by(group, [mine]) == "reflection/Mine.md"
-    assert covered_by(group, [{**mine, "body": "- [[t0]]"}]) is None  # one of four
-    assert covered_by(group, [{**mine, "subject": "Ana"}]) is None  # about someone else
+    assert covered_by(group, covers_of([mine])) == "reflection/Mine.md"
+    assert covered_by(group, covers_of([{**mine, "body": "- [[t0]]"}])) is None  # one of four
+    assert covered_by(group, covers_of([{**mine, "subject": "Ana"}])) is None  # someone else
     tota = {**mine, "key": "reflection/user/topic-sport"}
-    assert covered_by(group, [tota]) is None  # tota's own is updated, not a cover
+    assert covered_by(group, covers_of([tota])) is None  # tota's own is updated, not a cover
 
 
 # --- reflections that come by themselves -----------------------------------------------------

@@ -365,18 +365,30 @@ def linked_titles(body: str) -> set[str]:
     return {m.group(1).strip().casefold() for m in _LINK.finditer(body)}
 
 
-def covered_by(group: Group, reflections: Sequence[Mapping[str, Any]]) -> str | None:
-    """The path of a person's reflection (not tota's) that already covers the group: about
-    the same subject, linking at least half of its members. Pure."""
-    titles = {str(r.get("title") or "").casefold() for r in group.members}
+#: (subject, a linked title folded) -> the paths of the person's reflections that link it.
+Covers = dict[tuple[str, str], list[str]]
+
+
+def covers_of(reflections: Iterable[Mapping[str, Any]]) -> Covers:
+    """Which titles each person's reflection (not tota's) links, by subject: built once, so
+    checking thousands of groups against thousands of reflections costs their links. Pure."""
+    covers: Covers = {}
     for row in reflections:
         if str(row.get("key") or "").startswith("reflection/"):
             continue  # tota's own: found again by key, not a cover
-        if (row.get("subject") or "user") != group.subject:
-            continue
-        if 2 * len(titles & linked_titles(str(row.get("body") or ""))) >= len(titles):
-            return str(row["path"])
-    return None
+        subject = row.get("subject") or "user"
+        for title in sorted(linked_titles(str(row.get("body") or ""))):
+            covers.setdefault((subject, title), []).append(str(row["path"]))
+    return covers
+
+
+def covered_by(group: Group, covers: Covers) -> str | None:
+    """The path of a person's reflection that already covers the group: about the same
+    subject, linking at least half of its members (the first such, by path). Pure."""
+    titles = {str(r.get("title") or "").casefold() for r in group.members}
+    hits = Counter(path for t in titles for path in covers.get((group.subject, t), ()))
+    enough = sorted(path for path, n in hits.items() if 2 * n >= len(titles))
+    return enough[0] if enough else None
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -482,6 +494,7 @@ def _write_plans(
         return report
     index = store.index
     reflections = index.reflection_rows()
+    covers = covers_of(reflections)
     existing = {
         (r["key"], r.get("subject") or "user"): r
         for r in reflections
@@ -496,7 +509,7 @@ def _write_plans(
                     continue  # a member vanished between the two reads
                 current = existing.get((group.key, group.subject))
                 if current is None:
-                    _create(store, group, reflections, report, dry_run=dry_run, at=at)
+                    _create(store, group, covers, report, dry_run=dry_run, at=at)
                 else:
                     _update(store, group, current, report, dry_run=dry_run, at=at)
     report.left_alone = list(dict.fromkeys(report.left_alone))
@@ -506,13 +519,13 @@ def _write_plans(
 def _create(
     store: ReflectionStore,
     group: Group,
-    reflections: Sequence[Mapping[str, Any]],
+    covers: Covers,
     report: ReflectReport,
     *,
     dry_run: bool,
     at: datetime,
 ) -> None:
-    cover = covered_by(group, reflections)
+    cover = covered_by(group, covers)
     if cover is not None:
         report.left_alone.append(cover)
         return
