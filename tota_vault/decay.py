@@ -99,6 +99,7 @@ def find_stale(index: Index, now: datetime) -> list[Recalled]:
     Streams five columns of every active memory and keeps only the stale ones' paths; their
     whole rows are read afterwards, a chunk at a time, and shown as recall shows memories.
     """
+    from .index import SHOWN_COLUMNS
     from .recall import as_recalled
 
     stale = [
@@ -108,7 +109,7 @@ def find_stale(index: Index, now: datetime) -> list[Recalled]:
     ]
     found: list[Recalled] = []
     for chunk in _chunks(stale, ARCHIVE_BATCH):
-        found += as_recalled(index.rows_at(chunk), now)
+        found += as_recalled(index.rows_at(chunk, columns=SHOWN_COLUMNS), now)
     return sorted(found, key=lambda r: (r.effective_confidence or 0.0, r.path))
 
 

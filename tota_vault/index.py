@@ -1069,13 +1069,14 @@ class Index:
         row = self.conn.execute(REFLECTION_BY_KEY, (key, subject)).fetchone()
         return None if row is None else _row_dict(row)
 
-    def rows_at(self, paths: Sequence[str]) -> list[dict[str, Any]]:
-        """The whole rows of these paths (sources decoded), in no particular order."""
+    def rows_at(self, paths: Sequence[str], *, columns: str = "*") -> list[dict[str, Any]]:
+        """The rows of these paths (`columns`, by default all; sources decoded), in no
+        particular order."""
         out: list[dict[str, Any]] = []
         for start in range(0, len(paths), 500):  # stay under SQLite's variable limit
             chunk = list(paths[start : start + 500])
             marks = ", ".join("?" for _ in chunk)
-            rows = self.conn.execute(f"SELECT * FROM notes WHERE path IN ({marks})", chunk)
+            rows = self.conn.execute(ROWS_AT.format(columns=columns, marks=marks), chunk)
             out += [_row_dict(r) for r in rows]
         return out
 
@@ -1106,6 +1107,13 @@ def _statements(script: str) -> list[str]:
 
 # --- maintenance reads (decay, reflect) --------------------------------------------------------
 
+#: Rows by path, a chunk at a time (`columns` and `marks` filled in by `Index.rows_at`).
+ROWS_AT = "SELECT {columns} FROM notes WHERE path IN ({marks})"
+#: What `tota decay` shows of a stale memory (recall.Recalled): no body, no History.
+SHOWN_COLUMNS = (
+    "path, memory_id, type, title, text, subject, sources, confidence, importance, durability, "
+    "evidence, status, updated, confirmed, tags"
+)
 #: `tota decay`: what the effective confidence needs, of every active memory, and nothing else
 #: (no text: deciding must not cost a parse or a stem of any note; issue #15).
 DECAY_ROWS = """

@@ -9,6 +9,7 @@ content words the members share (`derive_title`; docs/recall.md says how).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -30,7 +31,9 @@ _NOT_A_TERM = re.compile(
 _CONTENT_WORD = re.compile(r"[a-zà-ÿ][a-zà-ÿ'-]{3,}")
 #: What ends a sentence or opens a quote: the word after it is capitalised by grammar, not
 #: because it is a name.
-_SENTENCE_BREAK = re.compile(r"[.!?:;\"“”()\[\]]|\s[-–—]\s")
+_BREAKS = frozenset('.!?:;"“”()[]')
+#: Capitalised words (a letter, then the characters of `text.WORD_RE`) in a run of spaces.
+_CAPITALISED_RUN = re.compile(r"[A-ZÀ-ÖØ-Þ][\w'’+-]*(?:[ \t]+[A-ZÀ-ÖØ-Þ][\w'’+-]*)*")
 
 
 def named_entities(text: str, subject: str = "user") -> list[tuple[str, str]]:
@@ -39,19 +42,21 @@ def named_entities(text: str, subject: str = "user") -> list[tuple[str, str]]:
     (capitalised by grammar), not the subject's own name, not a date word. Pure."""
     own = {part.lower() for part in subject.split()}
     found: list[tuple[str, str]] = []
-    for segment in _SENTENCE_BREAK.split(text):
+    # Only the capitalised runs are looked at: most of a statement is lower case.
+    for match in _CAPITALISED_RUN.finditer(text):
+        words = match.group(0).split()
+        if _sentence_start(text, match.start()):
+            words = words[1:]
         run: list[str] = []
-        for position, match in enumerate(WORD_RE.finditer(segment)):
-            word = re.sub(r"['’]s$", "", match.group(0)).strip("'’-")
+        for raw in words:
+            word = _possessive(raw).strip("'’-")
             lower = word.lower()
-            is_name = (
-                position > 0
-                and word[:1].isupper()
+            if (
+                word
                 and lower not in STOPWORDS
                 and lower not in own
                 and not _NOT_A_TERM.match(lower)
-            )
-            if is_name:
+            ):
                 run.append(word)
                 continue
             if run:
@@ -62,6 +67,20 @@ def named_entities(text: str, subject: str = "user") -> list[tuple[str, str]]:
     return found
 
 
+def _sentence_start(text: str, at: int) -> bool:
+    """Whether the word at `at` opens a sentence, a quote or an aside (after " - ")."""
+    before = text[:at].rstrip()
+    if not before:
+        return True
+    last = before[-1]
+    return last in _BREAKS or (last in "-–—" and before[:-1].endswith(" "))
+
+
+def _possessive(word: str) -> str:
+    return word[:-2] if word.endswith(("'s", "’s")) else word
+
+
+@functools.lru_cache(maxsize=1 << 16)
 def _fold(word: str) -> str:
     """One key for a word's forms: "runs", "running" and "run" meet; so do "bake" and
     "baking". For counting only; a title shows a form the members wrote. Pure."""
@@ -92,7 +111,7 @@ def _words_of(text: str) -> list[tuple[str, bool]]:
     for match in WORD_RE.finditer(text):
         word = match.group(0).replace("’", "'").strip("'-")
         if word:
-            out.append((re.sub(r"'s$", "", word.lower()), word[:1].isupper()))
+            out.append((_possessive(word.lower()), word[:1].isupper()))
     return out
 
 
