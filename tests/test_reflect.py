@@ -213,16 +213,19 @@ def test_a_persons_reflection_that_links_half_the_members_covers_the_group():
 
 
 @pytest.mark.parametrize(
-    ("counts", "new", "kept", "due"),
+    ("pending", "new", "kept", "due"),
     [
-        ({}, [("user", "topic/food")], {("user", "topic/food"): 1}, []),
-        ({("user", "topic/food"): 2}, [("user", "topic/food")], {}, [("user", "topic/food")]),
-        ({("Ana", "topic/art"): 1}, [("user", "topic/food")] * 3,
-         {("Ana", "topic/art"): 1}, [("user", "topic/food")]),
+        ({}, [("user", "topic/food", "a")], {("user", "topic/food"): ["a"]}, {}),
+        ({("user", "topic/food"): ["a", "b"]}, [("user", "topic/food", "c")], {},
+         {("user", "topic/food"): ["a", "b", "c"]}),
+        ({("user", "topic/food"): ["a", "b"]}, [("user", "topic/food", "b")],
+         {("user", "topic/food"): ["a", "b"]}, {}),  # the same memory counts once
+        ({("Ana", "topic/art"): ["x"]}, [("user", "topic/food", p) for p in "abc"],
+         {("Ana", "topic/art"): ["x"]}, {("user", "topic/food"): ["a", "b", "c"]}),
     ],
 )  # fmt: skip
-def test_new_members_count_towards_their_topic_until_it_is_due(counts, new, kept, due):
-    assert pending_topics(counts, new, 3) == (kept, due)
+def test_new_members_wait_in_their_topic_until_it_is_due(pending, new, kept, due):
+    assert pending_topics(pending, new, 3) == (kept, due)
 
 
 FOOD = [
@@ -230,6 +233,9 @@ FOOD = [
     "I bake sourdough bread every weekend.",
     "I make pizza from scratch on Fridays.",
 ]
+
+
+MORE_FOOD = ["I grill fish on the barbecue.", "I cook ramen on Sundays.", "I eat tacos a lot."]
 
 
 def _observe(vault: Vault, texts: list[str], start: int = 0) -> None:
@@ -251,6 +257,10 @@ def test_a_topic_that_gains_enough_members_is_reflected_on_after_observe(vault: 
     note = parse_note(path.read_bytes(), path.name)
     assert note.memory.key == "reflection/user/topic-food"
     assert note.body.count("[[") == 3 and len(note.memory.sources) == 3
+    _observe(vault, MORE_FOOD, start=10)  # three more: the same reflection, grown
+    assert [p.name for p in (vault.root / "reflection").glob("*.md")] == [path.name]
+    note = parse_note(path.read_bytes(), path.name)
+    assert note.body.count("[[") == 6 and note.memory.text.startswith("6 memories")
     before = _files(vault)
     _observe(vault, FOOD)  # the same messages again: nothing new is learned
     report = vault.reflect(now=NOW)  # and a whole run finds the reflection as it would write it
@@ -264,7 +274,6 @@ def test_the_automatic_pass_never_writes_over_a_hand_edit(vault: Vault):
     path.write_text(path.read_text().replace("3 memories", "Three memories (mine)"))
     vault.sync()
     edited = path.read_bytes()
-    more = ["I grill fish on the barbecue.", "I cook ramen on Sundays.", "I eat tacos a lot."]
-    _observe(vault, more, start=10)
+    _observe(vault, MORE_FOOD, start=10)
     assert path.read_bytes() == edited
     assert len(list((vault.root / "reflection").glob("*.md"))) == 1

@@ -1045,20 +1045,12 @@ class Index:
         cursor.row_factory = None
         yield from cursor.execute(DECAY_ROWS)
 
-    def reflect_rows(
-        self, *, subject: str | None = None, topic_tag: str | None = None
-    ) -> Iterator[tuple[Any, ...]]:
+    def reflect_rows(self) -> Iterator[tuple[Any, ...]]:
         """The active memories reflections are planned from, one row at a time (columns
-        `REFLECT_COLUMNS`): all of them, or those of one subject whose tags hold `topic_tag`
-        (found through the full-text index; the caller checks the tag itself)."""
+        `REFLECT_COLUMNS`)."""
         cursor = self.conn.cursor()
         cursor.row_factory = None
-        if subject is None or topic_tag is None:
-            yield from cursor.execute(REFLECT_ROWS)
-            return
-        phrase = fts_quote(" ".join(topic_tag.split("/")))
-        params = {"query": f"tags : {phrase}", "subject": subject}
-        yield from cursor.execute(REFLECT_TOPIC_ROWS, params)
+        yield from cursor.execute(REFLECT_ROWS)
 
     def reflection_rows(self) -> list[dict[str, Any]]:
         """Every active reflection note (tota's and a person's), with its body for its links."""
@@ -1068,6 +1060,17 @@ class Index:
         """tota's reflection with this identity (`reflect.Group.key`), or None."""
         row = self.conn.execute(REFLECTION_BY_KEY, (key, subject)).fetchone()
         return None if row is None else _row_dict(row)
+
+    def paths_titled(self, titles: Iterable[str]) -> list[str]:
+        """The paths of the notes with these titles (case-insensitive, as Obsidian links)."""
+        out: list[str] = []
+        for title in sorted(set(titles)):
+            out += [r[0] for r in self.conn.execute(PATHS_TITLED, (title,))]
+        return out
+
+    def person_reflections(self, subject: str) -> list[dict[str, Any]]:
+        """A subject's active reflections that are not tota's (their links may cover a group)."""
+        return [_row_dict(r) for r in self.conn.execute(PERSON_REFLECTIONS, (subject,))]
 
     def rows_at(self, paths: Sequence[str], *, columns: str = "*") -> list[dict[str, Any]]:
         """The rows of these paths (`columns`, by default all; sources decoded), in no
@@ -1127,14 +1130,6 @@ REFLECT_ROWS = f"""
 SELECT {", ".join(REFLECT_COLUMNS)} FROM notes
 WHERE error IS NULL AND type IS NOT NULL AND status = 'active'
 """
-#: One subject's memories of one topic (a reflection after `observe`): the tag's phrase in the
-#: full-text index narrows 100k notes to the topic's, the subject filters them.
-REFLECT_TOPIC_ROWS = f"""
-SELECT {", ".join("n." + c for c in REFLECT_COLUMNS)}
-FROM notes_fts AS f JOIN notes AS n ON n.id = f.rowid
-WHERE notes_fts MATCH :query AND n.subject = :subject
-  AND n.error IS NULL AND n.type IS NOT NULL AND n.status = 'active'
-"""
 #: Reflections already written: tota's (found again by key) and a person's (which may cover a
 #: group: their links are in the body).
 REFLECTIONS = """
@@ -1148,4 +1143,12 @@ SELECT path, title, text, body, subject, key, confidence, evidence, sources, cre
 FROM notes WHERE key = ? AND subject = ? AND type = 'reflection' AND status = 'active'
   AND error IS NULL
 ORDER BY path LIMIT 1
+"""
+#: Notes by title, as a `[[link]]` finds them (the title index is NOCASE).
+PATHS_TITLED = "SELECT path FROM notes WHERE title = ? COLLATE NOCASE"
+#: A subject's reflections that tota did not write (no `reflection/...` key of its own).
+PERSON_REFLECTIONS = """
+SELECT path, title, body, subject, key FROM notes
+WHERE type = 'reflection' AND status = 'active' AND error IS NULL
+  AND coalesce(subject, 'user') = ? AND coalesce(key, '') NOT LIKE 'reflection/%'
 """

@@ -27,11 +27,11 @@ again finds it and updates it when its members changed, and otherwise changes no
 reflection a person edited (its seal broken) is never rewritten, and a group that a person's
 own reflection already covers (it links at least half of the members) gets none of tota's.
 
-Reflections come by themselves too: after `observe`, each new memory counts towards its
-subject's topics (`note_new_members`, a counter in the index's state table), and a topic that
-gained `AUTO_NEW_MEMBERS` is reflected on again, reading only that topic's memories
-(`Index.reflect_rows(subject=, topic_tag=)`). `tota reflect` reads the whole vault one row at a
-time (a few columns: issue #15) and only the members it keeps in full.
+Reflections come by themselves too: after `observe`, each new memory joins its subject's
+topics' pending lists (`note_new_members`, one value in the index's state table), and a topic
+that gained `AUTO_NEW_MEMBERS` is reflected on again from its reflection's members and the
+new memories alone, so the cost does not grow with the vault. `tota reflect` reads the whole
+vault one row at a time (a few columns: issue #15) and only the members it keeps in full.
 """
 
 from __future__ import annotations
@@ -360,9 +360,11 @@ def reflection_memory(group: Group, at: datetime, *, memory_id: str | None = Non
 _LINK = re.compile(r"\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]")
 
 
-def linked_titles(body: str) -> set[str]:
-    """The note titles a body links to (`[[Title]]`, `[[Title|shown]]`), folded. Pure."""
-    return {m.group(1).strip().casefold() for m in _LINK.finditer(body)}
+def linked_titles(body: str, *, fold: bool = True) -> set[str]:
+    """The note titles a body links to (`[[Title]]`, `[[Title|shown]]`), case-folded unless
+    `fold` is False. Pure."""
+    titles = {m.group(1).strip() for m in _LINK.finditer(body)}
+    return {t.casefold() for t in titles} if fold else titles
 
 
 #: (subject, a linked title folded) -> the paths of the person's reflections that link it.
@@ -429,61 +431,87 @@ def reflect(
     return _write_plans(store, plans, dry_run=dry_run, at=now or datetime.now())
 
 
-def reflect_topics(
-    store: ReflectionStore,
-    topics: Iterable[tuple[str, str]],
-    *,
-    now: datetime | None = None,
-    dry_run: bool = False,
-) -> ReflectReport:
-    """Reflect on these (subject, `topic/<name>`) pairs only, reading only their memories."""
-    plans: list[Plan] = []
-    for subject, tag in sorted(set(topics)):
-        rows = store.index.reflect_rows(subject=subject, topic_tag=tag)
-        members = [m for m in (member_of(*row) for row in rows) if m and tag in m.topics]
-        plans += [p for p in plan_groups(members) if p.theme == tag]
-    return _write_plans(store, plans, dry_run=dry_run, at=now or datetime.now())
-
-
 def pending_topics(
-    counts: Mapping[tuple[str, str], int], new: Iterable[tuple[str, str]], threshold: int
-) -> tuple[dict[tuple[str, str], int], list[tuple[str, str]]]:
-    """Add one to the count of each (subject, topic) a new memory has; return the counts to
-    keep and the pairs that reached `threshold` (their count starts again at 0). Pure."""
-    kept = dict(counts)
-    for pair in new:
-        kept[pair] = kept.get(pair, 0) + 1
-    due = sorted(pair for pair, n in kept.items() if n >= threshold)
+    pending: Mapping[tuple[str, str], Sequence[str]],
+    new: Iterable[tuple[str, str, str]],
+    threshold: int,
+) -> tuple[dict[tuple[str, str], list[str]], dict[tuple[str, str], list[str]]]:
+    """Add each new memory (subject, topic, path) to its pair's pending list; return the lists
+    to keep and those that reached `threshold` (taken out: their pair starts again). Pure."""
+    kept = {pair: list(paths) for pair, paths in pending.items()}
+    for subject, topic, path in new:
+        paths = kept.setdefault((subject, topic), [])
+        if path not in paths:
+            paths.append(path)
+    due = {pair: paths for pair, paths in kept.items() if len(paths) >= threshold}
     for pair in due:
         del kept[pair]
-    return kept, due
+    return kept, dict(sorted(due.items()))
 
 
 def note_new_members(
     store: ReflectionStore, paths: Iterable[str], *, now: datetime | None = None
 ) -> ReflectReport:
-    """After `observe`: count the new memories at `paths` towards their topics, and reflect
-    on each topic that gained `AUTO_NEW_MEMBERS` since tota last did. Cheap when none did: a
-    row per new memory and one state value."""
+    """After `observe`: add the new memories at `paths` to their topics' pending lists, and
+    reflect on each topic that gained `AUTO_NEW_MEMBERS` since tota last did.
+
+    Costs the same at 100k notes as at 100: it reads the new memories, one state value, and
+    for a topic that is due only its reflection, its members (by title) and the new ones, never
+    the rest of the vault. A memory that fell out of a reflection's top members earlier and
+    has since been confirmed upwards waits for the next `tota reflect`, which reads all."""
     index = store.index
-    new: list[tuple[str, str]] = []
+    new: list[tuple[str, str, str]] = []
     for row in index.rows_at(list(dict.fromkeys(paths))):
         member = _member_of_row(row)
         if member is not None:
-            new += [(member.subject, topic) for topic in member.topics]
+            new += [(member.subject, topic, member.path) for topic in member.topics]
     if not new:
         return ReflectReport()
     raw = index.get_state(PENDING_STATE)
     try:
-        stored = {(s, t): int(n) for s, t, n in json.loads(raw)} if raw else {}
+        stored = {(s, t): list(p) for s, t, p in json.loads(raw)} if raw else {}
     except (ValueError, TypeError):
-        stored = {}  # a damaged count is only a delay, never an error
+        stored = {}  # a damaged list is only a delay, never an error
     kept, due = pending_topics(stored, new, AUTO_NEW_MEMBERS)
-    value = json.dumps(sorted([s, t, n] for (s, t), n in kept.items()), ensure_ascii=False)
+    value = json.dumps(sorted([s, t, p] for (s, t), p in kept.items()), ensure_ascii=False)
     index.set_state(PENDING_STATE, value)
+    report = ReflectReport()
     if not due:
-        return ReflectReport()
-    return reflect_topics(store, due, now=now)
+        return report
+    at = now or datetime.now()
+    with store.batch():
+        for (subject, tag), fresh in due.items():
+            _reflect_topic(store, subject, tag, fresh, report, at=at)
+    return report
+
+
+def _reflect_topic(
+    store: ReflectionStore,
+    subject: str,
+    tag: str,
+    fresh: Sequence[str],
+    report: ReflectReport,
+    *,
+    at: datetime,
+) -> None:
+    """One subject's topic again, from its reflection's members and the new memories."""
+    index = store.index
+    current = index.reflection_by_key(reflection_key(subject, tag), subject)
+    paths = set(fresh)
+    if current is not None:
+        paths.update(index.paths_titled(linked_titles(str(current.get("body") or ""), fold=False)))
+    rows = {r["path"]: r for r in index.rows_at(sorted(paths))}
+    members = [m for m in map(_member_of_row, rows.values()) if m is not None]
+    mine = [m for m in members if m.subject == subject and tag in m.topics]
+    for plan in plan_groups(mine):
+        if plan.theme != tag:
+            continue
+        group = _with_display(_group(plan, rows))
+        if current is not None:
+            _update(store, group, current, report, dry_run=False, at=at)
+        else:
+            covers = covers_of(index.person_reflections(subject))
+            _create(store, group, covers, report, dry_run=False, at=at)
 
 
 def _write_plans(
