@@ -41,7 +41,11 @@ def title(theme, texts, subject="user"):
                           "Mental health days help her."], "user", "Mental health"),
         # Another person's reflection is named for them; a name group leads with its name.
         ("negativo", ["Fixed a bug in Negativo.", "Released Negativo 1.0 to testers.",
-                      "Negativo's catalogue grew; testers liked it."], "Ana", "Ana's Negativo and testers"),
+                      "Negativo's catalogue grew; testers liked it."], "Ana", "Ana's Negativo"),
+        # A plain word joins the title only when three members and a third of them carry it.
+        ("negativo", ["Fixed a bug in Negativo for testers.", "Released Negativo 1.0 to testers.",
+                      "Negativo's catalogue grew; testers liked it."], "Ana",
+         "Ana's Negativo and testers"),
         # Nothing shared by two members: the topic names it.
         ("topic/food", ["Bakes bread.", "Makes pizza.", "Cooks curry."], "user", "Food"),
         # A word merely repeated by a minority of many members does not make the title.

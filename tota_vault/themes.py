@@ -186,50 +186,45 @@ def derive_title(subject: str, theme: str, label: str, texts: Mapping[str, str])
     """The title of a new reflection about `subject`'s `theme` (`label` as a reader sees it),
     derived from its members' statements (`texts`, by path), not from a list of titles.
 
-    The terms are the names and content words of the members' statements; a term counts
-    when at least two members carry it, and a plain word (neither a name nor a word of the
-    group's topic) only when a third of them do. The term most members carry leads (the
-    topic's own words first: "Running" for sport; names first in a name group), then the next
-    ("and Lisbon"); two words that always come in the same order are one phrase ("Mental
-    health"). With nothing shared, the theme. Another person's reflection is named for them
-    ("Caroline's painting and pottery"). Pure."""
+    The terms are the names and content words of the members' statements, counted when two
+    members carry them. The head is the specific term most members carry: in a topic group a
+    word of the topic ("Running" for sport), in a name group a name; with none, the theme
+    itself ("Food"). A term that could be the second (below) and that follows the head, or
+    that the head follows, in every statement that has both joins it as one phrase ("Mental
+    health"). The second is the next
+    name or topic word ("and Lisbon"), else a plain word that at least three members and a
+    third of them carry (a plain word is more often a verb, "appreciate", than an area of a
+    life). Another person's reflection is named for them ("Caroline's painting and LGBTQ").
+    Pure."""
     topic = theme.removeprefix(TOPIC_TAG) if theme.startswith(TOPIC_TAG) else None
-    terms = _terms(subject, topic, texts)
-    floor = max(2, -(-len(texts) // 3))
-    shared = {
-        fold: t
-        for fold, t in terms.items()
-        if len(t.carriers) >= 2 and (t.is_name or t.in_topic or len(t.carriers) >= floor)
-    }
+    terms = {f: t for f, t in _terms(subject, topic, texts).items() if len(t.carriers) >= 2}
 
     def rank(fold: str) -> tuple[int, int, int, int, str]:
-        term = shared[fold]
+        term = terms[fold]
         written = _shown(term, head=False)
         return (-len(term.carriers), -term.in_topic, -term.is_name, -len(written), written)
 
-    ranked = sorted(shared, key=rank)
-    if topic is not None:
-        leading = [f for f in ranked if shared[f].in_topic] or ranked
+    ranked = sorted(terms, key=rank)
+    specific = [f for f in ranked if terms[f].is_name or terms[f].in_topic]
+    floor = max(3, -(-len(texts) // 3))
+    plain = [f for f in ranked if f not in specific and len(terms[f].carriers) >= floor]
+    preferred = [f for f in specific if (terms[f].in_topic if topic else terms[f].is_name)]
+    head = (preferred or specific or [None])[0]
+    if head is None:
+        title = label
     else:
-        leading = [f for f in ranked if shared[f].is_name] or ranked
-    parts: list[str] = []
-    if leading:
-        head = leading[0]
-        rest = [f for f in ranked if f != head]
-        parts.append(_shown(shared[head], head=True))
-        for other in rest[:1]:
-            if _phrase(shared[other], shared[head], head):
-                parts[0] = f"{_shown(shared[other], head=False)} {parts[0]}"
-                rest.remove(other)
-            elif _phrase(shared[head], shared[other], other):
-                parts[0] = f"{parts[0]} {_shown(shared[other], head=False)}"
-                rest.remove(other)
-        # The second term: a name or a word of the topic before a plain word, which is more
-        # often a verb ("appreciate") than an area of a life.
-        rest.sort(key=lambda f: not (shared[f].is_name or shared[f].in_topic))
-        if rest:
-            parts.append(_shown(shared[rest[0]], head=False))
-    title = " and ".join(parts or [label])
+        title = _shown(terms[head], head=True)
+        others = [f for f in specific + plain if f != head]
+        partner = next((f for f in others if _phrase(terms[f], terms[head], head)), None)
+        if partner is not None:
+            title = f"{_shown(terms[partner], head=False)} {title}"
+        else:
+            partner = next((f for f in others if _phrase(terms[head], terms[f], f)), None)
+            if partner is not None:
+                title = f"{title} {_shown(terms[partner], head=False)}"
+        second = [f for f in specific + plain if f not in (head, partner)]
+        if second:
+            title = f"{title} and {_shown(terms[second[0]], head=False)}"
     if subject == "user":
         return title[:1].upper() + title[1:]
     owner = subject + ("'" if subject.endswith("s") else "'s")
