@@ -24,8 +24,9 @@ A reflection is a memory of type `reflection`, evidence `system`: a short summar
 `## Members` section with a `[[wikilink]]` to each member, and the union of the members'
 sources. Its `key` (`reflection/<subject>/<theme>`) is its identity: running `tota reflect`
 again finds it and updates it when its members changed, and otherwise changes no byte. A
-reflection a person edited (its seal broken) is never rewritten, and a group that a person's
-own reflection already covers (it links at least half of the members) gets none of tota's.
+reflection a person edited (its seal broken, or the edit recorded as evidence `manual`) is
+never rewritten, and a group that a person's own reflection already covers (it links at least
+half of the members) gets none of tota's.
 
 Reflections come by themselves too: after `observe`, each new memory joins its subject's
 topics' pending lists (`note_new_members`, one value in the index's state table), and a topic
@@ -74,7 +75,8 @@ MAX_MEMBERS = 16
 MAX_SHARE = 0.2
 #: New memories of a topic that make tota reflect on it again by itself (after `observe`).
 AUTO_NEW_MEMBERS = 3
-#: Where the counts of new members wait (the index's `state` table; local, like the index).
+#: Where the new members of each topic wait (the index's `state` table; local, like the index:
+#: a rebuilt index forgets them, and the next `tota reflect` reads everything anyway).
 PENDING_STATE = "reflect-pending"
 
 
