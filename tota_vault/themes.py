@@ -209,7 +209,8 @@ def derive_title(subject: str, theme: str, label: str, texts: Mapping[str, str])
     floor = max(3, -(-len(texts) // 3))
     plain = [f for f in ranked if f not in specific and len(terms[f].carriers) >= floor]
     preferred = [f for f in specific if (terms[f].in_topic if topic else terms[f].is_name)]
-    head = (preferred or specific or [None])[0]
+    leading = preferred or specific
+    head = leading[0] if leading else None
     if head is None:
         title = label
     else:
