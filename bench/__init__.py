@@ -24,4 +24,5 @@ ENTRIES: dict[str, str] = {
     "integrity": "doctor's index check: integrity_check against quick_check",
     "doctor_secrets": "what the doctor's scan for stored secrets adds to tota doctor",
     "startup": "`tota search` as a process against a bare sqlite3 process running the same query",
+    "maintain": "`tota decay` and `tota reflect` against a no-change sync of the same vault",
 }

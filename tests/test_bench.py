@@ -333,3 +333,16 @@ def test_doctor_secrets_runs(work, tmp_path, capsys):
     data = json.loads((tmp_path / "doctor_secrets.json").read_text())
     assert data["notes"] > 0 and data["doctor_ms"] >= data["scan_ms"] > 0
     assert "| find_stored_secrets |" in capsys.readouterr().out
+
+
+@pytest.mark.slow  # a child process per job: most of it is interpreter starts
+def test_maintain_runs(work, tmp_path, capsys):
+    _run("maintain", work, tmp_path, "--size", str(SMALL), "--runs", "1")
+    data = json.loads((tmp_path / f"maintain-{SMALL}.json").read_text())
+    figures = data["figures"]
+    assert set(figures) == {"sync", "decay", "reflect", "decay-apply"}
+    assert figures["sync"]["count"] == 0  # a no-change sync: the vault was synced first
+    assert figures["decay"]["count"] == figures["decay-apply"]["count"] > 0
+    assert all(f["rss_mb"] > 0 and f["wall_ratio"] > 0 for f in figures.values())
+    assert "| `tota decay --apply` |" in capsys.readouterr().out
+    assert not (work / f"vault-{SMALL}" / ".tota").exists()  # the vault left as generated

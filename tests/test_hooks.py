@@ -71,11 +71,13 @@ def wait_for(condition, timeout: float = 30.0) -> None:  # type: ignore[no-untyp
 
 
 def memories(vault_dir: Path) -> dict[str, list[str]]:
-    """Every memory's statement -> its sources, read from the files (a fresh sync)."""
+    """Every learned memory's statement -> its sources, read from the files (a fresh sync).
+    Not the reflections that come by themselves once a topic has a few (test_reflect.py)."""
     with Vault.open(vault_dir, create=False) as vault:
         vault.sync()
         rows = vault.index.conn.execute(
-            "SELECT text, sources FROM notes WHERE memory_id IS NOT NULL"
+            "SELECT text, sources FROM notes WHERE memory_id IS NOT NULL "
+            "AND type IS NOT 'reflection'"
         ).fetchall()
     return {row[0]: json.loads(row[1] or "[]") for row in rows}
 

@@ -1,12 +1,22 @@
-"""Reflections: pure grouping, then writing, idempotency and updates on a real vault."""
+"""Reflections: pure grouping and titles, then writing, idempotency, updates, hand edits and
+the reflections that come by themselves after observe, on real vaults."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
+
 from tota_vault import Vault
 from tota_vault.notes import parse_note
-from tota_vault.reflect import plan_reflections, reflection_text
+from tota_vault.reflect import (
+    Group,
+    covered_by,
+    covers_of,
+    pending_topics,
+    plan_reflections,
+    reflection_text,
+)
 from tota_vault.seal import SealState, seal_state
 
 NOW = datetime(2026, 11, 29, 12, 0)
@@ -23,11 +33,31 @@ def row(path, text, subject="user", key=None, type="habit", confidence=0.8):
 FILLER = [row(f"habit/f{i}.md", f"Unrelated{i} statement{i} gardening{i}") for i in range(20)]
 
 
-def test_memories_sharing_a_distinctive_word_form_one_group():
-    pottery = [row(f"habit/p{i}.md", f"Went to a pottery class, week {i}") for i in range(4)]
-    groups = plan_reflections(pottery + FILLER)
-    assert [(g.theme, len(g.members)) for g in groups] == [("pottery", 4)]
-    assert groups[0].key == "reflection/user/pottery"
+def test_memories_naming_the_same_thing_form_one_group():
+    fixes = [row(f"habit/n{i}.md", f"Fixed a bug in Negativo, set {i}") for i in range(4)]
+    groups = plan_reflections(fixes + FILLER)
+    assert [(g.theme, g.label, len(g.members)) for g in groups] == [("negativo", "Negativo", 4)]
+    assert groups[0].key == "reflection/user/negativo"
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        [
+            "Checks the logs every morning {i}.",
+            "Skims every changelog {i}.",
+            "Every sprint {i} ends.",
+        ],
+        ["Is an engineer {i}.", "Mentors another engineer {i}.", "The engineer {i} left."],
+        ["Maintains legacy code {i}.", "Fears the legacy parser {i}.", "Legacy tests {i} fail."],
+    ],
+)
+def test_a_shared_plain_word_forms_no_group(texts):
+    """Stray words ("every", "engineer", "legacy") never make a reflection on their own."""
+    rows = [
+        row(f"habit/w{i}{j}.md", text.format(i=i)) for i in range(3) for j, text in enumerate(texts)
+    ]
+    assert plan_reflections(rows + FILLER) == []
 
 
 def test_subjects_are_never_mixed_and_small_groups_are_skipped():
@@ -53,7 +83,7 @@ def test_a_topic_reflection_carries_its_topic_tag(vault: Vault):
     for city in ("Rome", "Paris", "Lisbon"):
         vault.remember("episode", f"Took a trip to {city}.", sources=[f"c#{city}"])
     report = vault.reflect(now=NOW)
-    assert report.created == ["reflection/The user and travel.md"]
+    assert report.created == ["reflection/Trip.md"]  # the word every member shares
     note = parse_note((vault.root / report.created[0]).read_bytes(), report.created[0])
     assert note.memory.tags == ("tota/reflection", "topic/travel")
     assert note.memory.text.startswith("3 memories of the user about “travel”")
@@ -67,7 +97,8 @@ def test_a_shared_key_groups_memories():
 
 
 def test_reflection_text_links_every_member():
-    pottery = [row(f"habit/p{i}.md", f"Went to a pottery class, week {i}") for i in range(3)]
+    pottery = [row(f"habit/p{i}.md", f"Went to a class, week {i}", key="habit/pottery")
+               for i in range(3)]  # fmt: skip
     text = reflection_text(plan_reflections(pottery + FILLER)[0])
     assert text.startswith("3 memories of the user about “pottery”")
     assert text.count("[[") == 3 and "- [[p0]]" in text
@@ -133,11 +164,116 @@ def test_decay_lists_then_archives_and_confirm_revives(vault: Vault):
     assert vault.recall("ran 5k rain", now=NOW)[0].path == old.path
 
 
-def test_a_key_and_a_word_with_the_same_name_are_two_reflections():
+def test_a_key_and_a_name_with_the_same_word_are_two_reflections():
     keyed = [row(f"goal/g{i}.md", f"Plan {i} for the term", key="goal/arabic") for i in range(3)]
-    words = [row(f"habit/w{i}.md", f"Arabic lesson number {i}") for i in range(3)]
+    words = [row(f"habit/w{i}.md", f"Practised Arabic verbs, set {i}") for i in range(3)]
     groups = plan_reflections(keyed + words + FILLER)
     assert sorted(g.key for g in groups) == [
         "reflection/user/arabic",
         "reflection/user/goal-arabic",
     ]
+
+
+# --- names and titles ------------------------------------------------------------------------
+
+
+def test_titles_are_never_a_stray_word_on_the_sample_vault(sample_dir):
+    """The sample vault once gave `The user and every.md`, `...engineer.md`, `...legacy.md`."""
+    with Vault.open(sample_dir) as vault:
+        report = vault.reflect(now=NOW)
+        titles = [path.split("/", 1)[1][:-3] for path in report.created]
+        assert titles and not any(t.lower().startswith("the user and") for t in titles)
+        for title in titles:
+            assert not {"every", "engineer", "legacy"} & set(title.lower().split())
+        # The person's own reflections on running and on Lisbon cover those groups.
+        assert "reflection/Training for the Lisbon half-marathon.md" in report.left_alone
+        snapshot = {p: p.read_bytes() for p in sample_dir.rglob("*.md")}
+        again = vault.reflect(now=datetime(2027, 1, 1))
+        assert again.created == again.updated == []
+        assert {p: p.read_bytes() for p in sample_dir.rglob("*.md")} == snapshot
+
+
+def _group(theme, texts, subject="user"):
+    members = tuple(row(f"habit/t{i}.md", text, subject=subject) for i, text in enumerate(texts))
+    return Group(subject, theme, members)
+
+
+def test_a_persons_reflection_that_links_half_the_members_covers_the_group():
+    group = _group("topic/sport", ["Runs.", "Swims.", "Cycles.", "Rows."])
+    mine = {"path": "reflection/Mine.md", "subject": "user", "key": None,
+            "body": "Sport.\n\n- [[t0]]\n- [[T1|runs]]\n"}  # fmt: skip
+    assert covered_by(group, covers_of([mine])) == "reflection/Mine.md"
+    assert covered_by(group, covers_of([{**mine, "body": "- [[t0]]"}])) is None  # one of four
+    assert covered_by(group, covers_of([{**mine, "subject": "Ana"}])) is None  # someone else
+    tota = {**mine, "key": "reflection/user/topic-sport"}
+    assert covered_by(group, covers_of([tota])) is None  # tota's own is updated, not a cover
+
+
+# --- reflections that come by themselves -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pending", "new", "kept", "due"),
+    [
+        ({}, [("user", "topic/food", "a")], {("user", "topic/food"): ["a"]}, {}),
+        ({("user", "topic/food"): ["a", "b"]}, [("user", "topic/food", "c")], {},
+         {("user", "topic/food"): ["a", "b", "c"]}),
+        ({("user", "topic/food"): ["a", "b"]}, [("user", "topic/food", "b")],
+         {("user", "topic/food"): ["a", "b"]}, {}),  # the same memory counts once
+        ({("Ana", "topic/art"): ["x"]}, [("user", "topic/food", p) for p in "abc"],
+         {("Ana", "topic/art"): ["x"]}, {("user", "topic/food"): ["a", "b", "c"]}),
+    ],
+)  # fmt: skip
+def test_new_members_wait_in_their_topic_until_it_is_due(pending, new, kept, due):
+    assert pending_topics(pending, new, 3) == (kept, due)
+
+
+FOOD = [
+    "I love cooking Thai curries for my friends.",
+    "I bake sourdough bread every weekend.",
+    "I make pizza from scratch on Fridays.",
+]
+
+
+MORE_FOOD = ["I grill fish on the barbecue.", "I cook ramen on Sundays.", "I eat tacos a lot."]
+
+
+def _observe(vault: Vault, texts: list[str], start: int = 0) -> None:
+    for i, text in enumerate(texts, start):
+        vault.observe([{"role": "user", "content": text, "id": str(i)}], conversation_id="c1")
+
+
+def _files(vault: Vault) -> dict[str, bytes]:
+    return {p.relative_to(vault.root).as_posix(): p.read_bytes() for p in vault.root.rglob("*.md")}
+
+
+def test_a_topic_that_gains_enough_members_is_reflected_on_after_observe(vault: Vault):
+    _observe(vault, FOOD[:2])
+    assert not (vault.root / "reflection").exists() or not list(
+        (vault.root / "reflection").iterdir()
+    )
+    _observe(vault, FOOD[2:], start=2)
+    (path,) = (vault.root / "reflection").glob("*.md")
+    note = parse_note(path.read_bytes(), path.name)
+    assert note.memory.key == "reflection/user/topic-food"
+    assert note.body.count("[[") == 3 and len(note.memory.sources) == 3
+    _observe(vault, MORE_FOOD, start=10)  # three more: the same reflection, grown
+    assert [p.name for p in (vault.root / "reflection").glob("*.md")] == [path.name]
+    note = parse_note(path.read_bytes(), path.name)
+    assert note.body.count("[[") == 6 and note.memory.text.startswith("6 memories")
+    before = _files(vault)
+    _observe(vault, FOOD)  # the same messages again: nothing new is learned
+    report = vault.reflect(now=NOW)  # and a whole run finds the reflection as it would write it
+    assert report.created == [] and report.updated == []
+    assert _files(vault) == before
+
+
+def test_the_automatic_pass_never_writes_over_a_hand_edit(vault: Vault):
+    _observe(vault, FOOD)
+    (path,) = (vault.root / "reflection").glob("*.md")
+    path.write_text(path.read_text().replace("3 memories", "Three memories (mine)"))
+    vault.sync()
+    edited = path.read_bytes()
+    _observe(vault, MORE_FOOD, start=10)
+    assert path.read_bytes() == edited
+    assert len(list((vault.root / "reflection").glob("*.md"))) == 1

@@ -12,16 +12,44 @@ confirmation (a merge, `tota confirm`, a hand edit) raises the stored confidence
 `confirmed`, restarting the clock. `tota decay --apply` archives memories whose effective
 confidence fell under `ARCHIVE_FLOOR` (status `archived`: kept on disk, not recalled unless
 asked); nothing is ever deleted by decay.
+
+Finding the stale memories streams the index (issue #15): one row of five columns at a time
+(`Index.decay_rows`), one pure decision per row (`effective_of`, `is_stale`), and only the
+stale memories' whole rows are read afterwards. Archiving them patches their notes in batches
+of `ARCHIVE_BATCH` (one index transaction and one folder fsync each), never the whole vault
+in one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol
 
-__all__ = ["ARCHIVE_FLOOR", "effective_confidence", "half_life_days"]
+from .model import Status, parse_date
+
+if TYPE_CHECKING:
+    from .index import Index
+    from .recall import Recalled
+
+__all__ = [
+    "ARCHIVE_FLOOR",
+    "archive_stale",
+    "effective_confidence",
+    "effective_of",
+    "find_stale",
+    "half_life_days",
+    "is_stale",
+]
 
 #: Below this effective confidence a memory is stale: `tota decay --apply` archives it.
 ARCHIVE_FLOOR = 0.3
+#: A memory whose note has no durability decays as a fact of middling durability (as recall
+#: ranks it).
+DEFAULT_DURABILITY = 0.8
+#: Notes archived per batch: one index transaction and one fsync per folder for each.
+ARCHIVE_BATCH = 500
 BASE_HALF_LIFE = 30.0
 DURABLE_HALF_LIFE = 700.0
 
@@ -37,3 +65,80 @@ def effective_confidence(
     """The confidence a memory has today (see the module docstring)."""
     days = max(0.0, (now - confirmed).total_seconds() / 86400.0)
     return confidence * 0.5 ** (days / half_life_days(durability))
+
+
+def effective_of(
+    confidence: float | None,
+    durability: float | None,
+    confirmed: str | None,
+    updated: str | None,
+    now: datetime,
+) -> float | None:
+    """A memory's effective confidence from its index columns, as recall shows it (3 places);
+    None when it has no confidence. The clock runs from `confirmed`, else `updated`; a date
+    that cannot be read counts as now (no decay rather than a guess). Pure."""
+    if confidence is None:
+        return None
+    stamp = confirmed or updated
+    try:
+        when = parse_date(stamp) if stamp else now
+    except ValueError:
+        when = now
+    value = effective_confidence(confidence, durability or DEFAULT_DURABILITY, when, now)
+    return round(value, 3)
+
+
+def is_stale(effective: float | None) -> bool:
+    """Whether a memory with this effective confidence is stale (none counts as 0). Pure."""
+    return (effective or 0.0) < ARCHIVE_FLOOR
+
+
+def find_stale(index: Index, now: datetime) -> list[Recalled]:
+    """Active memories whose effective confidence fell under `ARCHIVE_FLOOR`, least first.
+
+    Streams five columns of every active memory and keeps only the stale ones' paths; their
+    whole rows are read afterwards, a chunk at a time, and shown as recall shows memories.
+    """
+    from .index import SHOWN_COLUMNS
+    from .recall import as_recalled
+
+    stale = [
+        path
+        for path, confidence, durability, confirmed, updated in index.decay_rows()
+        if is_stale(effective_of(confidence, durability, confirmed, updated, now))
+    ]
+    found: list[Recalled] = []
+    for chunk in _chunks(stale, ARCHIVE_BATCH):
+        found += as_recalled(index.rows_at(chunk, columns=SHOWN_COLUMNS), now)
+    return sorted(found, key=lambda r: (r.effective_confidence or 0.0, r.path))
+
+
+class ArchiveStore(Protocol):
+    """What archiving needs of a vault: a surgical patch of one note, and batches."""
+
+    def edit(self, rel: str, changes: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+        """Patch one note's frontmatter as tota does (refused over a newer hand edit)."""
+        ...
+
+    def batch(self) -> AbstractContextManager[None]:
+        """Many writes as one index transaction."""
+        ...
+
+
+def archive_stale(store: ArchiveStore, paths: Sequence[str], at: datetime) -> None:
+    """Archive these memories (status `archived`, `updated` at `at`), `ARCHIVE_BATCH` notes
+    per batch. Nothing is deleted; a note is only patched."""
+    stamp = at.replace(microsecond=0)
+
+    def archived(_row: dict[str, Any]) -> dict[str, Any]:
+        return {"status": Status.ARCHIVED.value, "updated": stamp}
+
+    for chunk in _chunks(list(paths), ARCHIVE_BATCH):
+        with store.batch():
+            for path in chunk:
+                store.edit(path, archived)
+
+
+def _chunks(items: Sequence[str], size: int) -> Iterator[Sequence[str]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]

@@ -1068,6 +1068,55 @@ class Index:
         params = {"query": f"text : ({' OR '.join(terms)})", "subject": subject, "limit": limit}
         return [_row_dict(r) for r in self.conn.execute(MENTIONING, params)]
 
+    # --- maintenance reads (decay, reflect): streamed, only the columns a decision needs ----
+
+    def decay_rows(
+        self,
+    ) -> Iterator[tuple[str, float | None, float | None, str | None, str | None]]:
+        """(path, confidence, durability, confirmed, updated) of every active memory, one row
+        at a time from the cursor: `tota decay` decides per row and keeps only the stale."""
+        cursor = self.conn.cursor()
+        cursor.row_factory = None
+        yield from cursor.execute(DECAY_ROWS)
+
+    def reflect_rows(self) -> Iterator[tuple[Any, ...]]:
+        """The active memories reflections are planned from, one row at a time (columns
+        `REFLECT_COLUMNS`)."""
+        cursor = self.conn.cursor()
+        cursor.row_factory = None
+        yield from cursor.execute(REFLECT_ROWS)
+
+    def reflection_rows(self) -> list[dict[str, Any]]:
+        """Every active reflection note (tota's and a person's), with its body for its links."""
+        return [_row_dict(r) for r in self.conn.execute(REFLECTIONS)]
+
+    def reflection_by_key(self, key: str, subject: str) -> dict[str, Any] | None:
+        """tota's reflection with this identity (`reflect.Group.key`), or None."""
+        row = self.conn.execute(REFLECTION_BY_KEY, (key, subject)).fetchone()
+        return None if row is None else _row_dict(row)
+
+    def paths_titled(self, titles: Iterable[str]) -> list[str]:
+        """The paths of the notes with these titles (case-insensitive, as Obsidian links)."""
+        out: list[str] = []
+        for title in sorted(set(titles)):
+            out += [r[0] for r in self.conn.execute(PATHS_TITLED, (title,))]
+        return out
+
+    def person_reflections(self, subject: str) -> list[dict[str, Any]]:
+        """A subject's active reflections that are not tota's (their links may cover a group)."""
+        return [_row_dict(r) for r in self.conn.execute(PERSON_REFLECTIONS, (subject,))]
+
+    def rows_at(self, paths: Sequence[str], *, columns: str = "*") -> list[dict[str, Any]]:
+        """The rows of these paths (`columns`, by default all; sources decoded), in no
+        particular order."""
+        out: list[dict[str, Any]] = []
+        for start in range(0, len(paths), 500):  # stay under SQLite's variable limit
+            chunk = list(paths[start : start + 500])
+            marks = ", ".join("?" for _ in chunk)
+            rows = self.conn.execute(ROWS_AT.format(columns=columns, marks=marks), chunk)
+            out += [_row_dict(r) for r in rows]
+        return out
+
 
 def _row_dict(row: sqlite3.Row) -> dict[str, Any]:
     out = dict(row)
@@ -1091,3 +1140,49 @@ def _statements(script: str) -> list[str]:
             statements.append(joined)
             current = []
     return statements
+
+
+# --- maintenance reads (decay, reflect) --------------------------------------------------------
+
+#: Rows by path, a chunk at a time (`columns` and `marks` filled in by `Index.rows_at`).
+ROWS_AT = "SELECT {columns} FROM notes WHERE path IN ({marks})"
+#: What `tota decay` shows of a stale memory (recall.Recalled): no body, no History.
+SHOWN_COLUMNS = (
+    "path, memory_id, type, title, text, subject, sources, confidence, importance, durability, "
+    "evidence, status, updated, confirmed, tags"
+)
+#: `tota decay`: what the effective confidence needs, of every active memory, and nothing else
+#: (no text: deciding must not cost a parse or a stem of any note; issue #15).
+DECAY_ROWS = """
+SELECT path, confidence, durability, confirmed, updated FROM notes
+WHERE error IS NULL AND type IS NOT NULL AND status = 'active'
+"""
+#: What a reflection plan needs of a memory: who it is about, its slot, its tags and its
+#: statement (a person's note may have no topic tags: its topics come from the statement).
+REFLECT_COLUMNS = ("path", "subject", "key", "type", "confidence", "tags", "text")
+REFLECT_ROWS = f"""
+SELECT {", ".join(REFLECT_COLUMNS)} FROM notes
+WHERE error IS NULL AND type IS NOT NULL AND status = 'active'
+"""
+#: Reflections already written: tota's (found again by key) and a person's (which may cover a
+#: group: their links are in the body).
+REFLECTIONS = """
+SELECT path, title, text, body, subject, key, confidence, evidence, sources, created, updated,
+       memory_id
+FROM notes WHERE error IS NULL AND type = 'reflection' AND status = 'active' ORDER BY path
+"""
+REFLECTION_BY_KEY = """
+SELECT path, title, text, body, subject, key, confidence, evidence, sources, created, updated,
+       memory_id
+FROM notes WHERE key = ? AND subject = ? AND type = 'reflection' AND status = 'active'
+  AND error IS NULL
+ORDER BY path LIMIT 1
+"""
+#: Notes by title, as a `[[link]]` finds them (the title index is NOCASE).
+PATHS_TITLED = "SELECT path FROM notes WHERE title = ? COLLATE NOCASE"
+#: A subject's reflections that tota did not write (no `reflection/...` key of its own).
+PERSON_REFLECTIONS = """
+SELECT path, title, body, subject, key FROM notes
+WHERE type = 'reflection' AND status = 'active' AND error IS NULL
+  AND coalesce(subject, 'user') = ? AND coalesce(key, '') NOT LIKE 'reflection/%'
+"""

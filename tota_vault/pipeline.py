@@ -42,7 +42,7 @@ from typing import Any, Literal
 
 from .config import ExtractSettings
 from .conflicts import change_kind, differ, replaces, search_words
-from .errors import InvalidNoteError, NoteChangedError, SecretError, first_line
+from .errors import InvalidNoteError, NoteChangedError, SecretError, TotaError, first_line
 from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
 from .extract.secrets import describe, find_secrets, is_only_secret, redact
@@ -514,6 +514,16 @@ class Learner:
             if progress is not None:
                 progress(done)
         report.messages = done
+        if not dry_run:
+            # Reflections come by themselves: a topic that gained enough new memories is
+            # reflected on again (reflect.note_new_members; cheap when none did).
+            from .reflect import note_new_members
+
+            new = [o.path for o in report.outcomes if o.action in ("create", "supersede")]
+            try:
+                note_new_members(self.vault, [p for p in new if p], now=at)
+            except TotaError as exc:  # what was learned stays learned; `tota reflect` retries
+                report.notes.append(f"reflections not updated: {exc}")
         return report
 
     def _step(

@@ -175,7 +175,8 @@ def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list
     for row in rows:
         relevance = max(0.0, -float(row.get("score") or 0.0)) / best
         haystack = " ".join(str(row.get(k) or "") for k in ("title", "text", "tags", "aliases"))
-        matched = tuple(sorted({stems[s] for s in finder.find(haystack)}))
+        # Without query terms (`as_recalled`: profile, recent, stale) there is nothing to cover.
+        matched = tuple(sorted({stems[s] for s in finder.find(haystack)})) if stems else ()
         coverage = sum(plan.weights[t] for t in matched) / total_weight
         coverages[row["path"]] = coverage
         tags = str(row.get("tags") or "").split()

@@ -1,69 +1,132 @@
-"""Reflections: one note that consolidates a group of related memories.
+"""Reflections: one note that consolidates an area of a person's life from their memories.
 
-Grouping (`plan_reflections`) is a pure function over index rows. Within one subject, two
-memories are related when they fill the same slot (`key`), when they share a topic (a
-`topic/<name>` tag, see topics.py: "Took a trip to Rome" and "Visited Paris" are both
-`topic/travel`), or, for memories with neither, when they share a distinctive word: one that
-several of the subject's memories use, but not so many that it says nothing (a word in half of
-them is noise). A memory with two topics is in both topics' reflections; otherwise each memory
-joins at most one group (the group of its rarest qualifying word), and a run is deterministic.
+Grouping (`plan_groups`) is a pure function over light rows (`Member`). Within one subject,
+memories are grouped
 
-A topic reflection is what answers a question about a whole area of a person's life ("What
-has Joanna written?", "Which cities has Jon visited?") whose answers were said in different
-conversations in different words; on LoCoMo it is most of what lifts multi-hop recall
-(docs/quality.md).
+1. by slot (`key`): memories that fill the same slot;
+2. by topic: the areas of a life (`topic/<name>` tags, topics.py: "Took a trip to Rome" and
+   "Visited Paris" are both `topic/travel`). A note without topic tags (a person's, or one an
+   older tota wrote) gets its topics from its statement. A memory with two topics is in both
+   topics' reflections;
+3. by name, for memories no slot or topic grouped: memories that name the same person, place,
+   project or thing (a capitalised name inside a sentence, "Negativo", "Ferrovia Labs"), when
+   several of the subject's memories name it but not so many that it says nothing.
+
+A word that merely recurs ("every", "makes", "legacy") never forms a group: a reflection is
+about an area of a life, and its title says which. The title (`reflection_title`) is derived
+from the members: the topic's own word that most members use ("running" for sport), then the
+name or word most members share ("Lisbon"): "Running and Lisbon". A topic reflection is what
+answers a question about a whole area of a life ("What has Joanna written?", "Which cities has
+Jon visited?") whose answers were said in different conversations in different words; on
+LoCoMo it is most of what lifts multi-hop recall (docs/quality.md).
 
 A reflection is a memory of type `reflection`, evidence `system`: a short summary, then a
 `## Members` section with a `[[wikilink]]` to each member, and the union of the members'
 sources. Its `key` (`reflection/<subject>/<theme>`) is its identity: running `tota reflect`
-again finds it and updates it when its members changed, and otherwise leaves it alone. A
-reflection a person edited (its seal broken) is never rewritten.
+again finds it and updates it when its members changed, and otherwise changes no byte. A
+reflection a person edited (its seal broken, or the edit recorded as evidence `manual`) is
+never rewritten, and a group that a person's own reflection already covers (it links at least
+half of the members) gets none of tota's.
+
+Reflections come by themselves too: after `observe`, each new memory joins its subject's
+topics' pending lists (`note_new_members`, one value in the index's state table), and a topic
+that gained `AUTO_NEW_MEMBERS` is reflected on again from its reflection's members and the
+new memories alone, so the cost does not grow with the vault. `tota reflect` reads the whole
+vault one row at a time (a few columns: issue #15) and only the members it keeps in full.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
+from .files import Fingerprint, atomic_write, read_file
 from .model import Evidence, Memory, MemoryType, Status, new_id, parse_date
-from .text import REFLECTION_STOP, STOPWORDS, tokens
-from .topics import TOPIC_TAG
+from .seal import SealState, render_sealed, seal_state
+from .themes import derive_title, named_entities
+from .topics import TOPIC_TAG, topics_of
 
-__all__ = ["Group", "ReflectReport", "plan_reflections", "reflection_text"]
+if TYPE_CHECKING:
+    from .index import Index
+
+__all__ = [
+    "Group",
+    "Member",
+    "ReflectReport",
+    "member_of",
+    "plan_groups",
+    "plan_reflections",
+    "reflection_text",
+    "reflection_title",
+]
 
 MIN_MEMBERS = 3
 #: A reflection links at most this many members (the most confident): it is recalled as one
 #: memory, and its sources are the context an assistant pays for.
 MAX_MEMBERS = 16
-#: A word in more than this share of a subject's memories describes the subject, not a theme.
+#: A name in more than this share of a subject's memories describes the subject, not an area.
 MAX_SHARE = 0.2
-#: A theme is a word of letters, four or more: numbers and short words name no area of a life.
-_THEME_WORD = re.compile(r"[a-zà-ÿ][a-zà-ÿ'-]{3,}")
+#: New memories of a topic that make tota reflect on it again by itself (after `observe`).
+AUTO_NEW_MEMBERS = 3
+#: Where the new members of each topic wait (the index's `state` table; local, like the index:
+#: a rebuilt index forgets them, and the next `tota reflect` reads everything anyway).
+PENDING_STATE = "reflect-pending"
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """What grouping needs of one memory: a path, whom it is about, its slot and topics, and
+    (for a memory with no topic) the names it mentions, folded to lower case."""
+
+    path: str
+    subject: str
+    confidence: float
+    key: str | None
+    topics: tuple[str, ...]
+    names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A planned reflection: its subject, its theme and its members' paths."""
+
+    subject: str
+    theme: str
+    paths: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class Group:
-    """Related memories of one subject, and the word or slot that relates them."""
+    """Related memories of one subject, and the slot, topic or name that relates them."""
 
     subject: str
     theme: str
     members: tuple[dict[str, Any], ...]
+    display: str = ""
 
     @property
     def label(self) -> str:
-        """The theme as a reader sees it: a word, or the last part of a key."""
-        return self.theme.rsplit("/", 1)[-1]
+        """The theme as a reader sees it: a topic, a name, or the last part of a key."""
+        return self.display or self.theme.rsplit("/", 1)[-1]
 
     @property
     def key(self) -> str:
         """The reflection's identity across runs."""
-        slug = re.sub(r"[^a-z0-9]+", "-", self.theme.lower()).strip("-")
-        subject = re.sub(r"[^a-z0-9]+", "-", self.subject.lower()).strip("-")
-        return f"reflection/{subject}/{slug}"
+        return reflection_key(self.subject, self.theme)
+
+
+def reflection_key(subject: str, theme: str) -> str:
+    """`reflection/<subject>/<theme>`, both as slugs. Pure."""
+    slug = re.sub(r"[^a-z0-9]+", "-", theme.lower()).strip("-")
+    who = re.sub(r"[^a-z0-9]+", "-", subject.lower()).strip("-")
+    return f"reflection/{who}/{slug}"
 
 
 @dataclass
@@ -73,7 +136,9 @@ class ReflectReport:
     created: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
-    left_alone: list[str] = field(default_factory=list)  # edited by a person: not rewritten
+    #: Written or edited by a person: a reflection tota would have rewritten, or a person's
+    #: own that covers a group tota would have written. Never touched.
+    left_alone: list[str] = field(default_factory=list)
     dry_run: bool = False
 
     def to_dict(self) -> dict[str, Any]:
@@ -87,118 +152,159 @@ class ReflectReport:
         }
 
 
-#: Dates and verb or adverb forms make poor themes ("august", "decided", "really").
-_NOT_A_THEME = re.compile(
-    r"^(?:january|february|march|april|june|july|august|september|october|november|"
-    r"december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|.*(?:ed|ing|ly))$"
-)
+# --- reading a memory ------------------------------------------------------------------------
 
 
-def _words(text: str) -> set[str]:
-    return {
-        w
-        for w in tokens(text)
-        if _THEME_WORD.fullmatch(w)
-        and w not in STOPWORDS
-        and w not in REFLECTION_STOP
-        and not _NOT_A_THEME.match(w)
-    }
+def member_of(
+    path: str,
+    subject: str | None,
+    key: str | None,
+    type: str | None,
+    confidence: float | None,
+    tags: str | Sequence[str] | None,
+    text: str | None,
+) -> Member | None:
+    """A memory as grouping sees it (None for a reflection: never a member). Pure.
+
+    Topics come from its `topic/` tags; a note without any (a person wrote it, or a tota
+    older than topics) gets them from its statement. Names are read only for a memory without
+    topics."""
+    if type == MemoryType.REFLECTION.value:
+        return None
+    tag_list = tags.split() if isinstance(tags, str) else [str(t) for t in tags or ()]
+    topics = sorted({t for t in tag_list if t.startswith(TOPIC_TAG)})
+    if not topics:
+        topics = [TOPIC_TAG + t for t in topics_of(text or "")]
+    who = subject or "user"
+    names: tuple[str, ...] = ()
+    if not topics:
+        names = tuple(sorted({folded for folded, _ in named_entities(text or "", who)}))
+    return Member(path, who, float(confidence or 0.0), key or None, tuple(topics), names)
+
+
+def _member_of_row(row: Mapping[str, Any]) -> Member | None:
+    if row.get("status", "active") != Status.ACTIVE.value:
+        return None
+    return member_of(
+        row["path"], row.get("subject"), row.get("key"), row.get("type"),
+        row.get("confidence"), row.get("tags"), row.get("text"),
+    )  # fmt: skip
+
+
+# --- grouping (pure) -------------------------------------------------------------------------
+
+
+def plan_groups(
+    members: Iterable[Member],
+    *,
+    min_members: int = MIN_MEMBERS,
+    max_members: int = MAX_MEMBERS,
+) -> list[Plan]:
+    """Group memories by slot, topic and name (see the module docstring). Pure and
+    deterministic: the same members in any order give the same plans."""
+    by_subject: dict[str, list[Member]] = {}
+    for member in members:
+        by_subject.setdefault(member.subject, []).append(member)
+    plans: list[Plan] = []
+    for subject in sorted(by_subject):
+        plans.extend(_subject_plans(subject, by_subject[subject], min_members, max_members))
+    return plans
+
+
+def _subject_plans(
+    subject: str, members: list[Member], min_members: int, max_members: int
+) -> list[Plan]:
+    plans: list[Plan] = []
+    taken: set[str] = set()
+    # Slots, then topics: each over every memory (a memory in its slot's reflection is in its
+    # topics' too). The whole key is the theme: "goal/arabic" and the name "Arabic" are two
+    # different groups, and never share a reflection.
+    for theme_of in (lambda m: (m.key,) if m.key else (), lambda m: m.topics):
+        buckets = _bucket(members, theme_of)
+        for theme in sorted(buckets):
+            if len(buckets[theme]) >= min_members:
+                plans.append(Plan(subject, theme, _top(buckets[theme], max_members)))
+                taken.update(m.path for m in buckets[theme])
+    rest = [m for m in members if m.path not in taken and m.names]
+    ceiling = max(max_members, int(len(members) * MAX_SHARE))
+    df = Counter(name for m in rest for name in m.names)
+
+    def by_name(member: Member) -> tuple[str, ...]:
+        shared = [n for n in member.names if min_members <= df[n] <= ceiling]
+        # The rarest name that qualifies, then the longest: each memory joins one group.
+        return (min(shared, key=lambda n: (df[n], -len(n), n)),) if shared else ()
+
+    buckets = _bucket(rest, by_name)
+    for theme in sorted(buckets):
+        if len(buckets[theme]) >= min_members:
+            plans.append(Plan(subject, theme, _top(buckets[theme], max_members)))
+    return plans
+
+
+def _bucket(
+    members: Iterable[Member], theme_of: Callable[[Member], Iterable[str]]
+) -> dict[str, list[Member]]:
+    buckets: dict[str, list[Member]] = {}
+    for member in members:
+        for theme in theme_of(member):
+            buckets.setdefault(theme, []).append(member)
+    return buckets
+
+
+def _top(members: list[Member], limit: int) -> tuple[str, ...]:
+    """The `limit` most confident members' paths, in path order."""
+    ranked = sorted(members, key=lambda m: (-m.confidence, m.path))[:limit]
+    return tuple(sorted(m.path for m in ranked))
 
 
 def plan_reflections(
-    rows: Sequence[dict[str, Any]],
+    rows: Sequence[Mapping[str, Any]],
     *,
     min_members: int = MIN_MEMBERS,
     max_members: int = MAX_MEMBERS,
 ) -> list[Group]:
-    """Group related active memories (see the module docstring). Pure and deterministic."""
-    by_subject = _active_by_subject(rows)
-    groups: list[Group] = []
-    for subject in sorted(by_subject):
-        members = sorted(by_subject[subject], key=lambda r: r["path"])
-        groups.extend(_subject_groups(subject, members, min_members, max_members))
-    return groups
+    """Group whole index rows (dicts) of active memories: `plan_groups` over them. Pure."""
+    by_path = {row["path"]: row for row in rows}
+    members = [m for m in map(_member_of_row, rows) if m is not None]
+    plans = plan_groups(members, min_members=min_members, max_members=max_members)
+    return [_with_display(_group(plan, by_path)) for plan in plans]
 
 
-def _active_by_subject(rows: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """Active memories that are not reflections themselves, by whom they are about."""
-    by_subject: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        if row.get("type") == MemoryType.REFLECTION.value or row.get("status") != "active":
-            continue
-        by_subject.setdefault(row.get("subject") or "user", []).append(row)
-    return by_subject
+def _group(plan: Plan, rows: Mapping[str, Mapping[str, Any]]) -> Group:
+    members = tuple(dict(rows[p]) for p in plan.paths if p in rows)
+    return Group(plan.subject, plan.theme, members)
 
 
-def _subject_groups(
-    subject: str, members: list[dict[str, Any]], min_members: int, max_members: int
-) -> list[Group]:
-    """One subject's groups: by key, then by topic tag, then by a shared rare word.
-
-    Each pass sees only the memories no earlier pass grouped, so a memory joins one group.
-    """
-    namers: tuple[Callable[[dict[str, Any]], list[str]], ...] = (
-        # The whole key is the theme: "goal/arabic" and the word "arabic" are two
-        # different groups, and must never share a reflection.
-        lambda row: [row["key"]] if row.get("key") else [],
-        _topic_tags,
-        _word_namer(members, min_members, max_members),
+def _with_display(group: Group) -> Group:
+    """A name group shows its name as the members write it ("Ferrovia Labs")."""
+    if group.theme.startswith(TOPIC_TAG) or "/" in group.theme:
+        return group
+    written = Counter(
+        surface
+        for row in group.members
+        for folded, surface in named_entities(str(row.get("text") or ""), group.subject)
+        if folded == group.theme
     )
-    groups: list[Group] = []
-    taken: set[str] = set()
-    for theme_of in namers:
-        buckets = _bucket([r for r in members if r["path"] not in taken], theme_of)
-        for theme in sorted(buckets):
-            if len(buckets[theme]) >= min_members:
-                groups.append(_group(subject, theme, buckets[theme], max_members))
-                taken.update(r["path"] for r in buckets[theme])
-    return groups
+    if not written:
+        return group
+    display = min(written, key=lambda s: (-written[s], s))
+    return Group(group.subject, group.theme, group.members, display)
 
 
-def _bucket(
-    rows: list[dict[str, Any]], theme_of: Callable[[dict[str, Any]], list[str]]
-) -> dict[str, list[dict[str, Any]]]:
-    """Rows by each theme `theme_of` names for them, in the rows' order."""
-    buckets: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        for theme in theme_of(row):
-            buckets.setdefault(theme, []).append(row)
-    return buckets
+# --- what a reflection says ------------------------------------------------------------------
 
 
-def _word_namer(
-    members: list[dict[str, Any]], min_members: int, max_members: int
-) -> Callable[[dict[str, Any]], list[str]]:
-    """Name a memory by its rarest word shared by enough (but not too many) of `members`."""
-    words = {r["path"]: _words(f"{r.get('title', '')} {r.get('text', '')}") for r in members}
-    df = Counter(w for ws in words.values() for w in ws)
-    ceiling = max(max_members, int(len(members) * MAX_SHARE))
-
-    def name(row: dict[str, Any]) -> list[str]:
-        candidates = [w for w in words[row["path"]] if min_members <= df[w] <= ceiling]
-        if not candidates:
-            return []
-        return [min(candidates, key=lambda w: (df[w], -len(w), w))]  # rarest, then most specific
-
-    return name
-
-
-def _topic_tags(row: dict[str, Any]) -> list[str]:
-    tags = row.get("tags") or ""
-    tags = tags.split() if isinstance(tags, str) else [str(t) for t in tags]
-    return sorted({t for t in tags if t.startswith(TOPIC_TAG)})
-
-
-def _group(subject: str, theme: str, rows: list[dict[str, Any]], limit: int) -> Group:
-    ranked = sorted(rows, key=lambda r: (-(r.get("confidence") or 0.0), r["path"]))[:limit]
-    return Group(subject, theme, tuple(sorted(ranked, key=lambda r: r["path"])))
-
-
-def _when(row: dict[str, Any]) -> datetime | None:
+def _when(row: Mapping[str, Any]) -> datetime | None:
     try:
         return parse_date(row["created"]) if row.get("created") else None
     except ValueError:
         return None
+
+
+def reflection_title(group: Group) -> str:
+    """The title of a new reflection, derived from its members' statements (themes.py)."""
+    texts = {str(r["path"]): str(r.get("text") or "") for r in group.members}
+    return derive_title(group.subject, group.theme, group.label, texts)
 
 
 def reflection_text(group: Group) -> str:
@@ -251,3 +357,248 @@ def reflection_memory(group: Group, at: datetime, *, memory_id: str | None = Non
         sources=tuple(sources),
         tags=("tota/reflection", *((group.theme,) if group.theme.startswith(TOPIC_TAG) else ())),
     )
+
+
+_LINK = re.compile(r"\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]")
+
+
+def linked_titles(body: str, *, fold: bool = True) -> set[str]:
+    """The note titles a body links to (`[[Title]]`, `[[Title|shown]]`), case-folded unless
+    `fold` is False. Pure."""
+    titles = {m.group(1).strip() for m in _LINK.finditer(body)}
+    return {t.casefold() for t in titles} if fold else titles
+
+
+#: (subject, a linked title folded) -> the paths of the person's reflections that link it.
+Covers = dict[tuple[str, str], list[str]]
+
+
+def covers_of(reflections: Iterable[Mapping[str, Any]]) -> Covers:
+    """Which titles each person's reflection (not tota's) links, by subject: built once, so
+    checking thousands of groups against thousands of reflections costs their links. Pure."""
+    covers: Covers = {}
+    for row in reflections:
+        if str(row.get("key") or "").startswith("reflection/"):
+            continue  # tota's own: found again by key, not a cover
+        subject = row.get("subject") or "user"
+        for title in sorted(linked_titles(str(row.get("body") or ""))):
+            covers.setdefault((subject, title), []).append(str(row["path"]))
+    return covers
+
+
+def covered_by(group: Group, covers: Covers) -> str | None:
+    """The path of a person's reflection that already covers the group: about the same
+    subject, linking at least half of its members (the first such, by path). Pure."""
+    titles = {str(r.get("title") or "").casefold() for r in group.members}
+    hits = Counter(path for t in titles for path in covers.get((group.subject, t), ()))
+    enough = sorted(path for path, n in hits.items() if 2 * n >= len(titles))
+    return enough[0] if enough else None
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+class ReflectionStore(Protocol):
+    """What reflecting needs of a vault: its folder and index, new notes, and batches."""
+
+    root: Path
+
+    @property
+    def index(self) -> Index:
+        """The open index."""
+        ...
+
+    def write_new(self, memory: Memory, *, title: str | None = None) -> Any:
+        """Write a new memory's note (unique title) and index it; `.path` is where."""
+        ...
+
+    def index_written(self, rel: str, data: bytes, fingerprint: Fingerprint) -> None:
+        """Index a note tota just wrote."""
+        ...
+
+    def batch(self) -> AbstractContextManager[None]:
+        """Many writes as one index transaction."""
+        ...
+
+
+def reflect(
+    store: ReflectionStore, *, dry_run: bool = False, now: datetime | None = None
+) -> ReflectReport:
+    """Write or update one reflection per group of the whole vault (`tota reflect`).
+
+    Reads the index one row at a time (`Index.reflect_rows`), then the whole rows of the
+    members it keeps only. Running it twice changes nothing."""
+    members = (member_of(*row) for row in store.index.reflect_rows())
+    plans = plan_groups(m for m in members if m is not None)
+    return _write_plans(store, plans, dry_run=dry_run, at=now or datetime.now())
+
+
+def pending_topics(
+    pending: Mapping[tuple[str, str], Sequence[str]],
+    new: Iterable[tuple[str, str, str]],
+    threshold: int,
+) -> tuple[dict[tuple[str, str], list[str]], dict[tuple[str, str], list[str]]]:
+    """Add each new memory (subject, topic, path) to its pair's pending list; return the lists
+    to keep and those that reached `threshold` (taken out: their pair starts again). Pure."""
+    kept = {pair: list(paths) for pair, paths in pending.items()}
+    for subject, topic, path in new:
+        paths = kept.setdefault((subject, topic), [])
+        if path not in paths:
+            paths.append(path)
+    due = {pair: paths for pair, paths in kept.items() if len(paths) >= threshold}
+    for pair in due:
+        del kept[pair]
+    return kept, dict(sorted(due.items()))
+
+
+def note_new_members(
+    store: ReflectionStore, paths: Iterable[str], *, now: datetime | None = None
+) -> ReflectReport:
+    """After `observe`: add the new memories at `paths` to their topics' pending lists, and
+    reflect on each topic that gained `AUTO_NEW_MEMBERS` since tota last did.
+
+    Costs the same at 100k notes as at 100: it reads the new memories, one state value, and
+    for a topic that is due only its reflection, its members (by title) and the new ones, never
+    the rest of the vault. A memory that fell out of a reflection's top members earlier and
+    has since been confirmed upwards waits for the next `tota reflect`, which reads all."""
+    index = store.index
+    new: list[tuple[str, str, str]] = []
+    for row in index.rows_at(list(dict.fromkeys(paths))):
+        member = _member_of_row(row)
+        if member is not None:
+            new += [(member.subject, topic, member.path) for topic in member.topics]
+    if not new:
+        return ReflectReport()
+    raw = index.get_state(PENDING_STATE)
+    try:
+        stored = {(s, t): list(p) for s, t, p in json.loads(raw)} if raw else {}
+    except (ValueError, TypeError):
+        stored = {}  # a damaged list is only a delay, never an error
+    kept, due = pending_topics(stored, new, AUTO_NEW_MEMBERS)
+    value = json.dumps(sorted([s, t, p] for (s, t), p in kept.items()), ensure_ascii=False)
+    index.set_state(PENDING_STATE, value)
+    report = ReflectReport()
+    if not due:
+        return report
+    at = now or datetime.now()
+    with store.batch():
+        for (subject, tag), fresh in due.items():
+            _reflect_topic(store, subject, tag, fresh, report, at=at)
+    return report
+
+
+def _reflect_topic(
+    store: ReflectionStore,
+    subject: str,
+    tag: str,
+    fresh: Sequence[str],
+    report: ReflectReport,
+    *,
+    at: datetime,
+) -> None:
+    """One subject's topic again, from its reflection's members and the new memories."""
+    index = store.index
+    current = index.reflection_by_key(reflection_key(subject, tag), subject)
+    paths = set(fresh)
+    if current is not None:
+        paths.update(index.paths_titled(linked_titles(str(current.get("body") or ""), fold=False)))
+    rows = {r["path"]: r for r in index.rows_at(sorted(paths))}
+    members = [m for m in map(_member_of_row, rows.values()) if m is not None]
+    mine = [m for m in members if m.subject == subject and tag in m.topics]
+    for plan in plan_groups(mine):
+        if plan.theme != tag:
+            continue
+        group = _with_display(_group(plan, rows))
+        if current is not None:
+            _update(store, group, current, report, dry_run=False, at=at)
+        else:
+            covers = covers_of(index.person_reflections(subject))
+            _create(store, group, covers, report, dry_run=False, at=at)
+
+
+def _write_plans(
+    store: ReflectionStore, plans: Sequence[Plan], *, dry_run: bool, at: datetime
+) -> ReflectReport:
+    report = ReflectReport(dry_run=dry_run)
+    if not plans:
+        return report
+    index = store.index
+    reflections = index.reflection_rows()
+    covers = covers_of(reflections)
+    existing = {
+        (r["key"], r.get("subject") or "user"): r
+        for r in reflections
+        if str(r.get("key") or "").startswith("reflection/")
+    }
+    with store.batch():
+        for chunk in _chunks(plans, 200):
+            rows = {r["path"]: r for r in index.rows_at([p for plan in chunk for p in plan.paths])}
+            for plan in chunk:
+                group = _with_display(_group(plan, rows))
+                if len(group.members) < MIN_MEMBERS:
+                    continue  # a member vanished between the two reads
+                current = existing.get((group.key, group.subject))
+                if current is None:
+                    _create(store, group, covers, report, dry_run=dry_run, at=at)
+                else:
+                    _update(store, group, current, report, dry_run=dry_run, at=at)
+    report.left_alone = list(dict.fromkeys(report.left_alone))
+    return report
+
+
+def _create(
+    store: ReflectionStore,
+    group: Group,
+    covers: Covers,
+    report: ReflectReport,
+    *,
+    dry_run: bool,
+    at: datetime,
+) -> None:
+    cover = covered_by(group, covers)
+    if cover is not None:
+        report.left_alone.append(cover)
+        return
+    title = reflection_title(group)
+    if dry_run:
+        report.created.append(f"(new) {MemoryType.REFLECTION.value}/{title}.md")
+        return
+    stored = store.write_new(reflection_memory(group, at), title=title)
+    report.created.append(stored.path)
+
+
+def _update(
+    store: ReflectionStore,
+    group: Group,
+    current: Mapping[str, Any],
+    report: ReflectReport,
+    *,
+    dry_run: bool,
+    at: datetime,
+) -> None:
+    created = parse_date(current["created"]) if current.get("created") else None
+    memory = reflection_memory(group, at, memory_id=current["memory_id"], created=created)
+    same = (
+        memory.text == current["text"]
+        and list(memory.sources) == list(current.get("sources") or [])
+        and memory.confidence == current["confidence"]
+    )
+    if same:
+        report.unchanged.append(current["path"])
+        return
+    data, fingerprint = read_file(store.root / current["path"])
+    edited = seal_state(data.decode("utf-8", errors="replace")) is not SealState.SEALED
+    # A person's edit that tota has recorded is sealed again, with evidence `manual`.
+    if edited or current.get("evidence") != Evidence.SYSTEM.value:
+        report.left_alone.append(current["path"])
+        return
+    if not dry_run:
+        new = render_sealed(memory).encode("utf-8")
+        written = atomic_write(store.root / current["path"], new, expected=fingerprint)
+        store.index_written(current["path"], new, written)
+    report.updated.append(current["path"])
+
+
+def _chunks(items: Sequence[Plan], size: int) -> Iterator[Sequence[Plan]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]

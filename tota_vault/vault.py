@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .capped import add_capped, recordable, refresh_index
 from .config import is_paused, load_config, set_paused
-from .decay import ARCHIVE_FLOOR
+from .decay import archive_stale, find_stale
 from .errors import (
     IndexCorruptError,
     IndexError_,
@@ -53,7 +53,7 @@ from .files import (
 from .forgotten import add_forgotten, read_forgotten
 from .history import append_history
 from .index import PATCHABLE_COLUMNS, Hit, Index, fault_kind, index_error, record_from_note
-from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, now, parse_date
+from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, now
 from .notes import (
     ParsedNote,
     parse_note,
@@ -63,10 +63,11 @@ from .notes import (
     unique_title,
 )
 from .paths import broken_index_copies, index_path, resolve_vault_path, state_dir
-from .recall import Recalled, as_recalled
+from .recall import Recalled
 from .recall import profile as profile_memories
 from .recall import recall as recall_memories
-from .reflect import ReflectReport, plan_reflections, reflection_memory
+from .reflect import ReflectReport
+from .reflect import reflect as reflect_vault
 from .sanitize import MAX_STATEMENT_CHARS, clean_text
 from .scoring import confirm_confidence
 from .seal import SealState, render_sealed, seal, seal_state
@@ -83,11 +84,6 @@ if TYPE_CHECKING:
 
 __all__ = ["GITIGNORE_LINES", "StoredMemory", "Vault"]
 
-#: Every active memory, with what grouping and reflections need.
-#: Candidates for `tota decay`: every active memory (decay is computed when read).
-STALE_ROWS = """
-SELECT * FROM notes WHERE error IS NULL AND type IS NOT NULL AND status = 'active'
-"""
 #: `tota confirm`: the strength of a deliberate confirmation, as a clearly stated fact.
 CONFIRM_CONFIDENCE = 0.9
 #: The shortest id prefix accepted where an id is. A ULID starts with its time (10 characters),
@@ -95,11 +91,6 @@ CONFIRM_CONFIDENCE = 0.9
 #: more than one memory is refused, never guessed.
 MIN_ID_PREFIX = 6
 _ID_CHARS = re.compile(r"[0-9A-Za-z]+")
-
-REFLECT_ROWS = """
-SELECT path, title, text, subject, key, type, status, confidence, sources, created, memory_id, tags
-FROM notes WHERE error IS NULL AND type IS NOT NULL AND status = 'active' ORDER BY path
-"""
 
 #: What `tota init` puts in the vault's .gitignore: the index and local state, tota's temp files
 #: (a write killed mid-way leaves one; `git add -A` must never commit it), and the Obsidian
@@ -876,54 +867,12 @@ class Vault:
         Running it twice changes nothing; a reflection whose members changed is rewritten in
         place (same id, same file); one a person edited is left alone and reported.
         """
-        at = now or datetime.now()
-        report = ReflectReport(dry_run=dry_run)
-        rows = [dict(r) for r in self.index.conn.execute(REFLECT_ROWS)]
-        for row in rows:
-            row["sources"] = json.loads(row.get("sources") or "[]")
-        existing = {r["key"]: r for r in rows if r["type"] == "reflection" and r.get("key")}
-        for group in plan_reflections(rows):
-            current = existing.get(group.key)
-            if current is None:
-                memory = reflection_memory(group, at)
-                if not dry_run:
-                    label = "The user" if group.subject == "user" else group.subject
-                    stored = self.write_new(memory, title=f"{label} and {group.label}")
-                    report.created.append(stored.path)
-                else:
-                    report.created.append(f"(new) {group.key}")
-                continue
-            memory = reflection_memory(
-                group, at, memory_id=current["memory_id"],
-                created=parse_date(current["created"]) if current.get("created") else None,
-            )  # fmt: skip
-            same = (
-                memory.text == current["text"]
-                and list(memory.sources) == list(current["sources"])
-                and memory.confidence == current["confidence"]
-            )
-            if same:
-                report.unchanged.append(current["path"])
-                continue
-            data, fingerprint = read_file(self.root / current["path"])
-            if seal_state(data.decode("utf-8", errors="replace")) is not SealState.SEALED:
-                report.left_alone.append(current["path"])
-                continue
-            if not dry_run:
-                new = render_sealed(memory).encode("utf-8")
-                written = atomic_write(self.root / current["path"], new, expected=fingerprint)
-                self.index_written(current["path"], new, written)
-            report.updated.append(current["path"])
-        return report
+        return reflect_vault(self, dry_run=dry_run, now=now)
 
     @_guarded
     def stale(self, *, now: datetime | None = None) -> list[Recalled]:
         """Active memories whose effective confidence fell under the archive floor."""
-        memories = as_recalled(self.index.conn.execute(STALE_ROWS), now)
-        return sorted(
-            (r for r in memories if (r.effective_confidence or 0.0) < ARCHIVE_FLOOR),
-            key=lambda r: (r.effective_confidence or 0.0, r.path),
-        )
+        return find_stale(self.index, now or datetime.now())
 
     @_guarded
     def decay(self, *, apply: bool = False, now: datetime | None = None) -> list[Recalled]:
@@ -931,8 +880,7 @@ class Vault:
         at = (now or datetime.now()).replace(microsecond=0)
         stale = self.stale(now=at)
         if apply:
-            for result in stale:
-                self.edit(result.path, lambda row: {"status": Status.ARCHIVED.value, "updated": at})
+            archive_stale(self, [r.path for r in stale], at)
         return stale
 
     @_guarded

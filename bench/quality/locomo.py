@@ -69,10 +69,11 @@ def last_date(evalkit, conv):
 
 
 def memories_of(vault: Vault, conv_id: str) -> list[dict]:
-    """Every active memory with the dialog turns it cites."""
+    """Every active memory extraction made (not the reflections that come by themselves after
+    observe) with the dialog turns it cites."""
     rows = vault.index.conn.execute(
         "SELECT text, sources, type FROM notes WHERE error IS NULL AND memory_id IS NOT NULL "
-        "AND status = 'active'"
+        "AND status = 'active' AND type IS NOT 'reflection'"
     ).fetchall()
     out = []
     for text, sources, mtype in rows:
@@ -116,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         for conv in conversations:
             vault, turns, seconds = ingest(evalkit, conv, Path(tmp) / conv.conv_id)
             mems = memories_of(vault, conv.conv_id)  # what extraction made, before reflections
-            reflected = vault.reflect(now=last_date(evalkit, conv))
+            vault.reflect(now=last_date(evalkit, conv))
+            reflections = vault.index.counts()["by_type"].get("reflection", 0)
             for question in dataset.questions:
                 if question.conv_id != conv.conv_id:
                     continue
@@ -129,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
             vault.close()
             extracted[conv.conv_id] = mems
             per_conv.append({"conversation": conv.conv_id, "turns": turns,
-                             "memories": len(mems), "reflections": len(reflected.created),
+                             "memories": len(mems), "reflections": reflections,
                              "seconds": round(seconds, 2)})  # fmt: skip
     with open(args.out / "memories.jsonl", "w", encoding="utf-8") as handle:
         for cid, mems in extracted.items():

@@ -1,0 +1,232 @@
+"""What a group of memories is about: the names its statements mention, and the title a
+reflection takes from them. Pure functions over statements; reflect.py groups and writes.
+
+A name is a run of capitalised words inside a sentence ("Ferrovia Labs", "Lisbon"): the first
+word of a sentence or of a quote is capitalised by grammar, so it is not one, and neither is a
+month or a weekday. A title is derived, by the same method in every vault, from the names and
+content words the members share (`derive_title`; docs/recall.md says how).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .text import CUE_WORDS, REFLECTION_STOP, STOPWORDS, WORD_RE, stem
+from .topics import TOPIC_TAG, topics_of_words
+
+__all__ = ["derive_title", "named_entities"]
+
+#: Month and day names, and adverb and past forms, name no area of a life ("august",
+#: "decided", "really"); nor do the words tota frames a quoted answer with.
+_NOT_A_TERM = re.compile(
+    r"^(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|asked|replying|"
+    r".*(?:ed|ly))$"
+)
+#: A content word: letters (and inner hyphens), four or more.
+_CONTENT_WORD = re.compile(r"[a-zà-ÿ][a-zà-ÿ'-]{3,}")
+#: What ends a sentence or opens a quote: the word after it is capitalised by grammar, not
+#: because it is a name.
+_BREAKS = frozenset('.!?:;"“”()[]')
+#: Capitalised words (a letter, then the characters of `text.WORD_RE`) in a run of spaces.
+_CAPITALISED_RUN = re.compile(r"[A-ZÀ-ÖØ-Þ][\w'’+-]*(?:[ \t]+[A-ZÀ-ÖØ-Þ][\w'’+-]*)*")
+
+
+def named_entities(text: str, subject: str = "user") -> list[tuple[str, str]]:
+    """The names a statement mentions, as (folded, as written): runs of capitalised words
+    inside a sentence ("Ferrovia Labs", "Lisbon"), not the first word of a sentence or quote
+    (capitalised by grammar), not the subject's own name, not a date word. Pure."""
+    own = {part.lower() for part in subject.split()}
+    found: list[tuple[str, str]] = []
+    # Only the capitalised runs are looked at: most of a statement is lower case.
+    for match in _CAPITALISED_RUN.finditer(text):
+        words = match.group(0).split()
+        if _sentence_start(text, match.start()):
+            words = words[1:]
+        run: list[str] = []
+        for raw in words:
+            word = _possessive(raw).strip("'’-")
+            lower = word.lower()
+            if (
+                word
+                and lower not in STOPWORDS
+                and lower not in own
+                and not _NOT_A_TERM.match(lower)
+            ):
+                run.append(word)
+                continue
+            if run:
+                found.append((" ".join(run).lower(), " ".join(run)))
+            run = []
+        if run:
+            found.append((" ".join(run).lower(), " ".join(run)))
+    return found
+
+
+def _sentence_start(text: str, at: int) -> bool:
+    """Whether the word at `at` opens a sentence, a quote or an aside (after " - ")."""
+    before = text[:at].rstrip()
+    if not before:
+        return True
+    last = before[-1]
+    return last in _BREAKS or (last in "-–—" and before[:-1].endswith(" "))
+
+
+def _possessive(word: str) -> str:
+    return word[:-2] if word.endswith(("'s", "’s")) else word
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _fold(word: str) -> str:
+    """One key for a word's forms: "runs", "running" and "run" meet; so do "bake" and
+    "baking". For counting only; a title shows a form the members wrote. Pure."""
+    base = stem(word, forms=True)
+    if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "aeiousl":
+        base = base[:-1]  # running -> runn -> run
+    if len(base) > 4 and base.endswith("e"):
+        base = base[:-1]  # bake -> bak, as baking -> bak
+    return base
+
+
+@dataclass
+class _Term:
+    """A word or name the members share: who carries it, how they write it, and what follows
+    it in each statement (to tell a phrase, "mental health", from two words)."""
+
+    carriers: set[str] = field(default_factory=set)
+    forms: Counter[str] = field(default_factory=Counter)
+    is_name: bool = False
+    in_topic: bool = False
+    next_words: dict[str, set[str]] = field(default_factory=dict)  # path -> folds after it
+
+
+def _words_of(text: str) -> list[tuple[str, bool]]:
+    """A statement's words, lower case with possessives dropped ("Melanie's" -> "melanie"),
+    and whether each was capitalised."""
+    out = []
+    for match in WORD_RE.finditer(text):
+        word = match.group(0).replace("’", "'").strip("'-")
+        if word:
+            out.append((_possessive(word.lower()), word[:1].isupper()))
+    return out
+
+
+def _terms(subject: str, topic: str | None, texts: Mapping[str, str]) -> dict[str, _Term]:
+    """The names and content words of the members' statements, by fold, with who has them.
+
+    A name is a capitalised run inside a sentence (`named_entities`); the same word at the
+    start of another sentence counts for it too, and a word some member writes in lower case
+    is not a name ("Seeing"), but a word."""
+    own = {part.lower() for part in subject.split()}
+    names = {path: named_entities(text, subject) for path, text in texts.items()}
+    single = {folded for found in names.values() for folded, _ in found if " " not in folded}
+    terms: dict[str, _Term] = {}
+    lower_case: set[str] = set()
+    for path, found in names.items():
+        for folded, surface in found:
+            term = terms.setdefault("name:" + folded, _Term(is_name=True))
+            term.carriers.add(path)
+            term.forms[surface] += 1
+    for path, text in texts.items():
+        in_names = {part for folded, _ in names[path] for part in folded.split()}
+        previous: _Term | None = None
+        for word, capitalised in _words_of(text):
+            if word in single and word not in in_names:
+                if capitalised:  # a name at the start of a sentence
+                    terms["name:" + word].carriers.add(path)
+                    continue
+                lower_case.add(word)
+            if (
+                not _CONTENT_WORD.fullmatch(word)
+                or word in STOPWORDS
+                or word in REFLECTION_STOP
+                or word in CUE_WORDS
+                or word in own
+                or word in in_names
+                or _NOT_A_TERM.match(word)
+            ):
+                previous = None
+                continue
+            fold = _fold(word)
+            term = terms.setdefault(fold, _Term())
+            term.carriers.add(path)
+            term.forms[word] += 1
+            if topic is not None and topic in topics_of_words([word]):
+                term.in_topic = True
+            if previous is not None:
+                previous.next_words.setdefault(path, set()).add(fold)
+            previous = term
+    for word in lower_case:
+        terms.pop("name:" + word, None)
+    return terms
+
+
+def _shown(term: _Term, *, head: bool) -> str:
+    """How a term is written in a title: a name as the members write it; a word in its most
+    used form, or its -ing form at the head when a member uses one (it names an activity)."""
+    forms = sorted(term.forms, key=lambda f: (-term.forms[f], f))
+    if head and not term.is_name:
+        gerunds = [f for f in forms if f.endswith("ing")]
+        forms = gerunds or forms
+    return forms[0]
+
+
+def _phrase(first: _Term, second: _Term, second_fold: str) -> bool:
+    """Whether `second` follows `first` in every statement that has both (two or more): the
+    two are one phrase ("mental health"), not two themes."""
+    both = first.carriers & second.carriers
+    return len(both) >= 2 and all(second_fold in first.next_words.get(p, ()) for p in both)
+
+
+def derive_title(subject: str, theme: str, label: str, texts: Mapping[str, str]) -> str:
+    """The title of a new reflection about `subject`'s `theme` (`label` as a reader sees it),
+    derived from its members' statements (`texts`, by path), not from a list of titles.
+
+    The terms are the names and content words of the members' statements, counted when two
+    members carry them. The head is the specific term most members carry: in a topic group a
+    word of the topic ("Running" for sport), in a name group a name; with none, the theme
+    itself ("Food"). A term that could be the second (below) and that follows the head, or
+    that the head follows, in every statement that has both joins it as one phrase ("Mental
+    health"). The second is the next
+    name or topic word ("and Lisbon"), else a plain word that at least three members and a
+    third of them carry (a plain word is more often a verb, "appreciate", than an area of a
+    life). Another person's reflection is named for them ("Caroline's painting and LGBTQ").
+    Pure."""
+    topic = theme.removeprefix(TOPIC_TAG) if theme.startswith(TOPIC_TAG) else None
+    terms = {f: t for f, t in _terms(subject, topic, texts).items() if len(t.carriers) >= 2}
+
+    def rank(fold: str) -> tuple[int, int, int, int, str]:
+        term = terms[fold]
+        written = _shown(term, head=False)
+        return (-len(term.carriers), -term.in_topic, -term.is_name, -len(written), written)
+
+    ranked = sorted(terms, key=rank)
+    specific = [f for f in ranked if terms[f].is_name or terms[f].in_topic]
+    floor = max(3, -(-len(texts) // 3))
+    plain = [f for f in ranked if f not in specific and len(terms[f].carriers) >= floor]
+    preferred = [f for f in specific if (terms[f].in_topic if topic else terms[f].is_name)]
+    leading = preferred or specific
+    head = leading[0] if leading else None
+    if head is None:
+        title = label
+    else:
+        title = _shown(terms[head], head=True)
+        others = [f for f in specific + plain if f != head]
+        partner = next((f for f in others if _phrase(terms[f], terms[head], head)), None)
+        if partner is not None:
+            title = f"{_shown(terms[partner], head=False)} {title}"
+        else:
+            partner = next((f for f in others if _phrase(terms[head], terms[f], f)), None)
+            if partner is not None:
+                title = f"{title} {_shown(terms[partner], head=False)}"
+        second = [f for f in specific + plain if f not in (head, partner)]
+        if second:
+            title = f"{title} and {_shown(terms[second[0]], head=False)}"
+    if subject == "user":
+        return title[:1].upper() + title[1:]
+    owner = subject + ("'" if subject.endswith("s") else "'s")
+    return f"{owner} {title}"
