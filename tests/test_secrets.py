@@ -461,15 +461,19 @@ def test_observe_keeps_every_corpus_secret_out_of_the_vault(
     assert secret not in shown and report.to_dict()["secrets"][kind] >= 1
 
 
-def test_a_statement_that_says_more_than_the_secret_is_kept_redacted(vault: Vault) -> None:
+def test_a_clause_that_carries_a_secret_is_skipped_not_stored_redacted(vault: Vault) -> None:
+    """A redaction marker is no fact: the clause holding the secret is skipped as a whole
+    (issue #11), reported as a secret, and no note holds either the secret or the marker."""
     url = "postgres://app:" + "S3cretPw" + "@db.internal/app"
     report = vault.observe(
         [{"role": "user", "content": f"I use {url} for the staging database."}],
         conversation_id="c",
     )
-    [created] = [o for o in report.outcomes if o.action == "create"]
-    assert "[REDACTED url_credentials]" in created.text and "staging database" in created.text
-    assert b"S3cretPw" not in (vault.root / created.path).read_bytes()
+    assert not [o for o in report.outcomes if o.action == "create"]
+    assert [s.reason for s in report.skipped] == ["contains a secret"]
+    assert "S3cretPw" not in json.dumps(report.to_dict())
+    for data in files(vault.root).values():
+        assert b"S3cretPw" not in data and b"REDACTED" not in data
     assert report.secrets == {"url_credentials": 1}
 
 
