@@ -402,6 +402,9 @@ class Learner:
         # An extractor may say something about the run as a whole (see `ObserveReport.notes`).
         report.notes.extend(getattr(self.extractor, "notes", ()))
         with self.vault.batch():
+            if not dry_run:
+                # The conversation itself, as read (redacted), beside what is learned from it.
+                self.vault.keep_turns(conversation_id, cleaned)
             self._observe(candidates, report, conversation_id, at, dry_run)
         return report
 
