@@ -329,3 +329,14 @@ def test_doctor_secrets_runs(work, tmp_path, capsys):
     data = json.loads((tmp_path / "doctor_secrets.json").read_text())
     assert data["notes"] > 0 and data["doctor_ms"] >= data["scan_ms"] > 0
     assert "| find_stored_secrets |" in capsys.readouterr().out
+
+
+def test_turns_runs(work, tmp_path, capsys):
+    _run("turns", work, tmp_path, "--size", str(SMALL), "--turns", "300", "--messages", "4",
+         "--repeat", "1", "--observes", "2")  # fmt: skip
+    (figures,) = json.loads((tmp_path / "turns.json").read_text())["vaults"].values()
+    assert figures["memories"] > 0 and figures["turns"] >= 300  # and the observes' own
+    assert figures["index_bytes_after"] > figures["index_bytes_before"]
+    assert figures["recall_ms"]["recall with turns"]["n"] == 4
+    assert figures["observe_ms"]["turns on"]["n"] == 2
+    assert "plain FTS5 query" in capsys.readouterr().out
