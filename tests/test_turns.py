@@ -89,7 +89,7 @@ def test_a_bad_recall_setting_is_one_line_naming_it(vault: Vault, toml: str, mes
 def test_recall_quotes_what_the_assistant_said(vault: Vault):
     vault.observe(CHAT, conversation_id="c1")
     results = vault.recall("Which sport did you suggest on Tuesdays?")
-    [quote] = [r for r in results if r.kind == "turn"]
+    quote = next(r for r in results if r.kind == "turn")  # the best turn is the one said
     assert quote.role == "assistant" and quote.subject == "assistant"
     assert quote.text == "Try swimming on Tuesdays to rest the knee."
     assert quote.sources == ("c1#m2",) and quote.id is None and quote.type is None
@@ -220,3 +220,28 @@ def test_recall_json_marks_a_quote(vault: Vault):
     rows = json.loads(done.output)
     quote = next(r for r in rows if r["kind"] == "turn")
     assert quote["role"] == "assistant" and quote["sources"] == ["c1#m2"]
+
+
+def test_a_turn_is_found_by_the_words_of_the_turn_it_answered(vault: Vault):
+    people = [
+        {"role": "user", "name": "Ana", "content": "What are you researching these days?", "id": "1"},
+        {"role": "user", "name": "Rui", "content": "Adoption agencies, mostly.", "id": "2"},
+    ]
+    vault.observe(people[:1], conversation_id="c1")
+    vault.observe(people[1:], conversation_id="c1")  # context comes from the kept turn before
+    assert [t.context for t in kept(vault)] == ["", "What are you researching these days?"]
+    found = vault.recall("What is Rui researching?")
+    assert any(r.sources == ("c1#2",) for r in found)
+    quoted = next(r for r in found if r.kind == "turn" and r.sources == ("c1#2",))
+    assert quoted.text == "Adoption agencies, mostly."  # the context is searched, not quoted
+
+
+def test_turn_records_chain_the_context_and_cut_it():
+    from tota_vault.extract.messages import Message
+    from tota_vault.turns import CONTEXT_CHARS
+
+    long = "word " * 200
+    records = turn_records("c", [Message("user", long, "1"), Message("assistant", "ok", "2")],
+                           previous="before")  # fmt: skip
+    assert records[0].context == "before"
+    assert records[1].context == long.strip()[:CONTEXT_CHARS]

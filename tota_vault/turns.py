@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from .extract.messages import Message
 
 __all__ = [
+    "CONTEXT_CHARS",
     "KEPT_ROLES",
     "TURNS_DROP",
     "TURNS_SCHEMA",
@@ -60,25 +61,30 @@ CREATE TABLE turns (
     speaker      TEXT NOT NULL,         -- the name when there is one, else the role
     at           TEXT,                  -- when it was said, as notes write dates; NULL unknown
     text         TEXT NOT NULL,         -- redacted, as the pipeline read it
+    context      TEXT NOT NULL DEFAULT '', -- the start of the turn before it (CONTEXT_CHARS)
     UNIQUE (conversation, message)
 );
 
 -- The speaker is searchable beside the words: "what did Caroline say about ..." names her.
+-- So is the turn before (`context`), at half weight: a question's words are often those of
+-- the message a turn answered ("What are you researching?" / "Adoption agencies"), and the
+-- answer is the turn to find. It is searched, never quoted, and the turn cites itself only.
 CREATE VIRTUAL TABLE turns_fts USING fts5(
-    text, speaker,
+    text, speaker, context,
     content='turns', content_rowid='id',
     tokenize='porter unicode61 remove_diacritics 2'
 );
-INSERT INTO turns_fts(turns_fts, rank) VALUES ('rank', 'bm25(1.0, 1.0)');
+INSERT INTO turns_fts(turns_fts, rank) VALUES ('rank', 'bm25(1.0, 1.0, 0.5)');
 
 -- Deletes hand FTS5 the old values: a rowid-only 'delete' leaves the old tokens behind.
 -- Turns are never updated (a message observed again is ignored), so no update trigger.
 CREATE TRIGGER turns_ai AFTER INSERT ON turns BEGIN
-    INSERT INTO turns_fts(rowid, text, speaker) VALUES (new.id, new.text, new.speaker);
+    INSERT INTO turns_fts(rowid, text, speaker, context)
+    VALUES (new.id, new.text, new.speaker, new.context);
 END;
 CREATE TRIGGER turns_ad AFTER DELETE ON turns BEGIN
-    INSERT INTO turns_fts(turns_fts, rowid, text, speaker)
-    VALUES ('delete', old.id, old.text, old.speaker);
+    INSERT INTO turns_fts(turns_fts, rowid, text, speaker, context)
+    VALUES ('delete', old.id, old.text, old.speaker, old.context);
 END;
 """
 
@@ -91,9 +97,15 @@ DROP TABLE IF EXISTS turns;
 
 #: A message observed again keeps its first row (and its rowid): nothing to re-index.
 ADD_TURN = (
-    "INSERT OR IGNORE INTO turns (conversation, message, role, speaker, at, text) "
-    "VALUES (?, ?, ?, ?, ?, ?)"
+    "INSERT OR IGNORE INTO turns (conversation, message, role, speaker, at, text, context) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
+#: The last turn kept of a conversation: the context of the next one observed (a hook hands
+#: over a conversation a few messages at a time).
+LAST_TEXT = "SELECT text FROM turns WHERE conversation = ? ORDER BY id DESC LIMIT 1"
+#: How much of the turn before is kept as a turn's context: the question it answers, not a
+#: page of it (the memory side found 120 to 600 characters of the message answered alike).
+CONTEXT_CHARS = 300
 #: The best `limit` turns for a query: FTS5 ranks its own matches (`ORDER BY rank`, its fast
 #: path) before any row of `turns` is read.
 SEARCH_TURNS = """
@@ -139,6 +151,7 @@ class TurnRecord(NamedTuple):
     speaker: str
     at: str | None
     text: str
+    context: str = ""
 
 
 @dataclass(frozen=True)
@@ -159,23 +172,28 @@ class TurnHit:
         return f"{self.conversation}#{self.message}"
 
 
-def turn_records(conversation_id: str, messages: Iterable[Message]) -> list[TurnRecord]:
-    """The turns to keep of a conversation's messages. Pure.
+def turn_records(
+    conversation_id: str, messages: Iterable[Message], *, previous: str = ""
+) -> list[TurnRecord]:
+    """The turns to keep of a conversation's messages, each with the start of the turn
+    before it as its context (`previous`: the last turn kept before these). Pure.
 
     `messages` must be as the pipeline cleaned them (`pipeline.clean_message`: secrets
     redacted); only `KEPT_ROLES` are kept, and a message with no words is not a turn.
     """
     out = []
     for message in messages:
-        if message.role not in KEPT_ROLES or not message.content.strip():
+        text = message.content.strip()
+        if message.role not in KEPT_ROLES or not text:
             continue
         at = format_date(message.timestamp) if message.timestamp is not None else None
         out.append(
             TurnRecord(
-                conversation_id, message.id, message.role, message.speaker, at,
-                message.content.strip(),
+                conversation_id, message.id, message.role, message.speaker, at, text,
+                previous[:CONTEXT_CHARS],
             )  # fmt: skip
         )
+        previous = text
     return out
 
 
@@ -205,6 +223,11 @@ class TurnStore:
         with self._write() as conn:
             # rowcount sums the rows each statement changed itself (not its triggers').
             return max(0, conn.executemany(ADD_TURN, records).rowcount)
+
+    def last_text(self, conversation_id: str) -> str:
+        """The words of the last turn kept of a conversation ("" when none is)."""
+        row = self.conn.execute(LAST_TEXT, (conversation_id,)).fetchone()
+        return "" if row is None else str(row[0])
 
     def search(self, terms: Sequence[str], *, limit: int) -> list[TurnHit]:
         """The `limit` turns that best match any of `terms` (bm25), best first."""
@@ -269,6 +292,7 @@ class TurnStore:
     def __iter__(self) -> Iterator[TurnRecord]:
         """Every kept turn, in the order kept (for tests and a person's export)."""
         rows = self.conn.execute(
-            "SELECT conversation, message, role, speaker, at, text FROM turns ORDER BY id"
+            "SELECT conversation, message, role, speaker, at, text, context FROM turns "
+            "ORDER BY id"
         )
         return (TurnRecord(*row) for row in rows)

@@ -838,12 +838,14 @@ class Vault:
         if not load_config(self.root).turns:
             return 0
         forgotten = self.forgotten_sources()
+        store = self.index.turns()
         records = [
             r
-            for r in turn_records(conversation_id, messages)
+            for r in turn_records(conversation_id, messages, previous=store.last_text(
+                conversation_id))
             if f"{r.conversation}#{r.message}" not in forgotten
-        ]
-        return self.index.turns().add(records)
+        ]  # fmt: skip
+        return store.add(records)
 
     @_guarded
     def profile(self, *, limit: int = 20, now: datetime | None = None) -> list[Recalled]:
