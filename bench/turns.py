@@ -178,8 +178,9 @@ def bench(source: Path, work: Path, args: Any) -> dict[str, Any]:
         "observe_ms": {"turns on": on, "turns off": off},
         "observe_cost_ms_p50": round(on["p50"] - off["p50"], 2),
         "recall_ms": timed,
-        "ratio_p95_to_plain": _kit.ratio(timed["recall with turns"]["p95"],
-                                         timed["plain FTS5 query"]["p95"]),  # fmt: skip
+        "ratio_p95_to_plain": _kit.ratio(
+            timed["recall with turns"]["p95"], timed["plain FTS5 query"]["p95"]
+        ),  # fmt: skip
         "target_p95_met": timed["recall with turns"]["p95"] < TARGET_P95_MS,
     }
 

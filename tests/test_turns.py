@@ -224,7 +224,12 @@ def test_recall_json_marks_a_quote(vault: Vault):
 
 def test_a_turn_is_found_by_the_words_of_the_turn_it_answered(vault: Vault):
     people = [
-        {"role": "user", "name": "Ana", "content": "What are you researching these days?", "id": "1"},
+        {
+            "role": "user",
+            "name": "Ana",
+            "content": "What are you researching these days?",
+            "id": "1",
+        },
         {"role": "user", "name": "Rui", "content": "Adoption agencies, mostly.", "id": "2"},
     ]
     vault.observe(people[:1], conversation_id="c1")

@@ -106,12 +106,12 @@ def fuse(
     cited: set[str] = set()
     rest = iter(order)
     for key in rest:
-        sources = cites(key)
-        if len(cited | sources) > max_turns:
+        adds = cites(key)
+        if len(cited | adds) > max_turns:
             moved.append(key)
             continue
         head.append(key)
-        cited |= sources
+        cited |= adds
         if len(head) == min(budget_ranks, limit):
             break
     fused = head + moved + list(rest)

@@ -561,8 +561,10 @@ def _recall_text(found: list[Recalled]) -> str:
     if not found:
         return "No memories match."
     quoted = sum(1 for r in found if r.kind == "turn")
-    head = f"{len(found)} memories" if not quoted else (
-        f"{len(found) - quoted} memories and {quoted} quoted turns of past conversations"
+    head = (
+        f"{len(found)} memories"
+        if not quoted
+        else (f"{len(found) - quoted} memories and {quoted} quoted turns of past conversations")
     )
     lines = [f"{head}, best first:"]
     for r in found:

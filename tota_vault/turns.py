@@ -189,7 +189,12 @@ def turn_records(
         at = format_date(message.timestamp) if message.timestamp is not None else None
         out.append(
             TurnRecord(
-                conversation_id, message.id, message.role, message.speaker, at, text,
+                conversation_id,
+                message.id,
+                message.role,
+                message.speaker,
+                at,
+                text,
                 previous[:CONTEXT_CHARS],
             )  # fmt: skip
         )
@@ -292,7 +297,6 @@ class TurnStore:
     def __iter__(self) -> Iterator[TurnRecord]:
         """Every kept turn, in the order kept (for tests and a person's export)."""
         rows = self.conn.execute(
-            "SELECT conversation, message, role, speaker, at, text, context FROM turns "
-            "ORDER BY id"
+            "SELECT conversation, message, role, speaker, at, text, context FROM turns ORDER BY id"
         )
         return (TurnRecord(*row) for row in rows)

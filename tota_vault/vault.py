@@ -51,6 +51,7 @@ from .files import (
     through_link,
 )
 from .forgotten import add_forgotten, read_forgotten
+from .fusion import MEMORY_DEPTH, TURN_DEPTH, fuse
 from .history import append_history
 from .index import PATCHABLE_COLUMNS, Hit, Index, fault_kind, index_error, record_from_note
 from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, now, parse_date
@@ -63,7 +64,6 @@ from .notes import (
     unique_title,
 )
 from .paths import broken_index_copies, index_path, resolve_vault_path, state_dir
-from .fusion import MEMORY_DEPTH, TURN_DEPTH, fuse
 from .recall import Recalled, as_recalled, build_query
 from .recall import profile as profile_memories
 from .recall import recall as recall_memories
@@ -824,8 +824,7 @@ class Vault:
         picks = fuse([m.sources for m in memories], [h.source for h in hits], limit=limit)
         best = max((-h.score for h in hits), default=0.0) or 1.0
         return [
-            memories[p.index] if p.kind == "memory" else _quoted(hits[p.index], best)
-            for p in picks
+            memories[p.index] if p.kind == "memory" else _quoted(hits[p.index], best) for p in picks
         ]
 
     def keep_turns(self, conversation_id: str, messages: Sequence[Message]) -> int:

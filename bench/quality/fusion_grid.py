@@ -27,10 +27,10 @@ from bench.quality.longmemeval import short_turn as lme_turn
 from tota_vault.fusion import MEMORY_DEPTH, RRF_K, TURN_DEPTH, TURN_WEIGHT
 
 GRID = {
-    "k": (5.0, 20.0, 60.0, 120.0),
-    "turn_weight": (0.5, 0.75, 1.0, 1.25, 1.5, 2.0),
-    "memory_depth": (20, MEMORY_DEPTH),
-    "turn_depth": (10, TURN_DEPTH),
+    "k": (1.0, 3.0, 5.0, 10.0, 20.0, 60.0),
+    "turn_weight": (0.5, 0.75, 1.0, 1.25, 1.5),
+    "memory_depth": (20, 60),
+    "turn_depth": (10, 30),
 }
 
 
