@@ -589,6 +589,9 @@ def test_recall_filters_by_types_and_limits(vault_dir: Path):
     assert nothing.structured_content == {"memories": []}
     assert text_of(nothing) == "No memories match."
     for memory in every.structured_content["memories"]:
+        if memory["kind"] == "turn":  # a quote of what was said: no id, no confidence
+            assert memory["id"] is None and f'said: "{memory["text"]}"' in text_of(every)
+            continue
         assert memory["id"] in text_of(every) and 0 < memory["confidence"] <= 1
 
 

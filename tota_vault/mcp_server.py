@@ -198,6 +198,11 @@ class Overview(BaseModel):
     learning: Literal["on", "paused"]
     last_sync: str | None
     profile: list[str] = Field(description="The most important durable facts about the person.")
+    turns: int = Field(default=0, description="Conversation turns kept for recall to quote.")
+    conversations: int = Field(default=0, description="The conversations those turns are of.")
+    turns_kept: Literal["on", "off"] = Field(
+        default="on", description="Whether new turns are kept (tota.toml `[recall] turns`)."
+    )
 
 
 class ChatMessage(BaseModel):
@@ -618,6 +623,10 @@ def _overview_text(data: Overview) -> str:
         lines.append("Evidence: " + ", ".join(f"{k} {v}" for k, v in data.by_evidence.items()))
     if data.invalid:
         lines.append(f"{data.invalid} notes are invalid (run `tota doctor` to see why).")
+    lines.append(
+        f"{data.turns} conversation turns of {data.conversations} conversations kept for "
+        f"recall to quote (keeping them: {data.turns_kept}; `tota clear --yes` deletes them)."
+    )
     if data.profile:
         lines.append("Profile:")
         lines.extend(f"- {_line(item)}" for item in data.profile)
