@@ -59,11 +59,11 @@ def statements(conn) -> list[str]:
     return [s[:1].lower() + s[1:] for s in out if s]
 
 
-def synthetic_turns(texts: list[str], count: int, seed: int) -> list[TurnRecord]:
-    """`count` turns made from `texts`, deterministic for a seed."""
-    rng = random.Random(seed)
+def synthetic_turns(texts: list[str], count: int, seed: int, start: int = 0) -> list[TurnRecord]:
+    """Turns `start` to `start + count` made from `texts`, deterministic for a seed."""
+    rng = random.Random(seed + start)
     out = []
-    for n in range(count):
+    for n in range(start, start + count):
         user = n % 2 == 0
         frame = rng.choice(USER_FRAMES if user else ASSISTANT_FRAMES)
         conversation = f"synthetic-{n // PER_CONVERSATION:07d}"
@@ -79,7 +79,7 @@ def fill(vault: Vault, texts: list[str], count: int, seed: int) -> float:
     store = vault.index.turns()
     started = time.perf_counter()
     for start in range(0, count, CHUNK):
-        store.add(synthetic_turns(texts, min(CHUNK, count - start), seed + start))
+        store.add(synthetic_turns(texts, min(CHUNK, count - start), seed, start))
     vault.index.conn.execute("INSERT INTO turns_fts(turns_fts) VALUES ('optimize')")
     return time.perf_counter() - started
 
@@ -146,9 +146,13 @@ def recall_latency(vault: Vault, asks: list[str], repeat: int) -> dict[str, list
 
 def bench(source: Path, work: Path, args: Any) -> dict[str, Any]:
     """Everything above over one copy of a generated vault."""
-    target = _kit.copy_vault(source, work / "turns" / source.name)
+    target = work / "turns" / source.name
+    if not (args.reuse and (target / ".tota").exists()):
+        _kit.copy_vault(source, target)
     with Vault.open(target) as vault:
         vault.sync()
+        vault.index.turns().clear()  # a reused copy starts with no turns
+        vault.index.conn.execute("VACUUM")
         vault.index.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         memories = vault.stats()["memories"]
         before = vault.index_path.stat().st_size
@@ -219,6 +223,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="calls per message (median)")
     parser.add_argument("--observes", type=int, default=20, help="observes each, on and off")
     parser.add_argument("--seed", type=int, default=_kit.SEED)
+    parser.add_argument(
+        "--reuse", action="store_true",
+        help="use the synced copy a previous run left in --work (its turns are cleared first)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     results = {}
     for vault in _kit.vaults(args):

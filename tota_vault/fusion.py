@@ -48,10 +48,12 @@ TURN_WEIGHT = 1.0
 #: The context budget: the first `BUDGET_RANKS` results cite at most `MAX_TURNS` turns.
 MAX_TURNS = 12
 BUDGET_RANKS = 10
-#: How deep each ranking is read: a turn that a memory at rank 40 cites lifts that memory, so
-#: the memory list is read as deep as recall ranks candidates (`recall.CANDIDATES`).
-MEMORY_DEPTH = 60
-TURN_DEPTH = 30
+#: How deep each ranking is read. Chosen on the tuning parts (docs/quality.md): reading 60
+#: memories let a turn lift a weak memory from far down over a better one (LoCoMo all@10
+#: -0.005), and reading 30 turns let the tail of a list with no good turn in it fill the
+#: top ten. The two depths are the only constants tuned; K and the weight are the paper's.
+MEMORY_DEPTH = 20
+TURN_DEPTH = 10
 
 Kind = Literal["memory", "turn"]
 

@@ -22,22 +22,38 @@ from tota_vault.recall import build_query
 from tota_vault.recall import recall as recall_memories
 
 
+#: How deep the rankings are kept: the deepest setting `fusion_grid` weighs, whatever the
+#: code ships (`fused` cuts them to a setting's depths, as `Vault.recall` reads them).
+KEPT_MEMORIES, KEPT_TURNS = 60, 30
+
+
 def rankings(vault: Vault, question: str, now: datetime | None) -> dict[str, Any]:
-    """The memory ranking (each memory's sources) and the turn ranking (each turn's source)
-    that `Vault.recall` fuses for `question`."""
-    memories = recall_memories(vault.index, question, limit=MEMORY_DEPTH, now=now)
+    """The memory ranking (each memory's sources) and the turn ranking (each turn's source,
+    before the turns a memory decided against are taken out: those are `settled`) that
+    `Vault.recall` fuses for `question`, kept deeper than it reads them."""
+    memories = recall_memories(vault.index, question, limit=KEPT_MEMORIES, now=now)
     store = vault.index.turns()
-    hits = store.search(build_query(question).terms, limit=TURN_DEPTH)
-    settled = store.settled([h.source for h in hits])
+    hits = store.search(build_query(question).terms, limit=KEPT_TURNS)
     return {
         "memories": [list(m.sources) for m in memories],
-        "turns": [h.source for h in hits if h.source not in settled],
+        "turns": [h.source for h in hits],
+        "settled": sorted(store.settled([h.source for h in hits])),
     }
 
 
-def fused(ranked: dict[str, Any], limit: int, **params: Any) -> list[list[str]]:
-    """The sources of the fused top `limit`, as `Vault.recall` would return them."""
-    memories, turns = ranked["memories"], ranked["turns"]
+def fused(
+    ranked: dict[str, Any],
+    limit: int,
+    *,
+    memory_depth: int = MEMORY_DEPTH,
+    turn_depth: int = TURN_DEPTH,
+    **params: Any,
+) -> list[list[str]]:
+    """The sources of the fused top `limit`, as `Vault.recall` returns them: each list read
+    to its depth (the turns before the settled ones are taken out, as it searches them)."""
+    memories = ranked["memories"][: max(limit, memory_depth)]
+    settled = set(ranked.get("settled", ()))
+    turns = [t for t in ranked["turns"][:turn_depth] if t not in settled]
     picks = fuse(memories, turns, limit=limit, **params)
     return [list(memories[p.index]) if p.kind == "memory" else [turns[p.index]] for p in picks]
 

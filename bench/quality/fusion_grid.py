@@ -36,11 +36,7 @@ GRID = {
 
 def score(evalkit, dataset, rows, short, setting: dict[str, Any]) -> dict[str, Any]:
     """The kit's summary of fusing `rows` under `setting`."""
-    results = []
-    for row in rows:
-        cut = {"memories": row["memories"][: setting["memory_depth"]],
-               "turns": row["turns"][: setting["turn_depth"]]}  # fmt: skip
-        results.append(fused.fused(cut, 20, k=setting["k"], turn_weight=setting["turn_weight"]))
+    results = [fused.fused(row, 20, **setting) for row in rows]
     ids = {r["question_id"] for r in rows}
     part = [q for q in dataset.questions if q.question_id in ids]
     sub = evalkit.Dataset(dataset.name, dataset.conversations, part)
