@@ -21,7 +21,6 @@ from tota_vault.fusion import MEMORY_DEPTH, TURN_DEPTH, fuse
 from tota_vault.recall import build_query
 from tota_vault.recall import recall as recall_memories
 
-
 #: How deep the rankings are kept: the deepest setting `fusion_grid` weighs, whatever the
 #: code ships (`fused` cuts them to a setting's depths, as `Vault.recall` reads them).
 KEPT_MEMORIES, KEPT_TURNS = 60, 30
