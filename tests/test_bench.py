@@ -346,3 +346,14 @@ def test_maintain_runs(work, tmp_path, capsys):
     assert all(f["rss_mb"] > 0 and f["wall_ratio"] > 0 for f in figures.values())
     assert "| `tota decay --apply` |" in capsys.readouterr().out
     assert not (work / f"vault-{SMALL}" / ".tota").exists()  # the vault left as generated
+
+
+def test_turns_runs(work, tmp_path, capsys):
+    _run("turns", work, tmp_path, "--size", str(SMALL), "--turns", "300", "--messages", "4",
+         "--repeat", "1", "--observes", "2")  # fmt: skip
+    (figures,) = json.loads((tmp_path / "turns.json").read_text())["vaults"].values()
+    assert figures["memories"] > 0 and figures["turns"] >= 300  # and the observes' own
+    assert figures["index_bytes_after"] > figures["index_bytes_before"]
+    assert figures["recall_ms"]["recall with turns"]["n"] == 4
+    assert figures["observe_ms"]["turns on"]["n"] == 2
+    assert "plain FTS5 query" in capsys.readouterr().out

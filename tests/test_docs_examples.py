@@ -66,7 +66,11 @@ def test_recall_before_the_call_and_learn_after_the_reply(vault_dir: Path):
         # Two memories: peanuts learned once though observed three times, and the assistant's
         # "My name is Claude" taught nothing (it is quoted as a reply's context only).
         assert vault.stats()["memories"] == 2
-        assert all("Claude" not in r.text for r in vault.recall("name Claude"))
+        recalled = vault.recall("name Claude")
+        assert all("Claude" not in r.text for r in recalled if r.kind == "memory")
+        # What the assistant said is kept as said, and recalled as a quote of that turn.
+        said = [(r.kind, r.role, r.sources[0]) for r in recalled if "Claude" in r.text]
+        assert said and all(kind == "turn" and role == "assistant" for kind, role, _ in said)
 
 
 def test_the_example_runs_as_a_script(tmp_path: Path):

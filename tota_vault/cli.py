@@ -863,6 +863,10 @@ def overview(as_json: JsonOption = False) -> None:
         print(f"evidence: {evidence}")
         if data["invalid"]:
             print(f"invalid notes: {data['invalid']} (see tota doctor)")
+        print(
+            f"conversation turns: {data['turns']} of {data['conversations']} conversations "
+            f"(kept for recall to quote: {data['turns_kept']}; tota clear deletes them)"
+        )
         if data["profile"]:
             print("profile:")
             for line in data["profile"]:
@@ -933,7 +937,10 @@ def clear(
         if as_json:
             _print_json(report.to_dict())
             return
-        print(f"Deleted {len(report.deleted)} memories; {report.kept} other notes kept.")
+        print(
+            f"Deleted {len(report.deleted)} memories and {report.turns} conversation turns; "
+            f"{report.kept} other notes kept."
+        )
         if report.broken_copies:
             print(
                 f"Deleted {len(report.broken_copies)} damaged index copies too "

@@ -16,6 +16,10 @@ pausing is a choice about this machine's assistant, not about the notes).
     api_key_env = "MY_KEY"  # optional: the NAME of an environment variable holding a key
     timeout_s = 30          # per request; a slower reply falls back to the rules
     max_messages = 12       # messages sent per request
+
+    [recall]
+    turns = true            # keep every turn of every conversation (redacted) in the index and
+                            # quote them in recall; false: neither kept nor quoted
 """
 
 from __future__ import annotations
@@ -88,6 +92,8 @@ class VaultConfig:
     #: Off by default: a link in a shared vault must not make `~/.ssh/id_ed25519` searchable.
     follow_external_links: bool = False
     extract: ExtractSettings = ExtractSettings()
+    #: `[recall] turns`: conversations' turns are kept in the index and recall quotes them.
+    turns: bool = True
 
 
 def load_config(root: Path) -> VaultConfig:
@@ -125,6 +131,7 @@ def load_config(root: Path) -> VaultConfig:
             f"{path}: sync.follow_external_links = {follow!r} is not true or false"
         )
     values["extract"] = _extract_settings(path, data.get("extract", {}))
+    values["turns"] = _recall_turns(path, data.get("recall", {}))
     return VaultConfig(**values, follow_external_links=follow)
 
 
@@ -194,6 +201,25 @@ def _extract_settings(path: Path, table: Any) -> ExtractSettings:
         timeout_s=float(timeout),
         max_messages=max_messages,
     )
+
+
+#: The settings `[recall]` may hold.
+RECALL_SETTINGS = ("turns",)
+
+
+def _recall_turns(path: Path, table: Any) -> bool:
+    """`[recall] turns`, checked: a table, only known keys, a true or false."""
+    if not isinstance(table, dict):
+        raise ValidationError(f"{path}: [recall] must be a table")
+    unknown = sorted(set(table) - set(RECALL_SETTINGS))
+    if unknown:
+        raise ValidationError(
+            f"{path}: recall.{unknown[0]} is not a setting (known: {', '.join(RECALL_SETTINGS)})"
+        )
+    turns = table.get("turns", True)
+    if not isinstance(turns, bool):
+        raise ValidationError(f"{path}: recall.turns = {turns!r} is not true or false")
+    return turns
 
 
 def _pause_file(root: Path) -> Path:

@@ -27,6 +27,7 @@ from .model import SOURCES_COUNT_KEY, Memory, format_date, source_total
 from .notes import ParsedNote
 from .text import fts_phrase_query as fts_query
 from .text import fts_quote
+from .turns import TURNS_DROP, TURNS_SCHEMA, TurnStore
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -43,7 +44,7 @@ __all__ = [
 ]
 
 #: Bump on any schema change: the index is a cache, so a new version rebuilds from the files.
-SCHEMA_VERSION = 14
+SCHEMA_VERSION = 15  # 15: the conversation turns (turns.py)
 
 SCHEMA = """
 -- An explicit INTEGER PRIMARY KEY: external-content FTS is keyed by rowid, and implicit rowids
@@ -582,7 +583,7 @@ class Index:
             if rebuilt:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    for statement in _statements(DROP_ALL + SCHEMA):
+                    for statement in _statements(DROP_ALL + TURNS_DROP + SCHEMA + TURNS_SCHEMA):
                         conn.execute(statement)
                     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                     conn.execute("COMMIT")
@@ -1116,6 +1117,11 @@ class Index:
             rows = self.conn.execute(ROWS_AT.format(columns=columns, marks=marks), chunk)
             out += [_row_dict(r) for r in rows]
         return out
+
+    def turns(self) -> TurnStore:
+        """The conversation turns kept beside the notes (turns.py), on this connection and in
+        this index's write transactions (so inside `batch()`, in the batch's)."""
+        return TurnStore(self.conn, self.write)
 
 
 def _row_dict(row: sqlite3.Row) -> dict[str, Any]:

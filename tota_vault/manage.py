@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .config import load_config
 from .errors import ValidationError
 from .files import read_file
 from .forgotten import add_forgotten
@@ -58,12 +59,18 @@ ID_AFTER = "SELECT min(memory_id) FROM notes WHERE memory_id > ?"
 
 
 def overview(vault: Vault, *, profile_size: int = 5) -> dict[str, Any]:
-    """Totals per type and evidence kind, whether learning is paused, a short profile."""
+    """Totals per type and evidence kind, the conversation turns kept, whether learning is
+    paused, a short profile."""
     counts = vault.stats()
     summary = [r.text for r in profile(vault.index, limit=profile_size)]
+    kept = vault.index.turns().counts()
     return {
         "vault": counts["vault"],
         "memories": counts["memories"],
+        # What recall can quote of past conversations (turns.py), and whether it keeps more.
+        "turns": kept["turns"],
+        "conversations": kept["conversations"],
+        "turns_kept": "on" if load_config(vault.root).turns else "off",
         "by_type": counts["by_type"],
         "by_evidence": counts["by_evidence"],
         "invalid": counts["invalid"],
@@ -85,6 +92,8 @@ class ClearReport:
 
     deleted: list[str] = field(default_factory=list)
     kept: int = 0  # notes in the vault that are not memories
+    #: Conversation turns deleted from the index (turns.py): every one, whatever its memory.
+    turns: int = 0
     #: Damaged indexes moved aside (`index.db.broken-*`) deleted too: they held the text.
     broken_copies: list[str] = field(default_factory=list)
 
@@ -93,6 +102,7 @@ class ClearReport:
         return {
             "deleted": len(self.deleted),
             "kept": self.kept,
+            "turns": self.turns,
             "paths": self.deleted,
             "broken_index_copies": self.broken_copies,
         }
@@ -102,10 +112,11 @@ def clear(vault: Vault) -> ClearReport:
     """Delete every memory note (irreversible) and empty the index of them.
 
     Files that are not memories (plain notes, invalid notes, anything that is not Markdown)
-    stay. The vault is synced first, so a memory a person just wrote is known; a note that
-    changes between that sync and its deletion is left alone. The messages behind the deleted
-    memories are tombstoned (an assistant hook that reads the whole conversation again after
-    the next reply must not learn everything back) and handed to `forget_conversations`.
+    stay; every conversation turn the index keeps goes. The vault is synced first, so a memory
+    a person just wrote is known; a note that changes between that sync and its deletion is
+    left alone. The messages behind the deleted memories are tombstoned (an assistant hook
+    that reads the whole conversation again after the next reply must not learn everything
+    back) and handed to `forget_conversations`.
     Damaged indexes tota moved aside are deleted too (each is a copy of every memory's text).
     """
     vault.sync()
@@ -128,6 +139,8 @@ def clear(vault: Vault) -> ClearReport:
             continue  # changed since the sync: not the memory tota knows, so not deleted
         os.unlink(path)
         report.deleted.append(rel)
+    # Every turn, not only those the memories cite: clearing the memory clears what it heard.
+    report.turns = vault.index.turns().clear()
     vault.reindex()
     forget_conversations(vault.index, forgotten)
     report.broken_copies = [p.name for p in vault.delete_broken_copies()]
@@ -139,14 +152,11 @@ def forget_conversations(index: Index, sources: Iterable[str]) -> int:
     """Remove what the index keeps of the conversations behind deleted memories.
 
     The one place `Vault.forget` and `clear` call for it, given the deleted memories' sources
-    (`<conversation>#<message>`); returns how many records it removed. Today the index keeps no
-    conversation turns (only the notes and the sources they cite, whose rows go with the
-    notes), so there is nothing to remove and it returns 0. When raw turns get their own
-    table, deleting the turns these sources name belongs here, so that forgetting a memory
-    also forgets the words it came from.
+    (`<conversation>#<message>`): the turns those sources name (turns.py) are deleted, so
+    forgetting a memory also forgets the words it came from and recall cannot quote them
+    back. Returns how many turns it removed.
     """
-    del index, sources  # nothing is kept yet: see the docstring
-    return 0
+    return index.turns().forget(sources)
 
 
 def short_ids(index: Index, ids: Iterable[str]) -> dict[str, str]:

@@ -46,7 +46,7 @@ from . import __version__, manage
 from .errors import NotFoundError, TotaError
 from .extract.secrets import redact
 from .model import MemoryType
-from .recall import CANDIDATES, Recalled, context_block
+from .recall import CANDIDATES, Recalled, context_block, quote_line
 from .scoring import INFERRED_PENALTY, TYPE_SCORES
 from .vault import Vault
 
@@ -94,8 +94,15 @@ class RecalledMemory(BaseModel):
     )
     updated: str | None = Field(description="When the memory last changed (local time).")
     sources: list[str] = Field(description="The messages it came from: conversation#message.")
-    path: str = Field(description="The note's path in the vault.")
+    path: str = Field(description="The note's path in the vault (empty for a turn).")
     score: float = Field(description="The ranking score for this message (higher is better).")
+    kind: str = Field(
+        default="memory",
+        description="memory (something tota learned), or turn: the words of one message of a "
+        "past conversation, quoted as said (no id, type or confidence; `sources` names it).",
+    )
+    speaker: str | None = Field(default=None, description="A turn's speaker (None for a memory).")
+    role: str | None = Field(default=None, description="A turn's role: user or assistant.")
 
 
 class RecallResult(BaseModel):
@@ -191,6 +198,11 @@ class Overview(BaseModel):
     learning: Literal["on", "paused"]
     last_sync: str | None
     profile: list[str] = Field(description="The most important durable facts about the person.")
+    turns: int = Field(default=0, description="Conversation turns kept for recall to quote.")
+    conversations: int = Field(default=0, description="The conversations those turns are of.")
+    turns_kept: Literal["on", "off"] = Field(
+        default="on", description="Whether new turns are kept (tota.toml `[recall] turns`)."
+    )
 
 
 class ChatMessage(BaseModel):
@@ -529,7 +541,8 @@ def _recalled(result: Recalled) -> RecalledMemory:
         id=result.id, type=result.type, text=result.text, evidence=result.evidence,
         confidence=None if confidence is None else round(confidence, 3),
         updated=result.updated, sources=list(result.sources), path=result.path,
-        score=round(result.score, 4),
+        score=round(result.score, 4), kind=result.kind,
+        speaker=result.subject if result.kind == "turn" else None, role=result.role,
     )  # fmt: skip
 
 
@@ -552,8 +565,17 @@ def _line(text: str) -> str:
 def _recall_text(found: list[Recalled]) -> str:
     if not found:
         return "No memories match."
-    lines = [f"{len(found)} memories, best first:"]
+    quoted = sum(1 for r in found if r.kind == "turn")
+    head = (
+        f"{len(found)} memories"
+        if not quoted
+        else (f"{len(found) - quoted} memories and {quoted} quoted turns of past conversations")
+    )
+    lines = [f"{head}, best first:"]
     for r in found:
+        if r.kind == "turn":  # a quote of what was said, never a memory
+            lines.append(quote_line(r))
+            continue
         conf = "?" if r.effective_confidence is None else f"{r.effective_confidence:.2f}"
         lines.append(
             f"- [{r.type}] {_line(r.text)} (confidence {conf}, {r.evidence}, "
@@ -601,6 +623,10 @@ def _overview_text(data: Overview) -> str:
         lines.append("Evidence: " + ", ".join(f"{k} {v}" for k, v in data.by_evidence.items()))
     if data.invalid:
         lines.append(f"{data.invalid} notes are invalid (run `tota doctor` to see why).")
+    lines.append(
+        f"{data.turns} conversation turns of {data.conversations} conversations kept for "
+        f"recall to quote (keeping them: {data.turns_kept}; `tota clear --yes` deletes them)."
+    )
     if data.profile:
         lines.append("Profile:")
         lines.extend(f"- {_line(item)}" for item in data.profile)

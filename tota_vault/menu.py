@@ -214,6 +214,10 @@ class OverviewScreen(Page):
         text.append(f"\nevidence: {evidence}\n")
         if data["invalid"]:
             text.append(f"{data['invalid']} invalid notes (see `tota doctor`)\n")
+        text.append(
+            f"conversation turns: {data['turns']} of {data['conversations']} conversations "
+            f"(kept for recall to quote: {data['turns_kept']})\n"
+        )
         if data["profile"]:
             text.append("\nProfile\n", style="bold")
             for line in data["profile"]:

@@ -569,6 +569,9 @@ class Learner:
             if note not in report.notes:
                 report.notes.append(note)
         with self.vault.batch():
+            if dry is None:
+                # The conversation itself, as read (redacted), beside what is learned from it.
+                self.vault.keep_turns(conversation_id, cleaned)
             self._observe(candidates, report, conversation_id, at, dry)
         return cleaned[-1]
 

@@ -51,6 +51,7 @@ __all__ = [
     "context_block",
     "estimate_tokens",
     "profile",
+    "quote_line",
     "rank",
     "recall",
 ]
@@ -138,6 +139,12 @@ class Recalled:
     status: str | None
     score: float
     matched: tuple[str, ...]
+    #: "memory", or "turn": the words of one message of a past conversation, quoted as said
+    #: (turns.py), not something tota learned. A turn has no id, type, confidence or path;
+    #: its `subject` is the speaker, `updated` when it was said, `sources` the message.
+    kind: str = "memory"
+    #: A turn's role (user or assistant); None for a memory.
+    role: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view (`tota recall --json`)."""
@@ -431,24 +438,52 @@ def context_block(
     used = estimate_tokens(f"## {heading}\n")
     for result in results:
         date = (result.updated or "")[:10]
-        conf = result.effective_confidence if result.effective_confidence is not None else 0.0
-        # One line a memory: a reflection's Members list and any later section stay out.
-        text = " ".join(result.text.split("\n\n", 1)[0].split())
-        named = (
-            f", id {ids[result.id]}" if ids and result.id is not None and result.id in ids else ""
-        )
-        line = f"- {text} (confidence {conf:.2f}, {result.evidence}, {date}{named})"
-        header = "" if result.type in lines_by_type else f"\n### {result.type}\n"
+        if result.kind == "turn":
+            group, line = TURNS_HEADING, quote_line(result)
+        else:
+            conf = result.effective_confidence if result.effective_confidence is not None else 0.0
+            # One line a memory: a reflection's Members list and any later section stay out.
+            text = " ".join(result.text.split("\n\n", 1)[0].split())
+            named = (
+                f", id {ids[result.id]}"
+                if ids and result.id is not None and result.id in ids
+                else ""
+            )
+            line = f"- {text} (confidence {conf:.2f}, {result.evidence}, {date}{named})"
+            group = result.type or "note"
+        header = "" if group in lines_by_type else f"\n### {group}\n"
         cost = estimate_tokens(line + "\n" + header)
         if budget is not None and used + cost > budget:
             break
         used += cost
-        lines_by_type.setdefault(result.type or "note", []).append(line)
+        lines_by_type.setdefault(group, []).append(line)
     if not lines_by_type:
         return ""
     parts = [f"## {heading}"]
-    order = [t.value for t in MemoryType]
+    # Memory types in their order, what was said after them: quotes are evidence, not facts.
+    order = [t.value for t in MemoryType] + ["note", TURNS_HEADING]
     for mtype in sorted(lines_by_type, key=lambda t: order.index(t) if t in order else 99):
         parts.append(f"\n### {mtype}")
         parts.extend(lines_by_type[mtype])
     return "\n".join(parts) + "\n"
+
+
+#: The group of a context block that quotes past conversations' turns (never memories).
+TURNS_HEADING = "said in past conversations"
+#: A quoted turn is cut to this many characters in a context block (a pasted page is not a
+#: quote an assistant needs whole; the source says where the rest is).
+QUOTE_CHARS = 400
+
+
+def quote_line(result: Recalled) -> str:
+    """One turn as a context line: who said it, their words in quotes, when, and where.
+
+    Quoted, never restated: the assistant reads what was said, not something tota learned.
+    """
+    text = " ".join(result.text.split())
+    if len(text) > QUOTE_CHARS:
+        text = text[: QUOTE_CHARS - 1].rstrip() + "…"
+    date = (result.updated or "")[:10]
+    when = f"{date}, " if date else ""
+    source = result.sources[0] if result.sources else ""
+    return f'- {result.subject or result.role or "someone"} said: "{text}" ({when}{source})'

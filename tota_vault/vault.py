@@ -51,6 +51,7 @@ from .files import (
     through_link,
 )
 from .forgotten import add_forgotten, read_forgotten
+from .fusion import MEMORY_DEPTH, TURN_DEPTH, fuse
 from .history import append_history
 from .index import PATCHABLE_COLUMNS, Hit, Index, fault_kind, index_error, record_from_note
 from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, now
@@ -63,7 +64,7 @@ from .notes import (
     unique_title,
 )
 from .paths import broken_index_copies, index_path, resolve_vault_path, state_dir
-from .recall import Recalled
+from .recall import Recalled, build_query
 from .recall import profile as profile_memories
 from .recall import recall as recall_memories
 from .reflect import ReflectReport
@@ -73,6 +74,7 @@ from .scoring import confirm_confidence
 from .seal import SealState, render_sealed, seal, seal_state
 from .sync import Progress, SyncReport, read_note, reconcile
 from .topics import with_topics
+from .turns import TurnHit, turn_records
 
 if TYPE_CHECKING:
     # Imported where used: searching and reading never pay for the checks, the learning
@@ -805,16 +807,48 @@ class Vault:
             type = _memory_type(type).value
         if limit < 1:
             raise ValidationError(f"limit {limit} must be at least 1")
-        return _no_repeated_paths(
+        # Turns have no type: a recall of one type is of memories alone.
+        with_turns = type is None and load_config(self.root).turns
+        memories = _no_repeated_paths(
             recall_memories(
                 self.index,
                 text,
-                limit=limit,
+                limit=max(limit, MEMORY_DEPTH) if with_turns else limit,
                 type=type,
                 include_archived=include_archived,
                 now=now,
             )  # fmt: skip
         )
+        if not with_turns:
+            return memories
+        store = self.index.turns()
+        hits = store.search(build_query(text).terms, limit=TURN_DEPTH)
+        settled = store.settled([h.source for h in hits], include_archived=include_archived)
+        hits = [h for h in hits if h.source not in settled]
+        picks = fuse([m.sources for m in memories], [h.source for h in hits], limit=limit)
+        best = max((-h.score for h in hits), default=0.0) or 1.0
+        return [
+            memories[p.index] if p.kind == "memory" else _quoted(hits[p.index], best) for p in picks
+        ]
+
+    def keep_turns(self, conversation_id: str, messages: Sequence[Message]) -> int:
+        """Keep a conversation's turns in the index for recall to quote (turns.py); return
+        how many were new. `messages` must be as `pipeline.clean_message` made them (secrets
+        redacted): the pipeline calls this with the messages it read, in the transaction of
+        the memories it learns from them. Nothing while `[recall] turns = false`, and never a
+        forgotten message (a hook that reads the whole conversation again must not bring back
+        the words of a memory the person forgot)."""
+        if not load_config(self.root).turns:
+            return 0
+        forgotten = self.forgotten_sources()
+        store = self.index.turns()
+        records = [
+            r
+            for r in turn_records(conversation_id, messages, previous=store.last_text(
+                conversation_id))
+            if f"{r.conversation}#{r.message}" not in forgotten
+        ]  # fmt: skip
+        return store.add(records)
 
     @_guarded
     def profile(self, *, limit: int = 20, now: datetime | None = None) -> list[Recalled]:
@@ -1033,6 +1067,17 @@ def _no_repeated_paths(found: list[_Found]) -> list[_Found]:
             "(a damaged path index)"
         )
     return found
+
+
+def _quoted(hit: TurnHit, best: float) -> Recalled:
+    """A turn as a recall result: its words quoted, marked `kind="turn"`; `score` is its bm25
+    relative to the best turn of the query (0..1)."""
+    return Recalled(
+        id=None, type=None, text=hit.text, subject=hit.speaker, sources=(hit.source,),
+        confidence=None, effective_confidence=None, evidence=None, updated=hit.at, path="",
+        title="", status=None, score=round(max(0.0, -hit.score) / best, 4), matched=(),
+        kind="turn", role=hit.role,
+    )  # fmt: skip
 
 
 def _file_id(path: Path) -> tuple[int, int] | None:

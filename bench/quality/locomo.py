@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 from bench import _kit
+from bench.quality import fused
 from tota_vault import Vault
 from tota_vault.extract.messages import Message
 
@@ -108,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     extracted: dict[str, list[dict]] = {}
     run: list[dict] = []
+    kept: list[dict] = []  # both rankings per question, for bench.quality.fusion_grid
     per_conv = []
     args.work.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="locomo-", dir=args.work) as tmp:
@@ -122,7 +124,12 @@ def main(argv: list[str] | None = None) -> int:
             for question in dataset.questions:
                 if question.conv_id != conv.conv_id:
                     continue
-                results = vault.recall(question.question, 20, now=last_date(evalkit, conv))
+                now = last_date(evalkit, conv)
+                results = vault.recall(question.question, 20, now=now)
+                ranked = fused.rankings(vault, question.question, now)
+                fused.check_replica(vault, question.question, now, ranked, 20)
+                kept.append({"question_id": question.question_id, "split": fused.split_of(
+                    conv.conv_id), **ranked})  # fmt: skip
                 run.append({
                     "question_id": question.question_id,
                     "results": [{"source_turns": [s.split("#", 1)[1] for s in r.sources],
@@ -139,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     with open(args.out / "run.jsonl", "w", encoding="utf-8") as handle:
         for line in run:
             handle.write(json.dumps(line) + "\n")
+    fused.write_rankings(args.out / "rankings.jsonl", kept)
     recall_summary = evalkit.score_run(
         dataset, {line["question_id"]: line["results"] for line in run}, (5, 10, 20)
     )
@@ -161,7 +169,35 @@ def main(argv: list[str] | None = None) -> int:
     print(evalkit.format_table(recall_summary, category_order=order))
     overall = recall_summary["overall"]
     print("turns@10:", round(overall.get("turns@10", 0.0), 1))
+    print()
+    print(split_tables(evalkit, dataset, kept, order))
     return 0
+
+
+def short_turn(source: str) -> str:
+    """`conv-26#D1:3` as the kit's short id `D1:3`."""
+    return source.split("#", 1)[1]
+
+
+def split_tables(evalkit, dataset, kept: list[dict], order: list[str]) -> str:
+    """Memories alone, turns alone and the two fused, on the tuning and the untouched part."""
+    out = []
+    for split in ("tune", "held"):
+        rows = [r for r in kept if r["split"] == split]
+        if not rows:
+            continue
+        ids = {r["question_id"] for r in rows}
+        convs = sorted({qid.rsplit("-q", 1)[0] for qid in ids})
+        for name, make in (("memories only", fused.memories_only),
+                           ("turns only", fused.turns_only), ("fused", fused.fused)):  # fmt: skip
+            run = fused.run_lines(rows, [make(r, 20) for r in rows], short_turn)
+            part = [q for q in dataset.questions if q.question_id in ids]
+            sub = evalkit.Dataset(dataset.name, dataset.conversations, part)
+            summary = evalkit.score_run(sub, run, (5, 10, 20))
+            out.append(f"### {split} ({', '.join(convs)}): {name}\n")
+            out.append(evalkit.format_table(summary, category_order=order))
+            out.append(f"turns@10: {summary['overall'].get('turns@10', 0.0):.1f}\n")
+    return "\n".join(out)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,105 @@
+"""What the recall quality entries share: the two rankings `Vault.recall` fuses, kept per
+question so the fusion's constants can be weighed without observing the data again, and the
+development / untouched split of each data set.
+
+`rankings` replicates `Vault.recall`'s look-ups (the memory ranking, the turns FTS5 ranks,
+less the turns a memory decided against); `check_replica` holds it to `Vault.recall` itself,
+question by question, so a figure computed from the kept rankings is the product's figure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from tota_vault import Vault
+from tota_vault.fusion import MEMORY_DEPTH, TURN_DEPTH, fuse
+from tota_vault.recall import build_query
+from tota_vault.recall import recall as recall_memories
+
+#: How deep the rankings are kept: the deepest setting `fusion_grid` weighs, whatever the
+#: code ships (`fused` cuts them to a setting's depths, as `Vault.recall` reads them).
+KEPT_MEMORIES, KEPT_TURNS = 60, 30
+
+
+def rankings(vault: Vault, question: str, now: datetime | None) -> dict[str, Any]:
+    """The memory ranking (each memory's sources) and the turn ranking (each turn's source,
+    before the turns a memory decided against are taken out: those are `settled`) that
+    `Vault.recall` fuses for `question`, kept deeper than it reads them."""
+    memories = recall_memories(vault.index, question, limit=KEPT_MEMORIES, now=now)
+    store = vault.index.turns()
+    hits = store.search(build_query(question).terms, limit=KEPT_TURNS)
+    return {
+        "memories": [list(m.sources) for m in memories],
+        "turns": [h.source for h in hits],
+        "settled": sorted(store.settled([h.source for h in hits])),
+    }
+
+
+def fused(
+    ranked: dict[str, Any],
+    limit: int,
+    *,
+    memory_depth: int = MEMORY_DEPTH,
+    turn_depth: int = TURN_DEPTH,
+    **params: Any,
+) -> list[list[str]]:
+    """The sources of the fused top `limit`, as `Vault.recall` returns them: each list read
+    to its depth (the turns before the settled ones are taken out, as it searches them)."""
+    memories = ranked["memories"][: max(limit, memory_depth)]
+    settled = set(ranked.get("settled", ()))
+    turns = [t for t in ranked["turns"][:turn_depth] if t not in settled]
+    picks = fuse(memories, turns, limit=limit, **params)
+    return [list(memories[p.index]) if p.kind == "memory" else [turns[p.index]] for p in picks]
+
+
+def memories_only(ranked: dict[str, Any], limit: int) -> list[list[str]]:
+    """What recall returned before turns: the memory ranking alone."""
+    return [list(s) for s in ranked["memories"][:limit]]
+
+
+def turns_only(ranked: dict[str, Any], limit: int) -> list[list[str]]:
+    """Raw turns alone (bm25 over the kept turns, as the raw-turn baselines)."""
+    return [[s] for s in ranked["turns"][:limit]]
+
+
+def check_replica(vault: Vault, question: str, now: datetime | None, ranked: dict, limit: int):
+    """Raise when the kept rankings do not give what `Vault.recall` returns."""
+    product = [list(r.sources) for r in vault.recall(question, limit, now=now)]
+    if product != fused(ranked, limit):
+        raise AssertionError(f"the fusion replica differs from Vault.recall for {question!r}")
+
+
+def split_of(key: str) -> str:
+    """`tune` or `held` for a question or conversation id: a hash, fixed before any tuning,
+    so the untouched part is decided by no one's choice (about half of each)."""
+    return "tune" if hashlib.sha256(key.encode("utf-8")).digest()[0] % 2 == 0 else "held"
+
+
+def write_rankings(path: Path, rows: Iterable[dict[str, Any]]) -> None:
+    """One JSON line per question: id, category, split, and the two rankings."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row) + "\n")
+
+
+def read_rankings(path: Path) -> list[dict[str, Any]]:
+    """The rows `write_rankings` wrote."""
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def run_lines(
+    rows: Sequence[dict[str, Any]], results: Sequence[list[list[str]]], short: Any
+) -> dict[str, list[dict[str, Any]]]:
+    """A run file's content ({question id: results}) as the evaluation kit scores it;
+    `short` turns a source (`<conversation>#<message>`) into the kit's short turn id."""
+    return {
+        row["question_id"]: [{"source_turns": [short(s) for s in r]} for r in ranked]
+        for row, ranked in zip(rows, results, strict=True)
+    }

@@ -1,0 +1,241 @@
+"""The conversation turns kept beside the memories: their size, what keeping them costs an
+observe, and recall's latency over them, at 100k memories and 1M turns.
+
+    python -m bench.turns                                   # 100k memories, 1M turns
+    python -m bench.turns --size 10000 --turns 100000       # smaller
+
+The generated vault (`--size N` notes) is copied and synced, untimed; then `--turns` turns are
+kept through `TurnStore.add`, 10,000 a transaction, made from the vault's own statements in a
+chat's phrasing (so their words, and how often each occurs, are the vault's), half `user` and
+half `assistant`, in conversations of 20. Then, each against its baseline in the same run:
+
+- **size**: the index file before and after the turns (bytes per turn), and per table where
+  SQLite's `dbstat` is compiled in;
+- **observe**: `Vault.observe` of a 10-message conversation (new each time, statements of the
+  vault) with `[recall] turns` on and off, interleaved (`_kit.interleave`), the difference
+  being what keeping its turns costs at this size;
+- **recall**: `Vault.recall(message, 10)` fusing memories and turns, against a plain FTS5
+  query over the turns (the message's words ORed, `ORDER BY rank LIMIT 10`: no ranking of
+  memories, no fusion) and against recall with turns off, on the same messages
+  (`_kit.requests`), each the median of `--repeat` calls; p50 and p95 over the messages.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from bench import _kit
+from tota_vault import Vault
+from tota_vault.text import fts_any
+from tota_vault.turns import TurnRecord
+
+#: The house target for recall's p95, in-process.
+TARGET_P95_MS = 20.0
+#: Turns per transaction while filling.
+CHUNK = 10_000
+#: Turns per synthetic conversation.
+PER_CONVERSATION = 20
+#: How a chat says a statement: the user tells, the assistant answers about it.
+USER_FRAMES = ("So, {}.", "I wanted to tell you: {}.", "{}, just so you know.", "Well, {}!")
+ASSISTANT_FRAMES = (
+    "Got it. {} sounds important; want me to plan around it?",
+    "Thanks for sharing. Since {}, maybe start small this week.",
+    "Noted: {}. I can suggest a few options if you like.",
+)
+#: A plain FTS5 query over the turns, the baseline for recall's latency.
+PLAIN = "SELECT rowid FROM turns_fts WHERE turns_fts MATCH ? ORDER BY rank LIMIT 10"
+TABLE_SIZES = "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC"
+
+
+def statements(conn) -> list[str]:
+    """The vault's own statements, lower-cased at the start, to phrase as chat."""
+    rows = conn.execute(_kit.NOTE_TEXTS).fetchall()
+    out = [" ".join(r[0].split()).rstrip(".!?") for r in rows if r[0] and len(r[0]) < 400]
+    return [s[:1].lower() + s[1:] for s in out if s]
+
+
+def synthetic_turns(texts: list[str], count: int, seed: int, start: int = 0) -> list[TurnRecord]:
+    """Turns `start` to `start + count` made from `texts`, deterministic for a seed."""
+    rng = random.Random(seed + start)
+    out = []
+    for n in range(start, start + count):
+        user = n % 2 == 0
+        frame = rng.choice(USER_FRAMES if user else ASSISTANT_FRAMES)
+        conversation = f"synthetic-{n // PER_CONVERSATION:07d}"
+        out.append(TurnRecord(
+            conversation, str(n % PER_CONVERSATION + 1), "user" if user else "assistant",
+            "user" if user else "assistant", None, frame.format(rng.choice(texts)),
+        ))  # fmt: skip
+    return out
+
+
+def fill(vault: Vault, texts: list[str], count: int, seed: int) -> float:
+    """Keep `count` synthetic turns; return the seconds it took."""
+    store = vault.index.turns()
+    started = time.perf_counter()
+    for start in range(0, count, CHUNK):
+        store.add(synthetic_turns(texts, min(CHUNK, count - start), seed, start))
+    vault.index.conn.execute("INSERT INTO turns_fts(turns_fts) VALUES ('optimize')")
+    return time.perf_counter() - started
+
+
+def table_sizes(vault: Vault) -> dict[str, int]:
+    """Bytes per table and index, when SQLite has `dbstat` (empty otherwise)."""
+    try:
+        return {name: int(size) for name, size in vault.index.conn.execute(TABLE_SIZES)}
+    except Exception:  # noqa: BLE001 - dbstat is an optional compile-time module
+        return {}
+
+
+def observe_costs(vault: Vault, texts: list[str], runs: int) -> dict[str, list[float]]:
+    """Seconds per 10-message observe, turns on against turns off, interleaved."""
+    rng = random.Random(11)
+    config = vault.root / "tota.toml"
+    counter = iter(range(10**9))
+
+    def observe(turns_on: bool) -> float:
+        config.write_text(f"[recall]\nturns = {'true' if turns_on else 'false'}\n")
+        n = next(counter)
+        messages = [
+            {"role": "user" if i % 2 == 0 else "assistant", "id": str(i + 1),
+             "content": ("I " if i % 2 == 0 else "You said ") + rng.choice(texts) + "."}
+            for i in range(10)
+        ]  # fmt: skip
+        started = time.perf_counter()
+        vault.observe(messages, conversation_id=f"bench-observe-{n}")
+        return time.perf_counter() - started
+
+    try:
+        return _kit.interleave(
+            runs, {"turns off": lambda: observe(False), "turns on": lambda: observe(True)}
+        )
+    finally:
+        config.unlink()
+
+
+def recall_latency(vault: Vault, asks: list[str], repeat: int) -> dict[str, list[float]]:
+    """Per message, the median seconds of recall with turns, the plain FTS5 query over the
+    turns, and recall with turns off."""
+    conn = vault.index.conn
+    config = vault.root / "tota.toml"
+    out: dict[str, list[float]] = {"recall with turns": [], "plain FTS5 query": [],
+                                   "recall, turns off": []}  # fmt: skip
+    for message in asks:
+        words = [w.lower() for w in re.findall(r"[A-Za-z][\w'-]+", message) if len(w) > 3]
+        query = fts_any(words or ["note"])
+        out["recall with turns"].append(_kit.time_call(lambda m=message: vault.recall(m, 10),
+                                                       repeat))  # fmt: skip
+        out["plain FTS5 query"].append(
+            _kit.time_call(lambda q=query: conn.execute(PLAIN, (q,)).fetchall(), repeat)
+        )
+    config.write_text("[recall]\nturns = false\n")
+    try:
+        for message in asks:
+            out["recall, turns off"].append(
+                _kit.time_call(lambda m=message: vault.recall(m, 10), repeat)
+            )
+    finally:
+        config.unlink()
+    return out
+
+
+def bench(source: Path, work: Path, args: Any) -> dict[str, Any]:
+    """Everything above over one copy of a generated vault."""
+    target = work / "turns" / source.name
+    if not (args.reuse and (target / ".tota").exists()):
+        _kit.copy_vault(source, target)
+    with Vault.open(target) as vault:
+        vault.sync()
+        vault.index.turns().clear()  # a reused copy starts with no turns
+        vault.index.conn.execute("VACUUM")
+        vault.index.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        memories = vault.stats()["memories"]
+        before = vault.index_path.stat().st_size
+        texts = statements(vault.index.conn)
+        _kit.log(f"keeping {args.turns:,} turns beside {memories:,} memories")
+        fill_s = fill(vault, texts, args.turns, args.seed)
+        vault.index.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        after = vault.index_path.stat().st_size
+        sizes = {k: v for k, v in table_sizes(vault).items() if k.startswith("turns")}
+        _kit.log("observe, turns on and off")
+        observe_s = observe_costs(vault, texts, args.observes)
+        asks = _kit.requests(vault.index.conn, args.messages)
+        _kit.log(f"recall over {len(asks)} messages")
+        latency = recall_latency(vault, asks, args.repeat)
+        kept = vault.index.turns().counts()["turns"]
+    on = _kit.summary(observe_s["turns on"], scale=1000, digits=2)
+    off = _kit.summary(observe_s["turns off"], scale=1000, digits=2)
+    timed = {name: _kit.summary(v, scale=1000, digits=2) for name, v in latency.items()}
+    return {
+        "memories": memories,
+        "turns": kept,
+        "fill_seconds": round(fill_s, 1),
+        "index_bytes_before": before,
+        "index_bytes_after": after,
+        "bytes_per_turn": round((after - before) / max(1, args.turns), 1),
+        "table_bytes": sizes,
+        "observe_ms": {"turns on": on, "turns off": off},
+        "observe_cost_ms_p50": round(on["p50"] - off["p50"], 2),
+        "recall_ms": timed,
+        "ratio_p95_to_plain": _kit.ratio(
+            timed["recall with turns"]["p95"], timed["plain FTS5 query"]["p95"]
+        ),  # fmt: skip
+        "target_p95_met": timed["recall with turns"]["p95"] < TARGET_P95_MS,
+    }
+
+
+def report(r: dict[str, Any]) -> str:
+    """The tables docs/benchmarks.md quotes."""
+    mb = 1024 * 1024
+    size = _kit.table(
+        ("memories", "turns", "index before", "index after", "per turn", "keeping them"),
+        [(f"{r['memories']:,}", f"{r['turns']:,}", f"{r['index_bytes_before'] / mb:.0f} MB",
+          f"{r['index_bytes_after'] / mb:.0f} MB", f"{r['bytes_per_turn']:.0f} B",
+          f"{r['fill_seconds']} s")],
+    )  # fmt: skip
+    obs = r["observe_ms"]
+    observe = _kit.table(
+        ("observe (10 messages)", "p50", "p95"),
+        [(name, f"{v['p50']} ms", f"{v['p95']} ms") for name, v in obs.items()],
+    )
+    recall = _kit.table(
+        ("query", "p50", "p95"),
+        [(name, f"{v['p50']} ms", f"{v['p95']} ms") for name, v in r["recall_ms"].items()],
+    )
+    met = "met" if r["target_p95_met"] else "NOT met"
+    return (
+        f"{size}\n\n{observe}\n\nkeeping a 10-message conversation's turns: "
+        f"{r['observe_cost_ms_p50']} ms at p50\n\n{recall}\n\nrecall p95 / plain FTS5 p95: "
+        f"{r['ratio_p95_to_plain']:.2f}×; p95 < {TARGET_P95_MS:.0f} ms: {met}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _kit.parser(__doc__)
+    _kit.add_vaults(parser, default=(100_000,))
+    parser.add_argument("--turns", type=int, default=1_000_000)
+    parser.add_argument("--messages", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=3, help="calls per message (median)")
+    parser.add_argument("--observes", type=int, default=20, help="observes each, on and off")
+    parser.add_argument("--seed", type=int, default=_kit.SEED)
+    parser.add_argument(
+        "--reuse", action="store_true",
+        help="use the synced copy a previous run left in --work (its turns are cleared first)",
+    )  # fmt: skip
+    args = parser.parse_args(argv)
+    results = {}
+    for vault in _kit.vaults(args):
+        _kit.log(f"turns over {vault}")
+        results[str(vault)] = bench(vault, args.work, args)
+        print(report(results[str(vault)]))
+    _kit.write_result(args.out, "turns", {"vaults": results})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+"""Fusing the memory ranking with the turn ranking: plain lists in, positions out."""
+
+from __future__ import annotations
+
+import pytest
+
+from tota_vault.fusion import MAX_TURNS, RRF_K, Pick, fuse
+
+
+def kinds(picks: list[Pick]) -> list[tuple[str, int]]:
+    return [(p.kind, p.index) for p in picks]
+
+
+def test_without_turns_the_memories_keep_their_order():
+    memories = [("c#1",), ("c#2",), ("c#3",)]
+    assert kinds(fuse(memories, [], limit=10)) == [("memory", 0), ("memory", 1), ("memory", 2)]
+
+
+def test_without_memories_the_turns_keep_their_order():
+    assert kinds(fuse([], ["c#1", "c#2"], limit=10)) == [("turn", 0), ("turn", 1)]
+
+
+def test_reciprocal_rank_interleaves_two_lists():
+    picks = fuse([("c#1",), ("c#2",)], ["c#8", "c#9"], limit=10)
+    # Equal ranks earn equally; a tie puts the memory first.
+    assert kinds(picks) == [("memory", 0), ("turn", 0), ("memory", 1), ("turn", 1)]
+    assert picks[0].score == pytest.approx(1 / (RRF_K + 1))
+
+
+def test_a_turn_a_memory_cites_lifts_that_memory_and_is_not_listed():
+    memories = [("c#1",), ("c#2",), ("c#3",)]
+    # The best turn is the message the third memory was learned from.
+    picks = fuse(memories, ["c#3", "c#9"], limit=10)
+    assert kinds(picks) == [("memory", 2), ("memory", 0), ("memory", 1), ("turn", 1)]
+    assert picks[0].score == pytest.approx(1 / (RRF_K + 3) + 1 / (RRF_K + 1))
+
+
+def test_a_turn_cited_by_two_memories_lifts_the_better_one_only():
+    memories = [("c#5",), ("c#1",), ("c#1", "c#2")]
+    picks = fuse(memories, ["c#1"], limit=10)
+    assert kinds(picks) == [("memory", 1), ("memory", 0), ("memory", 2)]
+
+
+@pytest.mark.parametrize("weight", [0.5, 2.0])
+def test_the_turn_weight_moves_turns_against_memories(weight):
+    picks = fuse([("c#1",)], ["c#9"], limit=2, turn_weight=weight)
+    first = "turn" if weight > 1 else "memory"
+    assert picks[0].kind == first
+
+
+def test_the_limit_counts_memories_and_turns_alike():
+    memories = [(f"c#{i}",) for i in range(10)]
+    turns = [f"c#{i}" for i in range(100, 110)]
+    picks = fuse(memories, turns, limit=7)
+    assert len(picks) == 7
+    assert {p.kind for p in picks} == {"memory", "turn"}
+
+
+def test_the_top_ten_cite_at_most_twelve_turns():
+    reflection = tuple(f"c#{i}" for i in range(16))  # a summary citing sixteen messages
+    memories = [reflection, *((f"c#{i}",) for i in range(100, 120))]
+    picks = fuse(memories, [], limit=20)
+    top = picks[:10]
+    cited = set().union(*(memories[p.index] for p in top))
+    assert len(cited) <= MAX_TURNS
+    assert ("memory", 0) not in kinds(top)
+    # Moved after the top ten, never dropped: it is still the first of the rest.
+    assert kinds(picks)[10] == ("memory", 0)
+
+
+def test_a_budget_fills_with_what_fits():
+    big = tuple(f"c#{i}" for i in range(11))  # 11 turns: fits alone, not with two others
+    memories = [("a#1",), ("a#2",), big, ("a#3",)]
+    picks = fuse(memories, [], limit=4)
+    assert kinds(picks) == [("memory", 0), ("memory", 1), ("memory", 3), ("memory", 2)]

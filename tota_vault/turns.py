@@ -1,0 +1,302 @@
+"""The conversation beside the memories: every turn of every conversation, kept in the index.
+
+A memory is what tota learned; a turn is what was said. Both roles are kept (a person's
+`user` messages and the assistant's replies), each once, in a second FTS5 table of the same
+SQLite index, so recall can quote what nobody turned into a memory: "what did you recommend
+for my knee?" is answered by the assistant's own words. A turn is never a note (the vault
+stays a set of memories) and never leaves this machine: the index is not committed.
+
+What is kept is what the pipeline read: the message after `pipeline.clean_message` (control
+characters out, every secret redacted, cut at `MAX_MESSAGE_CHARS`), so a key pasted into a
+chat is no more kept here than in a note. Pause stops it (`Vault.observe` stores nothing),
+`[recall] turns = false` in tota.toml turns it off, `tota overview` counts it, and `tota
+clear` and forgetting a memory (`manage.forget_conversations`) delete it.
+
+The SQL lives here, beside its reason; `Index.turns()` hands this module the index's
+connection and its write transaction. Like the rest of the index, the tables are dropped and
+made again when the schema version changes (`index.SCHEMA_VERSION`), and a `tota reindex`
+(which rebuilds the index from the notes) starts them empty: turns are not in the notes.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
+
+from .model import format_date
+from .text import fts_any, fts_quote
+
+if TYPE_CHECKING:
+    from .extract.messages import Message
+
+__all__ = [
+    "CONTEXT_CHARS",
+    "KEPT_ROLES",
+    "TURNS_DROP",
+    "TURNS_SCHEMA",
+    "TurnHit",
+    "TurnRecord",
+    "TurnStore",
+    "split_source",
+    "turn_records",
+]
+
+#: The roles whose messages are the conversation. `system` prompts and `tool` output are
+#: the assistant's plumbing, not something anyone said.
+KEPT_ROLES = frozenset({"user", "assistant"})
+
+TURNS_SCHEMA = """
+-- One row per message. (conversation, message) is the turn's source, as memories cite it
+-- (`<conversation>#<message>`): UNIQUE so observing a conversation again keeps nothing twice,
+-- and so forgetting a source finds its turn in O(log n).
+CREATE TABLE turns (
+    id           INTEGER PRIMARY KEY,   -- explicit: external-content FTS is keyed by rowid
+    conversation TEXT NOT NULL,
+    message      TEXT NOT NULL,
+    role         TEXT NOT NULL,         -- user or assistant
+    speaker      TEXT NOT NULL,         -- the name when there is one, else the role
+    at           TEXT,                  -- when it was said, as notes write dates; NULL unknown
+    text         TEXT NOT NULL,         -- redacted, as the pipeline read it
+    context      TEXT NOT NULL DEFAULT '', -- the start of the turn before it (CONTEXT_CHARS)
+    UNIQUE (conversation, message)
+);
+
+-- The speaker is searchable beside the words: "what did Caroline say about ..." names her.
+-- So is the turn before (`context`), at half weight: a question's words are often those of
+-- the message a turn answered ("What are you researching?" / "Adoption agencies"), and the
+-- answer is the turn to find. It is searched, never quoted, and the turn cites itself only.
+CREATE VIRTUAL TABLE turns_fts USING fts5(
+    text, speaker, context,
+    content='turns', content_rowid='id',
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+INSERT INTO turns_fts(turns_fts, rank) VALUES ('rank', 'bm25(1.0, 1.0, 0.5)');
+
+-- Deletes hand FTS5 the old values: a rowid-only 'delete' leaves the old tokens behind.
+-- Turns are never updated (a message observed again is ignored), so no update trigger.
+CREATE TRIGGER turns_ai AFTER INSERT ON turns BEGIN
+    INSERT INTO turns_fts(rowid, text, speaker, context)
+    VALUES (new.id, new.text, new.speaker, new.context);
+END;
+CREATE TRIGGER turns_ad AFTER DELETE ON turns BEGIN
+    INSERT INTO turns_fts(turns_fts, rowid, text, speaker, context)
+    VALUES ('delete', old.id, old.text, old.speaker, old.context);
+END;
+"""
+
+TURNS_DROP = """
+DROP TRIGGER IF EXISTS turns_ai;
+DROP TRIGGER IF EXISTS turns_ad;
+DROP TABLE IF EXISTS turns_fts;
+DROP TABLE IF EXISTS turns;
+"""
+
+#: A message observed again keeps its first row (and its rowid): nothing to re-index.
+ADD_TURN = (
+    "INSERT OR IGNORE INTO turns (conversation, message, role, speaker, at, text, context) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+#: The last turn kept of a conversation: the context of the next one observed (a hook hands
+#: over a conversation a few messages at a time).
+LAST_TEXT = "SELECT text FROM turns WHERE conversation = ? ORDER BY id DESC LIMIT 1"
+#: How much of the turn before is kept as a turn's context: the question it answers, not a
+#: page of it (the memory side found 120 to 600 characters of the message answered alike).
+CONTEXT_CHARS = 300
+#: The best `limit` turns for a query: FTS5 ranks its own matches (`ORDER BY rank`, its fast
+#: path) before any row of `turns` is read.
+SEARCH_TURNS = """
+SELECT t.conversation, t.message, t.role, t.speaker, t.at, t.text, f.rank AS score FROM (
+    SELECT rowid, rank FROM turns_fts WHERE turns_fts MATCH :query ORDER BY rank LIMIT :limit
+) AS f JOIN turns AS t ON t.id = f.rowid
+ORDER BY f.rank
+"""
+#: How many turns a term matches, counted only up to a cap (a cheap walk of its posting list).
+COUNT_UP_TO = "SELECT count(*) FROM (SELECT 1 FROM turns_fts WHERE turns_fts MATCH ? LIMIT ?)"
+#: A term in this many turns or more is common: when the message has rarer terms, the common
+#: ones are left out of the query. bm25 gives them little weight anyway, and scoring their
+#: tens of thousands of matches in a million turns is most of a slow query's time (as
+#: recall.COMMON_MATCHES does for notes).
+COMMON_MATCHES = 2000
+#: Which of these sources a memory decided against: the message of a memory that was
+#: superseded (or archived, unless archived memories are asked for), or one a memory was
+#: kept over (a contradiction it won: in its History, not its sources). Recall does not quote
+#: those words, as it does not recall those memories: "I live in Porto" is not brought back
+#: beside the memory that says Lisbon now.
+SETTLED = """
+SELECT DISTINCT s.source FROM sources AS s JOIN notes AS n ON n.id = s.note_id
+WHERE s.source IN (SELECT value FROM json_each(:sources))
+  AND (n.status = 'superseded' OR (n.status = 'archived' AND NOT :include_archived)
+       OR NOT EXISTS (SELECT 1 FROM json_each(n.sources) WHERE value = s.source))
+"""
+FORGET_TURN = "DELETE FROM turns WHERE conversation = ? AND message = ?"
+FORGET_CONVERSATION = "DELETE FROM turns WHERE conversation = ?"
+CLEAR_TURNS = "DELETE FROM turns"
+#: `DELETE FROM turns` leaves FTS5's segments to the delete markers; 'delete-all' empties it.
+CLEAR_FTS = "INSERT INTO turns_fts(turns_fts) VALUES ('delete-all')"
+COUNT_TURNS = "SELECT count(*) FROM turns"
+#: Through the UNIQUE index, which is ordered by conversation: no scan of the text.
+COUNT_CONVERSATIONS = "SELECT count(DISTINCT conversation) FROM turns"
+
+
+class TurnRecord(NamedTuple):
+    """One turn, ready to store: the columns of `turns` in order."""
+
+    conversation: str
+    message: str
+    role: str
+    speaker: str
+    at: str | None
+    text: str
+    context: str = ""
+
+
+@dataclass(frozen=True)
+class TurnHit:
+    """A turn found for a query, with bm25's score (negative-better, as FTS5 gives it)."""
+
+    conversation: str
+    message: str
+    role: str
+    speaker: str
+    at: str | None
+    text: str
+    score: float
+
+    @property
+    def source(self) -> str:
+        """`<conversation>#<message>`, as a memory cites the same message."""
+        return f"{self.conversation}#{self.message}"
+
+
+def turn_records(
+    conversation_id: str, messages: Iterable[Message], *, previous: str = ""
+) -> list[TurnRecord]:
+    """The turns to keep of a conversation's messages, each with the start of the turn
+    before it as its context (`previous`: the last turn kept before these). Pure.
+
+    `messages` must be as the pipeline cleaned them (`pipeline.clean_message`: secrets
+    redacted); only `KEPT_ROLES` are kept, and a message with no words is not a turn.
+    """
+    out = []
+    for message in messages:
+        text = message.content.strip()
+        if message.role not in KEPT_ROLES or not text:
+            continue
+        at = format_date(message.timestamp) if message.timestamp is not None else None
+        out.append(
+            TurnRecord(
+                conversation_id,
+                message.id,
+                message.role,
+                message.speaker,
+                at,
+                text,
+                previous[:CONTEXT_CHARS],
+            )  # fmt: skip
+        )
+        previous = text
+    return out
+
+
+def split_source(source: str) -> tuple[str, str] | None:
+    """`<conversation>#<message>` as its two parts (the last `#` splits), or None. Pure."""
+    conversation, sep, message = source.rpartition("#")
+    if not sep or not conversation or not message:
+        return None
+    return conversation, message
+
+
+class TurnStore:
+    """The turns table of one index. Made by `Index.turns()`; holds no state of its own."""
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        write: Callable[[], AbstractContextManager[sqlite3.Connection]],
+    ) -> None:
+        self.conn = conn
+        self._write = write
+
+    def add(self, records: Sequence[TurnRecord]) -> int:
+        """Keep these turns (a turn already kept stays as it is); return how many were new."""
+        if not records:
+            return 0
+        with self._write() as conn:
+            # rowcount sums the rows each statement changed itself (not its triggers').
+            return max(0, conn.executemany(ADD_TURN, records).rowcount)
+
+    def last_text(self, conversation_id: str) -> str:
+        """The words of the last turn kept of a conversation ("" when none is)."""
+        row = self.conn.execute(LAST_TEXT, (conversation_id,)).fetchone()
+        return "" if row is None else str(row[0])
+
+    def search(self, terms: Sequence[str], *, limit: int) -> list[TurnHit]:
+        """The `limit` turns that best match any of `terms` (bm25), best first."""
+        match = self._match(terms)
+        if not match:
+            return []
+        rows = self.conn.execute(SEARCH_TURNS, {"query": match, "limit": limit})
+        return [TurnHit(*row) for row in rows]
+
+    def settled(self, sources: Sequence[str], *, include_archived: bool = False) -> set[str]:
+        """The sources among these whose words a memory decided against (see `SETTLED`)."""
+        if not sources:
+            return set()
+        params = {"sources": json.dumps(list(sources)), "include_archived": include_archived}
+        return {row[0] for row in self.conn.execute(SETTLED, params)}
+
+    def _match(self, terms: Sequence[str]) -> str:
+        """The terms ORed, without the common ones when the message has rarer terms; when
+        every term is common, turns must hold the two weightiest (`terms` come weightiest
+        first, as `recall.build_query` orders them)."""
+        if not terms:
+            return ""
+        counts = {t: self._matches(fts_quote(t)) for t in terms}
+        rare = [t for t in terms if counts[t] < COMMON_MATCHES]
+        if rare:
+            return fts_any(rare)
+        return " AND ".join(map(fts_quote, terms[:2]))
+
+    def _matches(self, expression: str) -> int:
+        return int(self.conn.execute(COUNT_UP_TO, (expression, COMMON_MATCHES)).fetchone()[0])
+
+    def forget(self, sources: Iterable[str]) -> int:
+        """Delete the turns these sources name (`<conversation>#<message>`); return how many."""
+        pairs = [p for p in map(split_source, sources) if p is not None]
+        return self._delete(FORGET_TURN, pairs)
+
+    def forget_conversation(self, conversation_id: str) -> int:
+        """Delete every turn of one conversation; return how many."""
+        return self._delete(FORGET_CONVERSATION, [(conversation_id,)])
+
+    def _delete(self, sql: str, params: Sequence[tuple[str, ...]]) -> int:
+        if not params:
+            return 0
+        with self._write() as conn:
+            return max(0, conn.executemany(sql, params).rowcount)
+
+    def clear(self) -> int:
+        """Delete every turn; return how many there were."""
+        with self._write() as conn:
+            count = int(conn.execute(COUNT_TURNS).fetchone()[0])
+            conn.execute(CLEAR_TURNS)
+            conn.execute(CLEAR_FTS)
+        return count
+
+    def counts(self) -> dict[str, int]:
+        """How many turns are kept, of how many conversations."""
+        return {
+            "turns": int(self.conn.execute(COUNT_TURNS).fetchone()[0]),
+            "conversations": int(self.conn.execute(COUNT_CONVERSATIONS).fetchone()[0]),
+        }
+
+    def __iter__(self) -> Iterator[TurnRecord]:
+        """Every kept turn, in the order kept (for tests and a person's export)."""
+        rows = self.conn.execute(
+            "SELECT conversation, message, role, speaker, at, text, context FROM turns ORDER BY id"
+        )
+        return (TurnRecord(*row) for row in rows)
