@@ -41,6 +41,19 @@ def test_a_turn_cited_by_two_memories_lifts_the_better_one_only():
     assert kinds(picks) == [("memory", 1), ("memory", 0), ("memory", 2)]
 
 
+def test_an_echo_of_a_memory_s_turn_is_dropped():
+    # "c#2" matched through the words of "c#1" only; a ranked memory was learned from c#1.
+    picks = fuse([("c#1",)], ["c#2", "c#9"], limit=10, echoes=["c#1", None])
+    assert kinds(picks) == [("memory", 0), ("turn", 1)]
+    assert picks[0].score == pytest.approx(1 / (RRF_K + 1))  # the echo lifts nothing
+
+
+def test_an_echo_of_a_turn_no_memory_cites_is_kept():
+    # The answer to a question nobody learned: found by the question's words, and kept.
+    picks = fuse([("c#5",)], ["c#2"], limit=10, echoes=["c#1"])
+    assert kinds(picks) == [("memory", 0), ("turn", 0)]
+
+
 @pytest.mark.parametrize("weight", [0.5, 2.0])
 def test_the_turn_weight_moves_turns_against_memories(weight):
     picks = fuse([("c#1",)], ["c#9"], limit=2, turn_weight=weight)

@@ -108,6 +108,17 @@ def test_the_memory_takes_the_place_of_its_turn(vault: Vault):
     assert memory.id is not None
 
 
+def test_a_reply_found_by_the_words_of_a_learned_turn_is_not_quoted(vault: Vault):
+    chat = [
+        {"role": "user", "content": "I'm allergic to peanuts.", "id": "1"},
+        {"role": "assistant", "content": "Noted. My name is Claude, by the way.", "id": "2"},
+    ]
+    vault.observe(chat, conversation_id="c1")
+    assert [(r.kind, r.sources) for r in vault.recall("peanuts")] == [("memory", ("c1#1",))]
+    # Its own words still find it.
+    assert ("turn", ("c1#2",)) in [(r.kind, r.sources) for r in vault.recall("Claude")]
+
+
 def test_a_limit_counts_memories_and_turns_alike(vault: Vault):
     for n in range(6):
         vault.observe(
@@ -181,6 +192,26 @@ def test_an_index_of_the_previous_schema_is_rebuilt_with_the_turns_table(tmp_pat
         assert index.rebuilt
         assert index.turns().add([TurnRecord("c", "1", "user", "user", None, "hello")]) == 1
         assert index.turns().search(["hello"], limit=5)[0].source == "c#1"
+
+
+def test_a_turn_found_through_its_context_only_names_the_turn_before(tmp_path: Path):
+    with Index.open(tmp_path / "index.db") as index:
+        store = index.turns()
+        from tota_vault.extract.messages import Message
+
+        said = ["What are you researching?", "Adoption agencies, mostly.", "Who else is?"]
+        roles = ["user", "assistant", "user"]
+        messages = [
+            Message(r, t, str(n)) for n, (r, t) in enumerate(zip(roles, said, strict=True), 1)
+        ]
+        records = turn_records("c", messages)
+        assert store.add(records) == 3
+        hits = {h.message: h for h in store.search(["researching", "adoption"], limit=5)}
+        assert hits["1"].echo_of is None and hits["2"].echo_of is None  # their own words
+        only_context = {h.message: h for h in store.search(["researching"], limit=5)}
+        assert only_context["2"].echo_of == "1"
+        assert only_context["2"].echo_source == "c#1"
+        assert only_context["1"].echo_source is None
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,10 @@ Two rules make it a memory's fusion rather than a search engine's:
   learned from it) is not listed beside it: its share goes to the best-ranked memory citing
   it, which is what an assistant should read (a statement with a date and a name, and a
   confidence), and the turn is dropped.
+- **An echo goes with its turn.** A turn found only through the start of the turn before it
+  (its context, turns.py) is an echo of that turn: when a ranked memory cites the turn
+  before, the query's words were that memory's, and the echo (a reply such as "Noted.") is
+  dropped rather than listed beside it.
 - **A context budget.** The first `BUDGET_RANKS` results cite at most `MAX_TURNS` distinct
   turns between them: an item that would pass the budget (a reflection citing 16 turns) is
   moved after them, so the top of the list is never one summary that costs the context of
@@ -72,6 +76,7 @@ def fuse(
     turns: Sequence[str],
     *,
     limit: int,
+    echoes: Sequence[str | None] = (),
     k: float = RRF_K,
     turn_weight: float = TURN_WEIGHT,
     max_turns: int = MAX_TURNS,
@@ -80,8 +85,9 @@ def fuse(
     """The best `limit` of two rankings, fused. Pure.
 
     `memories` holds each ranked memory's sources, best first; `turns` each ranked turn's
-    source (`<conversation>#<message>`), best first. With no turns the memories keep their
-    order (unless the budget moves one).
+    source (`<conversation>#<message>`), best first; `echoes`, where given, for each turn the
+    source of the turn before it when the turn matched through that one's words only (else
+    None). With no turns the memories keep their order (unless the budget moves one).
     """
     earned: dict[tuple[Kind, int], float] = {}
     for i in range(len(memories)):
@@ -91,6 +97,9 @@ def fuse(
         for source in sources:
             first_citing.setdefault(source, i)
     for j, source in enumerate(turns):
+        echo_of = echoes[j] if j < len(echoes) else None
+        if echo_of is not None and echo_of in first_citing:
+            continue
         share = turn_weight / (k + j + 1)
         owner = first_citing.get(source)
         if owner is not None:

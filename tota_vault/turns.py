@@ -108,9 +108,21 @@ LAST_TEXT = "SELECT text FROM turns WHERE conversation = ? ORDER BY id DESC LIMI
 CONTEXT_CHARS = 300
 #: The best `limit` turns for a query: FTS5 ranks its own matches (`ORDER BY rank`, its fast
 #: path) before any row of `turns` is read.
+#: `own` is bm25 with the context's weight at 0: zero when the turn matched through the turn
+#: before it only (an "echo": the reply "Noted." found by the words of "I'm allergic to
+#: peanuts"). An echo names that turn (`echo_of`, its message id), so recall can drop it when
+#: a memory learned from that turn is ranked: the query's words were the memory's. The
+#: look-up runs for echoes only, at most `limit` rows, through the (conversation, message)
+#: index.
 SEARCH_TURNS = """
-SELECT t.conversation, t.message, t.role, t.speaker, t.at, t.text, f.rank AS score FROM (
-    SELECT rowid, rank FROM turns_fts WHERE turns_fts MATCH :query ORDER BY rank LIMIT :limit
+SELECT t.conversation, t.message, t.role, t.speaker, t.at, t.text, f.rank AS score,
+       CASE WHEN f.own = 0 THEN (
+           SELECT p.message FROM turns AS p
+           WHERE p.conversation = t.conversation AND p.id < t.id ORDER BY p.id DESC LIMIT 1
+       ) END AS echo_of
+FROM (
+    SELECT rowid, rank, bm25(turns_fts, 1.0, 1.0, 0.0) AS own
+    FROM turns_fts WHERE turns_fts MATCH :query ORDER BY rank LIMIT :limit
 ) AS f JOIN turns AS t ON t.id = f.rowid
 ORDER BY f.rank
 """
@@ -165,11 +177,18 @@ class TurnHit:
     at: str | None
     text: str
     score: float
+    #: The message id of the turn before, when this turn matched through its context only.
+    echo_of: str | None = None
 
     @property
     def source(self) -> str:
         """`<conversation>#<message>`, as a memory cites the same message."""
         return f"{self.conversation}#{self.message}"
+
+    @property
+    def echo_source(self) -> str | None:
+        """The source of the turn whose words matched in this one's stead, for an echo."""
+        return None if self.echo_of is None else f"{self.conversation}#{self.echo_of}"
 
 
 def turn_records(

@@ -825,7 +825,12 @@ class Vault:
         hits = store.search(build_query(text).terms, limit=TURN_DEPTH)
         settled = store.settled([h.source for h in hits], include_archived=include_archived)
         hits = [h for h in hits if h.source not in settled]
-        picks = fuse([m.sources for m in memories], [h.source for h in hits], limit=limit)
+        picks = fuse(
+            [m.sources for m in memories],
+            [h.source for h in hits],
+            limit=limit,
+            echoes=[h.echo_source for h in hits],
+        )
         best = max((-h.score for h in hits), default=0.0) or 1.0
         return [
             memories[p.index] if p.kind == "memory" else _quoted(hits[p.index], best) for p in picks

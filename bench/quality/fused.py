@@ -36,6 +36,7 @@ def rankings(vault: Vault, question: str, now: datetime | None) -> dict[str, Any
     return {
         "memories": [list(m.sources) for m in memories],
         "turns": [h.source for h in hits],
+        "echoes": [h.echo_source for h in hits],
         "settled": sorted(store.settled([h.source for h in hits])),
     }
 
@@ -52,8 +53,11 @@ def fused(
     to its depth (the turns before the settled ones are taken out, as it searches them)."""
     memories = ranked["memories"][: max(limit, memory_depth)]
     settled = set(ranked.get("settled", ()))
-    turns = [t for t in ranked["turns"][:turn_depth] if t not in settled]
-    picks = fuse(memories, turns, limit=limit, **params)
+    turns_read = ranked["turns"][:turn_depth]
+    echoes = ranked.get("echoes") or [None] * len(ranked["turns"])  # kept before echoes were
+    kept = [(t, e) for t, e in zip(turns_read, echoes, strict=False) if t not in settled]
+    turns = [t for t, _ in kept]
+    picks = fuse(memories, turns, limit=limit, echoes=[e for _, e in kept], **params)
     return [list(memories[p.index]) if p.kind == "memory" else [turns[p.index]] for p in picks]
 
 
