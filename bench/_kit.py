@@ -218,6 +218,12 @@ FRAMES = (
 NOTE_TEXTS = "SELECT text FROM notes WHERE error IS NULL AND type IS NOT NULL ORDER BY id"
 
 
+def index_sql(vault: Any) -> sqlite3.Connection:
+    """A read-only connection of the bench's own to a vault's index file (the index keeps its
+    connection private): for drawing requests and for the plain-SQL baselines."""
+    return sqlite3.connect(f"file:{vault.index_path}?mode=ro", uri=True)
+
+
 def requests(conn: sqlite3.Connection, count: int, seed: int = 5) -> list[str]:
     """Up to `count` messages drawn deterministically from a synced vault's own notes (the
     index connection): a few words of a random note, framed as a person would ask, so the words

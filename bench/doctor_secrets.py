@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
             started = time.perf_counter()
             found = len(find_stored_secrets(vault.index))
             scan.append(time.perf_counter() - started)
-        notes = vault.index.conn.execute("SELECT count(*) FROM notes").fetchone()[0]
+        notes = _kit.index_sql(vault).execute("SELECT count(*) FROM notes").fetchone()[0]
     whole_ms = _kit.median(whole) * 1000
     scan_ms = _kit.median(scan) * 1000
     print(f"{notes:,} notes, {found} holding a secret")

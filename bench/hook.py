@@ -89,7 +89,7 @@ def bench(
     """Every hook against the baseline, interleaved run by run; then inline stops by backlog."""
     vault = prepare(size, work, seed)
     with Vault.open(vault) as v:
-        prompts = _kit.requests(v.index.conn, runs * 2)[:runs]
+        prompts = _kit.requests(_kit.index_sql(v), runs * 2)[:runs]
         memories = v.stats()["memories"]
     tota = _kit.tota_command()
     base_cmd = [sys.executable, "-c", "pass"]

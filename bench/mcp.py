@@ -65,7 +65,7 @@ def bench(source: Path, work: Path, count: int, starts: int) -> dict[str, Any]:
     target = _kit.copy_vault(source, work / "mcp" / source.name)
     with Vault.open(target) as vault:
         vault.sync()
-        asks = _kit.requests(vault.index.conn, count)
+        asks = _kit.requests(_kit.index_sql(vault), count)
         direct = [_kit.time_call(lambda m=m: vault.recall(m, 10)) for m in asks]
     env = {**os.environ, "TOTA_VAULT": str(target)}
     python, tota = sys.executable, _kit.tota_command()

@@ -25,6 +25,7 @@ import os
 import random
 import shlex
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -141,11 +142,10 @@ def bench_short_ids(notes: int, work: Path) -> dict[str, float]:
         short = short_ids(index, page)
     took = (time.perf_counter() - started) / rounds
     started = time.perf_counter()
+    conn = sqlite3.connect(f"file:{index.path}?mode=ro", uri=True)
     for _ in range(rounds):
         for memory_id in page:
-            index.conn.execute(
-                "SELECT path FROM notes WHERE memory_id = ?", (memory_id,)
-            ).fetchall()
+            conn.execute("SELECT path FROM notes WHERE memory_id = ?", (memory_id,)).fetchall()
     base = (time.perf_counter() - started) / rounds
     lengths = [len(v) for v in short.values()]
     index.close()

@@ -34,7 +34,7 @@ def bench(source: Path, work: Path, count: int, repeat: int) -> dict[str, Any]:
     with Vault.open(target) as vault:
         vault.sync()
         memories = vault.stats()["memories"]
-        asks = _kit.requests(vault.index.conn, count)
+        asks = _kit.requests(_kit.index_sql(vault), count)
         recall_s, search_s = [], []
         for message in asks:
             recall_s.append(_kit.time_call(lambda m=message: vault.recall(m, 10), repeat))

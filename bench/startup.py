@@ -85,7 +85,7 @@ def bench(
 ) -> dict[str, Any]:
     vault = prepare(size, work, seed)
     with Vault.open(vault) as v:
-        searches = words_of(v.index.conn, runs)
+        searches = words_of(_kit.index_sql(v), runs)
     db = str(index_path(vault))
     tota = _kit.tota_command()
     done: dict[str, int] = {"bare": 0, "table": 0, "json": 0, "before": 0}

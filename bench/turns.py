@@ -80,14 +80,14 @@ def fill(vault: Vault, texts: list[str], count: int, seed: int) -> float:
     started = time.perf_counter()
     for start in range(0, count, CHUNK):
         store.add(synthetic_turns(texts, min(CHUNK, count - start), seed, start))
-    vault.index.conn.execute("INSERT INTO turns_fts(turns_fts) VALUES ('optimize')")
+    store.optimize()
     return time.perf_counter() - started
 
 
 def table_sizes(vault: Vault) -> dict[str, int]:
     """Bytes per table and index, when SQLite has `dbstat` (empty otherwise)."""
     try:
-        return {name: int(size) for name, size in vault.index.conn.execute(TABLE_SIZES)}
+        return {name: int(size) for name, size in _kit.index_sql(vault).execute(TABLE_SIZES)}
     except Exception:  # noqa: BLE001 - dbstat is an optional compile-time module
         return {}
 
@@ -121,7 +121,7 @@ def observe_costs(vault: Vault, texts: list[str], runs: int) -> dict[str, list[f
 def recall_latency(vault: Vault, asks: list[str], repeat: int) -> dict[str, list[float]]:
     """Per message, the median seconds of recall with turns, the plain FTS5 query over the
     turns, and recall with turns off."""
-    conn = vault.index.conn
+    conn = _kit.index_sql(vault)
     config = vault.root / "tota.toml"
     out: dict[str, list[float]] = {"recall with turns": [], "plain FTS5 query": [],
                                    "recall, turns off": []}  # fmt: skip
@@ -152,19 +152,19 @@ def bench(source: Path, work: Path, args: Any) -> dict[str, Any]:
     with Vault.open(target) as vault:
         vault.sync()
         vault.index.turns().clear()  # a reused copy starts with no turns
-        vault.index.conn.execute("VACUUM")
-        vault.index.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        vault.index.vacuum()
+        vault.index.checkpoint()
         memories = vault.stats()["memories"]
         before = vault.index_path.stat().st_size
-        texts = statements(vault.index.conn)
+        texts = statements(_kit.index_sql(vault))
         _kit.log(f"keeping {args.turns:,} turns beside {memories:,} memories")
         fill_s = fill(vault, texts, args.turns, args.seed)
-        vault.index.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        vault.index.checkpoint()
         after = vault.index_path.stat().st_size
         sizes = {k: v for k, v in table_sizes(vault).items() if k.startswith("turns")}
         _kit.log("observe, turns on and off")
         observe_s = observe_costs(vault, texts, args.observes)
-        asks = _kit.requests(vault.index.conn, args.messages)
+        asks = _kit.requests(_kit.index_sql(vault), args.messages)
         _kit.log(f"recall over {len(asks)} messages")
         latency = recall_latency(vault, asks, args.repeat)
         kept = vault.index.turns().counts()["turns"]

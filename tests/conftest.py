@@ -89,3 +89,12 @@ def single(report: dict) -> dict:
     assert report["counts"] == conversation["counts"]
     assert report["messages"] == conversation["messages"]
     return conversation
+
+
+def index_sql(vault: Vault) -> sqlite3.Connection:
+    """A second, read-only connection to a vault's index file, for tests that look at the
+    tables themselves (the index keeps its own connection private). WAL mode: it sees what
+    the vault's connection has committed."""
+    conn = sqlite3.connect(f"file:{vault.index_path}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    return conn

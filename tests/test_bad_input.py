@@ -280,9 +280,9 @@ def test_bom_before_a_valid_note_is_a_valid_memory(vault_dir: Path) -> None:
         assert report.ids_assigned == []
         assert found(vault, "stretches") == ["habit/Stretches.md"]
         row = vault.index.get(path="habit/Stretches.md")[0]
-        assert row["error"] is None
-        assert row["memory_id"] == "01JDX3P0000000000000000000"
-        assert row["type"] == "habit"
+        assert row.error is None
+        assert row.memory_id == "01JDX3P0000000000000000000"
+        assert row.type == "habit"
         assert_good_notes_searchable(vault)
         assert vault.doctor().ok
     assert cli(vault_dir, "doctor").exit_code == 0
@@ -328,7 +328,7 @@ def test_note_that_turns_invalid_then_is_fixed(vault_dir: Path) -> None:
     broken = TEA.replace("confidence: 0.8\n", "confidence: [0.8\n").encode()
     with Vault.open(vault_dir) as vault:
         assert vault.sync().invalid == []
-        assert vault.index.get(path=rel)[0]["memory_id"] == TEA_ID
+        assert vault.index.get(path=rel)[0].memory_id == TEA_ID
 
         path.write_bytes(broken)
         report = vault.sync()
@@ -337,7 +337,7 @@ def test_note_that_turns_invalid_then_is_fixed(vault_dir: Path) -> None:
         assert "YAML" in dict(vault.doctor().invalid)[rel]
         assert found(vault, "green tea") == [rel]  # its words are still found
         row = vault.index.get(path=rel)[0]
-        assert row["error"] is not None
+        assert row.error is not None
         assert path.read_bytes() == broken  # never "repaired" by a rewrite
         assert "Likes green tea every morning." in path.read_text("utf-8")
 
@@ -345,7 +345,7 @@ def test_note_that_turns_invalid_then_is_fixed(vault_dir: Path) -> None:
         report = vault.sync()
         assert report.invalid == []
         row = vault.index.get(path=rel)[0]
-        assert row["error"] is None and row["memory_id"] == TEA_ID
+        assert row.error is None and row.memory_id == TEA_ID
         assert vault.doctor().ok
         assert found(vault, "green tea") == [rel]
     fixed = path.read_text("utf-8")

@@ -121,8 +121,8 @@ def test_requests_are_drawn_from_the_notes_deterministically(tmp_path):
     source = _kit.copy_vault(_kit.generated_vault(40, work=tmp_path), tmp_path / "v")
     with Vault.open(source) as vault:
         vault.sync()
-        first = _kit.requests(vault.index.conn, 20)
-        assert first == _kit.requests(vault.index.conn, 20)
+        first = _kit.requests(_kit.index_sql(vault), 20)
+        assert first == _kit.requests(_kit.index_sql(vault), 20)
     assert 0 < len(first) <= 20
     assert all(message.strip() for message in first)
 

@@ -10,6 +10,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from conftest import index_sql
 from typer.testing import CliRunner
 
 from tota_vault import Vault, manage
@@ -86,7 +87,7 @@ def test_the_index_row_of_a_capped_note_is_the_row_a_parse_gives(vault: Vault):
     confirmed_thirty(vault)
 
     def rows() -> list[dict]:
-        cursor = vault.index.conn.execute("SELECT * FROM notes ORDER BY path")
+        cursor = index_sql(vault).execute("SELECT * FROM notes ORDER BY path")
         return [{k: r[k] for k in r.keys() if k != "id"} for r in cursor]  # noqa: SIM118
 
     before = rows()

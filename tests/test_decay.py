@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
+from conftest import index_sql
 
 from tota_vault import decay
 from tota_vault.decay import (
@@ -16,6 +17,7 @@ from tota_vault.decay import (
     is_stale,
 )
 from tota_vault.recall import as_recalled
+from tota_vault.rows import memory_rows
 
 NOW = datetime(2026, 11, 29, 12, 0)
 
@@ -76,8 +78,8 @@ def test_the_streamed_decision_agrees_with_recall_on_every_row(vault):
     for i, (durability, year) in enumerate([(0.1, 2024), (0.5, 2025), (0.9, 2024), (0.3, 2026)]):
         vault.remember("episode", f"Visited museum number {i}.", durability=durability,
                        confidence=0.6, when=datetime(year, 3, 1))  # fmt: skip
-    rows = vault.index.conn.execute("SELECT * FROM notes WHERE type IS NOT NULL").fetchall()
-    shown = {r.path: r.effective_confidence for r in as_recalled(rows, NOW)}
+    rows = index_sql(vault).execute("SELECT * FROM notes WHERE type IS NOT NULL").fetchall()
+    shown = {r.path: r.effective_confidence for r in as_recalled(memory_rows(rows), NOW)}
     streamed = {
         path: effective_of(confidence, durability, confirmed, updated, NOW)
         for path, confidence, durability, confirmed, updated in vault.index.decay_rows()

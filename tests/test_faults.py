@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import write
+from conftest import index_sql, write
 from test_bad_input import become, cli, fm, nobody, run_as
 from watchkit import DaemonThread, WatchProcess, index_count, tota, wait_for
 
@@ -107,7 +107,7 @@ def test_a_key_indexed_before_leaves_the_index(vault_dir: Path, outside: Path) -
         vault.sync()
         assert searched(vault, "quokkawordsecret") == []
         row = vault.index.get(path="preference/Keys.md")[0]
-        assert "quokka" not in row["body"] + row["text"]
+        assert "quokka" not in row.body + row.text
 
 
 def test_a_linked_folder_indexed_before_leaves_the_index(vault_dir: Path, outside: Path) -> None:
@@ -176,7 +176,7 @@ def test_a_link_into_a_hidden_folder_is_never_read(
         vault.sync(paths=["goal/g.md"])  # the daemon's path: judged the same way
         assert searched(vault, "GITCREDZZ") == []
         row = vault.index.get(path="goal/g.md")[0]
-        assert "GITCREDZZ" not in row["body"] + row["text"]
+        assert "GITCREDZZ" not in row.body + row.text
         with pytest.raises(Exception, match="hidden folder"):
             vault.read("goal/g.md")
         assert "goal/g.md" in dict(vault.doctor().invalid)
@@ -433,9 +433,9 @@ def test_a_repeated_path_is_a_damaged_index(synced_vault: Path) -> None:
     with Vault.open(synced_vault) as vault:
         vault.sync()
         assert (
-            vault.index.conn.execute(
-                "SELECT count(*) FROM notes NOT INDEXED WHERE path = ?", (TEA,)
-            ).fetchone()[0]
+            index_sql(vault)
+            .execute("SELECT count(*) FROM notes NOT INDEXED WHERE path = ?", (TEA,))
+            .fetchone()[0]
             == 2
         )  # the duplicate row is real
         problems = vault.index.integrity_problems()

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import single
+from conftest import index_sql, single
 from sessionkit import SESSION_ID, SessionWriter
 
 from tota_vault import Vault
@@ -75,10 +75,14 @@ def memories(vault_dir: Path) -> dict[str, list[str]]:
     Not the reflections that come by themselves once a topic has a few (test_reflect.py)."""
     with Vault.open(vault_dir, create=False) as vault:
         vault.sync()
-        rows = vault.index.conn.execute(
-            "SELECT text, sources FROM notes WHERE memory_id IS NOT NULL "
-            "AND type IS NOT 'reflection'"
-        ).fetchall()
+        rows = (
+            index_sql(vault)
+            .execute(
+                "SELECT text, sources FROM notes WHERE memory_id IS NOT NULL "
+                "AND type IS NOT 'reflection'"
+            )
+            .fetchall()
+        )
     return {row[0]: json.loads(row[1] or "[]") for row in rows}
 
 

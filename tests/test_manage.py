@@ -8,7 +8,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from conftest import write
+from conftest import index_sql, write
 from typer.testing import CliRunner
 
 from tota_vault import Message, Vault, manage
@@ -89,7 +89,7 @@ def _say(content: str, id: str) -> Message:
 
 
 def _texts(vault: Vault) -> list[str]:
-    return sorted(r["text"] for r in vault.index.conn.execute(
+    return sorted(r["text"] for r in index_sql(vault).execute(
         "SELECT text FROM notes WHERE memory_id IS NOT NULL"
     ))  # fmt: skip
 

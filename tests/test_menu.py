@@ -233,7 +233,7 @@ def test_forget_from_an_open_memory(vault: Vault):
 
 
 def sample_confidence(vault: Vault, rel: str) -> float:
-    return vault.index.get(path=rel)[0]["confidence"]
+    return vault.index.get(path=rel)[0].confidence
 
 
 def test_archive_changes_the_note_and_confirm_raises_confidence(vault: Vault):

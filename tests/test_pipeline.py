@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
 import pytest
-from conftest import write
+from conftest import index_sql, write
 
 from tota_vault import Vault
 from tota_vault.errors import ValidationError
@@ -16,6 +17,7 @@ from tota_vault.extract.messages import Message
 from tota_vault.model import MemoryType
 from tota_vault.notes import parse_note
 from tota_vault.pipeline import Learner, ObserveReport, decide
+from tota_vault.rows import MemoryRow
 from tota_vault.scoring import Scores, similarity
 from tota_vault.seal import SealState, seal_state
 
@@ -29,8 +31,7 @@ def cand(text: str, *, key: str | None = None, when: datetime | None = None) -> 
 
 
 def stored(name: str, text: str, confidence: float = 0.8, updated: str = "2023-05-01T10:00:00"):
-    return {"path": f"preference/{name}.md", "text": text, "confidence": confidence,
-            "updated": updated}  # fmt: skip
+    return MemoryRow(f"preference/{name}.md", text=text, confidence=confidence, updated=updated)
 
 
 NEOVIM = "Prefers Neovim over VS Code."
@@ -44,7 +45,7 @@ SLOT = "preference/editor"
 OLD_SLOT = stored("Emacs", "Prefers Emacs.", confidence=0.7, updated="2023-05-01T10:00:00")
 SURE_SLOT = stored("Emacs", "Prefers Emacs.", confidence=0.95, updated="2023-05-01T10:00:00")
 FAV = "preference/favorite-color"
-BLUE = {**stored("Blue", "The user's favorite color is blue.", 0.9), "key": FAV}
+BLUE = replace(stored("Blue", "The user's favorite color is blue.", 0.9), key=FAV)
 TIE_SLOT = stored("Emacs", "Prefers Emacs.", confidence=0.85, updated="2023-05-01T10:00:00")
 
 
@@ -137,7 +138,7 @@ def test_decide(candidate, confidence, similar, same_key, observed, minimum, act
 
 def test_decide_merges_at_exactly_the_threshold():
     row = stored("B", "Really prefers Neovim over VS Code.")
-    alike = similarity(NEOVIM, row["text"])
+    alike = similarity(NEOVIM, row.text)
     common = {"min_confidence": 0.55, "already_observed": False, "similar": [row], "same_key": []}
     scores = Scores(0.85, 0.5, 0.8)
     assert decide(cand(NEOVIM), scores, threshold=alike, **common).action == "merge"
@@ -145,7 +146,7 @@ def test_decide_merges_at_exactly_the_threshold():
 
 
 def test_decide_does_not_mutate_its_inputs():
-    similar, same_key = [dict(A), dict(B)], [dict(OLD_SLOT)]
+    similar, same_key = [A, B], [OLD_SLOT]
     before = (repr(similar), repr(same_key))
     decide(cand(NEOVIM, key=SLOT), Scores(0.85, 0.5, 0.8), min_confidence=0.55,
            already_observed=False, similar=similar, same_key=same_key)  # fmt: skip
@@ -191,7 +192,7 @@ def test_create_writes_a_sealed_note_with_the_scores(vault: Vault):
     assert text.endswith(
         "Prefers Neovim over VS Code.\n\n> I prefer Neovim over VS Code. (the user, 8 May 2023)\n"
     )
-    assert vault.search("Neovim")[0].row["path"] == path
+    assert vault.search("Neovim")[0].row.path == path
 
 
 def test_merge_confirms_and_changes_only_those_lines(vault: Vault):
@@ -249,7 +250,7 @@ def test_a_later_contradiction_supersedes_and_history_names_the_old_value(vault:
     assert old_fields["status"] == "superseded" and old_fields["updated"] == "2023-06-01T09:15:00"
     assert "\nLives in Porto.\n\n> I live in Porto." in old_text
     assert seal_state(old_text) is SealState.SEALED
-    assert [r["path"] for r in vault.index.by_key("identity/location", "user")] == [new]
+    assert [r.path for r in vault.index.by_key("identity/location", "user")] == [new]
 
 
 def test_a_more_confident_contradiction_supersedes_a_weaker_value(vault: Vault):
@@ -537,7 +538,7 @@ def test_a_pending_hand_edit_is_recorded_as_manual_before_a_merge_patches_it(vau
     assert fields["confirmations"] == "2" and fields["sources"] == ["c1#1", "c2#2"]
     assert fields["confirmed"] == "2023-05-09T11:30:00"
     assert seal_state(text) is SealState.SEALED
-    assert vault.index.get(path=path)[0]["evidence"] == "manual"
+    assert vault.index.get(path=path)[0].evidence == "manual"
 
 
 STALE = (
@@ -593,7 +594,7 @@ def test_rows_patched_in_place_equal_a_fresh_reindex(vault: Vault):
     vault.decay(apply=True, now=datetime(2040, 1, 1))
 
     def rows() -> dict[str, dict]:
-        cursor = vault.index.conn.execute("SELECT * FROM notes ORDER BY path")
+        cursor = index_sql(vault).execute("SELECT * FROM notes ORDER BY path")
         return {r["path"]: {k: r[k] for k in r.keys() if k != "id"} for r in cursor}  # noqa: SIM118
 
     before = rows()
@@ -666,7 +667,7 @@ def test_a_change_of_mind_supersedes_and_the_old_memory_is_no_longer_active(
     assert statuses(vault) == {old_path: "superseded", new_path: "active"}
     with Vault.open(vault.root) as fresh:  # the index agrees with the notes
         fresh.sync()
-        rows = {r["path"]: r["status"] for r in fresh.index.get(path=old_path)}
+        rows = {r.path: r.status for r in fresh.index.get(path=old_path)}
         assert rows == {old_path: "superseded"}
 
 

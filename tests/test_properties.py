@@ -24,6 +24,7 @@ import string
 from datetime import datetime
 
 import pytest
+from conftest import index_sql
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from secretkit import labelled_secrets
@@ -556,7 +557,7 @@ def test_sync_converges_on_a_real_vault(
         vault.sync()
         rows = {
             row["path"]: (row["hash"], row["memory_id"])
-            for row in vault.index.conn.execute("SELECT path, hash, memory_id FROM notes")
+            for row in index_sql(vault).execute("SELECT path, hash, memory_id FROM notes")
         }
         on_disk = {p.relative_to(root).as_posix(): p for p in root.rglob("*.md")}
         assert set(rows) == set(on_disk) == set(ids)

@@ -17,6 +17,7 @@ from tota_vault.recall import (
     estimate_tokens,
     rank,
 )
+from tota_vault.rows import MemoryRow
 
 NOW = datetime(2026, 11, 29, 12, 0)
 
@@ -43,14 +44,16 @@ def test_names_and_rare_words_weigh_more():
 
 
 def _row(path, score, **extra):
+    """A candidate as the index gives it: the row and its bm25 score."""
     row = {
         "path": path, "title": path, "text": extra.pop("text", path), "memory_id": path,
-        "type": "preference", "score": score, "confidence": 0.8, "durability": 0.8,
+        "type": "preference", "confidence": 0.8, "durability": 0.8,
         "importance": 0.5, "updated": "2026-11-01T00:00:00", "confirmed": "2026-11-01T00:00:00",
-        "evidence": "direct", "sources": ["c#1"], "status": "active", "subject": "user",
+        "evidence": "direct", "sources": ("c#1",), "status": "active", "subject": "user",
     }  # fmt: skip
     row.update(extra)
-    return row
+    row["sources"] = tuple(row["sources"])
+    return MemoryRow(**row), score
 
 
 def test_rank_combines_relevance_and_confidence():

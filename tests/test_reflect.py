@@ -3,6 +3,7 @@ the reflections that come by themselves after observe, on real vaults."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 import pytest
@@ -17,17 +18,18 @@ from tota_vault.reflect import (
     plan_reflections,
     reflection_text,
 )
+from tota_vault.rows import MemoryRow
 from tota_vault.seal import SealState, seal_state
 
 NOW = datetime(2026, 11, 29, 12, 0)
 
 
 def row(path, text, subject="user", key=None, type="habit", confidence=0.8):
-    return {
-        "path": path, "title": path.rsplit("/", 1)[-1][:-3], "text": text, "subject": subject,
-        "key": key, "type": type, "status": "active", "confidence": confidence,
-        "sources": [f"c#{path}"], "created": "2026-01-01T10:00:00", "memory_id": path,
-    }  # fmt: skip
+    return MemoryRow(
+        path=path, title=path.rsplit("/", 1)[-1][:-3], text=text, subject=subject,
+        key=key, type=type, status="active", confidence=confidence,
+        sources=(f"c#{path}",), created="2026-01-01T10:00:00", memory_id=path,
+    )  # fmt: skip
 
 
 FILLER = [row(f"habit/f{i}.md", f"Unrelated{i} statement{i} gardening{i}") for i in range(20)]
@@ -67,13 +69,19 @@ def test_subjects_are_never_mixed_and_small_groups_are_skipped():
 
 
 def test_memories_sharing_a_topic_form_one_group_and_a_memory_may_be_in_two():
-    trips = [row(f"episode/t{i}.md", f"Trip {i}", type="episode") for i in range(3)]
-    for r in trips:
-        r["tags"] = "tota/episode topic/travel"
-    trips[0]["tags"] += " topic/food"
-    food = [row(f"episode/f{i}.md", f"Dinner {i}", type="episode") for i in range(2)]
-    for r in food:
-        r["tags"] = ["tota/episode", "topic/food"]  # a list, as the note's own property
+    trips = [
+        replace(
+            row(f"episode/t{i}.md", f"Trip {i}", type="episode"), tags="tota/episode topic/travel"
+        )
+        for i in range(3)
+    ]
+    trips[0] = replace(trips[0], tags=trips[0].tags + " topic/food")
+    food = [
+        replace(
+            row(f"episode/f{i}.md", f"Dinner {i}", type="episode"), tags="tota/episode topic/food"
+        )
+        for i in range(2)
+    ]
     groups = plan_reflections(trips + food + FILLER)
     assert [(g.theme, len(g.members)) for g in groups] == [("topic/food", 3), ("topic/travel", 3)]
     assert groups[1].key == "reflection/user/topic-travel" and groups[1].label == "travel"
@@ -200,12 +208,12 @@ def _group(theme, texts, subject="user"):
 
 def test_a_persons_reflection_that_links_half_the_members_covers_the_group():
     group = _group("topic/sport", ["Runs.", "Swims.", "Cycles.", "Rows."])
-    mine = {"path": "reflection/Mine.md", "subject": "user", "key": None,
-            "body": "Sport.\n\n- [[t0]]\n- [[T1|runs]]\n"}  # fmt: skip
+    mine = MemoryRow("reflection/Mine.md", subject="user", key=None,
+                     body="Sport.\n\n- [[t0]]\n- [[T1|runs]]\n")  # fmt: skip
     assert covered_by(group, covers_of([mine])) == "reflection/Mine.md"
-    assert covered_by(group, covers_of([{**mine, "body": "- [[t0]]"}])) is None  # one of four
-    assert covered_by(group, covers_of([{**mine, "subject": "Ana"}])) is None  # someone else
-    tota = {**mine, "key": "reflection/user/topic-sport"}
+    assert covered_by(group, covers_of([replace(mine, body="- [[t0]]")])) is None  # one of four
+    assert covered_by(group, covers_of([replace(mine, subject="Ana")])) is None  # someone else
+    tota = replace(mine, key="reflection/user/topic-sport")
     assert covered_by(group, covers_of([tota])) is None  # tota's own is updated, not a cover
 
 

@@ -91,7 +91,7 @@ def test_a_hand_edit_is_recorded_surgically(vault: Vault):
     }  # fmt: skip
     assert final.endswith("Run a marathon in Lisbon.\n")
     row = vault.index.get(path=stored.path)[0]
-    assert row["evidence"] == "manual"
+    assert row.evidence == "manual"
     assert not vault.sync().changed
     assert vault.doctor().ok
 
@@ -104,7 +104,7 @@ def test_a_hand_edit_waits_for_quiet(vault: Vault):
     report = vault.sync(quiet=3600)
     assert [p for p, _ in report.deferred] == [stored.path]
     assert path.read_bytes() == before  # not written while the person may still be typing
-    assert vault.index.get(path=stored.path)[0]["evidence"] == "manual"
+    assert vault.index.get(path=stored.path)[0].evidence == "manual"
     report = vault.sync(quiet=0)  # the row was marked: the file is read again and patched
     assert report.hand_edits == [stored.path]
     assert seal_state(path.read_text()) is SealState.SEALED
@@ -124,4 +124,4 @@ def test_a_broken_seal_is_a_hand_edit_even_on_first_sight(vault_dir):
     write(vault_dir, "goal/Marathon.md", seal(NOTE).replace("marathon", "ultra"))
     with Vault.open(vault_dir) as vault:
         vault.sync()
-        assert vault.index.get(path="goal/Marathon.md")[0]["evidence"] == "manual"
+        assert vault.index.get(path="goal/Marathon.md")[0].evidence == "manual"

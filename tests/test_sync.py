@@ -127,16 +127,16 @@ def test_add_update_touch_remove(vault: Vault):
 def test_move_keeps_the_row_and_id(vault: Vault):
     write(vault.root, "preference/Tea.md", good("Likes green tea."))
     vault.sync()
-    row_id = vault.index.get(path="preference/Tea.md")[0]["id"]
+    row_id = vault.index.get(path="preference/Tea.md")[0].rowid
     (vault.root / "habit").mkdir(exist_ok=True)
     shutil.move(vault.root / "preference/Tea.md", vault.root / "habit/Green tea.md")
     report = vault.sync()
     assert report.moved == [("preference/Tea.md", "habit/Green tea.md")]
     assert not report.removed and not report.added
     row = vault.index.get(path="habit/Green tea.md")[0]
-    assert row["id"] == row_id
-    assert row["memory_id"] == "01JDX3M7Q9T8ZK4W5N6P2R1S0V"
-    assert row["title"] == "Green tea"
+    assert row.rowid == row_id
+    assert row.memory_id == "01JDX3M7Q9T8ZK4W5N6P2R1S0V"
+    assert row.title == "Green tea"
     assert vault.search("green")[0].path == "habit/Green tea.md"
 
 
@@ -175,7 +175,7 @@ def test_hand_written_note_gets_an_id_by_surgical_patch(vault: Vault):
     # with the added lines taken out, the file is the original byte for byte
     assert "".join(line + "\n" for line in patched.splitlines() if line not in added) == original
     row = vault.index.get(path="habit/Walks.md")[0]
-    assert row["evidence"] == "manual" and row["memory_id"]
+    assert row.evidence == "manual" and row.memory_id
     assert not vault.sync().changed  # the patch is indexed, nothing left to do
 
 

@@ -107,7 +107,7 @@ def test_forget_deletes_the_note_and_its_row(tmp_path) -> None:
     assert vault.forget(gone.memory.id[:20]) == gone.path
     assert not (vault.root / gone.path).exists()
     assert vault.index.get(memory_id=gone.memory.id) == []
-    assert vault.index.get(memory_id=kept.memory.id)[0]["path"] == kept.path
+    assert vault.index.get(memory_id=kept.memory.id)[0].path == kept.path
     vault.close()
 
 

@@ -48,7 +48,9 @@ _EXPORTS = {
     "default_vault_path": "paths",
     "tota_home": "paths",
     "SyncReport": "sync",
-    "StoredMemory": "vault",
+    "StoredMemory": "store",
+    "MemoryStore": "store",
+    "MemoryRow": "rows",
     "Vault": "vault",
     "Message": "extract.messages",
     "Candidate": "extract.base",
@@ -96,6 +98,8 @@ __all__ = [
     "InvalidNoteError",
     "LLMExtractor",
     "Memory",
+    "MemoryRow",
+    "MemoryStore",
     "MemoryType",
     "MergeResult",
     "Message",
@@ -185,6 +189,8 @@ if TYPE_CHECKING:
     from .pipeline import ObserveReport
     from .recall import Recalled
     from .reflect import ReflectReport
+    from .rows import MemoryRow
     from .sanitize import clean_text
+    from .store import MemoryStore, StoredMemory
     from .sync import SyncReport
-    from .vault import StoredMemory, Vault
+    from .vault import Vault

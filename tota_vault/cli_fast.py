@@ -148,16 +148,16 @@ def print_search(vault: Vault, query: str, hits: list[Hit], as_json: bool) -> No
     table.add_column("evidence")
     for hit in hits:
         row = hit.row
-        cell = Text(row["title"], style="bold")
+        cell = Text(row.title, style="bold")
         cell.append("\n")
         for piece, matched in hit.snippet_parts():
             cell.append(piece.replace("\n", " "), style="reverse" if matched else "")
-        named = f"{short[row['memory_id']]}  " if row["memory_id"] in short else ""
-        cell.append(f"\n{named}{row['path']}", style="dim")
-        if row["error"]:
-            cell.append(f"\ninvalid: {row['error']}", style="red")
-        conf = "" if row["confidence"] is None else f"{row['confidence']:.2f}"
-        table.add_row(row["type"] or "-", cell, conf, row["evidence"] or "-")
+        named = f"{short[row.memory_id]}  " if row.memory_id in short else ""
+        cell.append(f"\n{named}{row.path}", style="dim")
+        if row.error:
+            cell.append(f"\ninvalid: {row.error}", style="red")
+        conf = "" if row.confidence is None else f"{row.confidence:.2f}"
+        table.add_row(row.type or "-", cell, conf, row.evidence or "-")
     Console(highlight=False, soft_wrap=False).print(table)
 
 

@@ -22,16 +22,17 @@ in one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterator, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from .model import Status, parse_date
 
 if TYPE_CHECKING:
     from .index import Index
     from .recall import Recalled
+    from .rows import MemoryRow
+    from .store import MemoryStore
 
 __all__ = [
     "ARCHIVE_FLOOR",
@@ -113,24 +114,12 @@ def find_stale(index: Index, now: datetime) -> list[Recalled]:
     return sorted(found, key=lambda r: (r.effective_confidence or 0.0, r.path))
 
 
-class ArchiveStore(Protocol):
-    """What archiving needs of a vault: a surgical patch of one note, and batches."""
-
-    def edit(self, rel: str, changes: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
-        """Patch one note's frontmatter as tota does (refused over a newer hand edit)."""
-        ...
-
-    def batch(self) -> AbstractContextManager[None]:
-        """Many writes as one index transaction."""
-        ...
-
-
-def archive_stale(store: ArchiveStore, paths: Sequence[str], at: datetime) -> None:
+def archive_stale(store: MemoryStore, paths: Sequence[str], at: datetime) -> None:
     """Archive these memories (status `archived`, `updated` at `at`), `ARCHIVE_BATCH` notes
     per batch. Nothing is deleted; a note is only patched."""
     stamp = at.replace(microsecond=0)
 
-    def archived(_row: dict[str, Any]) -> dict[str, Any]:
+    def archived(_row: MemoryRow) -> dict[str, Any]:
         return {"status": Status.ARCHIVED.value, "updated": stamp}
 
     for chunk in _chunks(list(paths), ARCHIVE_BATCH):

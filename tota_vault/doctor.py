@@ -176,12 +176,6 @@ def _broken_copies(root: Path, now: float) -> list[tuple[str, float]]:
     return found
 
 
-# Every note's title, body (its statement and History) and sources as the index holds them:
-# read from the index, not the files, as it is what recall serves. Path order, for a stable
-# report. `sources` is a JSON list of `<conversation id>#<message id>`.
-NOTE_TEXTS = "SELECT path, title, body, sources FROM notes ORDER BY path"
-
-
 def find_stored_secrets(index: Index) -> list[tuple[str, str]]:
     """Notes whose title, text or sources hold a secret: (path, "a password"), one per note.
 
@@ -191,12 +185,13 @@ def find_stored_secrets(index: Index) -> list[tuple[str, str]]:
     `find_secrets`' hint words keep it cheap: most notes cost a few substring tests.
     """
     found = []
-    for path, title, body, sources in index.conn.execute(NOTE_TEXTS):
-        secrets = find_secrets(title) or find_secrets(body)
+    for row in index.note_texts():
+        secrets = find_secrets(row.title) or find_secrets(row.body)
         if not secrets:
-            secrets = [s for s in find_secrets(sources) if s.kind != "random_token"]
+            listed = "\n".join(row.sources)
+            secrets = [s for s in find_secrets(listed) if s.kind != "random_token"]
         if secrets:
-            found.append((path, describe(secrets[0].kind)))
+            found.append((row.path, describe(secrets[0].kind)))
     return found
 
 

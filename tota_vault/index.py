@@ -25,6 +25,7 @@ from .files import Fingerprint, make_dirs
 from .history import KEPT_OVER_KEY, kept_over
 from .model import SOURCES_COUNT_KEY, Memory, format_date, source_total
 from .notes import ParsedNote
+from .rows import MemoryRow, ScoredRow, decode_list, memory_rows
 from .text import fts_phrase_query as fts_query
 from .text import fts_quote
 from .turns import TURNS_DROP, TURNS_SCHEMA, TurnStore
@@ -338,17 +339,17 @@ class NoteRecord:
 class Hit:
     """One search result: the note's row and its rank."""
 
-    row: dict[str, Any]
+    row: MemoryRow
     score: float
     snippet: str
 
     @property
     def path(self) -> str:
-        return self.row["path"]
+        return self.row.path
 
     @property
     def memory_id(self) -> str | None:
-        return self.row["memory_id"]
+        return self.row.memory_id
 
     def snippet_parts(self) -> list[tuple[str, bool]]:
         """The snippet as (text, matched) pieces, for output that styles matches."""
@@ -371,18 +372,18 @@ class Hit:
         """A JSON-ready view, as `--json` prints it."""
         row = self.row
         return {
-            "id": row["memory_id"],
-            "path": row["path"],
-            "title": row["title"],
-            "type": row["type"],
-            "text": row["text"],
-            "confidence": row["confidence"],
-            "evidence": row["evidence"],
-            "status": row["status"],
-            "updated": row["updated"],
+            "id": row.memory_id,
+            "path": row.path,
+            "title": row.title,
+            "type": row.type,
+            "text": row.text,
+            "confidence": row.confidence,
+            "evidence": row.evidence,
+            "status": row.status,
+            "updated": row.updated,
             "score": round(-self.score, 4),
             "snippet": self.plain_snippet("**", "**"),
-            "error": row["error"],
+            "error": row.error,
         }
 
 
@@ -560,7 +561,7 @@ class Index:
     """The index of one vault. Not thread-safe: one connection per thread, one writer thread."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path, *, rebuilt: bool) -> None:
-        self.conn = conn
+        self._conn = conn
         self.path = path
         #: True when opening found no index or an old schema and made a fresh, empty one.
         self.rebuilt = rebuilt
@@ -648,8 +649,14 @@ class Index:
         """Checkpoint the WAL into the database file and close."""
         # Another connection is reading (or the file is damaged): later, or never.
         with contextlib.suppress(sqlite3.DatabaseError):
-            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        self.conn.close()
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self._conn.close()
+
+    def abandon(self) -> None:
+        """Close without trusting the file: no checkpoint into an index that may be damaged
+        or deleted under this connection."""
+        with contextlib.suppress(sqlite3.Error):
+            self._conn.close()
 
     def __enter__(self) -> Index:
         return self
@@ -664,15 +671,15 @@ class Index:
         Inside `batch()` it joins the batch's transaction instead.
         """
         if self._batch_depth:
-            yield self.conn
+            yield self._conn
             return
-        self.conn.execute("BEGIN IMMEDIATE")
+        self._conn.execute("BEGIN IMMEDIATE")
         try:
-            yield self.conn
+            yield self._conn
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            self._conn.execute("ROLLBACK")
             raise
-        self.conn.execute("COMMIT")
+        self._conn.execute("COMMIT")
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -686,23 +693,23 @@ class Index:
             finally:
                 self._batch_depth -= 1
             return
-        self.conn.execute("BEGIN IMMEDIATE")
+        self._conn.execute("BEGIN IMMEDIATE")
         self._batch_depth = 1
         try:
             yield
         except BaseException:
             self._batch_depth = 0
-            self.conn.execute("ROLLBACK")
+            self._conn.execute("ROLLBACK")
             raise
         self._batch_depth = 0
-        self.conn.execute("COMMIT")
+        self._conn.execute("COMMIT")
 
     # --- sync ------------------------------------------------------------------------------
 
     def _rows(self, sql: str, paths: Iterable[str] | None) -> list[tuple[Any, ...]]:
         """`sql`'s rows, for every note or just `paths`, as plain tuples (sqlite3.Row costs a
         third more at 100k rows)."""
-        cursor = self.conn.cursor()
+        cursor = self._conn.cursor()
         cursor.row_factory = None
         if paths is None:
             return cursor.execute(sql).fetchall()
@@ -787,8 +794,8 @@ class Index:
                 new = [str(v) for v in changes["sources"]]
                 # A source the cap took out of the list leaves `observed` as a parse would
                 # drop it (it is kept in `capped_sources`); the History's sources stay.
-                left = set(json.loads(row[1]) if row else []) - set(new)
-                observed = {s: None for s in (json.loads(row[0]) if row else []) if s not in left}
+                left = set(decode_list(row[1]) if row else ()) - set(new)
+                observed = {s: None for s in (decode_list(row[0]) if row else ()) if s not in left}
                 observed.update(dict.fromkeys(new))
                 values["observed"] = json.dumps(list(observed), ensure_ascii=False)
                 if SOURCES_COUNT_KEY not in changes:
@@ -802,6 +809,15 @@ class Index:
         with self.write() as conn:
             conn.execute("INSERT INTO notes_fts(notes_fts) VALUES ('optimize')")
 
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the database file and empty it (a file's size, read
+        after this, is the index's size)."""
+        self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def vacuum(self) -> None:
+        """Rewrite the database file without its free pages (after a large delete)."""
+        self._conn.execute("VACUUM")
+
     def set_state(self, name: str, value: str) -> None:
         """Record a piece of local state (e.g. when the last sync ran)."""
         with self.write() as conn:
@@ -809,7 +825,7 @@ class Index:
 
     def get_state(self, name: str) -> str | None:
         """Read a piece of local state, or None."""
-        row = self.conn.execute("SELECT value FROM state WHERE name = ?", (name,)).fetchone()
+        row = self._conn.execute("SELECT value FROM state WHERE name = ?", (name,)).fetchone()
         return None if row is None else row[0]
 
     # --- reads -----------------------------------------------------------------------------
@@ -832,24 +848,20 @@ class Index:
             "include_archived": include_archived,
         }
         try:
-            rows = self.conn.execute(SEARCH, params).fetchall()
+            rows = self._conn.execute(SEARCH, params).fetchall()
         except sqlite3.OperationalError as exc:
             if fault_kind(exc) is not None:
                 raise  # the file, not the query: the vault recovers or says so
             message = str(exc)
             hint = "" if not raw else "; drop --raw to search for the words as typed"
             raise QueryError(f"cannot search for {query!r}: {message}{hint}") from None
-        return [Hit(_row_dict(r), r["score"], r["snippet"] or "") for r in rows]
+        return [Hit(MemoryRow.from_sqlite(r), r["score"], r["snippet"] or "") for r in rows]
 
-    def get(self, *, memory_id: str | None = None, path: str | None = None) -> list[dict[str, Any]]:
+    def get(self, *, memory_id: str | None = None, path: str | None = None) -> list[MemoryRow]:
         """The rows with this memory id, or at this path."""
         if memory_id is not None:
-            rows = self.conn.execute(
-                "SELECT * FROM notes WHERE memory_id = ? ORDER BY path", (memory_id,)
-            )
-        else:
-            rows = self.conn.execute("SELECT * FROM notes WHERE path = ?", (path,))
-        return [_row_dict(r) for r in rows]
+            return memory_rows(self._conn.execute(ROWS_WITH_ID, (memory_id,)))
+        return memory_rows(self._conn.execute(ROW_AT, (path,)))
 
     def ids_with_prefix(self, prefix: str, *, limit: int = 2) -> list[tuple[str, str]]:
         """(memory id, path) of the notes whose id starts with `prefix` (ids are upper-case
@@ -857,37 +869,33 @@ class Index:
         upper = prefix.upper()
         # A range on the id index instead of LIKE: LIKE's escaping and case rules are not
         # wanted here, and the range uses the index on memory_id.
-        rows = self.conn.execute(
+        rows = self._conn.execute(
             "SELECT memory_id, path FROM notes WHERE memory_id >= ? AND memory_id < ? "
             "ORDER BY memory_id LIMIT ?",
             (upper, upper + "\U0010ffff", limit),
         )
         return [(r[0], r[1]) for r in rows]
 
-    def by_source(self, source: str) -> list[dict[str, Any]]:
+    def by_source(self, source: str) -> list[MemoryRow]:
         """Notes that cite this source (`<conversation>#<message>`)."""
-        rows = self.conn.execute(
-            "SELECT n.* FROM sources AS s JOIN notes AS n ON n.id = s.note_id WHERE s.source = ?",
-            (source,),
-        )
-        return [_row_dict(r) for r in rows]
+        return memory_rows(self._conn.execute(BY_SOURCE, (source,)))
 
     def observed(self, source: str) -> bool:
         """Whether a memory has consumed this message (`<conversation>#<message>`): in its
         note's list, its History, or left out of the list by the cap (`capped.py`)."""
-        return bool(self.conn.execute(OBSERVED, {"source": source}).fetchone()[0])
+        return bool(self._conn.execute(OBSERVED, {"source": source}).fetchone()[0])
 
     def listed_sources(self, path: str) -> list[str]:
         """The sources the note at `path` listed when it was last indexed."""
-        row = self.conn.execute(LISTED_SOURCES, (path,)).fetchone()
-        return json.loads(row[0]) if row else []
+        row = self._conn.execute(LISTED_SOURCES, (path,)).fetchone()
+        return list(decode_list(row[0])) if row else []
 
     def capped_sources(self, memory_id: str | None = None) -> list[str]:
         """The sources the cap left out of a memory's note; without an id, those of every
         memory that has a valid note."""
         if memory_id is None:
-            return [r[0] for r in self.conn.execute(CAPPED_OF_MEMORIES)]
-        return [r[0] for r in self.conn.execute(CAPPED_OF, (memory_id,))]
+            return [r[0] for r in self._conn.execute(CAPPED_OF_MEMORIES)]
+        return [r[0] for r in self._conn.execute(CAPPED_OF, (memory_id,))]
 
     def capped_stamp(self) -> str | None:
         """The stamp of `.tota-sources/` when the capped tables last matched it (None: never)."""
@@ -900,7 +908,7 @@ class Index:
 
     def capped_file_stamps(self) -> dict[str, str]:
         """Each `.tota-sources/<memory id>` file the tables hold, and its stamp as read."""
-        return dict(self.conn.execute("SELECT memory_id, stamp FROM capped_files"))
+        return dict(self._conn.execute("SELECT memory_id, stamp FROM capped_files"))
 
     def load_capped_file(self, memory_id: str, sources: Sequence[str], stamp: str | None) -> None:
         """Replace a memory's capped-out sources with a file's whole list, read at `stamp`
@@ -919,19 +927,14 @@ class Index:
             conn.executemany(ADD_CAPPED, [(memory_id, s) for s in sources])
             conn.execute(SET_CAPPED_FILE, (memory_id, stamp))
 
-    def by_key(self, key: str, subject: str) -> list[dict[str, Any]]:
+    def by_key(self, key: str, subject: str) -> list[MemoryRow]:
         """Active memories that fill this slot for this subject, newest first (the conflict
         look-up; conflicts leave one active value, so a few rows are all there is to see)."""
-        rows = self.conn.execute(
-            "SELECT * FROM notes WHERE key = ? AND subject = ? AND status = 'active' "
-            "AND error IS NULL ORDER BY updated DESC LIMIT 3",
-            (key, subject),
-        )
-        return [_row_dict(r) for r in rows]
+        return memory_rows(self._conn.execute(BY_KEY, (key, subject)))
 
     def similar(
         self, words: list[str], *, type: str, subject: str, limit: int = 8
-    ) -> list[dict[str, Any]]:
+    ) -> list[MemoryRow]:
         """Active memories of a type and subject that share words with a statement.
 
         The merge step's candidate look-up: FTS5 narrows 100k notes to a handful, which are
@@ -951,24 +954,28 @@ class Index:
         # hundred times more notes for nothing.
         params = {"type": type, "subject": subject, "limit": limit}
         params["query"] = f"text : ({expression})"
-        return [_row_dict(r) for r in self.conn.execute(SIMILAR, params)]
+        return memory_rows(self._conn.execute(SIMILAR, params))
 
     def title_taken(self, title: str) -> bool:
         """True when some note already has this title (Obsidian resolves links by name)."""
-        row = self.conn.execute(
-            "SELECT 1 FROM notes WHERE title = ? COLLATE NOCASE LIMIT 1", (title,)
-        ).fetchone()
-        return row is not None
+        return self.path_titled(title) is not None
+
+    def path_titled(self, title: str) -> str | None:
+        """The path of a note with this title (case-insensitive, as Obsidian links), or None."""
+        row = self._conn.execute(FIRST_TITLED, (title,)).fetchone()
+        return None if row is None else str(row[0])
 
     def invalid(self) -> list[tuple[str, str]]:
         """(path, reason) of every note that is not a valid memory."""
         return list(
-            self.conn.execute("SELECT path, error FROM notes WHERE error IS NOT NULL ORDER BY path")
+            self._conn.execute(
+                "SELECT path, error FROM notes WHERE error IS NOT NULL ORDER BY path"
+            )
         )
 
     def duplicate_ids(self) -> dict[str, list[str]]:
         """Memory ids held by more than one note (a copied file), with their paths."""
-        rows = self.conn.execute(
+        rows = self._conn.execute(
             "SELECT memory_id, path FROM notes WHERE memory_id IN "
             "(SELECT memory_id FROM notes WHERE memory_id IS NOT NULL "
             " GROUP BY memory_id HAVING count(*) > 1) ORDER BY memory_id, path"
@@ -980,20 +987,22 @@ class Index:
 
     def counts(self) -> dict[str, Any]:
         """Totals for status displays: notes, memories by type and evidence, invalid notes."""
-        total = self.conn.execute("SELECT count(*) FROM notes").fetchone()[0]
+        total = self._conn.execute("SELECT count(*) FROM notes").fetchone()[0]
         by_type = dict(
-            self.conn.execute(
+            self._conn.execute(
                 "SELECT type, count(*) FROM notes WHERE error IS NULL AND type IS NOT NULL "
                 "GROUP BY type ORDER BY type"
             ).fetchall()
         )
         by_evidence = dict(
-            self.conn.execute(
+            self._conn.execute(
                 "SELECT evidence, count(*) FROM notes WHERE error IS NULL AND evidence IS NOT NULL "
                 "GROUP BY evidence ORDER BY evidence"
             ).fetchall()
         )
-        invalid = self.conn.execute("SELECT count(*) FROM notes WHERE error IS NOT NULL").fetchone()
+        invalid = self._conn.execute(
+            "SELECT count(*) FROM notes WHERE error IS NOT NULL"
+        ).fetchone()
         return {
             "notes": total,
             "memories": sum(by_type.values()),
@@ -1007,13 +1016,13 @@ class Index:
         return what they report (empty if fine)."""
         problems = []
         try:
-            rows = [r[0] for r in self.conn.execute(INTEGRITY_CHECK).fetchall()]
+            rows = [r[0] for r in self._conn.execute(INTEGRITY_CHECK).fetchall()]
         except sqlite3.DatabaseError as exc:
             rows = [str(exc)]
         if rows != ["ok"]:
             problems.append(f"SQLite integrity_check: {'; '.join(rows)}")
         try:
-            repeated = [r[0] for r in self.conn.execute(REPEATED_PATHS)]
+            repeated = [r[0] for r in self._conn.execute(REPEATED_PATHS)]
         except sqlite3.DatabaseError as exc:
             repeated = []
             problems.append(f"cannot read the notes table ({exc})")
@@ -1023,7 +1032,7 @@ class Index:
                 "(a damaged path index)"
             )
         try:
-            self.conn.execute("INSERT INTO notes_fts(notes_fts) VALUES ('integrity-check')")
+            self._conn.execute("INSERT INTO notes_fts(notes_fts) VALUES ('integrity-check')")
         except sqlite3.DatabaseError as exc:
             # FTS5 runs its check as a write: a read-only index cannot run it, and is not
             # damaged for that.
@@ -1040,10 +1049,10 @@ class Index:
         tota only ever stores Python strings, which SQLite keeps as valid UTF-8: text that does
         not decode was damaged on disk, and `quick_check` cannot see it (the record is sound).
         """
-        previous = self.conn.text_factory
-        self.conn.text_factory = bytes
+        previous = self._conn.text_factory
+        self._conn.text_factory = bytes
         try:
-            for row in self.conn.execute(f"SELECT id, {', '.join(TEXT_COLUMNS)} FROM notes"):
+            for row in self._conn.execute(f"SELECT id, {', '.join(TEXT_COLUMNS)} FROM notes"):
                 for name, value in zip(TEXT_COLUMNS, row[1:], strict=True):
                     if isinstance(value, bytes):
                         try:
@@ -1053,12 +1062,10 @@ class Index:
         except sqlite3.DatabaseError as exc:
             return f"cannot read the notes table ({exc})"
         finally:
-            self.conn.text_factory = previous
+            self._conn.text_factory = previous
         return None
 
-    def mentioning(
-        self, words: list[str], *, subject: str, limit: int = 12
-    ) -> list[dict[str, Any]]:
+    def mentioning(self, words: list[str], *, subject: str, limit: int = 12) -> list[MemoryRow]:
         """Active memories of a subject, of any type, whose statement holds any of `words`,
         newest first: what a change of mind may replace ("Mostly works from the café now"
         over "Works from the library most days", a decision over a goal). Asked only for a
@@ -1067,7 +1074,7 @@ class Index:
         if not terms:
             return []
         params = {"query": f"text : ({' OR '.join(terms)})", "subject": subject, "limit": limit}
-        return [_row_dict(r) for r in self.conn.execute(MENTIONING, params)]
+        return memory_rows(self._conn.execute(MENTIONING, params))
 
     # --- maintenance reads (decay, reflect): streamed, only the columns a decision needs ----
 
@@ -1076,60 +1083,105 @@ class Index:
     ) -> Iterator[tuple[str, float | None, float | None, str | None, str | None]]:
         """(path, confidence, durability, confirmed, updated) of every active memory, one row
         at a time from the cursor: `tota decay` decides per row and keeps only the stale."""
-        cursor = self.conn.cursor()
+        cursor = self._conn.cursor()
         cursor.row_factory = None
         yield from cursor.execute(DECAY_ROWS)
 
     def reflect_rows(self) -> Iterator[tuple[Any, ...]]:
         """The active memories reflections are planned from, one row at a time (columns
         `REFLECT_COLUMNS`)."""
-        cursor = self.conn.cursor()
+        cursor = self._conn.cursor()
         cursor.row_factory = None
         yield from cursor.execute(REFLECT_ROWS)
 
-    def reflection_rows(self) -> list[dict[str, Any]]:
+    def reflection_rows(self) -> list[MemoryRow]:
         """Every active reflection note (tota's and a person's), with its body for its links."""
-        return [_row_dict(r) for r in self.conn.execute(REFLECTIONS)]
+        return memory_rows(self._conn.execute(REFLECTIONS))
 
-    def reflection_by_key(self, key: str, subject: str) -> dict[str, Any] | None:
+    def reflection_by_key(self, key: str, subject: str) -> MemoryRow | None:
         """tota's reflection with this identity (`reflect.Group.key`), or None."""
-        row = self.conn.execute(REFLECTION_BY_KEY, (key, subject)).fetchone()
-        return None if row is None else _row_dict(row)
+        row = self._conn.execute(REFLECTION_BY_KEY, (key, subject)).fetchone()
+        return None if row is None else MemoryRow.from_sqlite(row)
 
     def paths_titled(self, titles: Iterable[str]) -> list[str]:
         """The paths of the notes with these titles (case-insensitive, as Obsidian links)."""
         out: list[str] = []
         for title in sorted(set(titles)):
-            out += [r[0] for r in self.conn.execute(PATHS_TITLED, (title,))]
+            out += [r[0] for r in self._conn.execute(PATHS_TITLED, (title,))]
         return out
 
-    def person_reflections(self, subject: str) -> list[dict[str, Any]]:
+    def person_reflections(self, subject: str) -> list[MemoryRow]:
         """A subject's active reflections that are not tota's (their links may cover a group)."""
-        return [_row_dict(r) for r in self.conn.execute(PERSON_REFLECTIONS, (subject,))]
+        return memory_rows(self._conn.execute(PERSON_REFLECTIONS, (subject,)))
 
-    def rows_at(self, paths: Sequence[str], *, columns: str = "*") -> list[dict[str, Any]]:
-        """The rows of these paths (`columns`, by default all; sources decoded), in no
-        particular order."""
-        out: list[dict[str, Any]] = []
+    def rows_at(self, paths: Sequence[str], *, columns: str = "*") -> list[MemoryRow]:
+        """The rows of these paths (`columns`, by default all), in no particular order."""
+        out: list[MemoryRow] = []
         for start in range(0, len(paths), 500):  # stay under SQLite's variable limit
             chunk = list(paths[start : start + 500])
             marks = ", ".join("?" for _ in chunk)
-            rows = self.conn.execute(ROWS_AT.format(columns=columns, marks=marks), chunk)
-            out += [_row_dict(r) for r in rows]
+            out += memory_rows(
+                self._conn.execute(ROWS_AT.format(columns=columns, marks=marks), chunk)
+            )
         return out
+
+    # --- recall and the manager's lists -------------------------------------------------
+
+    def count_matches(self, expression: str, cap: int) -> int:
+        """How many notes an FTS5 expression matches, counted only up to `cap` (cheap)."""
+        return int(self._conn.execute(COUNT_UP_TO, (expression, cap)).fetchone()[0])
+
+    def recall_candidates(
+        self,
+        match: str,
+        *,
+        type: str | None,
+        include_archived: bool,
+        limit: int,
+        by_topic: bool = False,
+    ) -> list[ScoredRow]:
+        """Memories an FTS5 expression matches, with bm25 (negative-better), best first; with
+        `by_topic` the newest matches, unscored (0.0: see `RECALL_BY_TOPIC`)."""
+        params = {
+            "query": match, "type": type, "include_archived": include_archived,
+            "limit": limit, "fetch": 2 * limit,
+        }  # fmt: skip
+        sql = RECALL_BY_TOPIC if by_topic else RECALL
+        return [
+            (MemoryRow.from_sqlite(r), float(r["score"])) for r in self._conn.execute(sql, params)
+        ]
+
+    def profile_rows(self, limit: int) -> list[MemoryRow]:
+        """Durable, important identity, preference and constraint memories (`PROFILE`)."""
+        return memory_rows(self._conn.execute(PROFILE, {"limit": limit}))
+
+    def recent_rows(self, limit: int, offset: int = 0) -> list[MemoryRow]:
+        """Active memories, the most recently changed first (`RECENT`)."""
+        return memory_rows(self._conn.execute(RECENT, {"limit": limit, "offset": offset}))
+
+    def memory_files(self) -> list[MemoryRow]:
+        """Path, hash and sources of every note that is a memory: what Clear All deletes."""
+        return memory_rows(self._conn.execute(MEMORY_FILES))
+
+    def id_neighbours(self, memory_id: str) -> tuple[str | None, str | None]:
+        """The ids just before and just after `memory_id` in sorted order (see `ID_BEFORE`)."""
+        before = self._conn.execute(ID_BEFORE, (memory_id,)).fetchone()[0]
+        after = self._conn.execute(ID_AFTER, (memory_id,)).fetchone()[0]
+        return before, after
+
+    def note_texts(self) -> Iterator[MemoryRow]:
+        """Path, title, body and sources of every note, in path order, one at a time."""
+        for row in self._conn.execute(NOTE_TEXTS):
+            yield MemoryRow.from_sqlite(row)
+
+    def journal_mode(self) -> str:
+        """SQLite's journal mode for this index (`wal` unless opened read-only elsewhere)."""
+        return str(self._conn.execute("PRAGMA journal_mode").fetchone()[0])
 
     def turns(self) -> TurnStore:
         """The conversation turns kept beside the notes (turns.py), on this connection and in
         this index's write transactions (so inside `batch()`, in the batch's)."""
-        return TurnStore(self.conn, self.write)
-
-
-def _row_dict(row: sqlite3.Row) -> dict[str, Any]:
-    out = dict(row)
-    for name in ("sources", "observed"):
-        if isinstance(out.get(name), str):
-            out[name] = json.loads(out[name])
-    return out
+        return TurnStore(self._conn, self.write)
 
 
 def _statements(script: str) -> list[str]:
@@ -1192,3 +1244,79 @@ SELECT path, title, body, subject, key FROM notes
 WHERE type = 'reflection' AND status = 'active' AND error IS NULL
   AND coalesce(subject, 'user') = ? AND coalesce(key, '') NOT LIKE 'reflection/%'
 """
+
+
+# --- reads by id, path, source and key ----------------------------------------------------
+
+ROWS_WITH_ID = "SELECT * FROM notes WHERE memory_id = ? ORDER BY path"
+ROW_AT = "SELECT * FROM notes WHERE path = ?"
+#: Through the sources table (one row per cited message), not a scan of every JSON list.
+BY_SOURCE = "SELECT n.* FROM sources AS s JOIN notes AS n ON n.id = s.note_id WHERE s.source = ?"
+#: The conflict look-up: conflicts leave one active value a slot, so three rows are plenty.
+BY_KEY = """
+SELECT * FROM notes WHERE key = ? AND subject = ? AND status = 'active' AND error IS NULL
+ORDER BY updated DESC LIMIT 3
+"""
+#: The title index is NOCASE, as Obsidian resolves a `[[link]]`.
+FIRST_TITLED = "SELECT path FROM notes WHERE title = ? COLLATE NOCASE LIMIT 1"
+
+# --- recall ---------------------------------------------------------------------------------
+
+#: Recall candidates: full-text matches among memories (not plain or invalid notes), with the
+#: statuses asked for.
+#: FTS5 ranks its own matches first (`ORDER BY rank`, bm25 with the index's column weights,
+#: its fast path), and only the best are joined to `notes` and filtered. Twice the candidates
+#: are fetched so that filtered-out rows (archived, other types) rarely starve the list.
+RECALL = """
+SELECT n.*, f.rank AS score FROM (
+    SELECT rowid, rank FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rank LIMIT :fetch
+) AS f JOIN notes AS n ON n.id = f.rowid
+WHERE n.error IS NULL AND n.type IS NOT NULL
+  AND (:type IS NULL OR n.type = :type)
+  AND (n.status = 'active' OR :include_archived)
+ORDER BY f.rank
+LIMIT :limit
+"""
+#: Candidates by topic alone: they get no text relevance, so bm25 order is not needed, and
+#: FTS5 walks its posting list newest first (`ORDER BY rowid DESC`) instead of scoring every
+#: match: a topic can tag tens of thousands of memories in a large vault (p95 31.6 ms at 100k
+#: when ranked by bm25, docs/benchmarks.md). The newest memories of the topic are the ones kept.
+RECALL_BY_TOPIC = """
+SELECT n.*, 0.0 AS score FROM (
+    SELECT rowid FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rowid DESC LIMIT :fetch
+) AS f JOIN notes AS n ON n.id = f.rowid
+WHERE n.error IS NULL AND n.type IS NOT NULL
+  AND (:type IS NULL OR n.type = :type)
+  AND (n.status = 'active' OR :include_archived)
+LIMIT :limit
+"""
+#: How many notes a term matches, counted only up to a cap (a cheap walk of its posting list).
+COUNT_UP_TO = "SELECT count(*) FROM (SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? LIMIT ?)"
+#: The profile: durable, important facts an assistant should always know.
+PROFILE = """
+SELECT * FROM notes
+WHERE error IS NULL AND status = 'active' AND type IN ('identity', 'preference', 'constraint')
+  AND durability >= 0.7 AND importance >= 0.5
+ORDER BY importance * confidence DESC, updated DESC
+LIMIT :limit
+"""
+
+# --- the manager and doctor -------------------------------------------------------------
+
+#: The last memories, newest change first: what the person has just taught tota.
+RECENT = """
+SELECT * FROM notes
+WHERE error IS NULL AND memory_id IS NOT NULL AND status = 'active'
+ORDER BY updated DESC, created DESC, path
+LIMIT :limit OFFSET :offset
+"""
+#: Every note that is a memory (valid, with an id): what Clear All deletes, and nothing else.
+MEMORY_FILES = "SELECT path, hash, sources FROM notes WHERE memory_id IS NOT NULL AND error IS NULL"
+#: The ids just before and just after one id in sorted order, through the index on memory_id
+#: (two O(log n) seeks). A prefix is unique once it is longer than what the id shares with
+#: either neighbour, so these two decide an id's shortest unique prefix at any vault size.
+ID_BEFORE = "SELECT max(memory_id) FROM notes WHERE memory_id < ?"
+ID_AFTER = "SELECT min(memory_id) FROM notes WHERE memory_id > ?"
+#: doctor's scan for stored secrets: read from the index, not the files, as it is what recall
+#: serves. Path order, for a stable report.
+NOTE_TEXTS = "SELECT path, title, body, sources FROM notes ORDER BY path"

@@ -11,7 +11,6 @@ conversations.
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import subprocess
@@ -24,6 +23,7 @@ from .errors import ValidationError
 from .files import read_file
 from .forgotten import add_forgotten
 from .recall import Recalled, as_recalled, profile
+from .rows import MemoryRow
 from .vault import MIN_ID_PREFIX
 
 if TYPE_CHECKING:
@@ -41,21 +41,6 @@ __all__ = [
     "recent",
     "short_ids",
 ]
-
-#: The last memories, newest change first: what the person has just taught tota.
-RECENT = """
-SELECT * FROM notes
-WHERE error IS NULL AND memory_id IS NOT NULL AND status = 'active'
-ORDER BY updated DESC, created DESC, path
-LIMIT :limit OFFSET :offset
-"""
-#: Every note that is a memory (valid, with an id): what Clear All deletes, and nothing else.
-MEMORY_NOTES = "SELECT path, hash, sources FROM notes WHERE memory_id IS NOT NULL AND error IS NULL"
-#: The ids just before and just after one id in sorted order, through the index on memory_id
-#: (two O(log n) seeks). A prefix is unique once it is longer than what the id shares with
-#: either neighbour, so these two decide an id's shortest unique prefix at any vault size.
-ID_BEFORE = "SELECT max(memory_id) FROM notes WHERE memory_id < ?"
-ID_AFTER = "SELECT min(memory_id) FROM notes WHERE memory_id > ?"
 
 
 def overview(vault: Vault, *, profile_size: int = 5) -> dict[str, Any]:
@@ -83,7 +68,7 @@ def overview(vault: Vault, *, profile_size: int = 5) -> dict[str, Any]:
 def recent(vault: Vault, *, limit: int = 10, offset: int = 0) -> list[Recalled]:
     """The `limit` active memories changed most recently, with effective confidence; `offset`
     skips that many first (the manager loads the list a page at a time)."""
-    return as_recalled(vault.index.conn.execute(RECENT, {"limit": limit, "offset": offset}))
+    return as_recalled(vault.index.recent_rows(limit, offset))
 
 
 @dataclass
@@ -121,15 +106,16 @@ def clear(vault: Vault) -> ClearReport:
     """
     vault.sync()
     report = ClearReport()
-    rows = vault.index.conn.execute(MEMORY_NOTES).fetchall()
-    forgotten = [source for _rel, _hash, sources in rows for source in json.loads(sources)]
+    rows = vault.index.memory_files()
+    forgotten = [source for row in rows for source in row.sources]
     forgotten += vault.index.capped_sources()  # and those the cap left out of the notes
     # Tombstones first: a crash before the deletes leaves memories and their tombstones (the
     # memories stay findable), never deleted memories that the next observation brings back.
     # A note left below (changed since the sync) still cites its tombstoned messages, which
     # the pipeline skips for that reason anyway.
     add_forgotten(vault.root, forgotten)
-    for rel, known_hash, _sources in rows:
+    for row in rows:
+        rel, known_hash = row.path, row.hash
         path = vault.root / rel
         try:
             _data, fingerprint = read_file(path)
@@ -173,8 +159,7 @@ def short_ids(index: Index, ids: Iterable[str]) -> dict[str, str]:
         if not memory_id or memory_id in out:
             continue
         shared = 0
-        for sql in (ID_BEFORE, ID_AFTER):
-            neighbour = index.conn.execute(sql, (memory_id,)).fetchone()[0]
+        for neighbour in index.id_neighbours(memory_id):
             if neighbour:
                 shared = max(shared, _common_prefix(memory_id, neighbour))
         out[memory_id] = memory_id[: max(MIN_ID_PREFIX, shared + 1)]
@@ -251,7 +236,5 @@ def edit_in_editor(vault: Vault, ref: str, *, editor: Sequence[str] | None = Non
         return EditReport(rel, False, editor_status=status)
     vault.sync(paths=[rel])
     rows = vault.index.get(path=rel)
-    row = rows[0] if rows else {}
-    return EditReport(
-        rel, True, evidence=row.get("evidence"), error=row.get("error"), editor_status=status
-    )
+    row = rows[0] if rows else MemoryRow(rel)
+    return EditReport(rel, True, evidence=row.evidence, error=row.error, editor_status=status)

@@ -36,6 +36,7 @@ from textual.widgets.option_list import Option
 
 from .config import is_paused
 from .errors import TotaError
+from .rows import MemoryRow
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -92,8 +93,8 @@ class Row:
     @classmethod
     def from_hit(cls, hit: Hit) -> Row:
         row = hit.row
-        return cls(row["memory_id"], row["path"], row["title"], row["text"] or row["title"],
-                   row["type"], row["confidence"], row["evidence"], row["status"])  # fmt: skip
+        return cls(row.memory_id, row.path, row.title, row.text or row.title,
+                   row.type, row.confidence, row.evidence, row.status)  # fmt: skip
 
 
 def _first_line(text: str, width: int) -> str:
@@ -262,7 +263,7 @@ class MemoryActions(Page):
     def action_confirm(self) -> None:
         def confirm(row: Row) -> str:
             self.vault.confirm(row.path)
-            conf = self.vault.index.get(path=row.path)[0]["confidence"]
+            conf = self.vault.index.get(path=row.path)[0].confidence or 0.0
             self.changed(row)
             return f"Confirmed: confidence {conf:.2f}."
 
@@ -470,14 +471,14 @@ class MemoryScreen(MemoryActions):
             self.say(str(exc))
             return
         rows = self.vault.index.get(path=self.row.path)
-        fields: dict[str, Any] = rows[0] if rows else {}
-        memory_id = fields.get("memory_id")
+        fields = rows[0] if rows else MemoryRow(self.row.path)
+        memory_id = fields.memory_id
         short = self.vault.short_ids([memory_id]).get(memory_id or "", "-")
-        conf = fields.get("confidence")
-        header = Text(f"id {short} · {fields.get('type') or 'note'}", style="bold")
+        conf = fields.confidence
+        header = Text(f"id {short} · {fields.type or 'note'}", style="bold")
         header.append(
             f"\nconfidence {'-' if conf is None else f'{conf:.2f}'} · evidence "
-            f"{fields.get('evidence') or '-'} · {fields.get('status') or '-'}\n{self.row.path}"
+            f"{fields.evidence or '-'} · {fields.status or '-'}\n{self.row.path}"
         )
         self.query_one("#header", Static).update(header)
         self.query_one("#body", Static).update(Text(text))

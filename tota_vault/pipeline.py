@@ -48,8 +48,10 @@ from .extract.messages import Message
 from .extract.secrets import describe, find_secrets, is_only_secret, redact
 from .files import read_file
 from .history import KEPT_OVER_KEY, kept_entry, kept_over_list, replaced_entry
+from .index import Index
 from .model import SOURCES_COUNT_KEY, Memory, Status, cap_sources, new_id, now, parse_date
 from .notes import parse_note, statement_problem, title_from_text, unique_title
+from .rows import MemoryRow
 from .sanitize import MAX_STATEMENT_CHARS, cap_statement, clean_text, shorten
 from .scoring import (
     DEFAULT_MIN_CONFIDENCE,
@@ -60,6 +62,7 @@ from .scoring import (
     similarity,
     slot_value,
 )
+from .store import LearningStore, StoredMemory
 from .text import CUE_WORDS, FUNCTION_WORDS, tokens
 from .topics import with_topics
 
@@ -93,7 +96,7 @@ class Decision:
 
     action: Action
     reason: str
-    target: dict[str, Any] | None = None
+    target: MemoryRow | None = None
 
 
 def _tags(candidate: Candidate) -> tuple[str, ...]:
@@ -101,8 +104,8 @@ def _tags(candidate: Candidate) -> tuple[str, ...]:
     return with_topics((f"tota/{candidate.type.value}", *candidate.tags), candidate.text)
 
 
-def _row_confidence(row: dict[str, Any]) -> float:
-    return float(row.get("confidence") or 0.0)
+def _row_confidence(row: MemoryRow) -> float:
+    return float(row.confidence or 0.0)
 
 
 def decide(
@@ -111,11 +114,11 @@ def decide(
     *,
     min_confidence: float,
     already_observed: bool,
-    similar: Sequence[dict[str, Any]],
-    same_key: Sequence[dict[str, Any]],
+    similar: Sequence[MemoryRow],
+    same_key: Sequence[MemoryRow],
     threshold: float = MERGE_THRESHOLD,
     forgotten: bool = False,
-    earlier: Sequence[dict[str, Any]] = (),
+    earlier: Sequence[MemoryRow] = (),
 ) -> Decision:
     """The storage policy for one candidate (see the module docstring). Pure.
 
@@ -130,21 +133,21 @@ def decide(
         return Decision("skip", f"confidence {scores.confidence:.2f} < {min_confidence:.2f}")
     if candidate.key and same_key:
         current = same_key[0]
-        if _same_value(candidate.key, candidate.text, current["text"], threshold):
+        if _same_value(candidate.key, candidate.text, current.text, threshold):
             return Decision("merge", f"the same {candidate.key}", current)
         return _resolve(candidate, scores, current, "")
     for row in earlier:
-        if row.get("key") and row.get("key") == candidate.key:
+        if row.key and row.key == candidate.key:
             continue  # a slot's values are compared above
-        change = replaces(candidate.text, row["text"], subject=candidate.subject)
+        change = replaces(candidate.text, row.text, subject=candidate.subject)
         if change is not None:
             return _resolve(candidate, scores, row, f"{change.reason}: ")
-    best: tuple[float, dict[str, Any]] | None = None
+    best: tuple[float, MemoryRow] | None = None
     for row in similar:
-        if candidate.key and row.get("key") == candidate.key:
+        if candidate.key and row.key == candidate.key:
             continue  # a slot's values are compared above, never by text alone
-        alike = similarity(candidate.text, row["text"])
-        if alike < threshold or differ(candidate.text, row["text"]) is not None:
+        alike = similarity(candidate.text, row.text)
+        if alike < threshold or differ(candidate.text, row.text) is not None:
             continue
         if best is None or alike > best[0]:
             best = (alike, row)
@@ -153,7 +156,7 @@ def decide(
     return Decision("create", "new")
 
 
-def _resolve(candidate: Candidate, scores: Scores, current: dict[str, Any], why: str) -> Decision:
+def _resolve(candidate: Candidate, scores: Scores, current: MemoryRow, why: str) -> Decision:
     """The seed's rule for a conflict: the higher confidence wins; a tie goes to the newer."""
     old = _row_confidence(current)
     if scores.confidence > old:
@@ -176,11 +179,11 @@ def _same_value(key: str, text: str, other: str, threshold: float) -> bool:
     return similarity(text, other) >= threshold and differ(text, other) is None
 
 
-def _is_newer(candidate: Candidate, row: dict[str, Any]) -> bool:
-    if candidate.timestamp is None or not row.get("updated"):
+def _is_newer(candidate: Candidate, row: MemoryRow) -> bool:
+    if candidate.timestamp is None or not row.updated:
         return True  # stated now: newer than anything stored
     try:
-        return candidate.timestamp >= parse_date(row["updated"])
+        return candidate.timestamp >= parse_date(row.updated)
     except ValueError:
         return True
 
@@ -398,7 +401,7 @@ class _DryRun:
     taken."""
 
     def __init__(self) -> None:
-        self.rows: dict[str, dict[str, Any]] = {}
+        self.rows: dict[str, MemoryRow] = {}
         self.superseded: set[str] = set()
         self.sources: set[str] = set()
         self.titles: set[str] = set()
@@ -408,33 +411,33 @@ class _Lookups:
     """The index look-ups the pipeline makes, seen through a dry run's overlay when there is
     one (the overlay's rows first: they are the newest)."""
 
-    def __init__(self, index: Any, dry: _DryRun | None) -> None:
+    def __init__(self, index: Index, dry: _DryRun | None) -> None:
         self.index = index
         self.dry = dry
 
     def _with_overlay(
-        self, rows: list[dict[str, Any]], fits: Callable[[dict[str, Any]], bool]
-    ) -> list[dict[str, Any]]:
+        self, rows: list[MemoryRow], fits: Callable[[MemoryRow], bool]
+    ) -> list[MemoryRow]:
         if self.dry is None:
             return rows
         mine = [r for r in reversed(self.dry.rows.values()) if fits(r)]
-        seen = {r["path"] for r in mine} | self.dry.superseded
-        return mine + [r for r in rows if r["path"] not in seen]
+        seen = {r.path for r in mine} | self.dry.superseded
+        return mine + [r for r in rows if r.path not in seen]
 
     def observed(self, source: str) -> bool:
         return self.index.observed(source) or (self.dry is not None and source in self.dry.sources)
 
-    def similar(self, words: list[str], *, type: str, subject: str) -> list[dict[str, Any]]:
+    def similar(self, words: list[str], *, type: str, subject: str) -> list[MemoryRow]:
         rows = self.index.similar(words, type=type, subject=subject)
-        return self._with_overlay(rows, lambda r: r["type"] == type and r["subject"] == subject)
+        return self._with_overlay(rows, lambda r: r.type == type and r.subject == subject)
 
-    def by_key(self, key: str, subject: str) -> list[dict[str, Any]]:
+    def by_key(self, key: str, subject: str) -> list[MemoryRow]:
         rows = self.index.by_key(key, subject)
-        return self._with_overlay(rows, lambda r: r.get("key") == key and r["subject"] == subject)
+        return self._with_overlay(rows, lambda r: r.key == key and r.subject == subject)
 
-    def mentioning(self, words: list[str], *, subject: str) -> list[dict[str, Any]]:
+    def mentioning(self, words: list[str], *, subject: str) -> list[MemoryRow]:
         rows = self.index.mentioning(words, subject=subject)
-        return self._with_overlay(rows, lambda r: r["subject"] == subject)
+        return self._with_overlay(rows, lambda r: r.subject == subject)
 
 
 class Learner:
@@ -442,7 +445,7 @@ class Learner:
 
     def __init__(
         self,
-        vault: Any,
+        vault: LearningStore,
         *,
         extractor: Extractor | None = None,
         min_confidence: float = DEFAULT_MIN_CONFIDENCE,
@@ -609,7 +612,7 @@ class Learner:
                 forgotten=source in forgotten,
             )  # fmt: skip
             when = at or candidate.timestamp or now()
-            path = decision.target["path"] if decision.target is not None else None
+            path = decision.target.path if decision.target is not None else None
             if decision.action != "skip":
                 try:
                     if dry is None:
@@ -678,15 +681,16 @@ class Learner:
         dry.sources.add(source)
         target = decision.target
         if decision.action == "merge" and target is not None:
-            row = dict(target)
-            row["confidence"] = confirm_confidence(_row_confidence(target), scores.confidence)
-            dry.rows[row["path"]] = row
-            return str(row["path"])
+            row = replace(
+                target, confidence=confirm_confidence(_row_confidence(target), scores.confidence)
+            )
+            dry.rows[row.path] = row
+            return row.path
         if decision.action == "keep" and target is not None:
-            return str(target["path"])
+            return target.path
         if decision.action == "supersede" and target is not None:
-            dry.superseded.add(target["path"])
-            dry.rows.pop(target["path"], None)
+            dry.superseded.add(target.path)
+            dry.rows.pop(target.path, None)
         folder = candidate.type.value
         root = self.vault.root
 
@@ -700,12 +704,12 @@ class Learner:
         title = unique_title(title_from_text(candidate.text), taken)
         dry.titles.add(title.lower())
         path = f"{folder}/{title}.md"
-        dry.rows[path] = {
-            "path": path, "text": candidate.text, "type": folder, "subject": candidate.subject,
-            "key": candidate.key, "confidence": scores.confidence,
-            "updated": when.replace(microsecond=0).isoformat(), "memory_id": None,
-            "status": Status.ACTIVE.value,
-        }  # fmt: skip
+        dry.rows[path] = MemoryRow(
+            path=path, text=candidate.text, type=folder, subject=candidate.subject,
+            key=candidate.key, confidence=scores.confidence,
+            updated=when.replace(microsecond=0).isoformat(), memory_id=None,
+            status=Status.ACTIVE.value,
+        )  # fmt: skip
         return path
 
     # --- writes ----------------------------------------------------------------------------
@@ -723,17 +727,17 @@ class Learner:
             entry = kept_entry(
                 when, candidate.text, scores.confidence, _row_confidence(target), source
             )
-            self.vault.edit(target["path"], lambda row: self._kept_over(row, source), history=entry)
-            return target["path"]
+            self.vault.edit(target.path, lambda row: self._kept_over(row, source), history=entry)
+            return target.path
         # supersede: the new value wins; the old note stays, marked, and named in History.
-        old_date = parse_date(target["updated"]) if target.get("updated") else None
+        old_date = parse_date(target.updated) if target.updated else None
         entry = replaced_entry(
-            when, target["text"], _row_confidence(target), scores.confidence,
+            when, target.text, _row_confidence(target), scores.confidence,
             candidate.evidence.value, old_date,
         )  # fmt: skip
         # The old note first: when a person is editing it right now, nothing is written.
         self.vault.edit(
-            target["path"], lambda row: {"status": Status.SUPERSEDED.value, "updated": when}
+            target.path, lambda row: {"status": Status.SUPERSEDED.value, "updated": when}
         )
         stored = self._create(candidate, scores, source, when, history=(entry,))
         return stored.path
@@ -745,7 +749,7 @@ class Learner:
         source: str,
         when: datetime,
         history: tuple[str, ...] = (),
-    ) -> Any:
+    ) -> StoredMemory:
         stamp = when.replace(microsecond=0)
         memory = Memory(
             id=new_id(),
@@ -767,21 +771,22 @@ class Learner:
         )
         return self.vault.write_new(memory)
 
-    def _merge(self, target: dict[str, Any], scores: Scores, source: str, when: datetime) -> str:
-        def changes(row: dict[str, Any]) -> dict[str, Any]:
+    def _merge(self, target: MemoryRow, scores: Scores, source: str, when: datetime) -> str:
+        def changes(row: MemoryRow) -> dict[str, Any]:
             # From the row as it is after any pending hand edit was recorded, so a person's
             # own confidence is what the confirmation builds on.
-            listed = list(row.get("sources") or [])
+            listed = list(row.sources)
             patch: dict[str, Any] = {
                 "confidence": confirm_confidence(_row_confidence(row), scores.confidence),
-                "confirmations": int(row.get("confirmations") or 1) + 1,
+                "confirmations": int(row.confirmations or 1) + 1,
                 "confirmed": when.replace(microsecond=0),
                 "sources": listed,
             }
             if source in listed:
                 return patch
-            total = max(int(row.get(SOURCES_COUNT_KEY) or 0), len(listed)) + 1
-            if not self.vault.can_cap_sources(row.get("memory_id")):
+            total = max(int(row.sources_count or 0), len(listed)) + 1
+            memory_id = row.memory_id
+            if memory_id is None or not self.vault.can_cap_sources(memory_id):
                 # An id that cannot name the file the dropped ones go to: list them all.
                 patch["sources"] = [*listed, source]
                 return patch
@@ -793,15 +798,15 @@ class Learner:
                 # stops listing them, so they stay observed (and forgettable) everywhere.
                 left = set(kept)
                 dropped = [s for s in listed if s not in left]
-                self.vault.record_capped_sources(row["memory_id"], dropped)
+                self.vault.record_capped_sources(memory_id, dropped)
             return patch
 
-        self.vault.edit(target["path"], changes)
-        return target["path"]
+        self.vault.edit(target.path, changes)
+        return target.path
 
-    def _kept_over(self, row: dict[str, Any], source: str) -> dict[str, Any]:
+    def _kept_over(self, row: MemoryRow, source: str) -> dict[str, Any]:
         """The note's `kept_over_sources` with this message added: what de-duplication reads
         back (the History line beside it is for a person)."""
-        data, _ = read_file(self.vault.root / row["path"])
-        listed = parse_note(data, row["path"]).fields.get(KEPT_OVER_KEY)
+        data, _ = read_file(self.vault.root / row.path)
+        listed = parse_note(data, row.path).fields.get(KEPT_OVER_KEY)
         return {KEPT_OVER_KEY: kept_over_list(listed, source)}

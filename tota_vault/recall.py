@@ -29,7 +29,6 @@ evidence and date, cut to a token budget.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -40,6 +39,7 @@ from typing import Any
 from .decay import effective_confidence
 from .index import Index
 from .model import MemoryType, parse_date
+from .rows import MemoryRow, ScoredRow
 from .text import STOPWORDS, WORD_RE, StemFinder, fts_any, fts_quote, stem
 from .topics import TOPIC_TAG, topics_of_words
 
@@ -163,11 +163,12 @@ def _days(since: str | None, now: datetime) -> float:
         return 0.0
 
 
-def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list[Recalled]:
-    """Score full-text candidates by the documented formula, best first. Pure."""
+def rank(rows: Sequence[ScoredRow], plan: QueryPlan, now: datetime) -> list[Recalled]:
+    """Score full-text candidates (each row with its bm25) by the documented formula, best
+    first. Pure."""
     if not rows:
         return []
-    best = max(-float(r.get("score") or 0.0) for r in rows) or 1.0
+    best = max(-score for _row, score in rows) or 1.0
     total_weight = sum(plan.weights.values()) or 1.0
     stems = {stem(t, forms=True): t for t in plan.terms}
     # Only the query is stemmed whole; a candidate's words are stemmed only where one starts
@@ -179,29 +180,28 @@ def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list
     # measured 0.004 lower all@5 and 0.001 lower all@10 and any@10 on LoCoMo.
     out = []
     coverages: dict[str, float] = {}
-    for row in rows:
-        relevance = max(0.0, -float(row.get("score") or 0.0)) / best
-        haystack = " ".join(str(row.get(k) or "") for k in ("title", "text", "tags", "aliases"))
+    for row, bm25 in rows:
+        relevance = max(0.0, -bm25) / best
+        haystack = " ".join((row.title, row.text, row.tags, row.aliases))
         # Without query terms (`as_recalled`: profile, recent, stale) there is nothing to cover.
         matched = tuple(sorted({stems[s] for s in finder.find(haystack)})) if stems else ()
         coverage = sum(plan.weights[t] for t in matched) / total_weight
-        coverages[row["path"]] = coverage
-        tags = str(row.get("tags") or "").split()
+        coverages[row.path] = coverage
+        tags = row.tags.split()
         shared = tuple(t for t in plan.topics if TOPIC_TAG + t in tags)
         matched += tuple(TOPIC_TAG + t for t in shared)
-        confidence = row.get("confidence")
+        confidence = row.confidence
         effective = None
         if confidence is not None:
-            confirmed = row.get("confirmed") or row.get("updated")
+            confirmed = row.confirmed or row.updated
             try:
                 when = parse_date(confirmed) if confirmed else now
             except ValueError:
                 when = now
-            effective = effective_confidence(confidence, row.get("durability") or 0.8, when, now)
-        raw_importance = row.get("importance")
-        importance = 0.5 if raw_importance is None else float(raw_importance)
-        recency = 0.5 ** (_days(row.get("updated"), now) / RECENCY_HALF_LIFE_DAYS)
-        subject = str(row.get("subject") or "").lower()
+            effective = effective_confidence(confidence, row.durability or 0.8, when, now)
+        importance = 0.5 if row.importance is None else float(row.importance)
+        recency = 0.5 ** (_days(row.updated, now) / RECENCY_HALF_LIFE_DAYS)
+        subject = (row.subject or "").lower()
         named = subject in plan.weights and plan.weights[subject] == NAME_WEIGHT
         score = (
             (W_SUBJECT if named else 0.0)
@@ -214,18 +214,18 @@ def rank(rows: Sequence[dict[str, Any]], plan: QueryPlan, now: datetime) -> list
         )
         out.append(
             Recalled(
-                id=row.get("memory_id"),
-                type=row.get("type"),
-                text=row.get("text") or "",
-                subject=row.get("subject"),
-                sources=tuple(row.get("sources") or ()),
+                id=row.memory_id,
+                type=row.type,
+                text=row.text,
+                subject=row.subject,
+                sources=row.sources,
                 confidence=confidence,
                 effective_confidence=None if effective is None else round(effective, 3),
-                evidence=row.get("evidence"),
-                updated=row.get("updated"),
-                path=row["path"],
-                title=row.get("title") or "",
-                status=row.get("status"),
+                evidence=row.evidence,
+                updated=row.updated,
+                path=row.path,
+                title=row.title,
+                status=row.status,
                 score=round(score, 4),
                 matched=matched,
             )  # fmt: skip
@@ -282,40 +282,11 @@ def _diversify(ranked: list[Recalled], coverage: Mapping[str, float]) -> list[Re
     return first + later
 
 
-#: Recall candidates: full-text matches among memories (not plain or invalid notes), with the
-#: statuses asked for.
-#: FTS5 ranks its own matches first (`ORDER BY rank`, bm25 with the index's column weights,
-#: its fast path), and only the best are joined to `notes` and filtered. Twice the candidates
-#: are fetched so that filtered-out rows (archived, other types) rarely starve the list.
-RECALL = """
-SELECT n.*, f.rank AS score FROM (
-    SELECT rowid, rank FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rank LIMIT :fetch
-) AS f JOIN notes AS n ON n.id = f.rowid
-WHERE n.error IS NULL AND n.type IS NOT NULL
-  AND (:type IS NULL OR n.type = :type)
-  AND (n.status = 'active' OR :include_archived)
-ORDER BY f.rank
-LIMIT :limit
-"""
-#: Candidates by topic alone: they get no text relevance, so bm25 order is not needed, and
-#: FTS5 walks its posting list newest first (`ORDER BY rowid DESC`) instead of scoring every
-#: match: a topic can tag tens of thousands of memories in a large vault (p95 31.6 ms at 100k
-#: when ranked by bm25, docs/benchmarks.md). The newest memories of the topic are the ones kept.
-RECALL_BY_TOPIC = """
-SELECT n.*, 0.0 AS score FROM (
-    SELECT rowid FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rowid DESC LIMIT :fetch
-) AS f JOIN notes AS n ON n.id = f.rowid
-WHERE n.error IS NULL AND n.type IS NOT NULL
-  AND (:type IS NULL OR n.type = :type)
-  AND (n.status = 'active' OR :include_archived)
-LIMIT :limit
-"""
 #: A term matching at least this many notes is common: when the message has rarer terms, the
 #: common ones are left out of the full-text query (they still count in the coverage score).
 #: bm25 would give them little weight anyway, but scoring their thousands of matches is most of
 #: a slow query's time. Counting stops at the cap, so the check costs little.
 COMMON_MATCHES = 2000
-COUNT_UP_TO = "SELECT count(*) FROM (SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? LIMIT ?)"
 
 
 def _match(index: Index, plan: QueryPlan) -> str:
@@ -328,7 +299,7 @@ def _match(index: Index, plan: QueryPlan) -> str:
     """
 
     def matches(expression: str, cap: int = COMMON_MATCHES) -> int:
-        return index.conn.execute(COUNT_UP_TO, (expression, cap)).fetchone()[0]
+        return index.count_matches(expression, cap)
 
     rare: list[str] = []
     common: list[str] = []
@@ -359,60 +330,36 @@ def recall(
     plan = build_query(message)
     if not plan.terms:
         return []
-    params = {
-        "query": _match(index, plan), "type": type,
-        "include_archived": include_archived, "limit": max(CANDIDATES, limit),
-        "fetch": 2 * max(CANDIDATES, limit),
-    }  # fmt: skip
-    rows = [dict(r) for r in index.conn.execute(RECALL, params)]
+    wanted = max(CANDIDATES, limit)
+    rows = index.recall_candidates(
+        _match(index, plan), type=type, include_archived=include_archived, limit=wanted
+    )
     if plan.topic_match:
         # Memories that share a topic but no word: candidates too, with no text relevance, so
         # they rank on coverage, subject, topic and the rest, below any good word match.
-        seen = {r["path"] for r in rows}
-        for row in index.conn.execute(RECALL_BY_TOPIC, {**params, "query": plan.topic_match}):
-            if row["path"] not in seen:
-                rows.append(dict(row))
-    for row in rows:
-        row["sources"] = _json_list(row.get("sources"))
+        seen = {row.path for row, _score in rows}
+        for row, score in index.recall_candidates(
+            plan.topic_match, type=type, include_archived=include_archived, limit=wanted,
+            by_topic=True,
+        ):  # fmt: skip
+            if row.path not in seen:
+                rows.append((row, score))
     return rank(rows, plan, now or datetime.now())[:limit]
 
 
-def _json_list(value: Any) -> list[str]:
-    if isinstance(value, list):
-        return value
-    try:
-        loaded = json.loads(value or "[]")
-    except ValueError:
-        return []
-    return loaded if isinstance(loaded, list) else []
-
-
-#: The profile: durable, important facts an assistant should always know.
-PROFILE = """
-SELECT * FROM notes
-WHERE error IS NULL AND status = 'active' AND type IN ('identity', 'preference', 'constraint')
-  AND durability >= 0.7 AND importance >= 0.5
-ORDER BY importance * confidence DESC, updated DESC
-LIMIT :limit
-"""
-
-
-def as_recalled(rows: Iterable[Any], now: datetime | None = None) -> list[Recalled]:
+def as_recalled(rows: Iterable[MemoryRow], now: datetime | None = None) -> list[Recalled]:
     """Index rows as `Recalled` memories (effective confidence included), in their order.
 
     For lists that are not answers to a message: the profile, recent memories, stale ones.
     """
-    plain = [dict(r) for r in rows]
-    for row in plain:
-        row["sources"] = _json_list(row.get("sources"))
-        row["score"] = -1.0
-    order = {row["path"]: i for i, row in enumerate(plain)}
+    plain = [(row, -1.0) for row in rows]
+    order = {row.path: i for i, (row, _score) in enumerate(plain)}
     return sorted(rank(plain, QueryPlan(()), now or datetime.now()), key=lambda r: order[r.path])
 
 
 def profile(index: Index, *, limit: int = 20, now: datetime | None = None) -> list[Recalled]:
     """Durable, important identity, preference and constraint memories, most important first."""
-    return as_recalled(index.conn.execute(PROFILE, {"limit": limit}), now)
+    return as_recalled(index.profile_rows(limit), now)
 
 
 def estimate_tokens(text: str) -> int:

@@ -41,20 +41,20 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from .files import Fingerprint, atomic_write, read_file
+from .files import atomic_write, read_file
 from .model import Evidence, Memory, MemoryType, Status, new_id, parse_date
+from .rows import MemoryRow
 from .seal import SealState, render_sealed, seal_state
+from .store import MemoryStore
 from .themes import derive_title, named_entities
 from .topics import TOPIC_TAG, topics_of
 
 if TYPE_CHECKING:
-    from .index import Index
+    pass
 
 __all__ = [
     "Group",
@@ -108,7 +108,7 @@ class Group:
 
     subject: str
     theme: str
-    members: tuple[dict[str, Any], ...]
+    members: tuple[MemoryRow, ...]
     display: str = ""
 
     @property
@@ -182,12 +182,12 @@ def member_of(
     return Member(path, who, float(confidence or 0.0), key or None, tuple(topics), names)
 
 
-def _member_of_row(row: Mapping[str, Any]) -> Member | None:
-    if row.get("status", "active") != Status.ACTIVE.value:
+def _member_of_row(row: MemoryRow) -> Member | None:
+    if row.status not in (None, Status.ACTIVE.value):
         return None
     return member_of(
-        row["path"], row.get("subject"), row.get("key"), row.get("type"),
-        row.get("confidence"), row.get("tags"), row.get("text"),
+        row.path, row.subject, row.key, row.type,
+        row.confidence, row.tags, row.text,
     )  # fmt: skip
 
 
@@ -258,20 +258,20 @@ def _top(members: list[Member], limit: int) -> tuple[str, ...]:
 
 
 def plan_reflections(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Sequence[MemoryRow],
     *,
     min_members: int = MIN_MEMBERS,
     max_members: int = MAX_MEMBERS,
 ) -> list[Group]:
-    """Group whole index rows (dicts) of active memories: `plan_groups` over them. Pure."""
-    by_path = {row["path"]: row for row in rows}
+    """Group whole index rows of active memories: `plan_groups` over them. Pure."""
+    by_path = {row.path: row for row in rows}
     members = [m for m in map(_member_of_row, rows) if m is not None]
     plans = plan_groups(members, min_members=min_members, max_members=max_members)
     return [_with_display(_group(plan, by_path)) for plan in plans]
 
 
-def _group(plan: Plan, rows: Mapping[str, Mapping[str, Any]]) -> Group:
-    members = tuple(dict(rows[p]) for p in plan.paths if p in rows)
+def _group(plan: Plan, rows: Mapping[str, MemoryRow]) -> Group:
+    members = tuple(rows[p] for p in plan.paths if p in rows)
     return Group(plan.subject, plan.theme, members)
 
 
@@ -282,7 +282,7 @@ def _with_display(group: Group) -> Group:
     written = Counter(
         surface
         for row in group.members
-        for folded, surface in named_entities(str(row.get("text") or ""), group.subject)
+        for folded, surface in named_entities(str(row.text or ""), group.subject)
         if folded == group.theme
     )
     if not written:
@@ -294,16 +294,16 @@ def _with_display(group: Group) -> Group:
 # --- what a reflection says ------------------------------------------------------------------
 
 
-def _when(row: Mapping[str, Any]) -> datetime | None:
+def _when(row: MemoryRow) -> datetime | None:
     try:
-        return parse_date(row["created"]) if row.get("created") else None
+        return parse_date(row.created) if row.created else None
     except ValueError:
         return None
 
 
 def reflection_title(group: Group) -> str:
     """The title of a new reflection, derived from its members' statements (themes.py)."""
-    texts = {str(r["path"]): str(r.get("text") or "") for r in group.members}
+    texts = {str(r.path): str(r.text or "") for r in group.members}
     return derive_title(group.subject, group.theme, group.label, texts)
 
 
@@ -318,14 +318,14 @@ def reflection_text(group: Group) -> str:
             f", from {first:%d %B %Y}"
             + (f" to {last:%d %B %Y}" if last.date() != first.date() else "")
         ).replace(" 0", " ")
-    types = Counter(r.get("type") for r in group.members)
+    types = Counter(r.type for r in group.members)
     kinds = ", ".join(f"{n} {t}" for t, n in sorted(types.items(), key=lambda i: (-i[1], i[0])))
-    highlights = [str(r.get("text") or "").split("\n")[0].strip() for r in group.members[:3]]
+    highlights = [str(r.text or "").split("\n")[0].strip() for r in group.members[:3]]
     summary = (
         f"{len(group.members)} memories of {label} about “{group.label}”{span} ({kinds}). "
         + " ".join(h if h.endswith((".", "!", "?")) else h + "." for h in highlights if h)
     )
-    links = "\n".join(f"- [[{r['title']}]]" for r in group.members)
+    links = "\n".join(f"- [[{r.title}]]" for r in group.members)
     return f"{summary}\n\n## Members\n{links}"
 
 
@@ -334,10 +334,10 @@ def reflection_memory(group: Group, at: datetime, *, memory_id: str | None = Non
     """The reflection note for a group, as tota writes it."""
     sources: list[str] = []
     for row in group.members:
-        for source in row.get("sources") or ():
+        for source in row.sources or ():
             if source not in sources:
                 sources.append(source)
-    confidence = sum((r.get("confidence") or 0.0) for r in group.members) / len(group.members)
+    confidence = sum((r.confidence or 0.0) for r in group.members) / len(group.members)
     stamp = at.replace(microsecond=0)
     return Memory(
         id=memory_id or new_id(),
@@ -373,23 +373,23 @@ def linked_titles(body: str, *, fold: bool = True) -> set[str]:
 Covers = dict[tuple[str, str], list[str]]
 
 
-def covers_of(reflections: Iterable[Mapping[str, Any]]) -> Covers:
+def covers_of(reflections: Iterable[MemoryRow]) -> Covers:
     """Which titles each person's reflection (not tota's) links, by subject: built once, so
     checking thousands of groups against thousands of reflections costs their links. Pure."""
     covers: Covers = {}
     for row in reflections:
-        if str(row.get("key") or "").startswith("reflection/"):
+        if str(row.key or "").startswith("reflection/"):
             continue  # tota's own: found again by key, not a cover
-        subject = row.get("subject") or "user"
-        for title in sorted(linked_titles(str(row.get("body") or ""))):
-            covers.setdefault((subject, title), []).append(str(row["path"]))
+        subject = row.subject or "user"
+        for title in sorted(linked_titles(str(row.body or ""))):
+            covers.setdefault((subject, title), []).append(str(row.path))
     return covers
 
 
 def covered_by(group: Group, covers: Covers) -> str | None:
     """The path of a person's reflection that already covers the group: about the same
     subject, linking at least half of its members (the first such, by path). Pure."""
-    titles = {str(r.get("title") or "").casefold() for r in group.members}
+    titles = {str(r.title or "").casefold() for r in group.members}
     hits = Counter(path for t in titles for path in covers.get((group.subject, t), ()))
     enough = sorted(path for path, n in hits.items() if 2 * n >= len(titles))
     return enough[0] if enough else None
@@ -398,31 +398,8 @@ def covered_by(group: Group, covers: Covers) -> str | None:
 # --- writing ---------------------------------------------------------------------------------
 
 
-class ReflectionStore(Protocol):
-    """What reflecting needs of a vault: its folder and index, new notes, and batches."""
-
-    root: Path
-
-    @property
-    def index(self) -> Index:
-        """The open index."""
-        ...
-
-    def write_new(self, memory: Memory, *, title: str | None = None) -> Any:
-        """Write a new memory's note (unique title) and index it; `.path` is where."""
-        ...
-
-    def index_written(self, rel: str, data: bytes, fingerprint: Fingerprint) -> None:
-        """Index a note tota just wrote."""
-        ...
-
-    def batch(self) -> AbstractContextManager[None]:
-        """Many writes as one index transaction."""
-        ...
-
-
 def reflect(
-    store: ReflectionStore, *, dry_run: bool = False, now: datetime | None = None
+    store: MemoryStore, *, dry_run: bool = False, now: datetime | None = None
 ) -> ReflectReport:
     """Write or update one reflection per group of the whole vault (`tota reflect`).
 
@@ -452,7 +429,7 @@ def pending_topics(
 
 
 def note_new_members(
-    store: ReflectionStore, paths: Iterable[str], *, now: datetime | None = None
+    store: MemoryStore, paths: Iterable[str], *, now: datetime | None = None
 ) -> ReflectReport:
     """After `observe`: add the new memories at `paths` to their topics' pending lists, and
     reflect on each topic that gained `AUTO_NEW_MEMBERS` since tota last did.
@@ -488,7 +465,7 @@ def note_new_members(
 
 
 def _reflect_topic(
-    store: ReflectionStore,
+    store: MemoryStore,
     subject: str,
     tag: str,
     fresh: Sequence[str],
@@ -501,8 +478,8 @@ def _reflect_topic(
     current = index.reflection_by_key(reflection_key(subject, tag), subject)
     paths = set(fresh)
     if current is not None:
-        paths.update(index.paths_titled(linked_titles(str(current.get("body") or ""), fold=False)))
-    rows = {r["path"]: r for r in index.rows_at(sorted(paths))}
+        paths.update(index.paths_titled(linked_titles(str(current.body or ""), fold=False)))
+    rows = {r.path: r for r in index.rows_at(sorted(paths))}
     members = [m for m in map(_member_of_row, rows.values()) if m is not None]
     mine = [m for m in members if m.subject == subject and tag in m.topics]
     for plan in plan_groups(mine):
@@ -517,7 +494,7 @@ def _reflect_topic(
 
 
 def _write_plans(
-    store: ReflectionStore, plans: Sequence[Plan], *, dry_run: bool, at: datetime
+    store: MemoryStore, plans: Sequence[Plan], *, dry_run: bool, at: datetime
 ) -> ReflectReport:
     report = ReflectReport(dry_run=dry_run)
     if not plans:
@@ -526,13 +503,13 @@ def _write_plans(
     reflections = index.reflection_rows()
     covers = covers_of(reflections)
     existing = {
-        (r["key"], r.get("subject") or "user"): r
+        (r.key, r.subject or "user"): r
         for r in reflections
-        if str(r.get("key") or "").startswith("reflection/")
+        if str(r.key or "").startswith("reflection/")
     }
     with store.batch():
         for chunk in _chunks(plans, 200):
-            rows = {r["path"]: r for r in index.rows_at([p for plan in chunk for p in plan.paths])}
+            rows = {r.path: r for r in index.rows_at([p for plan in chunk for p in plan.paths])}
             for plan in chunk:
                 group = _with_display(_group(plan, rows))
                 if len(group.members) < MIN_MEMBERS:
@@ -547,7 +524,7 @@ def _write_plans(
 
 
 def _create(
-    store: ReflectionStore,
+    store: MemoryStore,
     group: Group,
     covers: Covers,
     report: ReflectReport,
@@ -568,35 +545,35 @@ def _create(
 
 
 def _update(
-    store: ReflectionStore,
+    store: MemoryStore,
     group: Group,
-    current: Mapping[str, Any],
+    current: MemoryRow,
     report: ReflectReport,
     *,
     dry_run: bool,
     at: datetime,
 ) -> None:
-    created = parse_date(current["created"]) if current.get("created") else None
-    memory = reflection_memory(group, at, memory_id=current["memory_id"], created=created)
+    created = parse_date(current.created) if current.created else None
+    memory = reflection_memory(group, at, memory_id=current.memory_id, created=created)
     same = (
-        memory.text == current["text"]
-        and list(memory.sources) == list(current.get("sources") or [])
-        and memory.confidence == current["confidence"]
+        memory.text == current.text
+        and list(memory.sources) == list(current.sources or [])
+        and memory.confidence == current.confidence
     )
     if same:
-        report.unchanged.append(current["path"])
+        report.unchanged.append(current.path)
         return
-    data, fingerprint = read_file(store.root / current["path"])
+    data, fingerprint = read_file(store.root / current.path)
     edited = seal_state(data.decode("utf-8", errors="replace")) is not SealState.SEALED
     # A person's edit that tota has recorded is sealed again, with evidence `manual`.
-    if edited or current.get("evidence") != Evidence.SYSTEM.value:
-        report.left_alone.append(current["path"])
+    if edited or current.evidence != Evidence.SYSTEM.value:
+        report.left_alone.append(current.path)
         return
     if not dry_run:
         new = render_sealed(memory).encode("utf-8")
-        written = atomic_write(store.root / current["path"], new, expected=fingerprint)
-        store.index_written(current["path"], new, written)
-    report.updated.append(current["path"])
+        written = atomic_write(store.root / current.path, new, expected=fingerprint)
+        store.index_written(current.path, new, written)
+    report.updated.append(current.path)
 
 
 def _chunks(items: Sequence[Plan], size: int) -> Iterator[Sequence[Plan]]:

@@ -300,7 +300,7 @@ def _hand_edit(
         return replace(note, memory=memory), fp, None
     if _settled(root, note.path, fp, quiet):
         rows = index.get(path=note.path) or index.get(memory_id=note.memory.id)
-        previous = rows[0]["confidence"] if rows else None
+        previous = rows[0].confidence if rows else None
         changes = hand_edit_changes(note.memory, previous_confidence=previous, at=at)
         memory = note.memory.with_changes(evidence=Evidence.MANUAL, updated=at)
         try:

@@ -149,6 +149,8 @@ FORGET_CONVERSATION = "DELETE FROM turns WHERE conversation = ?"
 CLEAR_TURNS = "DELETE FROM turns"
 #: `DELETE FROM turns` leaves FTS5's segments to the delete markers; 'delete-all' empties it.
 CLEAR_FTS = "INSERT INTO turns_fts(turns_fts) VALUES ('delete-all')"
+#: Many small segments slow every query; one merge after a bulk load is cheap.
+OPTIMIZE_FTS = "INSERT INTO turns_fts(turns_fts) VALUES ('optimize')"
 COUNT_TURNS = "SELECT count(*) FROM turns"
 #: Through the UNIQUE index, which is ordered by conversation: no scan of the text.
 COUNT_CONVERSATIONS = "SELECT count(DISTINCT conversation) FROM turns"
@@ -305,6 +307,11 @@ class TurnStore:
             conn.execute(CLEAR_TURNS)
             conn.execute(CLEAR_FTS)
         return count
+
+    def optimize(self) -> None:
+        """Merge the turns' FTS5 segments into one (after keeping many turns at once)."""
+        with self._write() as conn:
+            conn.execute(OPTIMIZE_FTS)
 
     def counts(self) -> dict[str, int]:
         """How many turns are kept, of how many conversations."""

@@ -18,7 +18,6 @@ import sqlite3
 import subprocess
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -69,9 +68,11 @@ from .recall import profile as profile_memories
 from .recall import recall as recall_memories
 from .reflect import ReflectReport
 from .reflect import reflect as reflect_vault
+from .rows import MemoryRow
 from .sanitize import MAX_STATEMENT_CHARS, clean_text
 from .scoring import confirm_confidence
 from .seal import SealState, render_sealed, seal, seal_state
+from .store import Patcher, StoredMemory
 from .sync import Progress, SyncReport, read_note, reconcile
 from .topics import with_topics
 from .turns import TurnHit, turn_records
@@ -84,7 +85,7 @@ if TYPE_CHECKING:
     from .extract.messages import Message
     from .pipeline import ObserveReport
 
-__all__ = ["GITIGNORE_LINES", "StoredMemory", "Vault"]
+__all__ = ["GITIGNORE_LINES", "Vault"]
 
 #: `tota confirm`: the strength of a deliberate confirmation, as a clearly stated fact.
 CONFIRM_CONFIDENCE = 0.9
@@ -153,15 +154,6 @@ def _guarded(method: _Method) -> _Method:
             self._guard_depth -= 1
 
     return wrapper  # type: ignore[return-value]
-
-
-@dataclass(frozen=True)
-class StoredMemory:
-    """A memory together with where its note lives."""
-
-    memory: Memory
-    path: str  # vault-relative
-    fingerprint: Fingerprint
 
 
 class Vault:
@@ -349,8 +341,7 @@ class Vault:
     def _drop_index(self) -> None:
         """Forget the open index without trusting it (no checkpoint into a damaged file)."""
         if self._index is not None:
-            with contextlib.suppress(sqlite3.Error):
-                self._index.conn.close()
+            self._index.abandon()
             self._index = None
             self._index_id = None
 
@@ -492,7 +483,7 @@ class Vault:
         least `MIN_ID_PREFIX` characters), a path or a title."""
         rows = self.index.get(memory_id=ref)
         if rows:
-            return rows[0]["path"]
+            return rows[0].path
         # Also a whole id typed in lower case: ids are compared upper-cased, as ULIDs are.
         if MIN_ID_PREFIX <= len(ref) <= 26 and _ID_CHARS.fullmatch(ref):
             matches = self.index.ids_with_prefix(ref)
@@ -515,11 +506,9 @@ class Vault:
         for option in (rel, rel + ".md"):
             if (self.root / option).is_file():
                 return self._real_note(option)
-        row = self.index.conn.execute(
-            "SELECT path FROM notes WHERE title = ? COLLATE NOCASE LIMIT 1", (ref,)
-        ).fetchone()
-        if row is not None:
-            return row[0]
+        titled = self.index.path_titled(ref)
+        if titled is not None:
+            return titled
         raise NotFoundError(f"no memory with id, path or title {ref!r}")
 
     def _real_note(self, rel: str) -> str:
@@ -864,7 +853,7 @@ class Vault:
     def edit(
         self,
         rel: str,
-        changes: Callable[[dict[str, Any]], dict[str, Any]],
+        changes: Patcher,
         *,
         history: str | None = None,
     ) -> None:
@@ -876,7 +865,7 @@ class Vault:
         """
         data, fingerprint = read_file(self.root / rel)
         rows = self.index.get(path=rel)
-        if not rows or rows[0]["hash"] != fingerprint.hash:
+        if not rows or rows[0].hash != fingerprint.hash:
             self.sync(paths=[rel])
             data, fingerprint = read_file(self.root / rel)
             rows = self.index.get(path=rel)
@@ -936,19 +925,19 @@ class Vault:
         self.sync()
         rel = self.resolve(ref)
         rows = self.index.get(path=rel)
-        if not rows or rows[0].get("memory_id") is None or rows[0].get("error"):
+        if not rows or rows[0].memory_id is None or rows[0].error:
             raise ValidationError(f"{rel}: not a memory note; tota forgets only memories")
         if through_link(self.root, rel):
             raise ValidationError(
                 f"{rel}: reached through a link; tota never deletes a link or through one"
             )
         _note, fingerprint, _data = read_note(self.root, rel)
-        if fingerprint.hash != rows[0]["hash"]:
+        if fingerprint.hash != rows[0].hash:
             raise NoteChangedError("changed on disk while forgetting it; try again", path=rel)
         # Every message it came from: those its note lists and those the cap left out.
         sources = [
-            *(rows[0].get("sources") or []),
-            *self.index.capped_sources(rows[0]["memory_id"]),
+            *(rows[0].sources or []),
+            *self.index.capped_sources(rows[0].memory_id),
         ]
         # The tombstone before the delete: a crash between them leaves the memory (and a
         # tombstone that changes nothing while the memory cites the same messages).
@@ -999,9 +988,9 @@ class Vault:
         """
         rel = self.resolve(ref)
         rows = self.index.get(path=rel)
-        if not rows or rows[0].get("memory_id") is None or rows[0].get("error"):
+        if not rows or rows[0].memory_id is None or rows[0].error:
             raise ValidationError(f"{rel}: not a valid memory note; tota archives only memories")
-        if rows[0].get("status") == Status.ARCHIVED.value:
+        if rows[0].status == Status.ARCHIVED.value:
             return rel
         at = (now or datetime.now()).replace(microsecond=0)
         self.edit(rel, lambda row: {"status": Status.ARCHIVED.value, "updated": at})
@@ -1024,15 +1013,15 @@ class Vault:
         rel = self.resolve(ref)
         at = (now or datetime.now()).replace(microsecond=0)
 
-        def changes(row: dict[str, Any]) -> dict[str, Any]:
-            if row.get("confidence") is None:
+        def changes(row: MemoryRow) -> dict[str, Any]:
+            if row.confidence is None:
                 raise ValidationError(f"{rel}: not a valid memory; fix it before confirming it")
             out: dict[str, Any] = {
-                "confidence": confirm_confidence(row["confidence"], CONFIRM_CONFIDENCE),
-                "confirmations": int(row.get("confirmations") or 1) + 1,
+                "confidence": confirm_confidence(row.confidence, CONFIRM_CONFIDENCE),
+                "confirmations": int(row.confirmations or 1) + 1,
                 "confirmed": at,
             }
-            if row.get("status") == Status.ARCHIVED.value:
+            if row.status == Status.ARCHIVED.value:
                 out["status"] = Status.ACTIVE.value
             return out
 

@@ -30,6 +30,7 @@ import tota_vault.index as tindex
 from bench import _kit
 from bench._kit import median, percentile
 from bench.sync import make_queries
+from tota_vault.rows import MemoryRow
 from tota_vault.vault import Vault
 
 TOP_IDS = """
@@ -96,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         hits = []
         for rowid in ids:
             r = conn.execute(ROWS_FOR.format(table=table), {"query": match, "id": rowid}).fetchone()
-            hits.append(tindex.Hit(tindex._row_dict(r), r["score"], r["snippet"]))
+            hits.append(tindex.Hit(MemoryRow.from_sqlite(r), r["score"], r["snippet"]))
         return hits
 
     for q in queries[:5]:  # warm the page cache

@@ -72,10 +72,14 @@ def last_date(evalkit, conv):
 def memories_of(vault: Vault, conv_id: str) -> list[dict]:
     """Every active memory extraction made (not the reflections that come by themselves after
     observe) with the dialog turns it cites."""
-    rows = vault.index.conn.execute(
-        "SELECT text, sources, type FROM notes WHERE error IS NULL AND memory_id IS NOT NULL "
-        "AND status = 'active' AND type IS NOT 'reflection'"
-    ).fetchall()
+    rows = (
+        _kit.index_sql(vault)
+        .execute(
+            "SELECT text, sources, type FROM notes WHERE error IS NULL AND memory_id IS NOT NULL "
+            "AND status = 'active' AND type IS NOT 'reflection'"
+        )
+        .fetchall()
+    )
     out = []
     for text, sources, mtype in rows:
         turns = [s.split("#", 1)[1] for s in json.loads(sources) if "#" in s]
