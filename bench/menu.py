@@ -34,8 +34,8 @@ from pathlib import Path
 
 from bench import _kit
 from tota_vault import Vault
+from tota_vault.ids import short_ids
 from tota_vault.index import Index
-from tota_vault.manage import short_ids
 from tota_vault.model import new_id
 
 PYTHON = sys.executable

@@ -35,6 +35,8 @@ from tota_vault import Vault
 from tota_vault.index import SEARCH, fts_query
 from tota_vault.paths import index_path
 
+#: The repository root: the `after` process imports this checkout's `tota_vault` from here.
+ROOT = Path(__file__).resolve().parent.parent
 #: The issue's target: `tota search` as a process within this many times the bare process.
 TARGET_RATIO = 2.5
 
@@ -48,13 +50,17 @@ for row in conn.execute(sys.argv[3], params).fetchall():
 """
 
 #: Another version's `tota search`: its own package first on the path, ahead of the
-#: editable install's finder, then its typer entry point (older versions have no cli_fast).
+#: editable install's finder, then its console script's entry point (`cli_fast.main`, or
+#: typer's `cli.main` in versions older than cli_fast).
 BEFORE = """
 import sys
 sys.meta_path[:] = [f for f in sys.meta_path if "__editable__" not in repr(f)]
 sys.path[:0] = [sys.argv.pop(1)]  # in the child process, not in bench
 sys.argv[0] = "tota"
-from tota_vault.cli import main
+try:
+    from tota_vault.cli_fast import main
+except ImportError:
+    from tota_vault.cli import main
 main()
 """
 
@@ -88,7 +94,7 @@ def bench(
         searches = words_of(_kit.index_sql(v), runs)
     db = str(index_path(vault))
     tota = _kit.tota_command()
-    done: dict[str, int] = {"bare": 0, "table": 0, "json": 0, "before": 0}
+    done: dict[str, int] = {"bare": 0, "table": 0, "json": 0, "before": 0, "after": 0}
 
     def words(job: str) -> str:
         """Each job runs once a round, so its own count is the round: the same words for all."""
@@ -111,9 +117,17 @@ def bench(
                 words("before")]  # fmt: skip
         return _kit.time_process(argv)[0]
 
+    def launched() -> float:
+        """This checkout's package through the same launcher as `before` (no editable
+        install's finder on the path), so before and after differ only in the code."""
+        argv = [sys.executable, "-c", BEFORE, str(ROOT), "--vault", str(vault), "search",
+                words("after")]  # fmt: skip
+        return _kit.time_process(argv)[0]
+
     jobs = {"bare": bare, "table": table, "json": as_json}
     if before is not None:
         jobs["before"] = earlier
+        jobs["after"] = launched
     load_before = _kit.machine()["load_average_1min"]
     times = _kit.interleave(runs, jobs)
     base = statistics.median(times["bare"])
@@ -144,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     result = bench(args.size, args.runs, args.work, _kit.SEED, args.before)
     label = {"bare": "bare python + sqlite3, the same query", "table": "`tota search` (table)",
              "json": "`tota search --json`",
-             "before": f"`tota search` (table), the code in {args.before}"}  # fmt: skip
+             "before": f"`tota search` (table), the code in {args.before}",
+             "after": "`tota search` (table), this checkout, launched as before"}  # fmt: skip
     rows = [
         (label[name], f"{f['median_s']:.3f} s", f"{f['p95_s']:.3f} s", f"{f['ratio_median']}×")
         for name, f in result["figures"].items()

@@ -94,3 +94,43 @@ def test_the_hot_commands_skip_typer(sample_dir: Path, args: list[str]) -> None:
 def test_any_other_command_goes_to_typer(sample_dir: Path) -> None:
     modules, out = loaded_by(["--vault", str(sample_dir), "search", "postgres", "--help"])
     assert "typer" in modules and "Full-text search" in out
+
+
+# Beyond those, a search in a vault whose index is up to date reads the index and nothing
+# else: not the note parser (nor PyYAML and python-frontmatter behind it), not the syncer,
+# the ranking, reflect, the config file or OpenSSL's hashing (docs/benchmarks.md, bench.startup).
+NOT_FOR_AN_INDEXED_SEARCH = (
+    "tota_vault.notes",
+    "tota_vault.sync",
+    "tota_vault.recall",
+    "tota_vault.reflect",
+    "tota_vault.config",
+    "tota_vault.capped",
+    "yaml",
+    "frontmatter",
+    "markdown_it",
+    "rapidfuzz",
+    "hashlib",
+)
+
+
+def test_a_search_of_an_indexed_vault_reads_only_the_index(sample_dir: Path) -> None:
+    from tota_vault import Vault
+
+    with Vault.open(sample_dir) as vault:
+        vault.sync()
+    modules, out = loaded_by(["--vault", str(sample_dir), "search", "postgres", "--json"])
+    assert "PostgreSQL" in json.loads(out)[0]["title"]
+    loaded = {name for name in modules for light in NOT_FOR_AN_INDEXED_SEARCH
+              if name == light or name.startswith(light + ".")}  # fmt: skip
+    assert not loaded
+
+
+def test_a_table_of_results_loads_no_manager(sample_dir: Path) -> None:
+    from tota_vault import Vault
+
+    with Vault.open(sample_dir) as vault:
+        vault.sync()
+    modules, out = loaded_by(["--vault", str(sample_dir), "search", "postgres"])
+    assert "PostgreSQL" in out
+    assert not {"tota_vault.manage", "tota_vault.recall", "tota_vault.notes"} & modules

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import os
 import re
 import stat
-import tempfile
 import time
 
 try:  # POSIX only; on other systems tota skips the open-for-writing check
@@ -104,6 +102,8 @@ class Fingerprint:
 
 def content_hash(data: bytes) -> str:
     """Hash note bytes; the algorithm is named in the value so it can change later."""
+    import hashlib  # OpenSSL's load is a fifth of a search process's start: only to hash
+
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
@@ -524,6 +524,8 @@ def atomic_write(
         raise NoteChangedError(f"{path}: a symlink; tota does not write through links", path=path)
     make_dirs(path.parent)
     try:
+        import tempfile  # with random and shutil behind it: only to write
+
         fd, tmp_name = tempfile.mkstemp(
             prefix=f".{path.name}.", suffix=".tota.tmp", dir=path.parent
         )

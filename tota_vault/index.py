@@ -18,17 +18,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import IndexCorruptError, IndexError_, IndexReadOnlyError, QueryError, first_line
 from .files import Fingerprint, make_dirs
-from .history import KEPT_OVER_KEY, kept_over
 from .model import SOURCES_COUNT_KEY, Memory, format_date, source_total
-from .notes import ParsedNote
 from .rows import MemoryRow, ScoredRow, decode_list, memory_rows
 from .text import fts_phrase_query as fts_query
 from .text import fts_quote
 from .turns import TURNS_DROP, TURNS_SCHEMA, TurnStore
+
+if TYPE_CHECKING:
+    # The note parser (and PyYAML behind it) is not needed to read the index: a search
+    # process never loads it (tests/test_startup.py).
+    from .notes import ParsedNote
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -417,6 +420,8 @@ def record_from_note(note: ParsedNote, fingerprint: Fingerprint) -> NoteRecord:
 
 
 def _kept_over(memory: Memory) -> list[str]:
+    from .history import KEPT_OVER_KEY, kept_over
+
     return kept_over(memory.extra.get(KEPT_OVER_KEY), memory.history)
 
 

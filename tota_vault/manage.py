@@ -22,9 +22,9 @@ from .config import load_config
 from .errors import ValidationError
 from .files import read_file
 from .forgotten import add_forgotten
+from .ids import short_ids
 from .recall import Recalled, as_recalled, profile
 from .rows import MemoryRow
-from .vault import MIN_ID_PREFIX
 
 if TYPE_CHECKING:
     from .index import Index
@@ -143,31 +143,6 @@ def forget_conversations(index: Index, sources: Iterable[str]) -> int:
     back. Returns how many turns it removed.
     """
     return index.turns().forget(sources)
-
-
-def short_ids(index: Index, ids: Iterable[str]) -> dict[str, str]:
-    """The shortest unambiguous prefix (at least `MIN_ID_PREFIX` characters) of each id.
-
-    Like git's abbreviated hashes: ULIDs start with their time, so memories made in the same
-    second share 8 or 9 characters and a fixed length would be ambiguous. Each id's prefix is
-    decided by its two neighbours in sorted order among every id in the index, so a page of
-    ids costs two index seeks per id, at any vault size. An id the index does not know is
-    made unique against the ids it does know.
-    """
-    out: dict[str, str] = {}
-    for memory_id in ids:
-        if not memory_id or memory_id in out:
-            continue
-        shared = 0
-        for neighbour in index.id_neighbours(memory_id):
-            if neighbour:
-                shared = max(shared, _common_prefix(memory_id, neighbour))
-        out[memory_id] = memory_id[: max(MIN_ID_PREFIX, shared + 1)]
-    return out
-
-
-def _common_prefix(a: str, b: str) -> int:
-    return len(os.path.commonprefix([a, b]))
 
 
 def editor_command(environ: Mapping[str, str] | None = None) -> list[str]:

@@ -10,21 +10,15 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import logging
 import os
 import re
-import shutil
 import sqlite3
-import subprocess
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from .capped import add_capped, recordable, refresh_index
-from .config import is_paused, load_config, set_paused
-from .decay import archive_stale, find_stale
 from .errors import (
     IndexCorruptError,
     IndexError_,
@@ -38,61 +32,34 @@ from .errors import (
     VaultError,
     first_line,
 )
-from .files import (
-    TEMP_PATTERN,
-    Fingerprint,
-    atomic_write,
-    fingerprint_of,
-    fsync_folder,
-    make_dirs,
-    note_link,
-    read_file,
-    through_link,
-)
-from .forgotten import add_forgotten, read_forgotten
-from .fusion import MEMORY_DEPTH, TURN_DEPTH, fuse
-from .history import append_history
-from .index import PATCHABLE_COLUMNS, Hit, Index, fault_kind, index_error, record_from_note
-from .model import Evidence, Memory, MemoryType, Status, check_memory, new_id, now
-from .notes import (
-    ParsedNote,
-    parse_note,
-    patch_frontmatter,
-    statement_problem,
-    title_from_text,
-    unique_title,
-)
+from .files import TEMP_PATTERN, make_dirs
+from .ids import MIN_ID_PREFIX, short_ids
+from .index import Hit, Index, fault_kind, index_error
 from .paths import broken_index_copies, index_path, resolve_vault_path, state_dir
-from .recall import Recalled, build_query
-from .recall import profile as profile_memories
-from .recall import recall as recall_memories
-from .reflect import ReflectReport
-from .reflect import reflect as reflect_vault
-from .rows import MemoryRow
-from .sanitize import MAX_STATEMENT_CHARS, clean_text
-from .scoring import confirm_confidence
-from .seal import SealState, render_sealed, seal, seal_state
-from .store import Patcher, StoredMemory
-from .sync import Progress, SyncReport, read_note, reconcile
-from .topics import with_topics
-from .turns import TurnHit, turn_records
 
 if TYPE_CHECKING:
-    # Imported where used: searching and reading never pay for the checks, the learning
-    # pipeline or the secret patterns (`tota search` starts as a process; see bench/startup.py).
+    # Everything else is imported where it is used: `tota search` and `tota recall` run as
+    # processes from editors and assistants, and a search must not pay for the note parser,
+    # YAML, the learning pipeline, reflect or the secret patterns (docs/benchmarks.md,
+    # bench/startup.py; tests/test_startup.py lists what a search may load).
     from .doctor import DoctorReport
     from .extract.base import Extractor
     from .extract.messages import Message
+    from .files import Fingerprint
+    from .model import Evidence, Memory, MemoryType
+    from .notes import ParsedNote
     from .pipeline import ObserveReport
+    from .recall import Recalled
+    from .reflect import ReflectReport
+    from .rows import MemoryRow
+    from .store import Patcher, StoredMemory
+    from .sync import Progress, SyncReport
+    from .turns import TurnHit
 
 __all__ = ["GITIGNORE_LINES", "Vault"]
 
 #: `tota confirm`: the strength of a deliberate confirmation, as a clearly stated fact.
 CONFIRM_CONFIDENCE = 0.9
-#: The shortest id prefix accepted where an id is. A ULID starts with its time (10 characters),
-#: so memories learned in the same second share their first 8 or 9: a prefix that matches
-#: more than one memory is refused, never guessed.
-MIN_ID_PREFIX = 6
 _ID_CHARS = re.compile(r"[0-9A-Za-z]+")
 
 #: What `tota init` puts in the vault's .gitignore: the index and local state, tota's temp files
@@ -106,7 +73,15 @@ GITIGNORE_LINES = (
     ".trash/",
 )
 
-log = logging.getLogger("tota")
+
+def _log_notice(message: str) -> None:
+    """The default `on_notice`: a warning on the `tota` logger (logging is imported only when
+    there is something to say: a search process never loads it)."""
+    import logging
+
+    logging.getLogger("tota").warning(message)
+
+
 _Method = TypeVar("_Method", bound=Callable[..., Any])
 _T = TypeVar("_T")
 #: What an index fault is called when tota recovers from it by itself.
@@ -168,7 +143,7 @@ class Vault:
         self._guard_depth = 0
         #: Where tota says what it repaired by itself (one line each); the CLI prints to
         #: stderr, the daemon logs. By default a warning on the `tota` logger.
-        self.on_notice: Callable[[str], None] = log.warning
+        self.on_notice: Callable[[str], None] = _log_notice
         #: Folders written during `batch()`, fsynced once when it ends.
         self._unsynced: set[Path] | None = None
         #: Notes written during `batch()` (vault-relative), indexed again if it fails.
@@ -204,6 +179,9 @@ class Vault:
         Returns what was created (vault-relative). Existing files are left as they are, except
         that missing lines are appended to an existing .gitignore.
         """
+        from .files import atomic_write, fingerprint_of
+        from .model import MemoryType
+
         created: list[str] = []
         if git:  # a .gitattributes git cannot read stops the init before anything is made
             from .gitdriver import read_attributes
@@ -236,6 +214,9 @@ class Vault:
         return created
 
     def _git_init(self) -> list[str]:
+        import shutil
+        import subprocess
+
         if shutil.which("git") is None:
             raise VaultError("git is not installed; install it or run `tota init` without --git")
         from .gitdriver import setup_git
@@ -275,6 +256,8 @@ class Vault:
         if self._index is None:
             index = self._open_index()
             if index.get_state("last_sync") is None and not index.read_only:
+                from .sync import reconcile
+
                 # New, rebuilt, or never completely filled (a crash mid-sync): fill it now.
                 reconcile(self.root, index, follow_external=self._follow_external())
             index.rebuilt = False
@@ -315,6 +298,8 @@ class Vault:
 
     def _follow_external(self) -> bool:
         """tota.toml's `[sync] follow_external_links` (off: links leading outside are not read)."""
+        from .config import load_config
+
         return load_config(self.root).follow_external_links
 
     def _fault(self, exc: BaseException) -> str | None:
@@ -441,6 +426,8 @@ class Vault:
         A hand edit is written into its note only once the file has been unchanged for
         `quiet` seconds (the daemon waits; a one-shot sync the person ran does not).
         """
+        from .sync import reconcile
+
         if self._index is None:
             self._open_index().rebuilt = False
         assert self._index is not None
@@ -514,6 +501,8 @@ class Vault:
     def _real_note(self, rel: str) -> str:
         """The path of the note `rel` leads to: a link to another note of the vault stands
         for that note (which is indexed, and which `forget` deletes; never the link)."""
+        from .files import note_link, through_link
+
         real_root = os.path.realpath(self.root)
         verdict = note_link(real_root, str(self.root / rel), follow_external=True)
         if verdict is not None and verdict[0] == "alias" and through_link(self.root, rel):
@@ -523,6 +512,8 @@ class Vault:
     @_guarded
     def read(self, ref: str) -> tuple[ParsedNote, str]:
         """Read one note by id, path or title: the parsed note and its text as on disk."""
+        from .sync import read_note
+
         rel = self.resolve(ref)
         note, _fp, data = read_note(self.root, rel, follow_external=self._follow_external())
         return note, data.decode("utf-8", errors="replace")
@@ -538,7 +529,7 @@ class Vault:
         confidence: float = 0.8,
         importance: float = 0.5,
         durability: float = 0.8,
-        evidence: str | Evidence = Evidence.SYSTEM,
+        evidence: str | Evidence = "system",
         key: str | None = None,
         subject: str = "user",
         tags: Sequence[str] = (),
@@ -556,6 +547,11 @@ class Vault:
         (`notes.statement_problem`), raises `ValidationError` (nothing is cut or changed
         unasked).
         """
+        from .model import Evidence, Memory, Status, check_memory, new_id, now
+        from .notes import statement_problem
+        from .sanitize import MAX_STATEMENT_CHARS, clean_text
+        from .topics import with_topics
+
         mtype = _memory_type(type)
         text = clean_text(text)
         # One line is one statement: its runs of spaces and tabs become one space. The checks
@@ -608,6 +604,10 @@ class Vault:
 
         The title (file name) comes from `title` or the memory's text, made safe and unique.
         """
+        from .notes import title_from_text, unique_title
+        from .seal import render_sealed
+        from .store import StoredMemory
+
         folder = self.root / memory.type.value
         make_dirs(folder)
 
@@ -628,6 +628,8 @@ class Vault:
         Every note is still written atomically and refused over a newer edit; only the
         durability of the renames waits for the end of the batch.
         """
+        from .files import fsync_folder
+
         if self._unsynced is not None:
             yield
             return
@@ -661,6 +663,8 @@ class Vault:
 
     def _write(self, path: Path, data: bytes, expected: Fingerprint | None) -> Fingerprint:
         """`atomic_write`, deferring the folder's fsync inside a batch."""
+        from .files import atomic_write
+
         if self._unsynced is None:
             return atomic_write(path, data, expected=expected)
         self._unsynced.add(path.parent)
@@ -674,6 +678,9 @@ class Vault:
         The watcher will see the same write later and find nothing to do: the bytes hash the
         same as the row.
         """
+        from .index import record_from_note
+        from .notes import parse_note
+
         note = parse_note(data, rel)
         self._index_after_write(
             rel, lambda: self.index.apply(upserts=[record_from_note(note, fingerprint)])
@@ -742,6 +749,7 @@ class Vault:
         messages again changes nothing. Without an `extractor`, tota.toml's `[extract]
         backend` chooses one (the offline rules unless it says "llm").
         """
+        from .config import load_config
         from .pipeline import Learner, ObserveReport, choose_extractor
 
         items = _as_messages(messages)
@@ -769,14 +777,20 @@ class Vault:
     @property
     def paused(self) -> bool:
         """True while learning is paused (on this machine)."""
+        from .config import is_paused
+
         return is_paused(self.root)
 
     def pause(self) -> None:
         """Stop storing new memories until `resume()`."""
+        from .config import set_paused
+
         set_paused(self.root, True)
 
     def resume(self) -> None:
         """Store new memories again."""
+        from .config import set_paused
+
         set_paused(self.root, False)
 
     # --- recall ----------------------------------------------------------------------------
@@ -792,6 +806,11 @@ class Vault:
         now: datetime | None = None,
     ) -> list[Recalled]:
         """The memories most relevant to a message, ranked and explained (see `recall`)."""
+        from .config import load_config
+        from .fusion import MEMORY_DEPTH, TURN_DEPTH, fuse
+        from .recall import build_query
+        from .recall import recall as recall_memories
+
         if type is not None:
             type = _memory_type(type).value
         if limit < 1:
@@ -832,6 +851,9 @@ class Vault:
         the memories it learns from them. Nothing while `[recall] turns = false`, and never a
         forgotten message (a hook that reads the whole conversation again must not bring back
         the words of a memory the person forgot)."""
+        from .config import load_config
+        from .turns import turn_records
+
         if not load_config(self.root).turns:
             return 0
         forgotten = self.forgotten_sources()
@@ -847,6 +869,8 @@ class Vault:
     @_guarded
     def profile(self, *, limit: int = 20, now: datetime | None = None) -> list[Recalled]:
         """Durable, important identity, preference and constraint memories."""
+        from .recall import profile as profile_memories
+
         return profile_memories(self.index, limit=limit, now=now)
 
     @_guarded
@@ -863,6 +887,12 @@ class Vault:
         A person's edit that the index has not seen yet is recorded first, and `changes` is
         computed from the note's index row as it stands after that, never from a stale row.
         """
+        from .files import read_file
+        from .history import append_history
+        from .index import PATCHABLE_COLUMNS
+        from .notes import patch_frontmatter
+        from .seal import SealState, seal, seal_state
+
         data, fingerprint = read_file(self.root / rel)
         rows = self.index.get(path=rel)
         if not rows or rows[0].hash != fingerprint.hash:
@@ -895,16 +925,22 @@ class Vault:
         Running it twice changes nothing; a reflection whose members changed is rewritten in
         place (same id, same file); one a person edited is left alone and reported.
         """
+        from .reflect import reflect as reflect_vault
+
         return reflect_vault(self, dry_run=dry_run, now=now)
 
     @_guarded
     def stale(self, *, now: datetime | None = None) -> list[Recalled]:
         """Active memories whose effective confidence fell under the archive floor."""
+        from .decay import find_stale
+
         return find_stale(self.index, now or datetime.now())
 
     @_guarded
     def decay(self, *, apply: bool = False, now: datetime | None = None) -> list[Recalled]:
         """List stale memories; with `apply`, archive them (kept on disk, never deleted)."""
+        from .decay import archive_stale
+
         at = (now or datetime.now()).replace(microsecond=0)
         stale = self.stale(now=at)
         if apply:
@@ -920,7 +956,10 @@ class Vault:
         messages it came from are tombstoned (`.tota-forgotten`), so observing the same
         conversation again does not learn it back; a new message saying the same is learned.
         """
+        from .files import through_link
+        from .forgotten import add_forgotten
         from .manage import forget_conversations
+        from .sync import read_note
 
         self.sync()
         rel = self.resolve(ref)
@@ -951,11 +990,15 @@ class Vault:
     def record_capped_sources(self, memory_id: str, sources: Sequence[str]) -> None:
         """Record sources a cap is about to drop from a memory's note (`capped.py`), in the
         vault's `.tota-sources` and in the index, so they stay observed and forgettable."""
+        from .capped import add_capped
+
         add_capped(self.root, self.index, memory_id, sources)
 
     def refresh_capped_sources(self) -> None:
         """Bring the index's copy of `.tota-sources/` up to date (one stat if it is); a file
         that cannot be read raises `InvalidNoteError` naming it (learning waits for it)."""
+        from .capped import refresh_index
+
         problems = refresh_index(self.root, self.index)
         if problems:
             path, reason = problems[0]
@@ -964,6 +1007,8 @@ class Vault:
     @staticmethod
     def can_cap_sources(memory_id: str | None) -> bool:
         """Whether a memory's note may cap its sources: its capped-out ones can be recorded."""
+        from .capped import recordable
+
         return recordable(memory_id)
 
     def _forget_broken_copies(self) -> None:
@@ -978,6 +1023,8 @@ class Vault:
     @_guarded
     def forgotten_sources(self) -> frozenset[str]:
         """The messages (`<conversation>#<message>`) of forgotten memories: never learned again."""
+        from .forgotten import read_forgotten
+
         return read_forgotten(self.root)
 
     @_guarded
@@ -986,6 +1033,8 @@ class Vault:
 
         Returns the note's path. An archived memory is left as it is.
         """
+        from .model import Status
+
         rel = self.resolve(ref)
         rows = self.index.get(path=rel)
         if not rows or rows[0].memory_id is None or rows[0].error:
@@ -999,9 +1048,7 @@ class Vault:
     @_guarded
     def short_ids(self, ids: Iterable[str | None]) -> dict[str, str]:
         """Each id's shortest unambiguous prefix in this vault (at least 6 characters), for
-        displays; `resolve` accepts any of them (see `manage.short_ids`)."""
-        from .manage import short_ids
-
+        displays; `resolve` accepts any of them (see `ids.short_ids`)."""
         return short_ids(self.index, [i for i in ids if i])
 
     @_guarded
@@ -1014,6 +1061,9 @@ class Vault:
         at = (now or datetime.now()).replace(microsecond=0)
 
         def changes(row: MemoryRow) -> dict[str, Any]:
+            from .model import Status
+            from .scoring import confirm_confidence
+
             if row.confidence is None:
                 raise ValidationError(f"{rel}: not a valid memory; fix it before confirming it")
             out: dict[str, Any] = {
@@ -1046,7 +1096,14 @@ class Vault:
         return state_dir(self.root)
 
 
-_Found = TypeVar("_Found", Hit, Recalled)
+class _Located(Protocol):
+    """A search hit or a recalled memory: anything with the path of its note."""
+
+    @property
+    def path(self) -> str: ...
+
+
+_Found = TypeVar("_Found", bound=_Located)
 
 
 def _no_repeated_paths(found: list[_Found]) -> list[_Found]:
@@ -1066,6 +1123,8 @@ def _no_repeated_paths(found: list[_Found]) -> list[_Found]:
 def _quoted(hit: TurnHit, best: float) -> Recalled:
     """A turn as a recall result: its words quoted, marked `kind="turn"`; `score` is its bm25
     relative to the best turn of the query (0..1)."""
+    from .recall import Recalled
+
     return Recalled(
         id=None, type=None, text=hit.text, subject=hit.speaker, sources=(hit.source,),
         confidence=None, effective_confidence=None, evidence=None, updated=hit.at, path="",
@@ -1096,6 +1155,8 @@ def _refuse_secrets(fields: Mapping[str, Sequence[str]]) -> None:
 
 
 def _memory_type(value: str | MemoryType) -> MemoryType:
+    from .model import MemoryType
+
     try:
         return MemoryType(str(value).lower())
     except ValueError:
