@@ -102,13 +102,14 @@ def test_decay_lists_only_active_memories(vault):
 def test_apply_archives_in_batches_and_changes_nothing_else(vault, monkeypatch):
     monkeypatch.setattr(decay, "ARCHIVE_BATCH", 2)
     batches = []
-    real_batch = vault.batch
+    writer = vault._writer  # what decay writes through (store.MemoryStore)
+    real_batch = writer.batch
 
     def counting_batch():
         batches.append(1)
         return real_batch()
 
-    monkeypatch.setattr(vault, "batch", counting_batch)
+    monkeypatch.setattr(writer, "batch", counting_batch)
     stale = [
         vault.remember(
             "episode", f"Went to concert {i}.", durability=0.1, when=datetime(2024, 1, 1)

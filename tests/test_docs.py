@@ -45,3 +45,14 @@ def test_every_command_has_help_text_in_the_reference():
         section = reference.split(f"## tota {command}\n", 1)[1].split("## tota ", 1)[0]
         summary = section.split("\n\n", 2)[1].strip() if "\n\n" in section else ""
         assert len(summary) > 10, command
+
+
+def test_the_readme_python_example_runs(tmp_path: Path, capsys) -> None:
+    """ "Use it from Python" as a person would paste it, on a vault of their own."""
+    section = README.split("## Use it from Python", 1)[1]
+    code = re.search(r"```python\n(.+?)```", section, re.S).group(1)
+    assert '"~/notes/memory"' in code
+    exec(compile(code.replace('"~/notes/memory"', repr(str(tmp_path / "v"))), "README", "exec"), {})
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "preference/Prefers Neovim over VS Code.md"
+    assert out[1] == "Prefers Neovim over VS Code Prefers **Neovim** over VS Code."

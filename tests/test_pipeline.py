@@ -20,6 +20,7 @@ from tota_vault.pipeline import Learner, ObserveReport, decide
 from tota_vault.rows import MemoryRow
 from tota_vault.scoring import Scores, similarity
 from tota_vault.seal import SealState, seal_state
+from tota_vault.writer import NoteWriter
 
 # --- decide: the pure policy -----------------------------------------------------------------
 
@@ -750,14 +751,14 @@ def test_a_note_changed_on_disk_while_learning_is_skipped_and_the_rest_is_learne
         vault.observe([say("I prefer Neovim over VS Code.")], conversation_id="c1"), "create"
     )
     path = vault.root / target
-    original = Vault._write
+    original = NoteWriter._write
 
     def edited_meanwhile(self, file, data, expected):  # type: ignore[no-untyped-def]
         if file == path:  # a person saves the note between tota's read and its write
             path.write_text(path.read_text("utf-8") + "\nMy own line.\n", "utf-8")
         return original(self, file, data, expected)
 
-    monkeypatch.setattr(Vault, "_write", edited_meanwhile)
+    monkeypatch.setattr(NoteWriter, "_write", edited_meanwhile)
     report = vault.observe(
         [say("I really prefer Neovim over VS Code.", "1", D2), say("I live in Porto.", "2", D2),
          say("My sister lives in Berlin.", "3", D2)],
@@ -819,7 +820,9 @@ def test_a_conversation_is_learned_a_step_at_a_time_from_a_generator(vault: Vaul
         assert pulled <= done + 1, "the messages were read ahead of the learning"
         steps.append(done)
 
-    learner = Learner(vault)
+    learner = Learner(
+        vault._writer
+    )  # the store a Learner writes through, as Vault.observe gives it
     stepped = learner.observe(messages(), conversation_id="c", progress=progress, chunk=2)
     assert steps == [2, 4, 6, 7] and stepped.messages == 7
     # Each answer follows its question across a step boundary: the same as one step.

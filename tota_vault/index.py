@@ -657,6 +657,11 @@ class Index:
             self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._conn.close()
 
+    @property
+    def in_batch(self) -> bool:
+        """Whether a `batch()` transaction is open on this index."""
+        return self._batch_depth > 0
+
     def abandon(self) -> None:
         """Close without trusting the file: no checkpoint into an index that may be damaged
         or deleted under this connection."""

@@ -13,29 +13,26 @@ import json
 import os
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .errors import (
     IndexCorruptError,
-    IndexError_,
-    IndexReadOnlyError,
-    InvalidNoteError,
     NoteChangedError,
     NotFoundError,
     SecretError,
-    TotaError,
     ValidationError,
     VaultError,
-    first_line,
 )
 from .files import TEMP_PATTERN, make_dirs
 from .ids import MIN_ID_PREFIX, short_ids
-from .index import Hit, Index, fault_kind, index_error
-from .paths import broken_index_copies, index_path, resolve_vault_path, state_dir
+from .index import Hit, Index, index_error
+from .keeper import RECOVERABLE, IndexKeeper
+from .paths import index_path, resolve_vault_path, state_dir
+from .writer import NoteWriter
 
 if TYPE_CHECKING:
     # Everything else is imported where it is used: `tota search` and `tota recall` run as
@@ -45,14 +42,13 @@ if TYPE_CHECKING:
     from .doctor import DoctorReport
     from .extract.base import Extractor
     from .extract.messages import Message
-    from .files import Fingerprint
-    from .model import Evidence, Memory, MemoryType
+    from .model import Evidence, MemoryType
     from .notes import ParsedNote
     from .pipeline import ObserveReport
     from .recall import Recalled
     from .reflect import ReflectReport
     from .rows import MemoryRow
-    from .store import Patcher, StoredMemory
+    from .store import StoredMemory
     from .sync import Progress, SyncReport
     from .turns import TurnHit
 
@@ -84,8 +80,6 @@ def _log_notice(message: str) -> None:
 
 _Method = TypeVar("_Method", bound=Callable[..., Any])
 _T = TypeVar("_T")
-#: What an index fault is called when tota recovers from it by itself.
-_RECOVERABLE = ("corrupt", "moved")
 
 
 def _guarded(method: _Method) -> _Method:
@@ -110,18 +104,18 @@ def _guarded(method: _Method) -> _Method:
             try:
                 return method(self, *args, **kwargs)
             except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-                kind = self._fault(exc)
+                kind = self._keeper.fault(exc)
                 # Inside a caller's `batch()` the call cannot be run again safely (notes of
                 # the batch are written, its rows rolled back): say so, and let it end first.
-                if kind not in _RECOVERABLE or self._unsynced is not None:
+                if kind not in RECOVERABLE or self._writer.in_batch:
                     if kind is None and isinstance(exc, UnicodeDecodeError):
                         raise
                     raise index_error(exc, self.index_path, kind=kind) from None
-                self._recover(kind, exc)
+                self._keeper.recover(kind, exc)
             try:
                 return method(self, *args, **kwargs)
             except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-                kind = self._fault(exc)
+                kind = self._keeper.fault(exc)
                 if kind is None and isinstance(exc, UnicodeDecodeError):
                     raise
                 raise index_error(exc, self.index_path, kind=kind) from None
@@ -136,20 +130,13 @@ class Vault:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._index: Index | None = None
-        #: (device, inode) of the index file when it was opened: a new one means it was
-        #: deleted or replaced (see `check_index`).
-        self._index_id: tuple[int, int] | None = None
         self._guard_depth = 0
         #: Where tota says what it repaired by itself (one line each); the CLI prints to
         #: stderr, the daemon logs. By default a warning on the `tota` logger.
         self.on_notice: Callable[[str], None] = _log_notice
-        #: Folders written during `batch()`, fsynced once when it ends.
-        self._unsynced: set[Path] | None = None
-        #: Notes written during `batch()` (vault-relative), indexed again if it fails.
-        self._batch_written: list[str] = []
-        #: The read-only notice is said once per `Vault` (see `_open_read_only`).
-        self._said_read_only = False
+        #: The index's life (open, fill, repair) and the writes (the features' store).
+        self._keeper = IndexKeeper(root, self._notice)
+        self._writer = NoteWriter(root, self._keeper, self._notice)
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -252,158 +239,33 @@ class Vault:
 
     @property
     def index(self) -> Index:
-        """The index, opened on first use; a new or rebuilt index is filled from the files."""
-        if self._index is None:
-            index = self._open_index()
-            if index.get_state("last_sync") is None and not index.read_only:
-                from .sync import reconcile
+        """The index (the read side). Opened on first use, when a new or rebuilt one is also
+        filled from the files (`IndexKeeper.get`): every method of `Vault` reads it so."""
+        return self._keeper.get()
 
-                # New, rebuilt, or never completely filled (a crash mid-sync): fill it now.
-                reconcile(self.root, index, follow_external=self._follow_external())
-            index.rebuilt = False
-        assert self._index is not None
-        return self._index
-
-    def _open_index(self) -> Index:
-        """Open the index; one too damaged to open is moved aside and a new one made."""
-        if not self.root.is_dir():
-            raise VaultError(f"{self.root}: no vault here; create one with `tota init`")
-        try:
-            index = Index.open(self.index_path)
-        except IndexCorruptError as exc:
-            self._move_aside(getattr(exc, "reason", str(exc)))
-            index = Index.open(self.index_path)
-        except IndexReadOnlyError as exc:
-            index = self._open_read_only(exc)
-        self._index = index
-        self._index_id = _file_id(self.index_path)
-        return index
-
-    def _open_read_only(self, error: IndexReadOnlyError) -> Index:
-        """A read-only vault can still be read: open its index as it was last synced (no
-        sync, no repair), and say so once. Raise `error` when there is no index to read.
-        Writes then fail with `error`'s line, naming the file and what to do."""
-        try:
-            index = Index.open_read_only(self.index_path)
-        except IndexError_:
-            raise error from None
-        if not self._said_read_only:
-            self._said_read_only = True
-            synced = index.get_state("last_sync") or "never"
-            self.on_notice(
-                f"the index {self.index_path} is read-only; showing it as last synced "
-                f"({synced}), without the changes since"
-            )
-        return index
-
-    def _follow_external(self) -> bool:
-        """tota.toml's `[sync] follow_external_links` (off: links leading outside are not read)."""
-        from .config import load_config
-
-        return load_config(self.root).follow_external_links
-
-    def _fault(self, exc: BaseException) -> str | None:
-        """What an error says about the index file (see `fault_kind`); a UnicodeDecodeError
-        counts only when the index really holds text that is not UTF-8."""
-        kind = fault_kind(exc)
-        if isinstance(exc, UnicodeDecodeError):
-            damaged = self._index is not None and self._index.undecodable() is not None
-            return kind if damaged else None
-        return kind
-
-    def _recover(self, kind: str, exc: BaseException) -> None:
-        """Put a working index in place of a damaged or vanished one, filled from the notes."""
-        self._drop_index()
-        if kind == "corrupt":
-            self._move_aside(first_line(exc))
-        else:
-            self.on_notice(
-                f"the index {self.index_path} was deleted or replaced while in use; "
-                "opened it again and brought it up to date from the notes"
-            )
-        self.index  # noqa: B018 - opens and fills the new index
-
-    def _drop_index(self) -> None:
-        """Forget the open index without trusting it (no checkpoint into a damaged file)."""
-        if self._index is not None:
-            self._index.abandon()
-            self._index = None
-            self._index_id = None
-
-    def _move_aside(self, reason: str) -> None:
-        """Rename a damaged index (and its -wal, -shm) to `index.db.broken-<time>`, kept for a
-        look, so the next open builds a new one from the notes. `reason` is SQLite's word."""
-        self._drop_index()
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        target = self.index_path.with_name(f"{self.index_path.name}.broken-{stamp}")
-        n = 2
-        while target.exists():
-            target = self.index_path.with_name(f"{self.index_path.name}.broken-{stamp}-{n}")
-            n += 1
-        if not self.index_path.exists():
-            return  # already gone: the next open makes a new one
-        try:
-            os.replace(self.index_path, target)
-            with contextlib.suppress(OSError):
-                os.utime(target)  # its age (doctor says it) counts from now, not its last write
-            for suffix in ("-wal", "-shm"):
-                with contextlib.suppress(FileNotFoundError):
-                    os.replace(f"{self.index_path}{suffix}", f"{target}{suffix}")
-        except OSError as exc:
-            raise IndexCorruptError(
-                f"{self.index_path}: the index is damaged ({reason}) and cannot be moved aside "
-                f"({exc.strerror or exc}); delete {self.index_path.parent} and run `tota reindex`"
-            ) from None
-        older = [p for p in broken_index_copies(self.root) if p != target]
-        self._delete_copies(older)
-        self.on_notice(
-            f"the index {self.index_path} was damaged ({reason}); moved it to {target.name} "
-            "and rebuilt it from the notes"
-        )
+    def _notice(self, message: str) -> None:
+        self.on_notice(message)
 
     def delete_broken_copies(self) -> list[Path]:
         """Delete the damaged indexes moved aside (`index.db.broken-*` and their -wal, -shm);
         return those deleted. `forget` and `clear` call it: a copy holds every memory's text."""
-        return self._delete_copies(broken_index_copies(self.root))
-
-    @staticmethod
-    def _delete_copies(copies: list[Path]) -> list[Path]:
-        """Delete these moved-aside indexes (one copy is kept for a look, never a pile: each
-        is a full copy of every memory's text)."""
-        deleted = []
-        for copy in copies:
-            try:
-                for suffix in ("-wal", "-shm", ""):  # the main file last: doctor finds it
-                    with contextlib.suppress(FileNotFoundError):
-                        os.remove(f"{copy}{suffix}")
-            except OSError:
-                continue  # not ours to delete (a read-only folder): doctor still names it
-            deleted.append(copy)
-        return deleted
+        return self._keeper.delete_broken_copies()
 
     def repair_index(self, exc: BaseException) -> bool:
         """For a caller that met `exc` in a query of its own (outside `Vault`'s methods): if it
         says the index is damaged, move the index aside and rebuild it from the notes, and
         return True; the caller may then run its work again."""
-        if self._fault(exc) != "corrupt":
-            return False
-        self._recover("corrupt", exc)
-        return True
+        return self._keeper.repair(exc)
 
     def check_index(self) -> bool:
         """Reopen the index if its file was deleted or replaced since it was opened (someone
         removed `.tota/` while `tota watch` runs): the next use fills a new one from the
         notes. True when it did. One stat, cheap enough to call between every two syncs."""
-        if self._index is None or _file_id(self.index_path) == self._index_id:
-            return False
-        self._recover("moved", IndexError_("the index file was replaced"))
-        return True
+        return self._keeper.check()
 
     def close(self) -> None:
         """Close the index (checkpointing its WAL)."""
-        if self._index is not None:
-            self._index.close()
-            self._index = None
+        self._keeper.close()
 
     def __enter__(self) -> Vault:
         return self
@@ -428,15 +290,14 @@ class Vault:
         """
         from .sync import reconcile
 
-        if self._index is None:
-            self._open_index().rebuilt = False
-        assert self._index is not None
+        index = self._keeper.current or self._keeper.open()
+        index.rebuilt = False
         report = reconcile(
-            self.root, self._index, paths=paths, quiet=quiet, progress=progress,
-            follow_external=self._follow_external(),
+            self.root, index, paths=paths, quiet=quiet, progress=progress,
+            follow_external=self._keeper.follow_external(),
         )  # fmt: skip
         if paths is None and (len(report.added) + len(report.updated)) > 5000:
-            self._index.optimize()
+            index.optimize()
         return report
 
     @_guarded
@@ -445,7 +306,7 @@ class Vault:
         try:
             self.close()
         except sqlite3.Error:
-            self._drop_index()  # a damaged index cannot be checkpointed: it is deleted anyway
+            self._keeper.drop()  # a damaged index cannot be checkpointed: it is deleted anyway
         for suffix in ("", "-wal", "-shm"):
             with contextlib.suppress(FileNotFoundError):
                 os.remove(str(self.index_path) + suffix)
@@ -515,7 +376,7 @@ class Vault:
         from .sync import read_note
 
         rel = self.resolve(ref)
-        note, _fp, data = read_note(self.root, rel, follow_external=self._follow_external())
+        note, _fp, data = read_note(self.root, rel, follow_external=self._keeper.follow_external())
         return note, data.decode("utf-8", errors="replace")
 
     # --- writes ----------------------------------------------------------------------------
@@ -596,120 +457,13 @@ class Vault:
             tags=all_tags,
         )
         check_memory(memory)
-        return self.write_new(memory)
+        return self._writer.write_new(memory)
 
-    @_guarded
-    def write_new(self, memory: Memory, *, title: str | None = None) -> StoredMemory:
-        """Write a new memory's note under `<type>/<Title>.md` and index it.
-
-        The title (file name) comes from `title` or the memory's text, made safe and unique.
-        """
-        from .notes import title_from_text, unique_title
-        from .seal import render_sealed
-        from .store import StoredMemory
-
-        folder = self.root / memory.type.value
-        make_dirs(folder)
-
-        def taken(title: str) -> bool:
-            return (folder / f"{title}.md").exists() or self.index.title_taken(title)
-
-        title = unique_title(title_from_text(title or memory.text), taken)
-        rel = f"{memory.type.value}/{title}.md"
-        data = render_sealed(memory).encode("utf-8")
-        fingerprint = self._write(self.root / rel, data, None)
-        self.index_written(rel, data, fingerprint)
-        return StoredMemory(memory, rel, fingerprint)
-
-    @contextmanager
-    def batch(self) -> Iterator[None]:
-        """Many writes as one: one index transaction, and each folder fsynced once at the end.
-
-        Every note is still written atomically and refused over a newer edit; only the
-        durability of the renames waits for the end of the batch.
-        """
-        from .files import fsync_folder
-
-        if self._unsynced is not None:
-            yield
-            return
-        self._unsynced = set()
-        self._batch_written = []
-        try:
-            with self.index.batch():
-                yield
-        except BaseException:
-            # The batch's rows rolled back, but the notes it wrote are on disk (the truth):
-            # index them now, and never leave one written and unindexed without saying so.
-            self._index_after_failed_batch(self._batch_written)
-            raise
-        finally:
-            folders, self._unsynced = self._unsynced, None
-            for folder in sorted(folders):
-                fsync_folder(folder)
-
-    def _index_after_failed_batch(self, written: list[str]) -> None:
-        if not written:
-            return
-        names = ", ".join(written)
-        try:
-            self.sync(paths=written)
-        except (TotaError, sqlite3.Error, OSError) as exc:
-            self.on_notice(
-                f"written before the error but not indexed: {names} ({exc}); run `tota sync`"
-            )
-        else:
-            self.on_notice(f"written and indexed before the error: {names}")
-
-    def _write(self, path: Path, data: bytes, expected: Fingerprint | None) -> Fingerprint:
-        """`atomic_write`, deferring the folder's fsync inside a batch."""
-        from .files import atomic_write
-
-        if self._unsynced is None:
-            return atomic_write(path, data, expected=expected)
-        self._unsynced.add(path.parent)
-        written = atomic_write(path, data, expected=expected, sync_folder=False)
-        self._batch_written.append(path.relative_to(self.root).as_posix())
-        return written
-
-    def index_written(self, rel: str, data: bytes, fingerprint: Fingerprint) -> None:
-        """Tell the index at once about a note tota just wrote (no need to read it back).
-
-        The watcher will see the same write later and find nothing to do: the bytes hash the
-        same as the row.
-        """
-        from .index import record_from_note
-        from .notes import parse_note
-
-        note = parse_note(data, rel)
-        self._index_after_write(
-            rel, lambda: self.index.apply(upserts=[record_from_note(note, fingerprint)])
-        )
-
-    def _index_after_write(self, rel: str, work: Callable[[], None]) -> None:
-        """Record in the index a change already made to a note's file.
-
-        The file is the truth and is already written, so this never fails silently: a damaged
-        or vanished index is rebuilt from the notes (which holds the new file), and any other
-        fault raises one line that says the note was written but not indexed.
-        """
-        try:
-            work()
-        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-            kind = self._fault(exc)
-            in_batch = self._index is not None and self._index._batch_depth > 0
-            if kind is None and isinstance(exc, UnicodeDecodeError):
-                raise
-            if kind in _RECOVERABLE and not in_batch:
-                self._recover(kind, exc)
-                return
-            if kind in _RECOVERABLE:
-                raise  # the guarded call around the batch rebuilds and runs it again
-            error = index_error(exc, self.index_path, kind=kind)
-            raise type(error)(
-                f"{rel} was written, but the index could not record it: {error}; then run "
-                "`tota sync`"
-            ) from None
+    def batch(self) -> AbstractContextManager[None]:
+        """Many writes as one (a program's loop of `remember`): one index transaction, and
+        each folder fsynced once at the end. Every note is still written atomically and
+        refused over a newer edit; only the durability of the renames waits for the end."""
+        return self._writer.batch()
 
     @_guarded
     def doctor(self) -> DoctorReport:
@@ -720,10 +474,10 @@ class Vault:
         """
         from .doctor import diagnose
 
-        follow = self._follow_external()
+        follow = self._keeper.follow_external()
         report = diagnose(self.root, self.index, follow_external=follow)
         if report.integrity:
-            self._recover("corrupt", IndexCorruptError("; ".join(report.integrity)))
+            self._keeper.recover("corrupt", IndexCorruptError("; ".join(report.integrity)))
             report = diagnose(self.root, self.index, follow_external=follow)
         return report
 
@@ -759,7 +513,7 @@ class Vault:
         if extractor is None:
             extractor = choose_extractor(config.extract)
         learner = Learner(
-            self, extractor=extractor, min_confidence=config.min_confidence,
+            self._writer, extractor=extractor, min_confidence=config.min_confidence,
             threshold=config.merge_threshold,
         )  # fmt: skip
         # Each step of the conversation is one guarded call: a damaged index found mid-way is
@@ -844,79 +598,12 @@ class Vault:
             memories[p.index] if p.kind == "memory" else _quoted(hits[p.index], best) for p in picks
         ]
 
-    def keep_turns(self, conversation_id: str, messages: Sequence[Message]) -> int:
-        """Keep a conversation's turns in the index for recall to quote (turns.py); return
-        how many were new. `messages` must be as `pipeline.clean_message` made them (secrets
-        redacted): the pipeline calls this with the messages it read, in the transaction of
-        the memories it learns from them. Nothing while `[recall] turns = false`, and never a
-        forgotten message (a hook that reads the whole conversation again must not bring back
-        the words of a memory the person forgot)."""
-        from .config import load_config
-        from .turns import turn_records
-
-        if not load_config(self.root).turns:
-            return 0
-        forgotten = self.forgotten_sources()
-        store = self.index.turns()
-        records = [
-            r
-            for r in turn_records(conversation_id, messages, previous=store.last_text(
-                conversation_id))
-            if f"{r.conversation}#{r.message}" not in forgotten
-        ]  # fmt: skip
-        return store.add(records)
-
     @_guarded
     def profile(self, *, limit: int = 20, now: datetime | None = None) -> list[Recalled]:
         """Durable, important identity, preference and constraint memories."""
         from .recall import profile as profile_memories
 
         return profile_memories(self.index, limit=limit, now=now)
-
-    @_guarded
-    def edit(
-        self,
-        rel: str,
-        changes: Patcher,
-        *,
-        history: str | None = None,
-    ) -> None:
-        """Change a note as tota does: a surgical frontmatter patch (and optionally one History
-        entry), resealed, written atomically, indexed at once.
-
-        A person's edit that the index has not seen yet is recorded first, and `changes` is
-        computed from the note's index row as it stands after that, never from a stale row.
-        """
-        from .files import read_file
-        from .history import append_history
-        from .index import PATCHABLE_COLUMNS
-        from .notes import patch_frontmatter
-        from .seal import SealState, seal, seal_state
-
-        data, fingerprint = read_file(self.root / rel)
-        rows = self.index.get(path=rel)
-        if not rows or rows[0].hash != fingerprint.hash:
-            self.sync(paths=[rel])
-            data, fingerprint = read_file(self.root / rel)
-            rows = self.index.get(path=rel)
-        text = data.decode("utf-8")
-        patch = changes(rows[0]) if rows else {}
-        known = False
-        if patch:
-            # A note exactly as tota wrote it has tota's own, known layout: the read-back
-            # check is for notes a person wrote or edited.
-            known = seal_state(text) is SealState.SEALED
-            text = patch_frontmatter(text, patch, verify=not known)
-        if history:
-            text = append_history(text, history)
-        new = seal(text).encode("utf-8")
-        written = self._write(self.root / rel, new, fingerprint)
-        if rows and known and not history and set(patch) <= PATCHABLE_COLUMNS:
-            # Only frontmatter scalars and sources changed in a note of tota's own layout: the
-            # row takes the same values a parse would give, without parsing the note again.
-            self._index_after_write(rel, lambda: self.index.update_row(rel, patch, written))
-        else:
-            self.index_written(rel, new, written)
 
     @_guarded
     def reflect(self, *, dry_run: bool = False, now: datetime | None = None) -> ReflectReport:
@@ -927,7 +614,7 @@ class Vault:
         """
         from .reflect import reflect as reflect_vault
 
-        return reflect_vault(self, dry_run=dry_run, now=now)
+        return reflect_vault(self._writer, dry_run=dry_run, now=now)
 
     @_guarded
     def stale(self, *, now: datetime | None = None) -> list[Recalled]:
@@ -944,7 +631,7 @@ class Vault:
         at = (now or datetime.now()).replace(microsecond=0)
         stale = self.stale(now=at)
         if apply:
-            archive_stale(self, [r.path for r in stale], at)
+            archive_stale(self._writer, [r.path for r in stale], at)
         return stale
 
     @_guarded
@@ -982,34 +669,10 @@ class Vault:
         # tombstone that changes nothing while the memory cites the same messages).
         add_forgotten(self.root, sources)
         os.unlink(self.root / rel)
-        self._index_after_write(rel, lambda: self.index.apply(deletes=[rel]))
+        self._writer.index_deleted(rel)
         forget_conversations(self.index, sources)
         self._forget_broken_copies()
         return rel
-
-    def record_capped_sources(self, memory_id: str, sources: Sequence[str]) -> None:
-        """Record sources a cap is about to drop from a memory's note (`capped.py`), in the
-        vault's `.tota-sources` and in the index, so they stay observed and forgettable."""
-        from .capped import add_capped
-
-        add_capped(self.root, self.index, memory_id, sources)
-
-    def refresh_capped_sources(self) -> None:
-        """Bring the index's copy of `.tota-sources/` up to date (one stat if it is); a file
-        that cannot be read raises `InvalidNoteError` naming it (learning waits for it)."""
-        from .capped import refresh_index
-
-        problems = refresh_index(self.root, self.index)
-        if problems:
-            path, reason = problems[0]
-            raise InvalidNoteError(reason, path=path)
-
-    @staticmethod
-    def can_cap_sources(memory_id: str | None) -> bool:
-        """Whether a memory's note may cap its sources: its capped-out ones can be recorded."""
-        from .capped import recordable
-
-        return recordable(memory_id)
 
     def _forget_broken_copies(self) -> None:
         """A damaged index moved aside still holds a forgotten memory's text: delete it."""
@@ -1023,9 +686,7 @@ class Vault:
     @_guarded
     def forgotten_sources(self) -> frozenset[str]:
         """The messages (`<conversation>#<message>`) of forgotten memories: never learned again."""
-        from .forgotten import read_forgotten
-
-        return read_forgotten(self.root)
+        return self._writer.forgotten_sources()
 
     @_guarded
     def archive(self, ref: str, *, now: datetime | None = None) -> str:
@@ -1042,7 +703,7 @@ class Vault:
         if rows[0].status == Status.ARCHIVED.value:
             return rel
         at = (now or datetime.now()).replace(microsecond=0)
-        self.edit(rel, lambda row: {"status": Status.ARCHIVED.value, "updated": at})
+        self._writer.edit(rel, lambda row: {"status": Status.ARCHIVED.value, "updated": at})
         return rel
 
     @_guarded
@@ -1075,7 +736,7 @@ class Vault:
                 out["status"] = Status.ACTIVE.value
             return out
 
-        self.edit(rel, changes)
+        self._writer.edit(rel, changes)
         return rel
 
     # --- status ----------------------------------------------------------------------------
@@ -1131,14 +792,6 @@ def _quoted(hit: TurnHit, best: float) -> Recalled:
         title="", status=None, score=round(max(0.0, -hit.score) / best, 4), matched=(),
         kind="turn", role=hit.role,
     )  # fmt: skip
-
-
-def _file_id(path: Path) -> tuple[int, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return st.st_dev, st.st_ino
 
 
 def _refuse_secrets(fields: Mapping[str, Sequence[str]]) -> None:
