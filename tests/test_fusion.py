@@ -48,6 +48,13 @@ def test_an_echo_of_a_memory_s_turn_is_dropped():
     assert picks[0].score == pytest.approx(1 / (RRF_K + 1))  # the echo lifts nothing
 
 
+def test_an_echo_a_memory_was_learned_from_still_lifts_that_memory():
+    # c#2 matched by c#1's words only, but the second memory was learned from c#2 itself.
+    picks = fuse([("c#1",), ("c#2",)], ["c#2"], limit=10, echoes=["c#1"])
+    assert kinds(picks) == [("memory", 1), ("memory", 0)]
+    assert picks[0].score == pytest.approx(1 / (RRF_K + 2) + 1 / (RRF_K + 1))
+
+
 def test_an_echo_of_a_turn_no_memory_cites_is_kept():
     # The answer to a question nobody learned: found by the question's words, and kept.
     picks = fuse([("c#5",)], ["c#2"], limit=10, echoes=["c#1"])

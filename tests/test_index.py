@@ -145,3 +145,14 @@ def test_open_read_only_refuses_another_schema(tmp_path: Path) -> None:
     with pytest.raises(IndexReadOnlyError):
         Index.open_read_only(tmp_path / "missing.db")  # nothing to read: never created
     assert not (tmp_path / "missing.db").exists()
+
+
+def test_a_row_read_as_a_dict_still_works_and_says_it_is_deprecated(vault):
+    vault.remember("preference", "Likes green tea.")
+    hit = vault.search("tea")[0]
+    with pytest.warns(DeprecationWarning, match=r"row\.title"):
+        assert hit.row["title"] == hit.row.title == "Likes green tea"
+    with pytest.warns(DeprecationWarning, match=r"row\.rowid"):
+        assert hit.row["id"] == hit.row.rowid
+    with pytest.raises(KeyError):
+        hit.row["nonsense"]

@@ -3,6 +3,7 @@ the reflections that come by themselves after observe, on real vaults."""
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
 from datetime import datetime
 
@@ -285,3 +286,49 @@ def test_the_automatic_pass_never_writes_over_a_hand_edit(vault: Vault):
     _observe(vault, MORE_FOOD, start=10)
     assert path.read_bytes() == edited
     assert len(list((vault.root / "reflection").glob("*.md"))) == 1
+
+
+def test_a_plain_or_invalid_note_titled_like_a_member_never_joins_a_reflection(vault: Vault):
+    """The automatic pass reads a topic's members by the titles its reflection links: a
+    person's plain note (no status) or an invalid one under a member's title is no member."""
+    _observe(vault, FOOD)
+    (path,) = (vault.root / "reflection").glob("*.md")
+    title = "Makes pizza from scratch on Fridays"
+    assert f"[[{title}]]" in path.read_text("utf-8")
+    (vault.root / "journal").mkdir()
+    diary = "My cooking diary: curries, food, cooking every day.\n"  # the topic's own words
+    (vault.root / "journal" / f"{title}.md").write_text(diary, "utf-8")
+    (vault.root / "preference" / f"{title}.md").write_text(
+        "---\nid: 01JDX3M7Q9T8ZK4W5N6P2R1S0V\ntype: preference\nconfidence: 7\n---\n" + diary,
+        "utf-8",
+    )
+    vault.sync()
+    _observe(vault, MORE_FOOD, start=10)  # the topic is due again
+    note = parse_note(path.read_bytes(), path.name)
+    assert note.memory.text.startswith("6 memories")
+    assert note.body.count(f"[[{title}]]") == 1
+
+
+def test_an_index_fault_while_reflecting_after_observe_is_repaired(vault: Vault, monkeypatch):
+    """The reflection after observe runs guarded, as each step does: the damaged index is
+    moved aside and rebuilt from the notes (said in one line), and the reflection is made."""
+    from tota_vault.index import Index
+
+    real = Index.apply
+    faults = []
+
+    def apply(self, *args, upserts=(), **kwargs):  # type: ignore[no-untyped-def]
+        if not faults and any(r.path.startswith("reflection/") for r in upserts):
+            faults.append(1)  # damaged once, as a disk does
+            raise sqlite3.DatabaseError("database disk image is malformed")
+        return real(self, *args, upserts=upserts, **kwargs)
+
+    monkeypatch.setattr(Index, "apply", apply)
+    notices: list[str] = []
+    vault.on_notice = notices.append
+    _observe(vault, FOOD[:2])
+    report = vault.observe([{"role": "user", "content": FOOD[2], "id": "2"}], conversation_id="c1")
+    assert faults and [o.action for o in report.outcomes] == ["create"]
+    assert any("was damaged" in n for n in notices), notices
+    assert len(list((vault.root / "reflection").glob("*.md"))) == 1
+    assert vault.search("memories", type="reflection")

@@ -101,8 +101,8 @@ def _root(vault: VaultOption = None) -> None:
 def _open(create: bool = False) -> Vault:
     from .vault import Vault
 
-    vault = Vault.open(_state["vault"], create=create)
-    vault.on_notice = _notice  # what tota repaired by itself: one line on stderr
+    # What tota repaired by itself (from the opening on): one line on stderr.
+    vault = Vault.open(_state["vault"], create=create, on_notice=_notice)
     _state["opened"] = vault
     return vault
 

@@ -198,8 +198,8 @@ def _run(command: Callable[[Vault, dict[str, Any]], None], args: dict[str, Any])
 
     vault: Vault | None = None
     try:
-        vault = Vault.open(args["vault"], create=False)
-        vault.on_notice = _error  # what tota repaired by itself: one line on stderr
+        # What tota repaired by itself (from the opening on): one line on stderr.
+        vault = Vault.open(args["vault"], create=False, on_notice=_error)
         with vault:
             command(vault, args)
     except TotaError as exc:

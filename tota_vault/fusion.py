@@ -97,11 +97,11 @@ def fuse(
         for source in sources:
             first_citing.setdefault(source, i)
     for j, source in enumerate(turns):
-        echo_of = echoes[j] if j < len(echoes) else None
-        if echo_of is not None and echo_of in first_citing:
-            continue
         share = turn_weight / (k + j + 1)
         owner = first_citing.get(source)
+        echo_of = echoes[j] if j < len(echoes) else None
+        if owner is None and echo_of is not None and echo_of in first_citing:
+            continue  # its match was a ranked memory's words: listed, it would say them twice
         if owner is not None:
             earned["memory", owner] += share
         else:

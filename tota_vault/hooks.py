@@ -168,8 +168,7 @@ def prompt_context(
     from .recall import context_block
     from .vault import Vault
 
-    with Vault.open(root, create=False) as vault:
-        vault.on_notice = _notices.append
+    with Vault.open(root, create=False, on_notice=_notices.append) as vault:
         results = vault.recall(hook.prompt, limit)
     return context_block(results, budget=budget, heading="Memories")
 
@@ -181,8 +180,7 @@ def session_context(root: Path, hook: HookInput, *, budget: int = SESSION_BUDGET
     from .vault import Vault
     from .watch import daemon_status
 
-    with Vault.open(root, create=False) as vault:
-        vault.on_notice = _notices.append
+    with Vault.open(root, create=False, on_notice=_notices.append) as vault:
         if daemon_status(vault.root) is None:
             vault.sync()
         results = vault.profile(limit=PROFILE_LIMIT)
@@ -331,8 +329,7 @@ def learn_session(root: Path, hook: HookInput, *, inline: bool = False) -> StopR
             return report
         # Each message is cited by its own line's session (a resumed session carries earlier
         # sessions' lines over): one observe per session.
-        with Vault.open(root, create=False) as vault:
-            vault.on_notice = _notices.append
+        with Vault.open(root, create=False, on_notice=_notices.append) as vault:
             for owner, messages in session.conversations(only=pending):
                 result = vault.observe(messages, conversation_id=owner)
                 report.paused = result.paused

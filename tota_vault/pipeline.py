@@ -523,8 +523,17 @@ class Learner:
             from .reflect import note_new_members
 
             new = [o.path for o in report.outcomes if o.action in ("create", "supersede")]
-            try:
+
+            def reflect_new() -> None:
                 note_new_members(self.vault, [p for p in new if p], now=at)
+
+            try:
+                # Through the guard, as each step: an index fault is repaired (and the
+                # reflection tried again) or said in one line, never a traceback.
+                if guard is not None:
+                    guard(reflect_new)
+                else:
+                    reflect_new()
             except TotaError as exc:  # what was learned stays learned; `tota reflect` retries
                 report.notes.append(f"reflections not updated: {exc}")
         return report

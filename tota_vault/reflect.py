@@ -183,7 +183,8 @@ def member_of(
 
 
 def _member_of_row(row: MemoryRow) -> Member | None:
-    if row.status not in (None, Status.ACTIVE.value):
+    # A plain or invalid note has no status (NULL): never a member, as a reflection is not.
+    if row.status != Status.ACTIVE.value or not row.is_memory:
         return None
     return member_of(
         row.path, row.subject, row.key, row.type,

@@ -75,6 +75,21 @@ class MemoryRow:
             values[field] = value
         return cls(**values)
 
+    def __getitem__(self, column: str) -> Any:
+        """`row["title"]`, as rows read when they were dicts: deprecated, read
+        `row.title`. Kept so a program written against `Hit.row` keeps working meanwhile."""
+        import warnings
+
+        name = _COLUMN_FIELDS.get(column)
+        if name is None:
+            raise KeyError(column)
+        warnings.warn(
+            f"row[{column!r}] is deprecated; read row.{name} (MemoryRow)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(self, name)
+
     @property
     def is_memory(self) -> bool:
         """A valid memory (not a plain note, not an invalid one)."""

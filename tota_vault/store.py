@@ -2,8 +2,9 @@
 
 The pipeline, reflect and decay do their reads through the index (typed `MemoryRow`s) and
 their writes through a `MemoryStore`: write a new note, patch one, many writes as one batch.
-`Vault` is the one implementation; the features name this protocol, never `Vault`, so each
-can be driven by a test's own store and none reaches into the vault's internals.
+`writer.NoteWriter` is the one implementation (a `Vault` hands its own to the features); the
+features name this protocol, never `Vault`, so each can be driven by a test's own store and
+none reaches into the vault's internals.
 
 Every write a store makes keeps the vault's promises (invariant 2 of the design): atomic, refused
 over a newer hand edit, a person's note patched surgically, the index told at once.

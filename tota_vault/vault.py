@@ -141,22 +141,31 @@ class Vault:
     # --- opening ---------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str] | None = None, *, create: bool = True) -> Vault:
+    def open(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        create: bool = True,
+        on_notice: Callable[[str], None] | None = None,
+    ) -> Vault:
         """Open the vault at `path` (default: `$TOTA_VAULT` or `~/.tota/memory/second-brain`).
 
         With `create=True` a missing vault is made (private folders, one per type); otherwise a
-        missing folder raises `VaultError`.
+        missing folder raises `VaultError`. `on_notice` is where tota says, one line each, what
+        it repaired by itself (default: a warning on the `tota` logger). The index is opened
+        by the first call that reads it (see `index`).
         """
         root = resolve_vault_path(path)
         if root.exists() and not root.is_dir():
             raise VaultError(f"{root}: is a file, not a vault folder")
+        if not root.exists() and not create:
+            raise VaultError(f"{root}: no vault here; create one with `tota init`")
+        vault = cls(root)
+        if on_notice is not None:
+            vault.on_notice = on_notice
         if not root.exists():
-            if not create:
-                raise VaultError(f"{root}: no vault here; create one with `tota init`")
-            vault = cls(root)
             vault.init()
-            return vault
-        return cls(root)
+        return vault
 
     def init(self, *, git: bool = False) -> list[str]:
         """Lay out the vault: type folders and a .gitignore; with `git`, a repository whose
@@ -239,9 +248,10 @@ class Vault:
 
     @property
     def index(self) -> Index:
-        """The index (the read side). Opened on first use, when a new or rebuilt one is also
-        filled from the files (`IndexKeeper.get`): every method of `Vault` reads it so."""
-        return self._keeper.get()
+        """The index (the read side). The first read opens it, and fills a new, rebuilt or
+        half-filled one from the notes (`IndexKeeper.get`): not free the first time, which is
+        why `sync` opens it without the fill, so a first sync reports every note it adds."""
+        return self._keeper.current or self._keeper.get()
 
     def _notice(self, message: str) -> None:
         self.on_notice(message)

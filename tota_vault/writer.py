@@ -184,7 +184,7 @@ class NoteWriter:
         names = ", ".join(written)
         try:
             self._sync(written)
-        except (TotaError, sqlite3.Error, OSError) as exc:
+        except (TotaError, sqlite3.Error, OSError, UnicodeDecodeError) as exc:
             self._notice(
                 f"written before the error but not indexed: {names} ({exc}); run `tota sync`"
             )
