@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -32,7 +31,9 @@ def cand(text: str, *, key: str | None = None, when: datetime | None = None) -> 
 
 
 def stored(name: str, text: str, confidence: float = 0.8, updated: str = "2023-05-01T10:00:00"):
-    return MemoryRow(f"preference/{name}.md", text=text, confidence=confidence, updated=updated)
+    return MemoryRow(
+        path=f"preference/{name}.md", text=text, confidence=confidence, updated=updated
+    )
 
 
 NEOVIM = "Prefers Neovim over VS Code."
@@ -46,7 +47,7 @@ SLOT = "preference/editor"
 OLD_SLOT = stored("Emacs", "Prefers Emacs.", confidence=0.7, updated="2023-05-01T10:00:00")
 SURE_SLOT = stored("Emacs", "Prefers Emacs.", confidence=0.95, updated="2023-05-01T10:00:00")
 FAV = "preference/favorite-color"
-BLUE = replace(stored("Blue", "The user's favorite color is blue.", 0.9), key=FAV)
+BLUE = stored("Blue", "The user's favorite color is blue.", 0.9)._replace(key=FAV)
 TIE_SLOT = stored("Emacs", "Prefers Emacs.", confidence=0.85, updated="2023-05-01T10:00:00")
 
 

@@ -4,7 +4,6 @@ the reflections that come by themselves after observe, on real vaults."""
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import replace
 from datetime import datetime
 
 import pytest
@@ -71,15 +70,15 @@ def test_subjects_are_never_mixed_and_small_groups_are_skipped():
 
 def test_memories_sharing_a_topic_form_one_group_and_a_memory_may_be_in_two():
     trips = [
-        replace(
-            row(f"episode/t{i}.md", f"Trip {i}", type="episode"), tags="tota/episode topic/travel"
+        row(f"episode/t{i}.md", f"Trip {i}", type="episode")._replace(
+            tags="tota/episode topic/travel"
         )
         for i in range(3)
     ]
-    trips[0] = replace(trips[0], tags=trips[0].tags + " topic/food")
+    trips[0] = trips[0]._replace(tags=trips[0].tags + " topic/food")
     food = [
-        replace(
-            row(f"episode/f{i}.md", f"Dinner {i}", type="episode"), tags="tota/episode topic/food"
+        row(f"episode/f{i}.md", f"Dinner {i}", type="episode")._replace(
+            tags="tota/episode topic/food"
         )
         for i in range(2)
     ]
@@ -209,12 +208,12 @@ def _group(theme, texts, subject="user"):
 
 def test_a_persons_reflection_that_links_half_the_members_covers_the_group():
     group = _group("topic/sport", ["Runs.", "Swims.", "Cycles.", "Rows."])
-    mine = MemoryRow("reflection/Mine.md", subject="user", key=None,
+    mine = MemoryRow(path="reflection/Mine.md", subject="user", key=None,
                      body="Sport.\n\n- [[t0]]\n- [[T1|runs]]\n")  # fmt: skip
     assert covered_by(group, covers_of([mine])) == "reflection/Mine.md"
-    assert covered_by(group, covers_of([replace(mine, body="- [[t0]]")])) is None  # one of four
-    assert covered_by(group, covers_of([replace(mine, subject="Ana")])) is None  # someone else
-    tota = replace(mine, key="reflection/user/topic-sport")
+    assert covered_by(group, covers_of([mine._replace(body="- [[t0]]")])) is None  # one of four
+    assert covered_by(group, covers_of([mine._replace(subject="Ana")])) is None  # someone else
+    tota = mine._replace(key="reflection/user/topic-sport")
     assert covered_by(group, covers_of([tota])) is None  # tota's own is updated, not a cover
 
 

@@ -211,5 +211,5 @@ def edit_in_editor(vault: Vault, ref: str, *, editor: Sequence[str] | None = Non
         return EditReport(rel, False, editor_status=status)
     vault.sync(paths=[rel])
     rows = vault.index.get(path=rel)
-    row = rows[0] if rows else MemoryRow(rel)
+    row = rows[0] if rows else MemoryRow(path=rel)
     return EditReport(rel, True, evidence=row.evidence, error=row.error, editor_status=status)

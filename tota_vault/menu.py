@@ -471,7 +471,7 @@ class MemoryScreen(MemoryActions):
             self.say(str(exc))
             return
         rows = self.vault.index.get(path=self.row.path)
-        fields = rows[0] if rows else MemoryRow(self.row.path)
+        fields = rows[0] if rows else MemoryRow(path=self.row.path)
         memory_id = fields.memory_id
         short = self.vault.short_ids([memory_id]).get(memory_id or "", "-")
         conf = fields.confidence

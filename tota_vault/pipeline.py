@@ -690,8 +690,8 @@ class Learner:
         dry.sources.add(source)
         target = decision.target
         if decision.action == "merge" and target is not None:
-            row = replace(
-                target, confidence=confirm_confidence(_row_confidence(target), scores.confidence)
+            row = target._replace(
+                confidence=confirm_confidence(_row_confidence(target), scores.confidence)
             )
             dry.rows[row.path] = row
             return row.path

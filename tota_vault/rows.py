@@ -2,12 +2,16 @@
 
 The index (index.py) owns the SQL; what its reads hand back is a `MemoryRow`, with the JSON
 columns decoded once, here, and every other column as SQLite stores it. Features (the
-pipeline's merge and conflict look-ups, `Vault.edit`'s patch functions, reflect, recall,
-manage, the CLI) read attributes, never column names in strings, so a renamed column is a
-type error, not a `KeyError` at a person's prompt.
+pipeline's merge and conflict look-ups, the writer's patch functions, reflect, recall, manage,
+the CLI) read attributes, never column names in strings, so a renamed column is a type error,
+not a `KeyError` at a person's prompt.
 
-A read may select only the columns it needs (the merge look-up reads eleven of twenty-six);
-the others keep their defaults (None, "" or ()), so a partial row is still a `MemoryRow`.
+A read may select only the columns it needs (the merge look-up reads eleven of twenty-seven);
+the others keep their defaults (None, "", 0 or ()), so a partial row is still a `MemoryRow`.
+
+A `NamedTuple`, not a dataclass: recall builds one per candidate and reflect one per member,
+and a tuple is made three times faster than a frozen dataclass (measured: 4.4 against 12.3 us
+with 27 fields); its fields are in the table's column order, so a `SELECT *` row is made whole.
 """
 
 from __future__ import annotations
@@ -15,20 +19,19 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 __all__ = ["MemoryRow", "ScoredRow", "decode_list", "memory_rows"]
 
 
-@dataclass(frozen=True, slots=True)
-class MemoryRow:
+class MemoryRow(NamedTuple):
     """One row of `notes`: a note file as last indexed (a memory, a plain note, or an invalid
-    one with its `error`). Frozen: a dry run's overlay makes new rows with `replace`."""
+    one with its `error`). Immutable: a dry run's overlay makes new rows with `_replace`."""
 
-    path: str
     #: SQLite's row id (the FTS5 rowid); 0 when not selected.
     rowid: int = 0
+    path: str = ""
     size: int = 0
     mtime_ns: int = 0
     hash: str = ""
@@ -62,29 +65,21 @@ class MemoryRow:
     def from_sqlite(cls, row: sqlite3.Row) -> MemoryRow:
         """A row as SQLite returned it (`sqlite3.Row`), whatever columns were selected;
         columns that are not `notes` columns (a score, a snippet) are left to the caller."""
-        values: dict[str, Any] = {}
-        for name in row.keys():  # noqa: SIM118 - sqlite3.Row iterates values, not names
-            field = _COLUMN_FIELDS.get(name)
-            if field is None:
-                continue
-            value = row[name]
-            if field in _LISTS:
-                value = decode_list(value)
-            elif value is None and field in _NOT_NULL:
-                continue  # keep the default: a LEFT JOIN or a plain note left it empty
-            values[field] = value
-        return cls(**values)
+        return _plan(tuple(row.keys()))(row)
 
-    def __getitem__(self, column: str) -> Any:
-        """`row["title"]`, as rows read when they were dicts: deprecated, read
-        `row.title`. Kept so a program written against `Hit.row` keeps working meanwhile."""
+    def __getitem__(self, key: Any) -> Any:
+        """`row["title"]`, as rows read when they were dicts: deprecated, read `row.title`.
+        Kept so a program written against `Hit.row` keeps working meanwhile. An int or a
+        slice indexes the tuple, as for any tuple."""
+        if not isinstance(key, str):
+            return tuple.__getitem__(self, key)
         import warnings
 
-        name = _COLUMN_FIELDS.get(column)
+        name = _FIELD_OF.get(key)
         if name is None:
-            raise KeyError(column)
+            raise KeyError(key)
         warnings.warn(
-            f"row[{column!r}] is deprecated; read row.{name} (MemoryRow)",
+            f"row[{key!r}] is deprecated; read row.{name} (MemoryRow)",
             DeprecationWarning,
             stacklevel=2,
         )
@@ -96,11 +91,53 @@ class MemoryRow:
         return self.error is None and self.type is not None
 
 
-#: Column names to field names: `id` is the row id (`id` would shadow the memory's id).
-_COLUMN_FIELDS = {f.name: f.name for f in fields(MemoryRow) if f.name != "rowid"} | {"id": "rowid"}
+#: A candidate and its bm25 score (negative-better, as FTS5 gives it).
+ScoredRow = tuple[MemoryRow, float]
+
+#: Column names to field names: the table's `id` is the row id (`id` would read as the
+#: memory's id, which is `memory_id`).
+_FIELD_OF = {name: name for name in MemoryRow._fields if name != "rowid"} | {"id": "rowid"}
 _LISTS = frozenset({"sources", "observed"})
-_NOT_NULL = frozenset({"path", "rowid", "size", "mtime_ns", "hash", "title", "text", "body",
+#: Text and number columns the table declares NOT NULL: a NULL there (an outer join, a
+#: computed column) keeps the field's default rather than breaking its type.
+_NOT_NULL = frozenset({"rowid", "path", "size", "mtime_ns", "hash", "title", "text", "body",
                        "tags", "aliases"})  # fmt: skip
+#: `SELECT *` from `notes`: its columns in the table's order, which is `MemoryRow`'s.
+_TABLE = ("id", *MemoryRow._fields[1:])
+_SOURCES_AT, _OBSERVED_AT = _TABLE.index("sources"), _TABLE.index("observed")
+
+
+@lru_cache(maxsize=64)
+def _plan(columns: tuple[str, ...]) -> Any:
+    """How to make a `MemoryRow` from a row with these columns (one plan per SQL statement).
+
+    A row that starts with every column of the table in order (`SELECT *`, `n.*`, maybe with
+    a score after) is made whole, its two JSON columns decoded; any other is made from the
+    columns it has, by name."""
+    if columns[: len(_TABLE)] == _TABLE:
+        width = len(_TABLE)
+
+        def whole(row: Any) -> MemoryRow:
+            values = list(row[:width])
+            values[_SOURCES_AT] = decode_list(values[_SOURCES_AT])
+            values[_OBSERVED_AT] = decode_list(values[_OBSERVED_AT])
+            return MemoryRow._make(values)
+
+        return whole
+    known = [(i, _FIELD_OF[c]) for i, c in enumerate(columns) if c in _FIELD_OF]
+
+    def by_name(row: Any) -> MemoryRow:
+        values: dict[str, Any] = {}
+        for i, field in known:
+            value = row[i]
+            if field in _LISTS:
+                value = decode_list(value)
+            elif value is None and field in _NOT_NULL:
+                continue
+            values[field] = value
+        return MemoryRow(**values)
+
+    return by_name
 
 
 def decode_list(value: object) -> tuple[str, ...]:
@@ -108,20 +145,22 @@ def decode_list(value: object) -> tuple[str, ...]:
 
     The one place the index's JSON columns are decoded."""
     if isinstance(value, (list, tuple)):
-        return tuple(str(v) for v in value)
+        return tuple(map(str, value))
     if not isinstance(value, str) or not value:
         return ()
     try:
         loaded = json.loads(value)
     except ValueError:
         return ()
-    return tuple(str(v) for v in loaded) if isinstance(loaded, list) else ()
+    return tuple(map(str, loaded)) if isinstance(loaded, list) else ()
 
 
 def memory_rows(rows: Iterable[sqlite3.Row]) -> list[MemoryRow]:
     """Every row of a cursor as a `MemoryRow`."""
-    return [MemoryRow.from_sqlite(r) for r in rows]
-
-
-#: A candidate and its bm25 score (negative-better, as FTS5 gives it).
-ScoredRow = tuple[MemoryRow, float]
+    out: list[MemoryRow] = []
+    make = None
+    for row in rows:
+        if make is None:
+            make = _plan(tuple(row.keys()))
+        out.append(make(row))
+    return out
