@@ -132,9 +132,9 @@ ORDER BY f.rank
 #: its posting list newest first (`ORDER BY rowid DESC`, as recall.RECALL_BY_TOPIC does for
 #: notes) and stops after `limit` rows. No bm25 here, not even one call: before scoring its
 #: first row, bm25 counts every match of each term of the query (its IDF), and a common term
-#: of a million turns has a quarter of a million (21 ms for "plan" alone, though 10 rows were
-#: read; 0.2 ms without). The query names the turn's own columns (`OWN_WORDS`), so no row is
-#: an echo.
+#: of a million turns has a quarter of a million: ranking the newest 200 matches of "plan" by
+#: bm25 took 21.7 ms, walking them unscored 0.19 ms. The query names the turn's own columns
+#: (`OWN_WORDS`), so no row is an echo.
 SEARCH_NEWEST = """
 SELECT t.conversation, t.message, t.role, t.speaker, t.at, t.text, 0.0 AS score,
        NULL AS echo_of
