@@ -4,7 +4,9 @@ turned off, counted, cleared and forgotten; quoted by recall, never as a memory.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -14,9 +16,19 @@ from typer.testing import CliRunner
 from tota_vault import Vault, manage
 from tota_vault.cli import app
 from tota_vault.errors import ValidationError
+from tota_vault.extract.messages import Message
 from tota_vault.index import SCHEMA_VERSION, Index
 from tota_vault.recall import context_block
-from tota_vault.turns import TurnRecord, split_source, turn_records
+from tota_vault.turns import (
+    COMMON_MATCHES,
+    SCORED_MATCHES,
+    TurnQuery,
+    TurnRecord,
+    TurnStore,
+    plan_query,
+    split_source,
+    turn_records,
+)
 
 runner = CliRunner()
 #: Key-shaped, as a person would paste one (the detector's OpenAI family).
@@ -283,3 +295,153 @@ def test_turn_records_chain_the_context_and_cut_it():
                            previous="before")  # fmt: skip
     assert records[0].context == "before"
     assert records[1].context == long.strip()[:CONTEXT_CHARS]
+
+
+# --- planning the turn query: its cost bounded at any size (issue #12, "recall stays fast") --
+
+#: Which made-up turns each term is in: the plain-data stand-in for a large store's index.
+POSTINGS: dict[str, set[int]] = {
+    "zero": set(),
+    "a": set(range(3)),  # rare (under 10)
+    "b": set(range(10, 18)),
+    "e": set(range(20, 26)),
+    "f": set(range(30, 39)),
+    "c": set(range(100)),  # common (10 or more)
+    "d": set(range(50, 150)),
+    "g": set(range(200, 260)),  # common, in no turn with c or d
+}
+QUOTED = re.compile(r'"((?:[^"]|"")*)"')
+
+
+def counting(postings: dict[str, set[int]], caps: list[int]) -> Callable[[str, int], int]:
+    """`matches` over made-up postings: the expressions `plan_query` writes (a quoted term, an
+    OR or an AND of them, the AND in the turn's own columns) counted up to the cap."""
+
+    def matches(expression: str, cap: int) -> int:
+        caps.append(cap)
+        found = [postings[t.replace('""', '"')] for t in QUOTED.findall(expression)]
+        rows = set.intersection(*found) if " AND " in expression else set.union(*found)
+        return min(len(rows), cap)
+
+    return matches
+
+
+def own(*terms: str) -> str:
+    return "{text speaker} : (" + " AND ".join(f'"{t}"' for t in terms) + ")"
+
+
+@pytest.mark.parametrize(
+    ("terms", "query"),
+    [
+        pytest.param((), TurnQuery(""), id="no terms"),
+        pytest.param(("zero",), TurnQuery(""), id="no turn holds it"),
+        pytest.param(("a", "b"), TurnQuery('"a" OR "b"'), id="rare terms ORed"),
+        pytest.param(("c", "a", "d"), TurnQuery('"a"'), id="common ones left out"),
+        pytest.param(
+            ("zero", "c", "d"),
+            TurnQuery(own("c", "d"), ranked=False),
+            id="a term in no turn does not count as rare",
+        ),
+        pytest.param(
+            ("f", "b", "e"),
+            TurnQuery('"b" OR "e"'),
+            id="rarest first under the bound, kept in the message's order",
+        ),
+        pytest.param(("f", "b"), TurnQuery('"b"'), id="the rarest is kept alone"),
+        pytest.param(("c", "d"), TurnQuery(own("c", "d"), ranked=False), id="every term common"),
+        pytest.param(
+            ("c", "d", "g"),
+            TurnQuery(own("c", "d"), ranked=False),
+            id="no turn says all: the two weightiest",
+        ),
+        pytest.param(
+            ("g", "c", "d"), TurnQuery(own("g"), ranked=False), id="nor the two: the weightiest"
+        ),
+        pytest.param(("c",), TurnQuery(own("c"), ranked=False), id="one common term"),
+    ],
+)
+def test_plan_query_on_made_up_counts(terms: tuple[str, ...], query: TurnQuery):
+    caps: list[int] = []
+    assert plan_query(terms, counting(POSTINGS, caps), common=10, scored=16) == query
+    assert all(cap <= 10 for cap in caps)  # no count walks further than `common`
+
+
+def test_the_rare_terms_kept_stay_under_the_bound():
+    caps: list[int] = []
+    terms = ("f", "b", "e", "a")  # 9 + 8 + 6 + 3 matches
+    query = plan_query(terms, counting(POSTINGS, caps), common=10, scored=16)
+    kept = QUOTED.findall(query.match)
+    assert kept == ["e", "a"] and sum(len(POSTINGS[t]) for t in kept) < 16
+    assert plan_query(terms, counting(POSTINGS, caps), common=10, scored=100) == TurnQuery(
+        '"f" OR "b" OR "e" OR "a"'
+    )  # under a large enough bound, nothing is cut: a small store is ranked whole
+
+
+def test_the_bounds_keep_a_small_store_whole():
+    """LoCoMo's conversations (at most 680 turns, a term in at most 550) are never cut."""
+    assert COMMON_MATCHES > 680 and SCORED_MATCHES > 1453
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[TurnStore]:
+    """A real index with twelve turns of one conversation: every one says "plan"; 4, 8 and 12
+    say "week" too, 6 says "knee"; 11 is a reply that does not say "plan" itself."""
+    with Index.open(tmp_path / "index.db") as index:
+        turns = index.turns()
+        said = [f"turn {n}: a plan" + (" for the week" if n % 4 == 0 else "") for n in range(1, 13)]
+        said[5] += ", easy on the knee"
+        said[10] = "turn 11: sounds good"
+        messages = [Message("user", text, str(n)) for n, text in enumerate(said, 1)]
+        turns.add(turn_records("c", messages))
+        yield turns
+
+
+def test_a_message_of_common_words_reads_the_newest_turns_saying_them(store: TurnStore):
+    query = store.plan(["plan"], common=5)
+    assert query == TurnQuery(own("plan"), ranked=False)
+    hits = store.run(query, limit=3)
+    # Newest first, turn 11 skipped: "plan" is only in its context (the turn before).
+    assert [h.message for h in hits] == ["12", "10", "9"]
+    assert all(h.score == 0.0 and h.echo_of is None for h in hits)
+
+
+def test_every_common_word_is_required_then_the_two_weightiest(store: TurnStore):
+    query = store.plan(["week", "plan"], common=3)
+    assert not query.ranked
+    assert [h.message for h in store.run(query, limit=10)] == ["12", "8", "4"]
+    query = store.plan(["week", "plan", "turn", "knee"], common=1)  # none says all four
+    assert query == TurnQuery(own("week", "plan"), ranked=False)
+
+
+def test_rare_terms_are_ranked_by_bm25_as_before(store: TurnStore):
+    query = store.plan(["knee", "week", "plan"], common=6)  # 2, 5 and 12 turns hold them
+    assert query == TurnQuery('"knee" OR "week"')
+    hits = {h.message: h for h in store.run(query, limit=10)}
+    assert set(hits) == {"4", "5", "6", "7", "8", "9", "12"}  # 5, 7, 9: in their context
+    scores = [h.score for h in hits.values()]
+    assert scores == sorted(scores) and scores[0] < 0
+    assert {m: h.echo_of for m, h in hits.items() if h.echo_of} == {"5": "4", "7": "6", "9": "8"}
+    # At the shipped bounds this small store is searched whole, every term ORed.
+    assert store.plan(["knee", "week", "plan"]) == TurnQuery('"knee" OR "week" OR "plan"')
+
+
+@pytest.mark.parametrize("term", ["c++", "NOT", 'say "hi', "title:x", "{text}", "plan*"])
+def test_any_term_is_a_valid_query_either_way(store: TurnStore, term: str):
+    for common in (COMMON_MATCHES, 1):  # ranked, and (when it is found) read newest first
+        store.run(store.plan([term, "plan"], common=common), limit=5)  # FTS5 raises on bad syntax
+
+
+def test_forgetting_a_memory_takes_its_words_out_of_the_next_turn_too(vault: Vault):
+    """The reply after a forgotten message kept its start as context (searchable): forgetting
+    clears that too, so recall finds the forgotten words nowhere."""
+    chat = [
+        {"role": "user", "content": "I'm allergic to peanuts.", "id": "1"},
+        {"role": "assistant", "content": "Noted, I will remember that.", "id": "2"},
+    ]
+    vault.observe(chat, conversation_id="c1")
+    [memory] = [r for r in vault.recall("peanuts") if r.kind == "memory"]
+    vault.forget(memory.id)
+    assert vault.recall("peanuts allergy") == []
+    assert [t.context for t in kept(vault)] == [""]
+    assert vault.index.integrity_problems() == []  # the turns' FTS rows were kept in step
+    assert [r.sources for r in vault.recall("noted")] == [("c1#2",)]  # its own words stay

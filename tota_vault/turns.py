@@ -39,8 +39,10 @@ __all__ = [
     "TURNS_DROP",
     "TURNS_SCHEMA",
     "TurnHit",
+    "TurnQuery",
     "TurnRecord",
     "TurnStore",
+    "plan_query",
     "split_source",
     "turn_records",
 ]
@@ -106,8 +108,8 @@ LAST_TEXT = "SELECT text FROM turns WHERE conversation = ? ORDER BY id DESC LIMI
 #: How much of the turn before is kept as a turn's context: the question it answers, not a
 #: page of it (the memory side found 120 to 600 characters of the message answered alike).
 CONTEXT_CHARS = 300
-#: The best `limit` turns for a query: FTS5 ranks its own matches (`ORDER BY rank`, its fast
-#: path) before any row of `turns` is read.
+#: The best `limit` turns for a query of rare terms (`plan_query`): FTS5 ranks its own
+#: matches (`ORDER BY rank`, its fast path) before any row of `turns` is read.
 #: `own` is bm25 with the context's weight at 0: zero when the turn matched through the turn
 #: before it only (an "echo": the reply "Noted." found by the words of "I'm allergic to
 #: peanuts"). An echo names that turn (`echo_of`, its message id), so recall can drop it when
@@ -126,13 +128,40 @@ FROM (
 ) AS f JOIN turns AS t ON t.id = f.rowid
 ORDER BY f.rank
 """
+#: The newest `limit` turns for a query of common terms (`plan_query`), unscored: FTS5 walks
+#: its posting list newest first (`ORDER BY rowid DESC`, as recall.RECALL_BY_TOPIC does for
+#: notes) and stops after `limit` rows. No bm25 here, not even one call: before scoring its
+#: first row, bm25 counts every match of each term of the query (its IDF), and a common term
+#: of a million turns has a quarter of a million: ranking the newest 200 matches of "plan" by
+#: bm25 took 21.7 ms, walking them unscored 0.19 ms. The query names the turn's own columns
+#: (`OWN_WORDS`), so no row is an echo.
+SEARCH_NEWEST = """
+SELECT t.conversation, t.message, t.role, t.speaker, t.at, t.text, 0.0 AS score,
+       NULL AS echo_of
+FROM (
+    SELECT rowid FROM turns_fts WHERE turns_fts MATCH :query ORDER BY rowid DESC LIMIT :limit
+) AS f JOIN turns AS t ON t.id = f.rowid
+ORDER BY t.id DESC
+"""
 #: How many turns a term matches, counted only up to a cap (a cheap walk of its posting list).
 COUNT_UP_TO = "SELECT count(*) FROM (SELECT 1 FROM turns_fts WHERE turns_fts MATCH ? LIMIT ?)"
-#: A term in this many turns or more is common: when the message has rarer terms, the common
-#: ones are left out of the query. bm25 gives them little weight anyway, and scoring their
-#: tens of thousands of matches in a million turns is most of a slow query's time (as
-#: recall.COMMON_MATCHES does for notes).
-COMMON_MATCHES = 2000
+#: A term in this many turns or more is common: left out of the query when the message has
+#: rarer terms (bm25 gives it little weight anyway), and a message of common terms only is
+#: not scored at all (`SEARCH_NEWEST`). bm25 reads every match of each term of its query
+#: before it scores one (its IDF): at a million turns "plan" alone is in 270,000.
+COMMON_MATCHES = 1000
+#: The bound on bm25's work for one query: the rare terms ORed are kept, rarest first, while
+#: their matches sum under it. bm25's reading (every match of each term) and its scoring
+#: (every match of the query) are both at most that sum. Scoring costs about 5 to 10 µs a
+#: match on this machine (a term in 1,940 of a million turns took 13 to 25 ms alone).
+#: LoCoMo's conversations (up to 680 turns) reach a sum of 1,453 and a term at most 550
+#: turns: no question there is cut by either constant (docs/benchmarks.md).
+SCORED_MATCHES = 2000
+#: Where a turn's own words are: a message of common words is searched there only. In a
+#: store where each of its words is said thousands of times, the turns that say them
+#: themselves are the ones worth quoting, not the replies to them (as recall's notes fall
+#: back to their titles); and without bm25 an echo could not be told from its own words.
+OWN_WORDS = "{text speaker}"
 #: Which of these sources a memory decided against: the message of a memory that was
 #: superseded (or archived, unless archived memories are asked for), or one a memory was
 #: kept over (a contradiction it won: in its History, not its sources). Recall does not quote
@@ -145,6 +174,22 @@ WHERE s.source IN (SELECT value FROM json_each(:sources))
        OR NOT EXISTS (SELECT 1 FROM json_each(n.sources) WHERE value = s.source))
 """
 FORGET_TURN = "DELETE FROM turns WHERE conversation = ? AND message = ?"
+#: The turn after a forgotten one keeps the start of the forgotten words as its `context`: it
+#: is read (searchable text) and re-indexed without it, so the forgotten words are gone from
+#: the index, not only their turn. Turns have no update trigger (they never change otherwise):
+#: the FTS row is deleted with its old values and inserted again by hand.
+NEXT_TURN = """
+SELECT n.id, n.text, n.speaker, n.context FROM turns AS n
+WHERE n.conversation = :conversation
+  AND n.id > (SELECT t.id FROM turns AS t WHERE t.conversation = :conversation
+              AND t.message = :message)
+ORDER BY n.id LIMIT 1
+"""
+FTS_DELETE_TURN = (
+    "INSERT INTO turns_fts(turns_fts, rowid, text, speaker, context) VALUES ('delete', ?, ?, ?, ?)"
+)
+FTS_ADD_TURN = "INSERT INTO turns_fts(rowid, text, speaker, context) VALUES (?, ?, ?, '')"
+CLEAR_CONTEXT = "UPDATE turns SET context = '' WHERE id = ?"
 FORGET_CONVERSATION = "DELETE FROM turns WHERE conversation = ?"
 CLEAR_TURNS = "DELETE FROM turns"
 #: `DELETE FROM turns` leaves FTS5's segments to the delete markers; 'delete-all' empties it.
@@ -231,6 +276,60 @@ def split_source(source: str) -> tuple[str, str] | None:
     return conversation, message
 
 
+class TurnQuery(NamedTuple):
+    """How one message's turns are searched (`plan_query`)."""
+
+    #: The FTS5 MATCH expression ("" when there is nothing to search for).
+    match: str
+    #: True: bm25 ranks every match (`SEARCH_TURNS`), the query's terms being rare. False:
+    #: the newest matches are read unscored (`SEARCH_NEWEST`), its every term being common.
+    ranked: bool = True
+
+
+def plan_query(
+    terms: Sequence[str],
+    matches: Callable[[str, int], int],
+    *,
+    common: int = COMMON_MATCHES,
+    scored: int = SCORED_MATCHES,
+) -> TurnQuery:
+    """The turn query for a message's terms (weightiest first, as `recall.build_query`
+    orders them), its cost bounded whatever the store's size. Pure but for `matches`.
+
+    `matches(expression, cap)` counts the turns an FTS5 expression matches, up to `cap`.
+    A term no turn holds is left out: it finds nothing, and counted as rare it would have
+    the common terms left out too ("I was thinking about Ana Tanaka" is not "thinking"
+    alone). A term in `common` turns or more is common. The rare terms are ORed, rarest
+    first while their matches sum under `scored`, then in the message's order (bm25 reads
+    and scores fewer than `scored` matches). When every term found is common, the newest
+    turns are read unscored: those saying every term in their own words (`OWN_WORDS`), or
+    failing that the two weightiest, or failing that the weightiest.
+    """
+    counts = {t: matches(fts_quote(t), common) for t in terms}
+    terms = [t for t in terms if counts[t] > 0]
+    if not terms:
+        return TurnQuery("")
+    rare = [t for t in terms if counts[t] < common]
+    if rare:
+        kept: set[str] = set()
+        total = 0
+        for term in sorted(rare, key=lambda t: counts[t]):  # stable: ties in message order
+            if kept and total + counts[term] >= scored:
+                break
+            kept.add(term)
+            total += counts[term]
+        return TurnQuery(fts_any(t for t in rare if t in kept))
+    tried: list[str] = []
+    for group in (terms, terms[:2], terms[:1]):
+        expression = f"{OWN_WORDS} : (" + " AND ".join(map(fts_quote, group)) + ")"
+        if expression in tried:
+            continue
+        tried.append(expression)
+        if matches(expression, 1):
+            break
+    return TurnQuery(tried[-1], ranked=False)
+
+
 class TurnStore:
     """The turns table of one index. Made by `Index.turns()`; holds no state of its own."""
 
@@ -239,7 +338,7 @@ class TurnStore:
         conn: sqlite3.Connection,
         write: Callable[[], AbstractContextManager[sqlite3.Connection]],
     ) -> None:
-        self.conn = conn
+        self._conn = conn
         self._write = write
 
     def add(self, records: Sequence[TurnRecord]) -> int:
@@ -252,15 +351,31 @@ class TurnStore:
 
     def last_text(self, conversation_id: str) -> str:
         """The words of the last turn kept of a conversation ("" when none is)."""
-        row = self.conn.execute(LAST_TEXT, (conversation_id,)).fetchone()
+        row = self._conn.execute(LAST_TEXT, (conversation_id,)).fetchone()
         return "" if row is None else str(row[0])
 
     def search(self, terms: Sequence[str], *, limit: int) -> list[TurnHit]:
-        """The `limit` turns that best match any of `terms` (bm25), best first."""
-        match = self._match(terms)
-        if not match:
+        """The `limit` turns that best match `terms` (weightiest first), best first: by bm25
+        over the rare terms, or the newest saying the common ones (`plan_query`)."""
+        return self.run(self.plan(terms), limit=limit)
+
+    def plan(
+        self,
+        terms: Sequence[str],
+        *,
+        common: int = COMMON_MATCHES,
+        scored: int = SCORED_MATCHES,
+    ) -> TurnQuery:
+        """The query `search` runs for `terms`, planned on this store's counts (`plan_query`;
+        the bounds are there for tests, which cannot make thousands of turns cheaply)."""
+        return plan_query(terms, self._matches, common=common, scored=scored)
+
+    def run(self, query: TurnQuery, *, limit: int) -> list[TurnHit]:
+        """The `limit` turns a planned query finds, best (or, unranked, newest) first."""
+        if not query.match:
             return []
-        rows = self.conn.execute(SEARCH_TURNS, {"query": match, "limit": limit})
+        sql = SEARCH_TURNS if query.ranked else SEARCH_NEWEST
+        rows = self._conn.execute(sql, {"query": query.match, "limit": limit})
         return [TurnHit(*row) for row in rows]
 
     def settled(self, sources: Sequence[str], *, include_archived: bool = False) -> set[str]:
@@ -268,27 +383,27 @@ class TurnStore:
         if not sources:
             return set()
         params = {"sources": json.dumps(list(sources)), "include_archived": include_archived}
-        return {row[0] for row in self.conn.execute(SETTLED, params)}
+        return {row[0] for row in self._conn.execute(SETTLED, params)}
 
-    def _match(self, terms: Sequence[str]) -> str:
-        """The terms ORed, without the common ones when the message has rarer terms; when
-        every term is common, turns must hold the two weightiest (`terms` come weightiest
-        first, as `recall.build_query` orders them)."""
-        if not terms:
-            return ""
-        counts = {t: self._matches(fts_quote(t)) for t in terms}
-        rare = [t for t in terms if counts[t] < COMMON_MATCHES]
-        if rare:
-            return fts_any(rare)
-        return " AND ".join(map(fts_quote, terms[:2]))
-
-    def _matches(self, expression: str) -> int:
-        return int(self.conn.execute(COUNT_UP_TO, (expression, COMMON_MATCHES)).fetchone()[0])
+    def _matches(self, expression: str, cap: int) -> int:
+        return int(self._conn.execute(COUNT_UP_TO, (expression, cap)).fetchone()[0])
 
     def forget(self, sources: Iterable[str]) -> int:
         """Delete the turns these sources name (`<conversation>#<message>`); return how many."""
         pairs = [p for p in map(split_source, sources) if p is not None]
-        return self._delete(FORGET_TURN, pairs)
+        if not pairs:
+            return 0
+        with self._write() as conn:
+            for conversation, message in pairs:
+                after = conn.execute(
+                    NEXT_TURN, {"conversation": conversation, "message": message}
+                ).fetchone()
+                if after is not None and after[3]:
+                    rowid, text, speaker, context = after
+                    conn.execute(FTS_DELETE_TURN, (rowid, text, speaker, context))
+                    conn.execute(CLEAR_CONTEXT, (rowid,))
+                    conn.execute(FTS_ADD_TURN, (rowid, text, speaker))
+            return max(0, conn.executemany(FORGET_TURN, pairs).rowcount)
 
     def forget_conversation(self, conversation_id: str) -> int:
         """Delete every turn of one conversation; return how many."""
@@ -316,13 +431,13 @@ class TurnStore:
     def counts(self) -> dict[str, int]:
         """How many turns are kept, of how many conversations."""
         return {
-            "turns": int(self.conn.execute(COUNT_TURNS).fetchone()[0]),
-            "conversations": int(self.conn.execute(COUNT_CONVERSATIONS).fetchone()[0]),
+            "turns": int(self._conn.execute(COUNT_TURNS).fetchone()[0]),
+            "conversations": int(self._conn.execute(COUNT_CONVERSATIONS).fetchone()[0]),
         }
 
     def __iter__(self) -> Iterator[TurnRecord]:
         """Every kept turn, in the order kept (for tests and a person's export)."""
-        rows = self.conn.execute(
+        rows = self._conn.execute(
             "SELECT conversation, message, role, speaker, at, text, context FROM turns ORDER BY id"
         )
         return (TurnRecord(*row) for row in rows)
