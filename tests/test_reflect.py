@@ -16,6 +16,7 @@ from tota_vault.reflect import (
     covers_of,
     pending_topics,
     plan_reflections,
+    reflection_key,
     reflection_text,
 )
 from tota_vault.rows import MemoryRow
@@ -331,3 +332,20 @@ def test_an_index_fault_while_reflecting_after_observe_is_repaired(vault: Vault,
     assert any("was damaged" in n for n in notices), notices
     assert len(list((vault.root / "reflection").glob("*.md"))) == 1
     assert vault.search("memories", type="reflection")
+
+
+@pytest.mark.parametrize(
+    ("theme", "key"),
+    [
+        ("topic/food", "reflection/user/topic-food"),
+        ("c", "reflection/user/c"),
+        ("c++", "reflection/user/c-plus-plus"),
+        ("c#", "reflection/user/c-sharp"),
+        ("ferrovia labs", "reflection/user/ferrovia-labs"),
+        ("at&t", "reflection/user/at-and-t"),
+    ],
+)
+def test_a_reflection_key_tells_names_apart(theme: str, key: str):
+    """Two themes never share a key: "C" and "C++" writing one reflection in turn made every
+    run of reflect change it."""
+    assert reflection_key("user", theme) == key

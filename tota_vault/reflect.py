@@ -63,6 +63,7 @@ __all__ = [
     "member_of",
     "plan_groups",
     "plan_reflections",
+    "reflection_key",
     "reflection_text",
     "reflection_title",
 ]
@@ -122,9 +123,17 @@ class Group:
         return reflection_key(self.subject, self.theme)
 
 
+#: Signs that tell names apart ("C", "C++", "C#", "F#"): spelled out in a key's slug, which
+#: otherwise drops them, so two themes never share one key (two groups writing one reflection
+#: in turn made `tota reflect` change something on every run).
+_NAME_SIGNS = {"+": " plus ", "#": " sharp ", "&": " and "}
+_NAME_SIGNS_RE = re.compile("[+#&]")
+
+
 def reflection_key(subject: str, theme: str) -> str:
-    """`reflection/<subject>/<theme>`, both as slugs. Pure."""
-    slug = re.sub(r"[^a-z0-9]+", "-", theme.lower()).strip("-")
+    """`reflection/<subject>/<theme>`, both as slugs (`+`, `#`, `&` spelled out). Pure."""
+    spelled = _NAME_SIGNS_RE.sub(lambda m: _NAME_SIGNS[m.group(0)], theme.lower())
+    slug = re.sub(r"[^a-z0-9]+", "-", spelled).strip("-")
     who = re.sub(r"[^a-z0-9]+", "-", subject.lower()).strip("-")
     return f"reflection/{who}/{slug}"
 
