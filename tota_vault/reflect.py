@@ -49,12 +49,11 @@ from .files import atomic_write, read_file
 from .model import Evidence, Memory, MemoryType, Status, new_id, parse_date
 from .rows import MemoryRow
 from .seal import SealState, render_sealed, seal_state
-from .store import MemoryStore
 from .themes import derive_title, named_entities
 from .topics import TOPIC_TAG, topics_of
 
 if TYPE_CHECKING:
-    pass
+    from .store import MemoryStore
 
 __all__ = [
     "Group",
@@ -292,7 +291,7 @@ def _with_display(group: Group) -> Group:
     written = Counter(
         surface
         for row in group.members
-        for folded, surface in named_entities(str(row.text or ""), group.subject)
+        for folded, surface in named_entities(row.text, group.subject)
         if folded == group.theme
     )
     if not written:
@@ -313,7 +312,7 @@ def _when(row: MemoryRow) -> datetime | None:
 
 def reflection_title(group: Group) -> str:
     """The title of a new reflection, derived from its members' statements (themes.py)."""
-    texts = {str(r.path): str(r.text or "") for r in group.members}
+    texts = {r.path: r.text for r in group.members}
     return derive_title(group.subject, group.theme, group.label, texts)
 
 
@@ -330,7 +329,7 @@ def reflection_text(group: Group) -> str:
         ).replace(" 0", " ")
     types = Counter(r.type for r in group.members)
     kinds = ", ".join(f"{n} {t}" for t, n in sorted(types.items(), key=lambda i: (-i[1], i[0])))
-    highlights = [str(r.text or "").split("\n")[0].strip() for r in group.members[:3]]
+    highlights = [r.text.split("\n")[0].strip() for r in group.members[:3]]
     summary = (
         f"{len(group.members)} memories of {label} about “{group.label}”{span} ({kinds}). "
         + " ".join(h if h.endswith((".", "!", "?")) else h + "." for h in highlights if h)
@@ -344,7 +343,7 @@ def reflection_memory(group: Group, at: datetime, *, memory_id: str | None = Non
     """The reflection note for a group, as tota writes it."""
     sources: list[str] = []
     for row in group.members:
-        for source in row.sources or ():
+        for source in row.sources:
             if source not in sources:
                 sources.append(source)
     confidence = sum((r.confidence or 0.0) for r in group.members) / len(group.members)
@@ -388,18 +387,18 @@ def covers_of(reflections: Iterable[MemoryRow]) -> Covers:
     checking thousands of groups against thousands of reflections costs their links. Pure."""
     covers: Covers = {}
     for row in reflections:
-        if str(row.key or "").startswith("reflection/"):
+        if (row.key or "").startswith("reflection/"):
             continue  # tota's own: found again by key, not a cover
         subject = row.subject or "user"
-        for title in sorted(linked_titles(str(row.body or ""))):
-            covers.setdefault((subject, title), []).append(str(row.path))
+        for title in sorted(linked_titles(row.body)):
+            covers.setdefault((subject, title), []).append(row.path)
     return covers
 
 
 def covered_by(group: Group, covers: Covers) -> str | None:
     """The path of a person's reflection that already covers the group: about the same
     subject, linking at least half of its members (the first such, by path). Pure."""
-    titles = {str(r.title or "").casefold() for r in group.members}
+    titles = {r.title.casefold() for r in group.members}
     hits = Counter(path for t in titles for path in covers.get((group.subject, t), ()))
     enough = sorted(path for path, n in hits.items() if 2 * n >= len(titles))
     return enough[0] if enough else None
@@ -488,7 +487,7 @@ def _reflect_topic(
     current = index.reflection_by_key(reflection_key(subject, tag), subject)
     paths = set(fresh)
     if current is not None:
-        paths.update(index.paths_titled(linked_titles(str(current.body or ""), fold=False)))
+        paths.update(index.paths_titled(linked_titles(current.body, fold=False)))
     rows = {r.path: r for r in index.rows_at(sorted(paths))}
     members = [m for m in map(_member_of_row, rows.values()) if m is not None]
     mine = [m for m in members if m.subject == subject and tag in m.topics]
@@ -515,7 +514,7 @@ def _write_plans(
     existing = {
         (r.key, r.subject or "user"): r
         for r in reflections
-        if str(r.key or "").startswith("reflection/")
+        if (r.key or "").startswith("reflection/")
     }
     with store.batch():
         for chunk in _chunks(plans, 200):

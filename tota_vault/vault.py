@@ -251,7 +251,7 @@ class Vault:
         """The index (the read side). The first read opens it, and fills a new, rebuilt or
         half-filled one from the notes (`IndexKeeper.get`): not free the first time, which is
         why `sync` opens it without the fill, so a first sync reports every note it adds."""
-        return self._keeper.current or self._keeper.get()
+        return self._keeper.get()
 
     def _notice(self, message: str) -> None:
         self.on_notice(message)
@@ -672,7 +672,7 @@ class Vault:
             raise NoteChangedError("changed on disk while forgetting it; try again", path=rel)
         # Every message it came from: those its note lists and those the cap left out.
         sources = [
-            *(rows[0].sources or []),
+            *rows[0].sources,
             *self.index.capped_sources(rows[0].memory_id),
         ]
         # The tombstone before the delete: a crash between them leaves the memory (and a
