@@ -10,12 +10,18 @@ framed as a person would ask ("Can you remind me about ...?"). Each of 200 messa
 plain search of the same words (one FTS5 OR query, `raw=True`: no re-ranking, no pruning), so
 the ratio is what recall's ranking costs. Then `reflect` over the whole vault, twice (the first
 run, and a second that should find nothing to change).
+
+Recall and reflect make a typed row (`rows.MemoryRow`) of every candidate and member: the
+cost of making one from a `SELECT *` row (up to 20,000 rows of the index, best of 3) is set
+against a `dict` of the same row with its two JSON columns decoded, what rows were before.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import re
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -23,9 +29,33 @@ from typing import Any
 
 from bench import _kit
 from tota_vault import QueryError, Vault
+from tota_vault.rows import MemoryRow
+
+#: How many of the index's rows the row-building figure reads.
+ROWS = 20_000
 
 #: The house target for recall latency, in-process, at 10k and 100k memories.
 TARGET_P95_MS = 20.0
+
+
+def row_costs(vault: Vault) -> dict[str, float]:
+    """Microseconds a row: a `MemoryRow` and, as the baseline, a dict with its JSON decoded."""
+    conn = _kit.index_sql(vault)
+    conn.row_factory = sqlite3.Row
+    rows = conn.execute("SELECT * FROM notes LIMIT ?", (ROWS,)).fetchall()
+    conn.close()
+
+    def as_dict(row: sqlite3.Row) -> dict[str, Any]:
+        out = dict(row)
+        for name in ("sources", "observed"):
+            out[name] = json.loads(out[name])
+        return out
+
+    out = {}
+    for name, make in (("memory_row_us", MemoryRow.from_sqlite), ("dict_us", as_dict)):
+        best = min(_kit.time_call(lambda m=make: [m(r) for r in rows]) for _ in range(3))
+        out[name] = round(best / max(1, len(rows)) * 1e6, 2)
+    return out
 
 
 def bench(source: Path, work: Path, count: int, repeat: int) -> dict[str, Any]:
@@ -52,6 +82,7 @@ def bench(source: Path, work: Path, count: int, repeat: int) -> dict[str, Any]:
         started = time.perf_counter()
         second = vault.reflect()
         again_s = time.perf_counter() - started
+        rows = row_costs(vault)
     recall = _kit.summary(recall_s, scale=1000, digits=2)
     search = _kit.summary(search_s, scale=1000, digits=2)
     return {
@@ -66,6 +97,9 @@ def bench(source: Path, work: Path, count: int, repeat: int) -> dict[str, Any]:
         "reflections_written": len(first.created),
         "reflect_again_seconds": round(again_s, 2),
         "reflect_again_changes": len(second.created) + len(second.updated),
+        "row_us": rows["memory_row_us"],
+        "row_baseline_dict_us": rows["dict_us"],
+        "row_ratio": _kit.ratio(rows["memory_row_us"], rows["dict_us"]),
     }
 
 
@@ -81,9 +115,11 @@ def report(results: dict[str, dict[str, Any]]) -> str:
             f"{r['reflect_seconds']} s, {r['reflections_written']:,} reflections",
             f"{r['reflect_again_seconds']} s, {r['reflect_again_changes']} changes",
             "met" if r["target_p95_met"] else "NOT met",
+            f"{r['row_us']} / {r['row_baseline_dict_us']} us ({r['row_ratio']:.2f}×)",
         ))  # fmt: skip
     header = ("memories", "recall p50 / p95", "baseline OR query p50 / p95", "ratio p50 / p95",
-              "reflect (first run)", "reflect again", f"p95 < {TARGET_P95_MS:.0f} ms")  # fmt: skip
+              "reflect (first run)", "reflect again", f"p95 < {TARGET_P95_MS:.0f} ms",
+              "a row: MemoryRow / dict")  # fmt: skip
     return _kit.table(header, rows)
 
 

@@ -205,6 +205,7 @@ def test_recall_runs(work, tmp_path, capsys):
     assert figures["memories"] > 0 and figures["messages"] == 5
     assert figures["recall_ms"]["n"] == figures["baseline_or_query_ms"]["n"] == 5
     assert figures["ratio_p50"] > 0
+    assert figures["row_us"] > 0 and figures["row_baseline_dict_us"] > 0
     assert "| recall p50 / p95 |" in capsys.readouterr().out
 
 
