@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import os
 import string
-from datetime import datetime
+from datetime import UTC, datetime
 
 import pytest
 from conftest import index_sql
@@ -31,10 +31,17 @@ from secretkit import labelled_secrets
 
 from tota_vault import SecretError, Vault
 from tota_vault.extract.secrets import find_secrets, redact
-from tota_vault.files import FileStat, read_file
-from tota_vault.index import IndexedFile, IndexedStat
+from tota_vault.files import FileStat, Fingerprint, read_file
+from tota_vault.index import IndexedFile, IndexedStat, record_from_note
 from tota_vault.model import Evidence, Memory, MemoryType, Status
-from tota_vault.notes import parse_note, patch_frontmatter, render_note, statement_problem
+from tota_vault.notes import (
+    ParsedNote,
+    parse_note,
+    patch_frontmatter,
+    reads_back,
+    render_note,
+    statement_problem,
+)
 from tota_vault.sanitize import clean_text
 from tota_vault.sync import match_moves, plan_reads, plan_scan
 
@@ -124,6 +131,35 @@ def test_parse_of_render_is_the_memory(memory: Memory) -> None:
     assert parsed.error is None, parsed.error
     assert parsed.memory == memory
     assert render_note(parsed.memory) == text
+    # ... so a new note is indexed from its memory, not its bytes: the same row either way.
+    assert reads_back(memory)
+    fingerprint = Fingerprint(size=len(text), mtime_ns=1, hash="sha256:x")
+    direct = ParsedNote(parsed.path, parsed.title, {}, parsed.body, memory, None, True)
+    assert record_from_note(direct, fingerprint) == record_from_note(parsed, fingerprint)
+
+
+# Memories whose rendering loses something: `reads_back` must say so (they are parsed back).
+_LOSSY = {
+    "a score of five decimals": {"confidence": 0.12345},
+    "microseconds": {"created": datetime(2026, 1, 2, 3, 4, 5, 6)},
+    "a zone": {"updated": datetime(2026, 1, 2, tzinfo=UTC)},
+    "a statement with outer space": {"text": "Lives in Porto. "},
+    "a quote with outer space": {"quote": "\nI live in Porto"},
+    "a two-line source": {"sources": ("c1#1\nc1#2",)},
+    "an empty tag": {"tags": ("",)},
+    "a control character in a History entry": {"history": ("x\x1b[0m",)},
+    "a list among unknown keys": {"extra": {"x_list": ["a", "b"]}},
+    "no id": {"id": ""},
+}
+
+
+@pytest.mark.parametrize("changes", list(_LOSSY.values()), ids=list(_LOSSY))
+def test_reads_back_refuses_what_the_format_would_change(changes):
+    memory = Memory(id="01JDX3M7Q9T8ZK4W5N6P2R1S0V", type=MemoryType.IDENTITY, text="Lives in Porto.",
+                    created=datetime(2026, 1, 2), updated=datetime(2026, 1, 2),
+                    confirmed=datetime(2026, 1, 2))  # fmt: skip
+    assert reads_back(memory)
+    assert not reads_back(memory.with_changes(**changes))
 
 
 # --- a surgical patch keeps every other byte ---------------------------------------------------

@@ -288,6 +288,40 @@ def test_the_automatic_pass_never_writes_over_a_hand_edit(vault: Vault):
     assert len(list((vault.root / "reflection").glob("*.md"))) == 1
 
 
+def test_a_persons_reflection_covers_a_topic_that_comes_due_after_observe(vault: Vault):
+    """The automatic pass finds a person's reflection by the words of the group's titles
+    (`Index.person_reflections(linking=...)`), among others that link nothing of it."""
+    _observe(vault, FOOD[:2])
+    titles = sorted(p.stem for p in vault.root.rglob("*.md"))
+    assert len(titles) == 2
+    folder = vault.root / "reflection"
+    folder.mkdir(exist_ok=True)
+    links = "".join(f"- [[{t}]]\n" for t in titles)
+    (folder / "My kitchen.md").write_text(f"---\ntype: reflection\n---\nCooking.\n\n{links}")
+    (folder / "Other.md").write_text("---\ntype: reflection\n---\nRunning.\n\n- [[Runs]]\n")
+    vault.sync()
+    _observe(vault, FOOD[2:], start=2)  # the topic is due: 2 of its 3 members are linked
+    assert sorted(p.name for p in folder.glob("*.md")) == ["My kitchen.md", "Other.md"]
+
+
+def test_person_reflections_linking_reads_only_those_with_the_titles_words(vault: Vault):
+    folder = vault.root / "reflection"
+    for name, body in [("Kitchen", "- [[Bakes sourdough]]"), ("Runs", "- [[Runs often]]"),
+                       ("Theirs", "- [[Bakes sourdough]]"), ("Odd", "- [[+++]]")]:  # fmt: skip
+        subject = "subject: Ana\n" if name == "Theirs" else ""
+        (folder / f"{name}.md").write_text(f"---\ntype: reflection\n{subject}---\nX.\n\n{body}\n")
+    vault.sync()
+
+    def paths(**kw):
+        return sorted(r.path for r in vault.index.person_reflections("user", **kw))
+
+    every = ["reflection/Kitchen.md", "reflection/Odd.md", "reflection/Runs.md"]
+    assert paths() == every
+    assert paths(linking=["bakes Sourdough"]) == ["reflection/Kitchen.md"]
+    assert paths(linking=["Nothing like it"]) == []
+    assert paths(linking=["+++", "Runs often"]) == every  # a title with no word: read them all
+
+
 def test_a_plain_or_invalid_note_titled_like_a_member_never_joins_a_reflection(vault: Vault):
     """The automatic pass reads a topic's members by the titles its reflection links: a
     person's plain note (no status) or an invalid one under a member's title is no member."""

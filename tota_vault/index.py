@@ -24,8 +24,8 @@ from .errors import IndexCorruptError, IndexError_, IndexReadOnlyError, QueryErr
 from .files import Fingerprint, make_dirs
 from .model import SOURCES_COUNT_KEY, Memory, format_date, source_total
 from .rows import MemoryRow, ScoredRow, decode_list, memory_rows
+from .text import fts_any, fts_quote
 from .text import fts_phrase_query as fts_query
-from .text import fts_quote
 from .turns import TURNS_DROP, TURNS_SCHEMA, TurnStore
 
 if TYPE_CHECKING:
@@ -1120,8 +1120,19 @@ class Index:
             out += [r[0] for r in self._conn.execute(PATHS_TITLED, (title,))]
         return out
 
-    def person_reflections(self, subject: str) -> list[MemoryRow]:
-        """A subject's active reflections that are not tota's (their links may cover a group)."""
+    def person_reflections(
+        self, subject: str, *, linking: Iterable[str] | None = None
+    ) -> list[MemoryRow]:
+        """A subject's active reflections that are not tota's (their links may cover a group).
+
+        With `linking` (titles), only those whose body holds the words of one of them, a
+        superset of the reflections that link one (a link's text is its title): what checking
+        one group needs, found through the FTS index instead of reading every reflection (a
+        vault may hold thousands, and observe checks a group each time a topic is due)."""
+        titles = sorted(set(linking)) if linking is not None else None
+        if titles and all(any(c.isalnum() for c in t) for t in titles):
+            query = f"body : ({fts_any(titles)})"
+            return memory_rows(self._conn.execute(PERSON_REFLECTIONS_LINKING, (query, subject)))
         return memory_rows(self._conn.execute(PERSON_REFLECTIONS, (subject,)))
 
     def rows_at(self, paths: Sequence[str], *, columns: str = "*") -> list[MemoryRow]:
@@ -1253,6 +1264,17 @@ PERSON_REFLECTIONS = """
 SELECT path, title, body, subject, key FROM notes
 WHERE type = 'reflection' AND status = 'active' AND error IS NULL
   AND coalesce(subject, 'user') = ? AND coalesce(key, '') NOT LIKE 'reflection/%'
+"""
+#: The same, of the reflections whose body holds one of some titles' words (a title without a
+#: letter or digit has no FTS token, so `person_reflections` reads them all then). The FTS
+#: match runs first, in its own subquery: joined plainly, SQLite's planner walks the
+#: reflections by `notes_type_status` and runs the match once per row (3.5 s at 100k notes).
+PERSON_REFLECTIONS_LINKING = """
+SELECT n.path, n.title, n.body, n.subject, n.key
+FROM (SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?) AS f CROSS JOIN notes AS n
+  ON n.id = f.rowid
+WHERE n.type = 'reflection' AND n.status = 'active' AND n.error IS NULL
+  AND coalesce(n.subject, 'user') = ? AND coalesce(n.key, '') NOT LIKE 'reflection/%'
 """
 
 

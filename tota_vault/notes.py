@@ -52,6 +52,7 @@ __all__ = [
     "render_note",
     "split_body",
     "split_quote",
+    "reads_back",
     "statement_problem",
     "title_from_text",
     "unique_title",
@@ -442,6 +443,12 @@ def _plain_ok(value: str) -> bool:
         # Starts with a letter and is no YAML 1.1 boolean or null: every reader sees a string
         # (numbers, dates and times start with a digit, sign or dot). Skips a YAML parse.
         return True
+    if value[0].isdigit() and value.isascii() and value.isalnum() and not value.isdigit():
+        # Digits and letters only, such as a memory's id (`01JD...`): no YAML number has a
+        # letter except after `0x`, `0b` or `0o` (ints) or in `e` with a dot (floats need the
+        # dot), and dates and times need `-` or `:`. Every note has its own id, so the cache
+        # above never helps them: this skips a YAML parse per note written.
+        return value[:2].lower() not in ("0x", "0b", "0o")
     try:
         return yaml.safe_load(value) == value
     except yaml.YAMLError:
@@ -523,6 +530,45 @@ def render_note(memory: Memory) -> str:
         + "---\n"
         + render_body(memory.text, memory.history, memory.quote)
     )
+
+
+#: What a one-line field (a source, tag, alias, History entry, key, subject) may hold to read
+#: back unchanged: no line break or control character (tests/test_properties.py's `LINE`).
+_NOT_ONE_LINE_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _one_line(value: object) -> bool:
+    return (
+        isinstance(value, str)
+        and bool(value)
+        and value == value.strip()
+        and not _NOT_ONE_LINE_RE.search(value)
+    )
+
+
+def reads_back(memory: Memory) -> bool:
+    """Whether `parse_note(render_note(memory))` gives `memory` back, judged without rendering
+    or parsing: the parts of a memory the format writes lossily are in their written form
+    (scores of at most four decimals, dates to the second without a zone, texts and one-line
+    fields stripped, unknown keys holding one-line strings). The statement itself is checked
+    where text enters (`statement_problem`, which the pipeline and `remember` apply).
+
+    Writing a new note, tota indexes the memory it rendered instead of parsing its own bytes
+    back, when this holds (tests/test_properties.py holds the two to the same row). Pure."""
+    if not memory.id or not _one_line(memory.id):
+        return False
+    for score in (memory.confidence, memory.importance, memory.durability):
+        if type(score) not in (float, int) or round(score, 4) != score:
+            return False
+    for date in (memory.created, memory.updated, memory.confirmed):
+        if date.microsecond or date.tzinfo is not None:
+            return False
+    if memory.text != memory.text.strip() or memory.quote != memory.quote.strip():
+        return False
+    lines = (*memory.sources, *memory.tags, *memory.aliases, *memory.history, memory.subject)
+    if not all(map(_one_line, lines)) or (memory.key is not None and not _one_line(memory.key)):
+        return False
+    return all(_one_line(k) and _one_line(v) for k, v in memory.extra.items())
 
 
 # --- surgical patch --------------------------------------------------------------------------

@@ -498,7 +498,8 @@ def _reflect_topic(
         if current is not None:
             _update(store, group, current, report, dry_run=False, at=at)
         else:
-            covers = covers_of(index.person_reflections(subject))
+            linking = [m.title for m in group.members]
+            covers = covers_of(index.person_reflections(subject, linking=linking))
             _create(store, group, covers, report, dry_run=False, at=at)
 
 
@@ -581,7 +582,7 @@ def _update(
     if not dry_run:
         new = render_sealed(memory).encode("utf-8")
         written = atomic_write(store.root / current.path, new, expected=fingerprint)
-        store.index_written(current.path, new, written)
+        store.index_written(current.path, new, written, memory=memory)
     report.updated.append(current.path)
 
 

@@ -60,8 +60,10 @@ class MemoryStore(Protocol):
         """Patch one note's frontmatter as tota does (and optionally add one History line)."""
         ...
 
-    def index_written(self, rel: str, data: bytes, fingerprint: Fingerprint) -> None:
-        """Index a note just written with these bytes."""
+    def index_written(
+        self, rel: str, data: bytes, fingerprint: Fingerprint, *, memory: Memory | None = None
+    ) -> None:
+        """Index a note just written with these bytes (`memory`: what they render)."""
         ...
 
     def batch(self) -> AbstractContextManager[None]:

@@ -73,7 +73,7 @@ class NoteWriter:
         rel = f"{memory.type.value}/{title}.md"
         data = render_sealed(memory).encode("utf-8")
         fingerprint = self._write(self.root / rel, data, None)
-        self.index_written(rel, data, fingerprint)
+        self.index_written(rel, data, fingerprint, memory=memory)
         return StoredMemory(memory, rel, fingerprint)
 
     def edit(self, rel: str, changes: Patcher, *, history: str | None = None) -> None:
@@ -141,16 +141,25 @@ class NoteWriter:
             for folder in sorted(folders):
                 fsync_folder(folder)
 
-    def index_written(self, rel: str, data: bytes, fingerprint: Fingerprint) -> None:
+    def index_written(
+        self, rel: str, data: bytes, fingerprint: Fingerprint, *, memory: Memory | None = None
+    ) -> None:
         """Tell the index at once about a note tota just wrote (no need to read it back).
 
-        The watcher will see the same write later and find nothing to do: the bytes hash the
-        same as the row.
+        `memory`, when `data` is its rendering (`seal.render_sealed`), spares parsing the
+        bytes again: the row is built from it directly when it reads back as itself
+        (`notes.reads_back`), which is what a parse would give. The watcher will see the same
+        write later and find nothing to do: the bytes hash the same as the row.
         """
         from .index import record_from_note
-        from .notes import parse_note
+        from .notes import ParsedNote, parse_note, reads_back, render_body
 
-        note = parse_note(data, rel)
+        if memory is not None and reads_back(memory):
+            title = rel.rsplit("/", 1)[-1].removesuffix(".md")
+            body = render_body(memory.text, memory.history, memory.quote)
+            note = ParsedNote(rel, title, {}, body, memory, None, True)
+        else:
+            note = parse_note(data, rel)
         self._index_after_write(
             rel, lambda: self.index.apply(upserts=[record_from_note(note, fingerprint)])
         )

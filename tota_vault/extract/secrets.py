@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .labelled import HINT_FOLD as _HINT_FOLD
 from .labelled import HINTS as _LABEL_HINTS
@@ -422,6 +423,14 @@ def find_secrets(text: str) -> list[SecretMatch]:
     the earlier kind in `PATTERNS`) names the span, and the span grows to cover both, so no
     piece of either secret is left outside it.
     """
+    return list(_find_secrets(text))
+
+
+# Learning scans the same text several times on purpose (the message as it is cleaned, each
+# candidate and quote as the guard checks it: each layer checks for itself), so the last few
+# texts' answers are kept. The matches are frozen, so a cached answer cannot be changed.
+@lru_cache(maxsize=256)
+def _find_secrets(text: str) -> tuple[SecretMatch, ...]:
     found: list[tuple[int, int, int, str]] = []
     lowered = text.translate(_HINT_FOLD).lower()
     present = {hint for hint in _ALL_HINTS if hint in lowered}
@@ -453,7 +462,7 @@ def find_secrets(text: str) -> list[SecretMatch]:
                 merged[-1] = SecretMatch(last.kind, last.start, end)
             continue
         merged.append(SecretMatch(kind, start, end))
-    return merged
+    return tuple(merged)
 
 
 def contains_secret(text: str) -> str | None:
