@@ -44,7 +44,7 @@ from urllib.parse import urlsplit
 from ..config import ExtractSettings
 from ..errors import ExtractorError
 from ..model import Evidence, MemoryType
-from ..recall import STOPWORDS
+from ..text import STOPWORDS, stem
 from .base import Candidate, Skip
 from .dates import resolve_dates
 from .messages import Message
@@ -203,17 +203,14 @@ def remote_warning(settings: ExtractSettings) -> str | None:
 # --- grounding ----------------------------------------------------------------------------------
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-_SUFFIXES = ("ingly", "edly", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "s")
 #: The shortest stem that may match a longer word by prefix ("adopt" in "adoption").
 _PREFIX_CHARS = 4
 
 
 def _stem(word: str) -> str:
-    """A light stem: one suffix off, then a final "e" ("lives", "live" and "lived" -> "liv")."""
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
+    """The house stem with its word forms (`text.stem`), then a final "e" off, so "lives",
+    "live" and "lived" meet as "liv" (the stem keeps "live", and strips "lived" to "liv")."""
+    word = stem(word, forms=True)
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
@@ -235,13 +232,13 @@ def _appears(word: str, present: set[str], stems: set[str]) -> bool:
         return word in present  # "50 km" is not grounded by "5 km"
     if word in present:
         return True
-    stem = _stem(word)
-    if stem in stems:
+    root = _stem(word)
+    if root in stems:
         return True
     return any(
         len(short) >= _PREFIX_CHARS and long.startswith(short)
         for other in stems
-        for short, long in ((stem, other), (other, stem))
+        for short, long in ((root, other), (other, root))
         if len(short) < len(long)
     )
 
