@@ -12,7 +12,11 @@ of 4, the way an assistant calls `observe` after each response. Two streams (`--
   messages;
 * `synthetic`: 15 templates of facts, questions and small talk with a small vocabulary, so the
   same few facts are stated hundreds of times: a stress case for merging, in which the hot
-  notes' `sources` grow to thousands of entries.
+  notes' `sources` grow to thousands of entries;
+* `lme`: a person talking to an assistant, as the product is used: the sessions of the
+  LongMemEval-S sample (../shared/eval/lme-dev, read in place) with their roles as given
+  (`user`, `assistant`; the assistant's replies are kept as turns, not learned from), each
+  session dated, in order, cycled with fresh session ids until there are enough messages.
 
 Reported, in one run:
 
@@ -136,6 +140,34 @@ def locomo_stream(count: int, data: Path) -> list[tuple[str, list[Message]]]:
     return out
 
 
+def lme_stream(count: int, folder: Path) -> list[tuple[str, list[Message]]]:
+    """User-assistant sessions as (session id, messages), roles as given, cycled to `count`."""
+    from bench.quality.longmemeval import lme_date
+
+    evalkit = _kit.load_evalkit(folder.parent)
+    dataset = evalkit.load_longmemeval(str(folder))
+    out: list[tuple[str, list[Message]]] = []
+    total, cycle, seen = 0, 0, set()
+    while total < count:
+        for conv in dataset.conversations:
+            for session, date, turns in evalkit.iter_sessions(conv):
+                if cycle == 0 and session in seen:
+                    continue  # the haystacks share sessions: each is said once a cycle
+                seen.add(session)
+                when = lme_date(date)
+                messages = [
+                    Message(t.speaker, t.text, t.local_id.rsplit(":", 1)[1], timestamp=when)
+                    for t in turns
+                    if t.speaker in ("user", "assistant")
+                ][: count - total]
+                out.append((f"{session}-cycle{cycle}", messages))
+                total += len(messages)
+                if total >= count:
+                    return out
+        cycle += 1
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _kit.parser(__doc__)
     parser.add_argument("--vault", type=Path, help="a generated vault (copied)")
@@ -143,8 +175,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="without --vault: the generated vault of this many notes")  # fmt: skip
     parser.add_argument("--messages", type=int, default=10_000)
     parser.add_argument("--turn", type=int, default=4, help="messages per observe call")
-    parser.add_argument("--stream", choices=("locomo", "synthetic"), default="locomo")
-    parser.add_argument("--data", type=Path, default=_kit.eval_dir() / "locomo-dev.json")
+    parser.add_argument("--stream", choices=("locomo", "synthetic", "lme"), default="locomo")
+    parser.add_argument("--data", type=Path, help="locomo-dev.json, or the lme-dev folder")
     parser.add_argument("--phases", action="store_true", help="time the pipeline's phases")
     args = parser.parse_args(argv)
 
@@ -152,8 +184,10 @@ def main(argv: list[str] | None = None) -> int:
     work = _kit.copy_vault(source, args.work / "observe")
     if args.stream == "synthetic":
         sessions = [("bench", message_stream(args.messages))]
+    elif args.stream == "lme":
+        sessions = lme_stream(args.messages, args.data or _kit.eval_dir() / "lme-dev")
     else:
-        sessions = locomo_stream(args.messages, args.data)
+        sessions = locomo_stream(args.messages, args.data or _kit.eval_dir() / "locomo-dev.json")
     turns = [
         (cid, session[i : i + args.turn])
         for cid, session in sessions

@@ -229,6 +229,27 @@ def test_observe_runs_real_dialog(work, tmp_path):
     assert sum(phases.values()) <= data["observe_cpu_seconds"] + 0.05
 
 
+def test_observe_runs_a_user_talking_to_an_assistant(work, tmp_path):
+    if not (_kit.eval_dir() / "lme-dev").exists():
+        pytest.skip("the shared evaluation folder is not beside this checkout")
+    _run("observe", work, tmp_path, "--size", str(SMALL), "--messages", "12", "--stream", "lme")
+    data = json.loads((tmp_path / "observe-lme.json").read_text())
+    assert data["messages"] == 12 and data["messages_per_cpu_second"] > 0
+
+
+def test_the_lme_stream_keeps_both_roles_and_says_each_session_once_a_cycle():
+    if not (_kit.eval_dir() / "lme-dev").exists():
+        pytest.skip("the shared evaluation folder is not beside this checkout")
+    from bench.observe import lme_stream
+
+    sessions = lme_stream(3000, _kit.eval_dir() / "lme-dev")
+    messages = [m for _sid, session in sessions for m in session]
+    assert len(messages) == 3000
+    assert {m.role for m in messages} == {"user", "assistant"}
+    ids = [sid for sid, _ in sessions]
+    assert len(ids) == len(set(ids)) and all(m.timestamp for m in messages)
+
+
 @pytest.mark.slow
 def test_sync_runs(work, tmp_path, capsys):
     _run("sync", work, tmp_path, "--sizes", str(SMALL), "--repeat", "1", "--small-repeat", "1",
