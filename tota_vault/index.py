@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .errors import IndexCorruptError, IndexError_, IndexReadOnlyError, QueryError, first_line
 from .files import Fingerprint, make_dirs
 from .model import SOURCES_COUNT_KEY, Memory, format_date, source_total
-from .rows import MemoryRow, ScoredRow, decode_list, memory_rows
+from .rows import MemoryRow, ScoredRow, decode_list, memory_rows, row_maker
 from .text import fts_phrase_query as fts_query
 from .text import fts_quote
 from .turns import TURNS_DROP, TURNS_SCHEMA, TurnStore
@@ -1157,9 +1157,13 @@ class Index:
             "limit": limit, "fetch": 2 * limit,
         }  # fmt: skip
         sql = RECALL_BY_TOPIC if by_topic else RECALL
-        return [
-            (MemoryRow.from_sqlite(r), float(r["score"])) for r in self._conn.execute(sql, params)
-        ]
+        cursor = self._conn.cursor()
+        cursor.row_factory = None  # plain tuples; the plan reads them by position
+        rows = cursor.execute(sql, params).fetchall()
+        if not rows:
+            return []
+        make = row_maker(tuple(d[0] for d in cursor.description))
+        return [(make(r), float(r[-1])) for r in rows]
 
     def profile_rows(self, limit: int) -> list[MemoryRow]:
         """Durable, important identity, preference and constraint memories (`PROFILE`)."""
@@ -1272,13 +1276,20 @@ FIRST_TITLED = "SELECT path FROM notes WHERE title = ? COLLATE NOCASE LIMIT 1"
 
 # --- recall ---------------------------------------------------------------------------------
 
+#: What recall reads of a candidate: what its ranking and its result (`recall.Recalled`) need,
+#: and no more. Not the body, the History or the hashes: a candidate is read whole for
+#: nothing, and fifty or more are read for every message (the body is most of a row).
+RECALL_COLUMNS = (
+    "n.path, n.memory_id, n.type, n.title, n.text, n.tags, n.aliases, n.subject, n.sources, "
+    "n.confidence, n.importance, n.durability, n.evidence, n.status, n.updated, n.confirmed"
+)
 #: Recall candidates: full-text matches among memories (not plain or invalid notes), with the
 #: statuses asked for.
 #: FTS5 ranks its own matches first (`ORDER BY rank`, bm25 with the index's column weights,
 #: its fast path), and only the best are joined to `notes` and filtered. Twice the candidates
 #: are fetched so that filtered-out rows (archived, other types) rarely starve the list.
-RECALL = """
-SELECT n.*, f.rank AS score FROM (
+RECALL = f"""
+SELECT {RECALL_COLUMNS}, f.rank AS score FROM (
     SELECT rowid, rank FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rank LIMIT :fetch
 ) AS f JOIN notes AS n ON n.id = f.rowid
 WHERE n.error IS NULL AND n.type IS NOT NULL
@@ -1291,8 +1302,8 @@ LIMIT :limit
 #: FTS5 walks its posting list newest first (`ORDER BY rowid DESC`) instead of scoring every
 #: match: a topic can tag tens of thousands of memories in a large vault (p95 31.6 ms at 100k
 #: when ranked by bm25, docs/benchmarks.md). The newest memories of the topic are the ones kept.
-RECALL_BY_TOPIC = """
-SELECT n.*, 0.0 AS score FROM (
+RECALL_BY_TOPIC = f"""
+SELECT {RECALL_COLUMNS}, 0.0 AS score FROM (
     SELECT rowid FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rowid DESC LIMIT :fetch
 ) AS f JOIN notes AS n ON n.id = f.rowid
 WHERE n.error IS NULL AND n.type IS NOT NULL
