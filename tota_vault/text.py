@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from .errors import QueryError
 
@@ -187,6 +188,15 @@ def fts_phrase_query(text: str) -> str:
 #: are not word characters): a word holding one starts there.
 _STARTS_ONLY = frozenset("×÷")
 _CONTINUES = re.compile(r"[\w'’+-]")
+#: The characters `WORD_RE` starts a word with.
+_STARTS = re.compile(r"[A-Za-zÀ-ÿ0-9]")
+
+
+@lru_cache(maxsize=4096)
+def _form(word: str) -> str:
+    """`stem(word, forms=True)`, remembered: recall stems the same few words of its
+    candidates for every message."""
+    return stem(word, forms=True)
 
 
 class StemFinder:
@@ -218,10 +228,16 @@ class StemFinder:
             return self._every_word(text)
         found: set[str] = set()
         for match in self._pattern.finditer(low):
-            word = self._word_at(text, match.start())
+            at = match.start()
+            # A hit inside a word ("bed" in "embedded"): after a character a word starts
+            # with, a character that continues one is inside that word, so no word starts
+            # there (the walk back in `_word_at` finds the same, at more cost).
+            if at and _STARTS.match(text, at - 1) and _CONTINUES.match(text, at):
+                continue
+            word = self._word_at(text, at)
             if word is None or word.endswith("'s"):
                 continue
-            stemmed = stem(word, forms=True)
+            stemmed = _form(word)
             if stemmed in self.stems:
                 found.add(stemmed)
         return found
