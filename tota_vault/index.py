@@ -1149,14 +1149,17 @@ class Index:
         include_archived: bool,
         limit: int,
         by_topic: bool = False,
+        scored: int | None = None,
     ) -> list[ScoredRow]:
         """Memories an FTS5 expression matches, with bm25 (negative-better), best first; with
-        `by_topic` the newest matches, unscored (0.0: see `RECALL_BY_TOPIC`)."""
+        `by_topic` the newest matches, unscored (0.0: see `RECALL_BY_TOPIC`). With `scored`,
+        the best of the newest `scored` matches only (`RECALL_NEWEST`): bm25 scores every
+        match it is given, so a query of common words costs what it matches."""
         params = {
             "query": match, "type": type, "include_archived": include_archived,
-            "limit": limit, "fetch": 2 * limit,
+            "limit": limit, "fetch": 2 * limit, "scored": scored,
         }  # fmt: skip
-        sql = RECALL_BY_TOPIC if by_topic else RECALL
+        sql = RECALL_BY_TOPIC if by_topic else RECALL if scored is None else RECALL_NEWEST
         cursor = self._conn.cursor()
         cursor.row_factory = None  # plain tuples; the plan reads them by position
         rows = cursor.execute(sql, params).fetchall()
@@ -1291,6 +1294,26 @@ RECALL_COLUMNS = (
 RECALL = f"""
 SELECT {RECALL_COLUMNS}, f.rank AS score FROM (
     SELECT rowid, rank FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rank LIMIT :fetch
+) AS f JOIN notes AS n ON n.id = f.rowid
+WHERE n.error IS NULL AND n.type IS NOT NULL
+  AND (:type IS NULL OR n.type = :type)
+  AND (n.status = 'active' OR :include_archived)
+ORDER BY f.rank
+LIMIT :limit
+"""
+#: RECALL with bm25's work bounded (`recall.plan_match`, a message of common words only): only
+#: the newest `:scored` matches are scored, those from the rowid of the `:scored`-th newest
+#: up (all of them when there are fewer). FTS5 takes the rowid bound as a range on its
+#: posting lists, so it scores no other match; bm25's values are as in RECALL, only fewer
+#: rows get one. The bound is found by walking the posting list newest first, unscored.
+RECALL_NEWEST = f"""
+SELECT {RECALL_COLUMNS}, f.rank AS score FROM (
+    SELECT rowid, rank FROM notes_fts WHERE notes_fts MATCH :query
+      AND rowid >= coalesce((
+          SELECT rowid FROM notes_fts WHERE notes_fts MATCH :query
+          ORDER BY rowid DESC LIMIT 1 OFFSET :scored - 1
+      ), 0)
+    ORDER BY rank LIMIT :fetch
 ) AS f JOIN notes AS n ON n.id = f.rowid
 WHERE n.error IS NULL AND n.type IS NOT NULL
   AND (:type IS NULL OR n.type = :type)

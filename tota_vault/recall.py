@@ -4,7 +4,10 @@ Query: the message's words, minus stopwords, each quoted (any text is a valid qu
 a memory that shares some of the words can still be found. Names (capitalised words inside a
 sentence) and rare, long words weigh more when ranking. The topics of the message's words
 (topics.py) are searched among tags too, so "Which cities has Jon visited?" finds memories
-tagged `topic/travel` that never say "city".
+tagged `topic/travel` that never say "city". bm25 scores every match of its query, so the
+query's cost is bounded whatever the vault's size (`plan_match`): words in thousands of notes
+are left to the coverage score, and the rare ones kept while their matches sum under
+`SCORED_MATCHES`; a message of common words only has its newest matches scored.
 
 Ranking (`rank`, a pure function; the constants are the contract, documented in
 docs/recall.md):
@@ -31,10 +34,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from .decay import effective_confidence
 from .index import Index
@@ -44,12 +47,16 @@ from .text import STOPWORDS, WORD_RE, StemFinder, fts_any, fts_quote, stem
 from .topics import TOPIC_TAG, topics_of_words
 
 __all__ = [
+    "COMMON_MATCHES",
+    "SCORED_MATCHES",
+    "MemoryQuery",
     "QueryPlan",
     "Recalled",
     "as_recalled",
     "build_query",
     "context_block",
     "estimate_tokens",
+    "plan_match",
     "profile",
     "quote_line",
     "rank",
@@ -299,34 +306,62 @@ def _diversify(ranked: list[Recalled], coverage: Mapping[str, float]) -> list[Re
 #: bm25 would give them little weight anyway, but scoring their thousands of matches is most of
 #: a slow query's time. Counting stops at the cap, so the check costs little.
 COMMON_MATCHES = 2000
+#: The bound on bm25's work for one message, as `turns.SCORED_MATCHES` bounds the turn query:
+#: bm25 scores every match of its query before it returns the best (about 3 to 7 µs a match
+#: on this machine: a message whose only word is in 9,214 of 100k notes took 30 to 65 ms).
+#: The rare terms ORed are kept, rarest first, while their matches sum under it; a query of
+#: common terms only has only its newest this many matches scored. A vault of fewer notes
+#: than this is never cut by either (LoCoMo's are 300 to 600 memories: docs/benchmarks.md).
+SCORED_MATCHES = 2000
 
 
-def _match(index: Index, plan: QueryPlan) -> str:
-    """The full-text query for a plan, kept cheap on a large vault.
+class MemoryQuery(NamedTuple):
+    """How one message's memories are searched (`plan_match`)."""
 
-    Rare terms (fewer than `COMMON_MATCHES` notes) are ORed and the common ones left to the
+    #: The FTS5 MATCH expression.
+    match: str
+    #: The most matches bm25 scores, the newest ones (None: every match): a message of
+    #: common words only, whose query can still match thousands of notes.
+    scored: int | None = None
+
+
+def plan_match(
+    terms: Sequence[str],
+    matches: Callable[[str, int], int],
+    *,
+    common: int = COMMON_MATCHES,
+    scored: int = SCORED_MATCHES,
+) -> MemoryQuery:
+    """The full-text query for a message's terms (weightiest first, as `build_query` orders
+    them), its cost bounded whatever the vault's size. Pure but for `matches`.
+
+    `matches(expression, cap)` counts the notes an FTS5 expression matches, up to `cap`.
+    Rare terms (fewer than `common` notes) are ORed, rarest first while their matches sum
+    under `scored` (bm25 reads and scores fewer than that), and the others left to the
     coverage score. When every term is common, notes must hold all of them (an AND is a cheap
     intersection of posting lists), or failing that the two weightiest; and if that still
-    matches thousands, only the titles are searched.
+    matches thousands, only the titles are searched; bm25 then scores the newest `scored`
+    matches only.
     """
-
-    def matches(expression: str, cap: int = COMMON_MATCHES) -> int:
-        return index.count_matches(expression, cap)
-
-    rare: list[str] = []
-    common: list[str] = []
-    for term in plan.terms:
-        (rare if matches(fts_quote(term)) < COMMON_MATCHES else common).append(term)
+    counts = {term: matches(fts_quote(term), common) for term in terms}
+    rare = [term for term in terms if counts[term] < common]
     if rare:
-        return fts_any(rare)
-    every = " AND ".join(map(fts_quote, common))
-    if len(common) > 1 and not matches(every, 1):
-        every = " AND ".join(map(fts_quote, common[:2]))
-    if matches(every) >= COMMON_MATCHES and matches(f"title : ({every})", 1):
+        kept: set[str] = set()
+        total = 0
+        for term in sorted(rare, key=lambda t: counts[t]):  # stable: ties in message order
+            if kept and total + counts[term] >= scored:
+                break
+            kept.add(term)
+            total += counts[term]
+        return MemoryQuery(fts_any(t for t in rare if t in kept))
+    every = " AND ".join(map(fts_quote, terms))
+    if len(terms) > 1 and not matches(every, 1):
+        every = " AND ".join(map(fts_quote, terms[:2]))
+    if matches(every, common) >= common and matches(f"title : ({every})", 1):
         # Still thousands of notes (a message of common words): the ones whose title, their
         # statement, says it are the ones worth ranking.
-        return f"title : ({every})"
-    return every
+        every = f"title : ({every})"
+    return MemoryQuery(every, scored)
 
 
 def recall(
@@ -343,9 +378,13 @@ def recall(
     if not plan.terms:
         return []
     wanted = max(CANDIDATES, limit)
-    rows = index.recall_candidates(
-        _match(index, plan), type=type, include_archived=include_archived, limit=wanted
+    query = plan_match(
+        plan.terms, index.count_matches, common=COMMON_MATCHES, scored=SCORED_MATCHES
     )
+    rows = index.recall_candidates(
+        query.match, type=type, include_archived=include_archived, limit=wanted,
+        scored=query.scored,
+    )  # fmt: skip
     if plan.topic_match:
         # Memories that share a topic but no word: candidates too, with no text relevance, so
         # they rank on coverage, subject, topic and the rest, below any good word match.
