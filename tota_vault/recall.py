@@ -182,9 +182,25 @@ def _days(since: str | None, now: datetime) -> float:
         return 0.0
 
 
-def rank(rows: Sequence[ScoredRow], plan: QueryPlan, now: datetime) -> list[Recalled]:
+class _Scored(NamedTuple):
+    """A candidate's score and what the ordering needs of it, before it is a `Recalled`."""
+
+    score: float
+    path: str
+    type: str | None
+    sources: tuple[str, ...]
+    #: The candidate's position in `rank`'s rows.
+    at: int
+    matched: tuple[str, ...]
+    effective: float | None
+
+
+def rank(
+    rows: Sequence[ScoredRow], plan: QueryPlan, now: datetime, *, limit: int | None = None
+) -> list[Recalled]:
     """Score full-text candidates (each row with its bm25) by the documented formula, best
-    first. Pure."""
+    first; the first `limit` of them (all by default: the order is the same either way, only
+    fewer results are made). Pure."""
     if not rows:
         return []
     best = max(-score for _row, score in rows) or 1.0
@@ -197,18 +213,20 @@ def rank(rows: Sequence[ScoredRow], plan: QueryPlan, now: datetime) -> list[Reca
     # A possessive in a memory ("Caroline's book") does not cover the word: it mostly names
     # someone else's memory that mentions the person asked about. Counting it, as FTS5 does,
     # measured 0.004 lower all@5 and 0.001 lower all@10 and any@10 on LoCoMo.
-    out = []
+    scored: list[_Scored] = []
     coverages: dict[str, float] = {}
-    for row, bm25 in rows:
+    for at, (row, bm25) in enumerate(rows):
         relevance = max(0.0, -bm25) / best
         haystack = " ".join((row.title, row.text, row.tags, row.aliases))
         # Without query terms (`as_recalled`: profile, recent, stale) there is nothing to cover.
         matched = tuple(sorted({stems[s] for s in finder.find(haystack)})) if stems else ()
-        coverage = sum(plan.weights[t] for t in matched) / total_weight
+        coverage = sum([plan.weights[t] for t in matched]) / total_weight
         coverages[row.path] = coverage
-        tags = row.tags.split() if plan.topics else ()
-        shared = tuple(t for t in plan.topics if TOPIC_TAG + t in tags)
-        matched += tuple(TOPIC_TAG + t for t in shared)
+        shared: tuple[str, ...] = ()
+        if plan.topics:
+            tags = row.tags.split()
+            shared = tuple(t for t in plan.topics if TOPIC_TAG + t in tags)
+            matched += tuple(TOPIC_TAG + t for t in shared)
         confidence = row.confidence
         effective = None
         if confidence is not None:
@@ -231,29 +249,36 @@ def rank(rows: Sequence[ScoredRow], plan: QueryPlan, now: datetime) -> list[Reca
             + W_IMPORTANCE * importance
             + W_RECENCY * recency
         )
-        out.append(
-            Recalled(
-                id=row.memory_id,
-                type=row.type,
-                text=row.text,
-                subject=row.subject,
-                sources=row.sources,
-                confidence=confidence,
-                effective_confidence=None if effective is None else round(effective, 3),
-                evidence=row.evidence,
-                updated=row.updated,
-                path=row.path,
-                title=row.title,
-                status=row.status,
-                score=round(score, 4),
-                matched=matched,
-            )  # fmt: skip
+        scored.append(
+            _Scored(round(score, 4), row.path, row.type, row.sources, at, matched, effective)
         )
-    out.sort(key=lambda r: (-r.score, r.path))
-    return _diversify(out, coverages)
+    scored.sort(key=lambda s: (-s.score, s.path))
+    ordered = _diversify(scored, coverages)
+    # Only the results asked for are made: recall ranks 60 to 120 candidates for 10 to 20.
+    return [_recalled(rows[s.at][0], s) for s in ordered[:limit]]
 
 
-def _diversify(ranked: list[Recalled], coverage: Mapping[str, float]) -> list[Recalled]:
+def _recalled(row: MemoryRow, scored: _Scored) -> Recalled:
+    effective = scored.effective
+    return Recalled(
+        id=row.memory_id,
+        type=row.type,
+        text=row.text,
+        subject=row.subject,
+        sources=row.sources,
+        confidence=row.confidence,
+        effective_confidence=None if effective is None else round(effective, 3),
+        evidence=row.evidence,
+        updated=row.updated,
+        path=row.path,
+        title=row.title,
+        status=row.status,
+        score=scored.score,
+        matched=scored.matched,
+    )  # fmt: skip
+
+
+def _diversify(ranked: list[_Scored], coverage: Mapping[str, float]) -> list[_Scored]:
     """Move a memory whose every source is already cited by a better one after the others.
 
     Several memories learned from one message say related things; the top of the list is
@@ -264,11 +289,11 @@ def _diversify(ranked: list[Recalled], coverage: Mapping[str, float]) -> list[Re
     """
     cited: set[str] = set()
     placed: set[int] = set()
-    first: list[Recalled] = []
-    later: list[Recalled] = []
+    first: list[_Scored] = []
+    later: list[_Scored] = []
     reflections = 0
 
-    def answers(result: Recalled) -> bool:
+    def answers(result: _Scored) -> bool:
         return result.type != "reflection" and coverage.get(result.path, 0.0) >= MEMBER_ANSWERS
 
     for i, result in enumerate(ranked):
@@ -395,7 +420,7 @@ def recall(
         ):  # fmt: skip
             if row.path not in seen:
                 rows.append((row, score))
-    return rank(rows, plan, now or datetime.now())[:limit]
+    return rank(rows, plan, now or datetime.now(), limit=limit)
 
 
 def as_recalled(rows: Iterable[MemoryRow], now: datetime | None = None) -> list[Recalled]:

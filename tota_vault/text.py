@@ -234,7 +234,15 @@ class StemFinder:
             # there (the walk back in `_word_at` finds the same, at more cost).
             if at and _STARTS.match(text, at - 1) and _CONTINUES.match(text, at):
                 continue
-            word = self._word_at(text, at)
+            if at == 0 or not (_CONTINUES.match(text, at - 1) or text[at - 1] in _STARTS_ONLY):
+                # Between words (the usual hit: the word itself): a word starts here or
+                # nowhere, so no walk back.
+                found_word = WORD_RE.match(text, at)
+                word = None
+                if found_word is not None:
+                    word = found_word.group(0).lower().replace("’", "'").strip("'-") or None
+            else:
+                word = self._word_at(text, at)
             if word is None or word.endswith("'s"):
                 continue
             stemmed = _form(word)
