@@ -1288,17 +1288,21 @@ RECALL_COLUMNS = (
 )
 #: Recall candidates: full-text matches among memories (not plain or invalid notes), with the
 #: statuses asked for.
-#: FTS5 ranks its own matches first (`ORDER BY rank`, bm25 with the index's column weights,
-#: its fast path), and only the best are joined to `notes` and filtered. Twice the candidates
-#: are fetched so that filtered-out rows (archived, other types) rarely starve the list.
+#: FTS5 ranks its own matches first (bm25 with the index's column weights), and only the best
+#: are joined to `notes` and filtered. Twice the candidates are fetched so that filtered-out
+#: rows (archived, other types) rarely starve the list. bm25 is named in the select list and
+#: ordered by, not read as `rank`: the same scores in the same order, at about three quarters
+#: of the CPU time (`ORDER BY rank` over 10 of bench.recall's messages at 100k: 64.5 ms
+#: against 49.3 ms).
 RECALL = f"""
-SELECT {RECALL_COLUMNS}, f.rank AS score FROM (
-    SELECT rowid, rank FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rank LIMIT :fetch
+SELECT {RECALL_COLUMNS}, f.score AS score FROM (
+    SELECT rowid, {BM25} AS score FROM notes_fts WHERE notes_fts MATCH :query
+    ORDER BY score LIMIT :fetch
 ) AS f JOIN notes AS n ON n.id = f.rowid
 WHERE n.error IS NULL AND n.type IS NOT NULL
   AND (:type IS NULL OR n.type = :type)
   AND (n.status = 'active' OR :include_archived)
-ORDER BY f.rank
+ORDER BY f.score
 LIMIT :limit
 """
 #: RECALL with bm25's work bounded (`recall.plan_match`, a message of common words only): only
@@ -1307,18 +1311,18 @@ LIMIT :limit
 #: posting lists, so it scores no other match; bm25's values are as in RECALL, only fewer
 #: rows get one. The bound is found by walking the posting list newest first, unscored.
 RECALL_NEWEST = f"""
-SELECT {RECALL_COLUMNS}, f.rank AS score FROM (
-    SELECT rowid, rank FROM notes_fts WHERE notes_fts MATCH :query
+SELECT {RECALL_COLUMNS}, f.score AS score FROM (
+    SELECT rowid, {BM25} AS score FROM notes_fts WHERE notes_fts MATCH :query
       AND rowid >= coalesce((
           SELECT rowid FROM notes_fts WHERE notes_fts MATCH :query
           ORDER BY rowid DESC LIMIT 1 OFFSET :scored - 1
       ), 0)
-    ORDER BY rank LIMIT :fetch
+    ORDER BY score LIMIT :fetch
 ) AS f JOIN notes AS n ON n.id = f.rowid
 WHERE n.error IS NULL AND n.type IS NOT NULL
   AND (:type IS NULL OR n.type = :type)
   AND (n.status = 'active' OR :include_archived)
-ORDER BY f.rank
+ORDER BY f.score
 LIMIT :limit
 """
 #: Candidates by topic alone: they get no text relevance, so bm25 order is not needed, and
