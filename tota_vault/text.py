@@ -188,8 +188,18 @@ def fts_phrase_query(text: str) -> str:
 #: are not word characters): a word holding one starts there.
 _STARTS_ONLY = frozenset("×÷")
 _CONTINUES = re.compile(r"[\w'’+-]")
-#: The characters `WORD_RE` starts a word with.
-_STARTS = re.compile(r"[A-Za-zÀ-ÿ0-9]")
+#: The characters `WORD_RE` starts a word with (`[A-Za-zÀ-ÿ0-9]`), as a set: one look-up a
+#: character rather than a regex match (recall asks several for every candidate).
+_START_CHARS = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    + "".join(map(chr, range(ord("À"), ord("ÿ") + 1)))
+)
+
+
+def _continues(char: str) -> bool:
+    """Whether `WORD_RE` continues a word with this character (`[\\w'’+-]`: Python's `\\w`
+    is `str.isalnum()` and the underscore)."""
+    return char.isalnum() or char in "_'’+-"
 
 
 @lru_cache(maxsize=4096)
@@ -243,9 +253,10 @@ class StemFinder:
         # A hit inside a word ("bed" in "embedded"): after a character a word starts with,
         # a character that continues one is inside that word, so no word starts there (the
         # walk back in `_word_at` finds the same, at more cost).
-        if at and _STARTS.match(text, at - 1) and _CONTINUES.match(text, at):
+        before = text[at - 1] if at else " "
+        if before in _START_CHARS and _continues(text[at]):
             return None
-        if at == 0 or not (_CONTINUES.match(text, at - 1) or text[at - 1] in _STARTS_ONLY):
+        if not (_continues(before) or before in _STARTS_ONLY):
             # Between words (the usual hit: the word itself): a word starts here or nowhere,
             # so no walk back.
             match = WORD_RE.match(text, at)
