@@ -244,11 +244,16 @@ def test_rare_terms_are_kept_rarest_first_while_their_matches_sum_under_the_boun
 
 def test_a_message_of_common_words_only_has_its_newest_matches_scored():
     counts = _counts({'"came"': 9214})
-    assert plan_match(["came"], counts, common=2000, scored=500) == MemoryQuery('"came"', 500)
+    assert plan_match(["came"], counts, common=2000, newest=500) == MemoryQuery('"came"', 500)
     both = {'"plan"': 12829, '"works"': 36639, '"plan" AND "works"': 2100}
     both['title : ("plan" AND "works")'] = 92
-    query = plan_match(["plan", "works"], _counts(both), common=2000, scored=500)
-    assert query == MemoryQuery('title : ("plan" AND "works")', 500)
+    query = plan_match(["plan", "works"], _counts(both), common=2000, newest=300)
+    assert query == MemoryQuery('title : ("plan" AND "works")', 300)
+    # No note holds all three: the two weightiest, in fewer than `common` notes, are searched
+    # whole (no title fallback), and still only their newest matches scored.
+    fewer = {'"came"': 9214, '"plan"': 12829, '"works"': 36639, '"plan" AND "works"': 1500}
+    query = plan_match(["plan", "works", "came"], _counts(fewer), common=2000, newest=300)
+    assert query == MemoryQuery('"plan" AND "works"', 300)
 
 
 def test_the_bound_keeps_the_memory_the_rare_word_names(vault, monkeypatch):
@@ -267,7 +272,7 @@ def test_the_bound_keeps_the_memory_the_rare_word_names(vault, monkeypatch):
 
 def test_only_the_newest_matches_of_common_words_are_scored(vault, monkeypatch):
     monkeypatch.setattr(recall_module, "COMMON_MATCHES", 3)
-    monkeypatch.setattr(recall_module, "SCORED_MATCHES", 2)
+    monkeypatch.setattr(recall_module, "NEWEST_SCORED", 2)
     for i, colour in enumerate(("green", "black", "red", "white")):
         vault.remember("preference", f"Carries a {colour} umbrella (note {i}).")
     index = vault.index

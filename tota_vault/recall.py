@@ -7,7 +7,8 @@ sentence) and rare, long words weigh more when ranking. The topics of the messag
 tagged `topic/travel` that never say "city". bm25 scores every match of its query, so the
 query's cost is bounded whatever the vault's size (`plan_match`): words in thousands of notes
 are left to the coverage score, and the rare ones kept while their matches sum under
-`SCORED_MATCHES`; a message of common words only has its newest matches scored.
+`SCORED_MATCHES`; a message of common words only has its newest `NEWEST_SCORED` matches
+scored.
 
 Ranking (`rank`, a pure function; the constants are the contract, documented in
 docs/recall.md):
@@ -48,6 +49,7 @@ from .topics import TOPIC_TAG, topics_of_words
 
 __all__ = [
     "COMMON_MATCHES",
+    "NEWEST_SCORED",
     "SCORED_MATCHES",
     "MemoryQuery",
     "QueryPlan",
@@ -334,10 +336,18 @@ COMMON_MATCHES = 2000
 #: The bound on bm25's work for one message, as `turns.SCORED_MATCHES` bounds the turn query:
 #: bm25 scores every match of its query before it returns the best (about 3 to 7 µs a match
 #: on this machine: a message whose only word is in 9,214 of 100k notes took 30 to 65 ms).
-#: The rare terms ORed are kept, rarest first, while their matches sum under it; a query of
-#: common terms only has only its newest this many matches scored. A vault of fewer notes
-#: than this is never cut by either (LoCoMo's are 300 to 600 memories: docs/benchmarks.md).
+#: The rare terms ORed are kept, rarest first, while their matches sum under it. A vault of
+#: fewer notes than this is never cut (LoCoMo's are 300 to 600 memories: docs/benchmarks.md).
+#: 1,000 measured worse at 100k (the note a bench message was drawn from in the top ten for
+#: 36 of 200 messages, against 38 before the bound and 39 with it).
 SCORED_MATCHES = 2000
+#: How many of its newest matches bm25 scores for a message of common words only (each in
+#: `COMMON_MATCHES` notes or more), whose query can still match thousands. Such a message has
+#: no word that tells memories apart: of bench.recall's 200 messages at 100k, 65 are of common
+#: words only, and for none of them is the note it was drawn from in the top ten, unbounded
+#: or with 2,000 or 500 scored. 500 costs a quarter of 2,000 (its slowest message, 17.3 ms of
+#: CPU for the query, 5.4 ms), and the newest memories are the likeliest meant by a vague one.
+NEWEST_SCORED = 500
 
 
 class MemoryQuery(NamedTuple):
@@ -356,6 +366,7 @@ def plan_match(
     *,
     common: int = COMMON_MATCHES,
     scored: int = SCORED_MATCHES,
+    newest: int = NEWEST_SCORED,
 ) -> MemoryQuery:
     """The full-text query for a message's terms (weightiest first, as `build_query` orders
     them), its cost bounded whatever the vault's size. Pure but for `matches`.
@@ -365,7 +376,7 @@ def plan_match(
     under `scored` (bm25 reads and scores fewer than that), and the others left to the
     coverage score. When every term is common, notes must hold all of them (an AND is a cheap
     intersection of posting lists), or failing that the two weightiest; and if that still
-    matches thousands, only the titles are searched; bm25 then scores the newest `scored`
+    matches thousands, only the titles are searched; bm25 then scores the newest `newest`
     matches only.
     """
     counts = {term: matches(fts_quote(term), common) for term in terms}
@@ -386,7 +397,7 @@ def plan_match(
         # Still thousands of notes (a message of common words): the ones whose title, their
         # statement, says it are the ones worth ranking.
         every = f"title : ({every})"
-    return MemoryQuery(every, scored)
+    return MemoryQuery(every, newest)
 
 
 def recall(
@@ -404,8 +415,9 @@ def recall(
         return []
     wanted = max(CANDIDATES, limit)
     query = plan_match(
-        plan.terms, index.count_matches, common=COMMON_MATCHES, scored=SCORED_MATCHES
-    )
+        plan.terms, index.count_matches,
+        common=COMMON_MATCHES, scored=SCORED_MATCHES, newest=NEWEST_SCORED,
+    )  # fmt: skip
     rows = index.recall_candidates(
         query.match, type=type, include_archived=include_archived, limit=wanted,
         scored=query.scored,
