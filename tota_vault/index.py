@@ -1280,8 +1280,8 @@ FIRST_TITLED = "SELECT path FROM notes WHERE title = ? COLLATE NOCASE LIMIT 1"
 # --- recall ---------------------------------------------------------------------------------
 
 #: What recall reads of a candidate: what its ranking and its result (`recall.Recalled`) need,
-#: and no more. Not the body, the History or the hashes: a candidate is read whole for
-#: nothing, and fifty or more are read for every message (the body is most of a row).
+#: and no more. Not the body (the statement again, and its History) or the hashes: fifty or
+#: more candidates are read for every message, and no result shows those columns.
 RECALL_COLUMNS = (
     "n.path, n.memory_id, n.type, n.title, n.text, n.tags, n.aliases, n.subject, n.sources, "
     "n.confidence, n.importance, n.durability, n.evidence, n.status, n.updated, n.confirmed"
@@ -1292,8 +1292,8 @@ RECALL_COLUMNS = (
 #: are joined to `notes` and filtered. Twice the candidates are fetched so that filtered-out
 #: rows (archived, other types) rarely starve the list. bm25 is named in the select list and
 #: ordered by, not read as `rank`: the same scores in the same order, at about three quarters
-#: of the CPU time (`ORDER BY rank` over 10 of bench.recall's messages at 100k: 64.5 ms
-#: against 49.3 ms).
+#: of the CPU time (the inner query for 10 of bench.recall's messages at 100k: 49.3 ms,
+#: against 64.5 ms by `ORDER BY rank`).
 RECALL = f"""
 SELECT {RECALL_COLUMNS}, f.score AS score FROM (
     SELECT rowid, {BM25} AS score FROM notes_fts WHERE notes_fts MATCH :query

@@ -336,17 +336,19 @@ COMMON_MATCHES = 2000
 #: The bound on bm25's work for one message, as `turns.SCORED_MATCHES` bounds the turn query:
 #: bm25 scores every match of its query before it returns the best (about 3 to 7 µs a match
 #: on this machine: a message whose only word is in 9,214 of 100k notes took 30 to 65 ms).
-#: The rare terms ORed are kept, rarest first, while their matches sum under it. A vault of
-#: fewer notes than this is never cut (LoCoMo's are 300 to 600 memories: docs/benchmarks.md).
-#: 1,000 measured worse at 100k (the note a bench message was drawn from in the top ten for
-#: 36 of 200 messages, against 38 before the bound and 39 with it).
+#: The rare terms ORed are kept, rarest first, while their matches sum under it: a message
+#: is cut only when they reach it (LoCoMo's rankings, of vaults of 300 to 600 memories, are
+#: the same with it and without: docs/benchmarks.md). 1,000 measured worse at 100k (the note
+#: a bench message was drawn from in the top ten for 36 of 200 messages, against 38 before
+#: the bound and 39 with it).
 SCORED_MATCHES = 2000
 #: How many of its newest matches bm25 scores for a message of common words only (each in
-#: `COMMON_MATCHES` notes or more), whose query can still match thousands. Such a message has
-#: no word that tells memories apart: of bench.recall's 200 messages at 100k, 65 are of common
-#: words only, and for none of them is the note it was drawn from in the top ten, unbounded
-#: or with 2,000 or 500 scored. 500 costs a quarter of 2,000 (its slowest message, 17.3 ms of
-#: CPU for the query, 5.4 ms), and the newest memories are the likeliest meant by a vague one.
+#: `COMMON_MATCHES` notes or more, so never in a smaller vault), whose query can still match
+#: thousands. Such a message has no word that tells memories apart: of bench.recall's 200
+#: messages at 100k, 65 are of common words only, and for none of them is the note it was
+#: drawn from in the top ten, unbounded or with 2,000 or 500 scored. 500 costs a quarter of
+#: 2,000 (its slowest message, 17.3 ms of CPU for the query, 5.4 ms), and the newest
+#: memories are the likeliest meant by a vague one.
 NEWEST_SCORED = 500
 
 
