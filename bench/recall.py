@@ -3,7 +3,10 @@
     python -m bench.recall --size 10000 --size 100000
 
 Each vault (`--size N`: the generated vault of N notes, made if missing; or `--vault PATH`) is
-copied, so the original stays as generated, and synced, untimed. The messages are drawn
+copied, so the original stays as generated, and synced, untimed. `--reuse` keeps the copy an
+earlier run left (synced again, which finds nothing to do) instead of copying 100k files
+afresh, and `--no-reflect` leaves reflect out, so that copy is not changed: with both, runs of
+two versions of the code back to back measure recall on the same index. The messages are drawn
 deterministically from the vault's own notes (`_kit.requests`): a few words of a random note,
 framed as a person would ask ("Can you remind me about ...?"). Each of 200 messages is recalled
 3 times and its median counts; p50 and p95 are over the messages. Baseline in the same run: a
@@ -58,9 +61,20 @@ def row_costs(vault: Vault) -> dict[str, float]:
     return out
 
 
-def bench(source: Path, work: Path, count: int, repeat: int) -> dict[str, Any]:
-    """Recall and its baseline over one vault's copy; then reflect twice."""
-    target = _kit.copy_vault(source, work / "recall" / source.name)
+def bench(
+    source: Path,
+    work: Path,
+    count: int,
+    repeat: int,
+    *,
+    reuse: bool = False,
+    reflect: bool = True,
+) -> dict[str, Any]:
+    """Recall and its baseline over one vault's copy; then (with `reflect`) reflect twice.
+    With `reuse`, a copy an earlier run left (one with an index) is used as it is."""
+    target = work / "recall" / source.name
+    if not (reuse and (target / ".tota" / "index.db").exists()):
+        _kit.copy_vault(source, target)
     with Vault.open(target) as vault:
         vault.sync()
         memories = vault.stats()["memories"]
@@ -76,12 +90,20 @@ def bench(source: Path, work: Path, count: int, repeat: int) -> dict[str, Any]:
                     vault.search(w.replace(" ", " OR "), raw=True, limit=10)
 
             search_s.append(_kit.time_call(search, repeat))
-        started = time.perf_counter()
-        first = vault.reflect()
-        reflect_s = time.perf_counter() - started
-        started = time.perf_counter()
-        second = vault.reflect()
-        again_s = time.perf_counter() - started
+        reflected: dict[str, Any] = {}
+        if reflect:
+            started = time.perf_counter()
+            first = vault.reflect()
+            reflect_s = time.perf_counter() - started
+            started = time.perf_counter()
+            second = vault.reflect()
+            again_s = time.perf_counter() - started
+            reflected = {
+                "reflect_seconds": round(reflect_s, 2),
+                "reflections_written": len(first.created),
+                "reflect_again_seconds": round(again_s, 2),
+                "reflect_again_changes": len(second.created) + len(second.updated),
+            }
         rows = row_costs(vault)
     recall = _kit.summary(recall_s, scale=1000, digits=2)
     search = _kit.summary(search_s, scale=1000, digits=2)
@@ -93,10 +115,7 @@ def bench(source: Path, work: Path, count: int, repeat: int) -> dict[str, Any]:
         "ratio_p50": _kit.ratio(recall["p50"], search["p50"]),
         "ratio_p95": _kit.ratio(recall["p95"], search["p95"]),
         "target_p95_met": recall["p95"] < TARGET_P95_MS,
-        "reflect_seconds": round(reflect_s, 2),
-        "reflections_written": len(first.created),
-        "reflect_again_seconds": round(again_s, 2),
-        "reflect_again_changes": len(second.created) + len(second.updated),
+        **reflected,
         "row_us": rows["memory_row_us"],
         "row_baseline_dict_us": rows["dict_us"],
         "row_ratio": _kit.ratio(rows["memory_row_us"], rows["dict_us"]),
@@ -112,8 +131,10 @@ def report(results: dict[str, dict[str, Any]]) -> str:
             f"{r['recall_ms']['p50']} / {r['recall_ms']['p95']} ms",
             f"{r['baseline_or_query_ms']['p50']} / {r['baseline_or_query_ms']['p95']} ms",
             f"{r['ratio_p50']:.2f}× / {r['ratio_p95']:.2f}×",
-            f"{r['reflect_seconds']} s, {r['reflections_written']:,} reflections",
-            f"{r['reflect_again_seconds']} s, {r['reflect_again_changes']} changes",
+            f"{r['reflect_seconds']} s, {r['reflections_written']:,} reflections"
+            if "reflect_seconds" in r else "not run",
+            f"{r['reflect_again_seconds']} s, {r['reflect_again_changes']} changes"
+            if "reflect_seconds" in r else "not run",
             "met" if r["target_p95_met"] else "NOT met",
             f"{r['row_us']} / {r['row_baseline_dict_us']} us ({r['row_ratio']:.2f}×)",
         ))  # fmt: skip
@@ -128,11 +149,20 @@ def main(argv: list[str] | None = None) -> int:
     _kit.add_vaults(parser, default=(10_000, 100_000))
     parser.add_argument("--messages", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3, help="recalls per message (median)")
+    parser.add_argument(
+        "--reuse", action="store_true", help="use the synced copy an earlier run left"
+    )
+    parser.add_argument(
+        "--no-reflect", action="store_true", help="leave reflect out (the copy stays unchanged)"
+    )
     args = parser.parse_args(argv)
     results = {}
     for vault in _kit.vaults(args):
         _kit.log(f"recall over {vault}")
-        results[str(vault)] = bench(vault, args.work, args.messages, args.repeat)
+        results[str(vault)] = bench(
+            vault, args.work, args.messages, args.repeat,
+            reuse=args.reuse, reflect=not args.no_reflect,
+        )  # fmt: skip
     _kit.write_result(args.out, "recall", {"vaults": results})
     print(report(results))
     return 0

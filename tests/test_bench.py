@@ -209,6 +209,21 @@ def test_recall_runs(work, tmp_path, capsys):
     assert "| recall p50 / p95 |" in capsys.readouterr().out
 
 
+def test_recall_reuses_its_synced_copy_and_can_leave_reflect_out(work, tmp_path, capsys):
+    args = ("--size", str(SMALL), "--messages", "3", "--repeat", "1", "--no-reflect")
+    _run("recall", work, tmp_path, *args)
+    copy = work / "recall" / f"vault-{SMALL}"
+    marker = copy / "left-by-the-first-run.txt"
+    marker.write_text("x")
+    _run("recall", work, tmp_path, *args, "--reuse")
+    assert marker.exists()  # the same copy, not a fresh one
+    (figures,) = json.loads((tmp_path / "recall.json").read_text())["vaults"].values()
+    assert "reflect_seconds" not in figures and figures["recall_ms"]["n"] == 3
+    assert "not run" in capsys.readouterr().out
+    _run("recall", work, tmp_path, *args)
+    assert not marker.exists()  # without --reuse, copied afresh
+
+
 def test_observe_runs_the_synthetic_stream(work, tmp_path, capsys):
     _run("observe", work, tmp_path, "--size", str(SMALL), "--messages", "24",
          "--stream", "synthetic")  # fmt: skip

@@ -7,14 +7,17 @@ from datetime import datetime
 import pytest
 
 from tota_vault import Vault
+from tota_vault import recall as recall_module
 from tota_vault.recall import (
     MEMBER_ANSWERS,
     NAME_WEIGHT,
     RARE_WEIGHT,
+    MemoryQuery,
     QueryPlan,
     build_query,
     context_block,
     estimate_tokens,
+    plan_match,
     rank,
 )
 from tota_vault.rows import MemoryRow
@@ -213,3 +216,81 @@ def test_a_memory_about_the_person_the_message_names_ranks_first():
 def test_coverage_counts_plurals_and_word_forms(question: str, text: str, matched: tuple):
     [result] = rank([_row("m", -1.0, text=text, title="m")], build_query(question), NOW)
     assert result.matched == matched
+
+
+def _counts(table: dict[str, int]):
+    """A `matches` for `plan_match`: each expression's count from a table, up to the cap."""
+
+    def matches(expression: str, cap: int) -> int:
+        return min(cap, table.get(expression, 0))
+
+    return matches
+
+
+def test_a_small_vault_query_is_every_rare_term_in_message_order():
+    counts = _counts({'"kofi"': 3, '"sousa"': 2, '"sailing"': 40})
+    query = plan_match(["kofi", "sousa", "sailing"], counts, common=2000, scored=2000)
+    assert query == MemoryQuery('"kofi" OR "sousa" OR "sailing"', scored=None)
+
+
+def test_rare_terms_are_kept_rarest_first_while_their_matches_sum_under_the_bound():
+    # 11 + 246 + 1,898 matches: the commonest of the rare terms is left to coverage.
+    counts = _counts({'"lazo"': 11, '"training"': 1898, '"log"': 246, '"written"': 3603})
+    query = plan_match(["lazo", "training", "written", "log"], counts, common=2000, scored=2000)
+    assert query == MemoryQuery('"lazo" OR "log"')
+    # The rarest is kept whatever its count.
+    assert plan_match(["a", "b"], _counts({'"a"': 1500, '"b"': 1900}), scored=1000).match == '"a"'
+
+
+def test_a_message_of_common_words_only_has_its_newest_matches_scored():
+    counts = _counts({'"came"': 9214})
+    assert plan_match(["came"], counts, common=2000, newest=500) == MemoryQuery('"came"', 500)
+    both = {'"plan"': 12829, '"works"': 36639, '"plan" AND "works"': 2100}
+    both['title : ("plan" AND "works")'] = 92
+    query = plan_match(["plan", "works"], _counts(both), common=2000, newest=300)
+    assert query == MemoryQuery('title : ("plan" AND "works")', 300)
+    # No note holds all three: the two weightiest, in fewer than `common` notes, are searched
+    # whole (no title fallback), and still only their newest matches scored.
+    fewer = {'"came"': 9214, '"plan"': 12829, '"works"': 36639, '"plan" AND "works"': 1500}
+    query = plan_match(["plan", "works", "came"], _counts(fewer), common=2000, newest=300)
+    assert query == MemoryQuery('"plan" AND "works"', 300)
+
+
+def test_the_bound_keeps_the_memory_the_rare_word_names(vault, monkeypatch):
+    monkeypatch.setattr(recall_module, "COMMON_MATCHES", 10)
+    monkeypatch.setattr(recall_module, "SCORED_MATCHES", 4)
+    for day in ("Monday", "Tuesday", "Wednesday"):
+        vault.remember("habit", f"Goes to swimming lessons every {day}.")
+    vault.remember("relationship", "Ilse gives the swimming lessons at the lake.")
+    # "ilse" (1 note) and "lessons" (4): their sum reaches the bound, so only "ilse" is
+    # searched; "lessons" still counts in what the memory is credited with.
+    assert plan_match(["ilse", "lessons"], vault.index.count_matches, scored=4).match == '"ilse"'
+    results = vault.recall("Who gives lessons, Ilse?", 3, now=NOW)
+    assert results[0].text.startswith("Ilse gives")
+    assert set(results[0].matched) >= {"ilse", "lessons"}
+
+
+def test_only_the_newest_matches_of_common_words_are_scored(vault, monkeypatch):
+    monkeypatch.setattr(recall_module, "COMMON_MATCHES", 3)
+    monkeypatch.setattr(recall_module, "NEWEST_SCORED", 2)
+    for i, colour in enumerate(("green", "black", "red", "white")):
+        vault.remember("preference", f"Carries a {colour} umbrella (note {i}).")
+    index = vault.index
+    every = index.recall_candidates('"umbrella"', type=None, include_archived=False, limit=10)
+    newest = index.recall_candidates(
+        '"umbrella"', type=None, include_archived=False, limit=10, scored=2
+    )
+    assert len(every) == 4
+    assert {row.text for row, _ in newest} == {"Carries a red umbrella (note 2).",
+                                               "Carries a white umbrella (note 3)."}  # fmt: skip
+    # bm25's values are the same, only fewer rows get one.
+    scores = {row.path: score for row, score in every}
+    assert all(scores[row.path] == score for row, score in newest)
+    assert not build_query("umbrella?").topics  # so recall's only candidates are these
+    recalled = vault.recall("umbrella?", 10, type="preference", now=NOW)
+    assert {r.text for r in recalled} == {row.text for row, _ in newest}
+    # More to score than there are matches: all of them, as without the bound.
+    wide = index.recall_candidates(
+        '"umbrella"', type=None, include_archived=False, limit=10, scored=50
+    )
+    assert wide == every

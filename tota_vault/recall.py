@@ -4,7 +4,11 @@ Query: the message's words, minus stopwords, each quoted (any text is a valid qu
 a memory that shares some of the words can still be found. Names (capitalised words inside a
 sentence) and rare, long words weigh more when ranking. The topics of the message's words
 (topics.py) are searched among tags too, so "Which cities has Jon visited?" finds memories
-tagged `topic/travel` that never say "city".
+tagged `topic/travel` that never say "city". bm25 scores every match of its query, so the
+query's cost is bounded whatever the vault's size (`plan_match`): words in thousands of notes
+are left to the coverage score, and the rare ones kept while their matches sum under
+`SCORED_MATCHES`; a message of common words only has its newest `NEWEST_SCORED` matches
+scored.
 
 Ranking (`rank`, a pure function; the constants are the contract, documented in
 docs/recall.md):
@@ -31,10 +35,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from .decay import effective_confidence
 from .index import Index
@@ -44,12 +48,17 @@ from .text import STOPWORDS, WORD_RE, StemFinder, fts_any, fts_quote, stem
 from .topics import TOPIC_TAG, topics_of_words
 
 __all__ = [
+    "COMMON_MATCHES",
+    "NEWEST_SCORED",
+    "SCORED_MATCHES",
+    "MemoryQuery",
     "QueryPlan",
     "Recalled",
     "as_recalled",
     "build_query",
     "context_block",
     "estimate_tokens",
+    "plan_match",
     "profile",
     "quote_line",
     "rank",
@@ -154,18 +163,46 @@ class Recalled:
         return out
 
 
+#: The form tota writes every date in (`model.format_date`): `datetime.fromisoformat` reads
+#: it as `parse_date` does, at a fraction of the cost (recall reads two dates a candidate).
+_STAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}")
+
+
+def _when(stamp: str) -> datetime:
+    """`parse_date(stamp)`, the common form read directly. Raises `ValueError` as it does."""
+    if isinstance(stamp, str) and _STAMP.fullmatch(stamp):
+        return datetime.fromisoformat(stamp)
+    return parse_date(stamp)
+
+
 def _days(since: str | None, now: datetime) -> float:
     if not since:
         return 0.0
     try:
-        return max(0.0, (now - parse_date(since)).total_seconds() / 86400.0)
+        return max(0.0, (now - _when(since)).total_seconds() / 86400.0)
     except ValueError:
         return 0.0
 
 
-def rank(rows: Sequence[ScoredRow], plan: QueryPlan, now: datetime) -> list[Recalled]:
+class _Scored(NamedTuple):
+    """A candidate's score and what the ordering needs of it, before it is a `Recalled`."""
+
+    score: float
+    path: str
+    type: str | None
+    sources: tuple[str, ...]
+    #: The candidate's position in `rank`'s rows.
+    at: int
+    matched: tuple[str, ...]
+    effective: float | None
+
+
+def rank(
+    rows: Sequence[ScoredRow], plan: QueryPlan, now: datetime, *, limit: int | None = None
+) -> list[Recalled]:
     """Score full-text candidates (each row with its bm25) by the documented formula, best
-    first. Pure."""
+    first; the first `limit` of them (all by default: the order is the same either way, only
+    fewer results are made). Pure."""
     if not rows:
         return []
     best = max(-score for _row, score in rows) or 1.0
@@ -178,24 +215,26 @@ def rank(rows: Sequence[ScoredRow], plan: QueryPlan, now: datetime) -> list[Reca
     # A possessive in a memory ("Caroline's book") does not cover the word: it mostly names
     # someone else's memory that mentions the person asked about. Counting it, as FTS5 does,
     # measured 0.004 lower all@5 and 0.001 lower all@10 and any@10 on LoCoMo.
-    out = []
+    scored: list[_Scored] = []
     coverages: dict[str, float] = {}
-    for row, bm25 in rows:
+    for at, (row, bm25) in enumerate(rows):
         relevance = max(0.0, -bm25) / best
         haystack = " ".join((row.title, row.text, row.tags, row.aliases))
         # Without query terms (`as_recalled`: profile, recent, stale) there is nothing to cover.
         matched = tuple(sorted({stems[s] for s in finder.find(haystack)})) if stems else ()
-        coverage = sum(plan.weights[t] for t in matched) / total_weight
+        coverage = sum([plan.weights[t] for t in matched]) / total_weight
         coverages[row.path] = coverage
-        tags = row.tags.split()
-        shared = tuple(t for t in plan.topics if TOPIC_TAG + t in tags)
-        matched += tuple(TOPIC_TAG + t for t in shared)
+        shared: tuple[str, ...] = ()
+        if plan.topics:
+            tags = row.tags.split()
+            shared = tuple(t for t in plan.topics if TOPIC_TAG + t in tags)
+            matched += tuple(TOPIC_TAG + t for t in shared)
         confidence = row.confidence
         effective = None
         if confidence is not None:
             confirmed = row.confirmed or row.updated
             try:
-                when = parse_date(confirmed) if confirmed else now
+                when = _when(confirmed) if confirmed else now
             except ValueError:
                 when = now
             effective = effective_confidence(confidence, row.durability or 0.8, when, now)
@@ -212,29 +251,36 @@ def rank(rows: Sequence[ScoredRow], plan: QueryPlan, now: datetime) -> list[Reca
             + W_IMPORTANCE * importance
             + W_RECENCY * recency
         )
-        out.append(
-            Recalled(
-                id=row.memory_id,
-                type=row.type,
-                text=row.text,
-                subject=row.subject,
-                sources=row.sources,
-                confidence=confidence,
-                effective_confidence=None if effective is None else round(effective, 3),
-                evidence=row.evidence,
-                updated=row.updated,
-                path=row.path,
-                title=row.title,
-                status=row.status,
-                score=round(score, 4),
-                matched=matched,
-            )  # fmt: skip
+        scored.append(
+            _Scored(round(score, 4), row.path, row.type, row.sources, at, matched, effective)
         )
-    out.sort(key=lambda r: (-r.score, r.path))
-    return _diversify(out, coverages)
+    scored.sort(key=lambda s: (-s.score, s.path))
+    ordered = _diversify(scored, coverages)
+    # Only the results asked for are made: recall ranks 60 to 120 candidates for 10 to 20.
+    return [_recalled(rows[s.at][0], s) for s in ordered[:limit]]
 
 
-def _diversify(ranked: list[Recalled], coverage: Mapping[str, float]) -> list[Recalled]:
+def _recalled(row: MemoryRow, scored: _Scored) -> Recalled:
+    effective = scored.effective
+    return Recalled(
+        id=row.memory_id,
+        type=row.type,
+        text=row.text,
+        subject=row.subject,
+        sources=row.sources,
+        confidence=row.confidence,
+        effective_confidence=None if effective is None else round(effective, 3),
+        evidence=row.evidence,
+        updated=row.updated,
+        path=row.path,
+        title=row.title,
+        status=row.status,
+        score=scored.score,
+        matched=scored.matched,
+    )  # fmt: skip
+
+
+def _diversify(ranked: list[_Scored], coverage: Mapping[str, float]) -> list[_Scored]:
     """Move a memory whose every source is already cited by a better one after the others.
 
     Several memories learned from one message say related things; the top of the list is
@@ -245,11 +291,11 @@ def _diversify(ranked: list[Recalled], coverage: Mapping[str, float]) -> list[Re
     """
     cited: set[str] = set()
     placed: set[int] = set()
-    first: list[Recalled] = []
-    later: list[Recalled] = []
+    first: list[_Scored] = []
+    later: list[_Scored] = []
     reflections = 0
 
-    def answers(result: Recalled) -> bool:
+    def answers(result: _Scored) -> bool:
         return result.type != "reflection" and coverage.get(result.path, 0.0) >= MEMBER_ANSWERS
 
     for i, result in enumerate(ranked):
@@ -287,34 +333,73 @@ def _diversify(ranked: list[Recalled], coverage: Mapping[str, float]) -> list[Re
 #: bm25 would give them little weight anyway, but scoring their thousands of matches is most of
 #: a slow query's time. Counting stops at the cap, so the check costs little.
 COMMON_MATCHES = 2000
+#: The bound on bm25's work for one message, as `turns.SCORED_MATCHES` bounds the turn query:
+#: bm25 scores every match of its query before it returns the best (about 3 to 7 µs a match
+#: on this machine: a message whose only word is in 9,214 of 100k notes took 30 to 65 ms).
+#: The rare terms ORed are kept, rarest first, while their matches sum under it: a message
+#: is cut only when they reach it (LoCoMo's rankings, of vaults of 300 to 600 memories, are
+#: the same with it and without: docs/benchmarks.md). 1,000 measured worse at 100k (the note
+#: a bench message was drawn from in the top ten for 36 of 200 messages, against 38 before
+#: the bound and 39 with it).
+SCORED_MATCHES = 2000
+#: How many of its newest matches bm25 scores for a message of common words only (each in
+#: `COMMON_MATCHES` notes or more, so never in a smaller vault), whose query can still match
+#: thousands. Such a message has no word that tells memories apart: of bench.recall's 200
+#: messages at 100k, 65 are of common words only, and for none of them is the note it was
+#: drawn from in the top ten, unbounded or with 2,000 or 500 scored. 500 costs a quarter of
+#: 2,000 (its slowest message, 17.3 ms of CPU for the query, 5.4 ms), and the newest
+#: memories are the likeliest meant by a vague one.
+NEWEST_SCORED = 500
 
 
-def _match(index: Index, plan: QueryPlan) -> str:
-    """The full-text query for a plan, kept cheap on a large vault.
+class MemoryQuery(NamedTuple):
+    """How one message's memories are searched (`plan_match`)."""
 
-    Rare terms (fewer than `COMMON_MATCHES` notes) are ORed and the common ones left to the
+    #: The FTS5 MATCH expression.
+    match: str
+    #: The most matches bm25 scores, the newest ones (None: every match): a message of
+    #: common words only, whose query can still match thousands of notes.
+    scored: int | None = None
+
+
+def plan_match(
+    terms: Sequence[str],
+    matches: Callable[[str, int], int],
+    *,
+    common: int = COMMON_MATCHES,
+    scored: int = SCORED_MATCHES,
+    newest: int = NEWEST_SCORED,
+) -> MemoryQuery:
+    """The full-text query for a message's terms (weightiest first, as `build_query` orders
+    them), its cost bounded whatever the vault's size. Pure but for `matches`.
+
+    `matches(expression, cap)` counts the notes an FTS5 expression matches, up to `cap`.
+    Rare terms (fewer than `common` notes) are ORed, rarest first while their matches sum
+    under `scored` (bm25 reads and scores fewer than that), and the others left to the
     coverage score. When every term is common, notes must hold all of them (an AND is a cheap
     intersection of posting lists), or failing that the two weightiest; and if that still
-    matches thousands, only the titles are searched.
+    matches thousands, only the titles are searched; bm25 then scores the newest `newest`
+    matches only.
     """
-
-    def matches(expression: str, cap: int = COMMON_MATCHES) -> int:
-        return index.count_matches(expression, cap)
-
-    rare: list[str] = []
-    common: list[str] = []
-    for term in plan.terms:
-        (rare if matches(fts_quote(term)) < COMMON_MATCHES else common).append(term)
+    counts = {term: matches(fts_quote(term), common) for term in terms}
+    rare = [term for term in terms if counts[term] < common]
     if rare:
-        return fts_any(rare)
-    every = " AND ".join(map(fts_quote, common))
-    if len(common) > 1 and not matches(every, 1):
-        every = " AND ".join(map(fts_quote, common[:2]))
-    if matches(every) >= COMMON_MATCHES and matches(f"title : ({every})", 1):
+        kept: set[str] = set()
+        total = 0
+        for term in sorted(rare, key=lambda t: counts[t]):  # stable: ties in message order
+            if kept and total + counts[term] >= scored:
+                break
+            kept.add(term)
+            total += counts[term]
+        return MemoryQuery(fts_any(t for t in rare if t in kept))
+    every = " AND ".join(map(fts_quote, terms))
+    if len(terms) > 1 and not matches(every, 1):
+        every = " AND ".join(map(fts_quote, terms[:2]))
+    if matches(every, common) >= common and matches(f"title : ({every})", 1):
         # Still thousands of notes (a message of common words): the ones whose title, their
         # statement, says it are the ones worth ranking.
-        return f"title : ({every})"
-    return every
+        every = f"title : ({every})"
+    return MemoryQuery(every, newest)
 
 
 def recall(
@@ -331,9 +416,14 @@ def recall(
     if not plan.terms:
         return []
     wanted = max(CANDIDATES, limit)
+    query = plan_match(
+        plan.terms, index.count_matches,
+        common=COMMON_MATCHES, scored=SCORED_MATCHES, newest=NEWEST_SCORED,
+    )  # fmt: skip
     rows = index.recall_candidates(
-        _match(index, plan), type=type, include_archived=include_archived, limit=wanted
-    )
+        query.match, type=type, include_archived=include_archived, limit=wanted,
+        scored=query.scored,
+    )  # fmt: skip
     if plan.topic_match:
         # Memories that share a topic but no word: candidates too, with no text relevance, so
         # they rank on coverage, subject, topic and the rest, below any good word match.
@@ -344,7 +434,7 @@ def recall(
         ):  # fmt: skip
             if row.path not in seen:
                 rows.append((row, score))
-    return rank(rows, plan, now or datetime.now())[:limit]
+    return rank(rows, plan, now or datetime.now(), limit=limit)
 
 
 def as_recalled(rows: Iterable[MemoryRow], now: datetime | None = None) -> list[Recalled]:

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-__all__ = ["MemoryRow", "ScoredRow", "decode_list", "memory_rows"]
+__all__ = ["MemoryRow", "ScoredRow", "decode_list", "memory_rows", "row_maker"]
 
 
 class MemoryRow(NamedTuple):
@@ -125,18 +125,31 @@ def _plan(columns: tuple[str, ...]) -> Any:
             return MemoryRow._make(values)
 
         return whole
-    known = [(i, _FIELD_OF[c]) for i, c in enumerate(columns) if c in _FIELD_OF]
+    # Positions decided once per plan: a row is a copy of the defaults with its columns put
+    # in place (recall makes one per candidate; keywords and a dict cost twice as much).
+    defaults = [MemoryRow._field_defaults[name] for name in MemoryRow._fields]
+    at = {name: i for i, name in enumerate(MemoryRow._fields)}
+    plain: list[tuple[int, int]] = []
+    lists: list[tuple[int, int]] = []
+    not_null: list[tuple[int, int]] = []
+    for i, column in enumerate(columns):
+        field = _FIELD_OF.get(column)
+        if field is None:
+            continue
+        kind = lists if field in _LISTS else not_null if field in _NOT_NULL else plain
+        kind.append((i, at[field]))
 
     def by_name(row: Any) -> MemoryRow:
-        values: dict[str, Any] = {}
-        for i, field in known:
+        values = defaults.copy()
+        for i, j in plain:
+            values[j] = row[i]
+        for i, j in not_null:
             value = row[i]
-            if field in _LISTS:
-                value = decode_list(value)
-            elif value is None and field in _NOT_NULL:
-                continue
-            values[field] = value
-        return MemoryRow(**values)
+            if value is not None:
+                values[j] = value
+        for i, j in lists:
+            values[j] = decode_list(row[i])
+        return MemoryRow._make(values)
 
     return by_name
 
@@ -154,6 +167,14 @@ def decode_list(value: object) -> tuple[str, ...]:
     except ValueError:
         return ()
     return tuple(map(str, loaded)) if isinstance(loaded, list) else ()
+
+
+def row_maker(columns: tuple[str, ...]) -> Callable[[Sequence[Any]], MemoryRow]:
+    """How to make a `MemoryRow` from a plain row of these columns (a cursor's description,
+    read once per statement): for a read that makes many rows, without `sqlite3.Row`'s keys
+    asked of each. Columns that are not `notes` columns (a score) are left to the caller."""
+    make: Callable[[Sequence[Any]], MemoryRow] = _plan(columns)
+    return make
 
 
 def memory_rows(rows: Iterable[sqlite3.Row]) -> list[MemoryRow]:

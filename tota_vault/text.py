@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from .errors import QueryError
 
@@ -187,6 +188,25 @@ def fts_phrase_query(text: str) -> str:
 #: are not word characters): a word holding one starts there.
 _STARTS_ONLY = frozenset("×÷")
 _CONTINUES = re.compile(r"[\w'’+-]")
+#: The characters `WORD_RE` starts a word with (`[A-Za-zÀ-ÿ0-9]`), as a set: one look-up a
+#: character rather than a regex match (recall asks several for every candidate).
+_START_CHARS = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    + "".join(map(chr, range(ord("À"), ord("ÿ") + 1)))
+)
+
+
+def _continues(char: str) -> bool:
+    """Whether `WORD_RE` continues a word with this character (`[\\w'’+-]`: Python's `\\w`
+    is `str.isalnum()` and the underscore)."""
+    return char.isalnum() or char in "_'’+-"
+
+
+@lru_cache(maxsize=4096)
+def _form(word: str) -> str:
+    """`stem(word, forms=True)`, remembered: recall stems the same few words of its
+    candidates for every message."""
+    return stem(word, forms=True)
 
 
 class StemFinder:
@@ -196,7 +216,7 @@ class StemFinder:
     Recall asks this of every candidate memory: stemming each one's whole text word by word
     was 86% of a recall's time at 100k memories (issue #15). A word whose stem is `s` starts
     with `s` (or with `s` less its final "y": "cities" -> "city"), since stemming only cuts
-    endings, so one compiled pattern of those prefixes finds the few words worth stemming.
+    endings, so a search for those prefixes finds the few words worth stemming.
     The answer is exactly `{stem(w, forms=True) for w in tokens(text) if not w.endswith("'s")}`
     restricted to the stems asked for (a possessive names someone else's memory, see recall).
     """
@@ -204,12 +224,11 @@ class StemFinder:
     def __init__(self, stems: Iterable[str]) -> None:
         self.stems = frozenset(s for s in stems if s)
         prefixes = {s[:-1] if s.endswith("y") and len(s) > 1 else s for s in self.stems}
-        ordered = sorted(prefixes, key=lambda p: (-len(p), p))
-        self._pattern = re.compile("|".join(map(re.escape, ordered))) if ordered else None
+        self._prefixes = tuple(sorted(prefixes))
 
     def find(self, text: str) -> set[str]:
         """The stems asked for that some word of `text` has."""
-        if self._pattern is None:
+        if not self._prefixes:
             return set()
         low = text.lower().replace("’", "'")  # as `stem` reads a word
         if len(low) != len(text):
@@ -217,14 +236,39 @@ class StemFinder:
             # the slow, plain way for this rare text.
             return self._every_word(text)
         found: set[str] = set()
-        for match in self._pattern.finditer(low):
-            word = self._word_at(text, match.start())
-            if word is None or word.endswith("'s"):
-                continue
-            stemmed = stem(word, forms=True)
-            if stemmed in self.stems:
-                found.add(stemmed)
+        # `str.find` for each prefix, not one regex alternation: a few substring searches
+        # cost a fraction of matching every alternative at every position of the text. Every
+        # occurrence is tried (overlapping ones too); only a word's start counts.
+        for prefix in self._prefixes:
+            at = low.find(prefix)
+            while at >= 0:
+                stemmed = self._stem_at(text, at)
+                if stemmed is not None:
+                    found.add(stemmed)
+                at = low.find(prefix, at + 1)
         return found
+
+    def _stem_at(self, text: str, at: int) -> str | None:
+        """The stem of the word starting at `at`, when one does and it is asked for."""
+        # A hit inside a word ("bed" in "embedded"): after a character a word starts with,
+        # a character that continues one is inside that word, so no word starts there (the
+        # walk back in `_word_at` finds the same, at more cost).
+        before = text[at - 1] if at else " "
+        if before in _START_CHARS and _continues(text[at]):
+            return None
+        if not (_continues(before) or before in _STARTS_ONLY):
+            # Between words (the usual hit: the word itself): a word starts here or nowhere,
+            # so no walk back.
+            match = WORD_RE.match(text, at)
+            word = None
+            if match is not None:
+                word = match.group(0).lower().replace("’", "'").strip("'-") or None
+        else:
+            word = self._word_at(text, at)
+        if word is None or word.endswith("'s"):
+            return None
+        stemmed = _form(word)
+        return stemmed if stemmed in self.stems else None
 
     def _every_word(self, text: str) -> set[str]:
         present = {stem(w, forms=True) for w in tokens(text) if not w.endswith("'s")}
