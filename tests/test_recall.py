@@ -242,6 +242,17 @@ def test_rare_terms_are_kept_rarest_first_while_their_matches_sum_under_the_boun
     assert plan_match(["a", "b"], _counts({'"a"': 1500, '"b"': 1900}), scored=1000).match == '"a"'
 
 
+def test_a_term_no_note_holds_leaves_the_others_in_the_query():
+    # "tanaka" is in no note: left out, the common word is what is searched, not nothing.
+    counts = _counts({'"thinking"': 5000, '"tanaka"': 0})
+    query = plan_match(["tanaka", "thinking"], counts, common=2000, newest=500)
+    assert query == MemoryQuery('"thinking"', 500)
+    counts = _counts({'"kofi"': 3, '"tanaka"': 0, '"sailing"': 2500})
+    assert plan_match(["tanaka", "kofi", "sailing"], counts, common=2000).match == '"kofi"'
+    # No term in any note: the query is the message's terms, which find nothing.
+    assert plan_match(["zork"], _counts({}), common=2000).match == '"zork"'
+
+
 def test_a_message_of_common_words_only_has_its_newest_matches_scored():
     counts = _counts({'"came"': 9214})
     assert plan_match(["came"], counts, common=2000, newest=500) == MemoryQuery('"came"', 500)

@@ -374,6 +374,7 @@ def plan_match(
     them), its cost bounded whatever the vault's size. Pure but for `matches`.
 
     `matches(expression, cap)` counts the notes an FTS5 expression matches, up to `cap`.
+    A term no note holds is left out, as the turn query leaves it (`turns.plan_query`).
     Rare terms (fewer than `common` notes) are ORed, rarest first while their matches sum
     under `scored` (bm25 reads and scores fewer than that), and the others left to the
     coverage score. When every term is common, notes must hold all of them (an AND is a cheap
@@ -382,6 +383,9 @@ def plan_match(
     matches only.
     """
     counts = {term: matches(fts_quote(term), common) for term in terms}
+    # A term no note holds finds nothing: counted as rare it would leave the common terms out
+    # and the query empty ("I was thinking about Tanaka" is not "thinking" alone either).
+    terms = [term for term in terms if counts[term] > 0] or list(terms)
     rare = [term for term in terms if counts[term] < common]
     if rare:
         kept: set[str] = set()
