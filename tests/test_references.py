@@ -17,6 +17,7 @@ from tota_vault.extract.references import (
     reply_context,
     resolve_person,
     resolve_reference,
+    resolve_with_answer,
 )
 
 TS = datetime(2023, 5, 8, 13, 56)
@@ -116,6 +117,15 @@ RESOLVED = [
     ("I just got back from a week of climbing in Kalymnos.", "I've never been there.",
      "I've never been to Kalymnos."),
     ("Where do you live?", "I've lived there all my life.", None),
+    # "it" with a phrase of time after it
+    ("My favourite board game is probably Ticket to Ride.", "I've played it a dozen times.",
+     "I've played Ticket to Ride a dozen times."),
+    # one quoted title or one name of several capitalised words is the one candidate
+    ('I just finished reading "The Name of the Wind" last night.', "I read it twice in college.",
+     'I read "The Name of the Wind" twice in college.'),
+    ("We spent a week hiking around Lake Tahoe.", "I love it there.", "I love Lake Tahoe."),
+    # two candidates: which one "it" stands for, the rules cannot tell
+    ('I\'m reading "Dune" by Frank Herbert.', "I read it in high school.", None),
     # "to play ..." stands only after a verb of liking
     ("I like to play Minecraft.", "I've heard good things about that game.", None),
     # the other speaker's own things are theirs: nothing to resolve
@@ -137,3 +147,26 @@ def test_a_pronoun_that_stands_for_what_the_last_turn_named_is_resolved(
     antecedent, reply, resolved
 ):
     assert resolve_reference(antecedent, reply) == resolved
+
+
+# fmt: off
+ANSWERED = [
+    # (the message's short answer, a later sentence of it, the sentence resolved)
+    ("Neovim, always.", "I do prefer it over VS Code.", "I do prefer Neovim over VS Code."),
+    ("Definitely Stardew Valley!", "I've sunk hundreds of hours into it.",
+     "I've sunk hundreds of hours into Stardew Valley."),
+    ("Probably the cello.", "I started playing it at nine.", "I started playing the cello at nine."),
+    # a sentence is no noun phrase; a bare "not really" names nothing
+    ("Pottery is so relaxing!", "I try to do it every weekend.", None),
+    ("Not really.", "I never liked it much.", None),
+    # "it" as a subject, or announcing an infinitive, is no object to replace
+    ("Lisbon, mostly.", "I think it is lovely.", None),
+    ("Python, of course.", "I find it easy to read.", None),
+    (None, "I use it daily.", None),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("answer", "sentence", "resolved"), ANSWERED, ids=[a[1] for a in ANSWERED])
+def test_an_object_it_after_the_messages_short_answer_is_that_answer(answer, sentence, resolved):
+    assert resolve_with_answer(answer, sentence) == resolved

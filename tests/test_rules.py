@@ -871,7 +871,7 @@ CONVERSATIONS = [
         ("identity", "identity/location", "Is based in Lisbon."),
         ("project", None, "Is building a billing service in Go."),
         ("constraint", None, "The user and others can't ship copyleft code, so no GPL deps."),
-        ("preference", None, "Prefers it over VS Code."),
+        ("preference", None, "Prefers Neovim over VS Code."),
         ("episode", None, 'Asked "When is the billing launch?", the user said: "By April 1."'),
     ], id="a developer with a coding assistant"),
     pytest.param(FAMILY, [

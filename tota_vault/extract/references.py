@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from .chatter import DANGLING, DEICTIC_SUBJECT, DEMONSTRATIVE_END, conversational
+from ..text import STOPWORDS
+from .chatter import DEICTIC_SUBJECT, DEMONSTRATIVE_END, conversational
 from .cues import RELATIONS
 from .dates import format_day
 from .messages import Message
@@ -75,8 +76,10 @@ def antecedent_of(context: str) -> str | None:
             continue
         if DEICTIC_SUBJECT.match(part) or DEMONSTRATIVE_END.search(part):
             continue  # "They're always amazing.": it dangles too, so it resolves nothing
-        if not part.endswith("?") and conversational(part) not in (None, DANGLING):
-            continue  # "I hope you enjoy it.": a reaction gives a reply no meaning
+        if not part.endswith("?") and conversational(part) is not None:
+            # "I hope you enjoy it.": a reaction gives a reply no meaning, and "I've been
+            # doing it for years" leans on something itself: the sentence before may not
+            continue
         return part[0].upper() + part[1:]
     return None
 
@@ -170,10 +173,22 @@ _FAVORITE = re.compile(
 #: The reply's pronoun object, with what may follow it: "I love them too!", "I've never
 #: tried it", "I like those too", "I like all of those things".
 _REPLY_OBJECT = re.compile(
-    r"\b(?:all of )?(?:it|them|(?:that|this|those|these)(?: [a-z]+)?)"
+    # after "not", or a form of "be", "that" is a degree ("I'm not that good"), not a pronoun
+    r"(?<=\w )(?<!\bnot )(?<!\bbe )(?<!\bis )(?<!\bam )(?<!\bare )(?<!\bwas )(?<!'m )"
+    r"(?<!'s )(?:all of )?(?:it|them|(?:that|this|those|these)(?: [a-z]+)?)"
     r"(?=(?: (?:too|as well|either|a lot|so much|very much|sometimes|all|both|anymore|"
-    r"before|though|yet))*\W*$)",
+    r"before|though|yet|once|twice|again|so far|online|ever since|"
+    # a phrase of time or frequency: "I've played it a few times", "I read it years ago"
+    r"(?:a |one |two |three |a couple of |a few |many |several |so many )?(?:\w+ )?"
+    r"(?:times|years|months|weeks|days)(?: ago| now)?))*\W*$)",
     re.I,
+)
+#: A quoted title ('reading "The Hobbit"') or a name of several capitalised words that
+#: does not open the sentence ("My favourite game is The Witcher 3"): a noun phrase the
+#: rules can see without a parser.
+_TITLE = re.compile(
+    r"“[^”]{2,60}”|\"[^\"]{2,60}\"|(?<=[a-z,] )(?!I\b)(?:The |A )?"
+    r"[A-Z][\w'-]+(?: (?:of|the|and|in|on|de|[A-Z0-9][\w'-]*))*(?: [A-Z0-9][\w'-]*)"
 )
 
 
@@ -215,7 +230,12 @@ def resolve_reference(antecedent: str | None, sentence: str) -> str | None:
         return placed
     liked = _LIKED.match(antecedent.strip()) or _FAVORITE.match(antecedent.strip())
     pronoun = _REPLY_OBJECT.search(sentence)
-    if liked is None or pronoun is None:
+    if liked is None:
+        titles = _TITLE.findall(antecedent)
+        if len(titles) != 1:
+            return None  # none, or several: which one "it" is, the rules cannot tell
+        return _replace_it(sentence, titles[0])
+    if pronoun is None:
         return None
     thing = liked.group("object").strip(" ,")
     if len(thing.split()) > 8 or not re.search(r"[a-z]", thing):
@@ -226,3 +246,67 @@ def resolve_reference(antecedent: str | None, sentence: str) -> str | None:
     resolved = sentence[: pronoun.start()] + thing + sentence[pronoun.end() :]
     # "too"/"as well" agreed with the last turn; the fact stands without it
     return re.sub(r",?\s+(?:too|as well)(?=\W*$)", "", resolved)
+
+
+#: A short answer's noun phrase: "Neovim, always." is "Neovim", "Definitely Star Wars!"
+#: "Star Wars". Adverbs of certainty and a closing adverb are not the thing named.
+_ANSWER_NP = re.compile(
+    r"^(?:(?:oh|well|definitely|probably|maybe|perhaps|honestly|mostly|usually|always|"
+    r"absolutely|totally|hmm|um),? )*(?P<np>[\w'“”\"-]+(?: [\w'“”\"-]+){0,4}?)"
+    r"(?:,? (?:always|definitely|probably|for sure|of course|mostly|usually|hands down|"
+    r"no doubt|I think|I guess|I'd say))?\W*$",
+    re.I,
+)
+
+
+#: A copula, an auxiliary or a verb of seeming: a phrase with one is a clause, not a noun
+#: phrase ("Gardening sounds like fun").
+_VERB = re.compile(
+    r"\b(?:is|are|was|were|am|be|been|being|has|have|had|do|does|did|can|will|would|sounds|"
+    r"looks|seems|feels)\b|'s\b|'re\b",
+    re.I,
+)
+
+
+def resolve_with_answer(answer: str | None, sentence: str) -> str | None:
+    """ "I do prefer it over VS Code." after the same message's short answer "Neovim,
+    always." is "I do prefer Neovim over VS Code.": a verbless answer names one thing, and a
+    later object "it" in the message stands for it. None when there is no such answer."""
+    if not answer:
+        return None
+    named = _ANSWER_NP.match(answer.strip())
+    words = [] if named is None else named.group("np").lower().split()
+    if (
+        not words
+        or words[0] in ("not", "all", "no", "nothing", "none")
+        or all(w.strip('“”"') in STOPWORDS for w in words)
+    ):
+        return None  # "Not really", "All of them": no thing named
+    assert named is not None
+    if len(words) > 4 or _VERB.search(named.group("np")):
+        return None  # "Taco Bell is great!" is a sentence: what "it" is, it does not say
+    return _replace_it(sentence, named.group("np"))
+
+
+#: "It" as an object: after a word that opens no clause, and before no verb of its own
+#: ("I saw it twice", not "I think it was good"), nor an infinitive or clause it announces
+#: ("I find it hard to ...").
+_OBJECT_IT = re.compile(
+    r"(?<=\w )(?<!\band )(?<!\bbut )(?<!\bso )(?<!\bbecause )(?<!\bthat )(?<!\bthink )"
+    r"(?<!\bthought )(?<!\bhope )(?<!\bguess )(?<!\bknow )(?<!\bfeel )(?<!\bfelt )"
+    r"(?<!\blike )(?<!\bsure )\bit\b"
+    r"(?!'|\s+(?:is|was|will|would|has|had|can|could|does|did|might|must|should|seems|looks|"
+    r"sounds|makes|takes|gets|feels)\b)(?!(?:\s+[\w'-]+){0,3}?\s+(?:to\s+[a-z]+|that|when|if)\b)",
+    re.I,
+)
+
+
+def _replace_it(sentence: str, thing: str) -> str | None:
+    """The sentence with its one object "it" replaced by `thing`, or None (no such "it", or
+    more than one)."""
+    found = _OBJECT_IT.findall(sentence)
+    if len(found) != 1 or len(thing.split()) > 8:
+        return None
+    resolved = _OBJECT_IT.sub(lambda _m: thing, sentence, count=1)
+    # "I love it there": the place is the thing, and "there" says it again
+    return resolved.replace(f"{thing} there", thing, 1)

@@ -62,6 +62,7 @@ from .references import (
     reply_context,
     resolve_person,
     resolve_reference,
+    resolve_with_answer,
 )
 from .secrets import find_secrets, redact
 from .sentences import QUOTED_MARK, clean, statements
@@ -236,7 +237,11 @@ class RuleExtractor:
         they just said ("I've never been sky diving, but I've always wanted to try it"): that
         statement is kept with it instead."""
         message, label = turn.message, turn.label
-        resolved = None if own else resolve_reference(turn.antecedent, sentence)
+        resolved = None
+        if not own and turn.question is not None:  # "Neovim, always. I prefer it over ..."
+            resolved = resolve_with_answer(turn.answer, sentence)
+        if resolved is None and not own:
+            resolved = resolve_reference(turn.antecedent, sentence)
         if resolved is not None and _stands(resolved):
             # "I love them too." after "I like all kinds of video games.": said outright
             found = self._candidate(resolved, message, turn.subject, label) or self._build(
