@@ -67,6 +67,8 @@ REASONS = [
     ("I barely know anybody there.", DANGLING),  # a place, with none named
     ("I used to spend every summer out there.", DANGLING),
     ("I really miss those evenings.", DANGLING),  # a plural demonstrative points back
+    ("I love helping those who struggle with maths.", None),  # the relative says who
+    ("I treasure those mornings when we fished together.", None),
     ("I'm going to buy a cheap one.", DANGLING),  # "one" stands for a noun said before
     ("I finally saw the one with the dragons.", DANGLING),
     ("I've never had a teacher like that.", DANGLING),  # "like that" complements the noun
@@ -76,6 +78,9 @@ REASONS = [
     ("I grew up in Denver and I still live there.", None),
     ("I bought a blue bike and a red one.", None),
     ("I find it hard to get up before seven.", None),  # "it" announces the infinitive
+    ("What's it like working nights?", "a question"),  # ... or the gerund
+    ("My best gig was when they played in Leeds.", DANGLING),  # "they" with no plural
+    ("I have two aunts and they both knit.", None),
     ("I love it when my garden blooms.", DANGLING),  # unchanged: "love it" at a reference
     ("I was laid off in March, and it changed how I see work.", None),
     ("I have three brothers and I call them every Sunday.", None),

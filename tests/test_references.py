@@ -10,6 +10,7 @@ import pytest
 from tota_vault.extract.messages import Message
 from tota_vault.extract.references import (
     antecedent_of,
+    bridges,
     message_quote,
     named_people,
     one_person,
@@ -170,3 +171,27 @@ ANSWERED = [
 @pytest.mark.parametrize(("answer", "sentence", "resolved"), ANSWERED, ids=[a[1] for a in ANSWERED])
 def test_an_object_it_after_the_messages_short_answer_is_that_answer(answer, sentence, resolved):
     assert resolve_with_answer(answer, sentence) == resolved
+
+
+# fmt: off
+BRIDGES = [
+    # (the question answered, the answer, whether it names a part and leaves the whole out)
+    ("What do you like about rowing?", "I love the rhythm and the early mornings.", True),
+    ("What's your favourite part of the festival?", "Definitely the fireworks.", True),
+    ("What's the best thing about your new flat?", "I like the balcony.", True),
+    # the whole is named, or a phrase says which
+    ("What do you like about rowing?", "I love the rhythm of rowing.", False),
+    ("What do you like about your job?", "I like the people I work with.", False),
+    ("What do you like about your job?", "I like the feeling of finishing a project.", False),
+    ("What do you like about cycling?", "I like it the most.", False),  # a degree, not a part
+    # no part asked about, or no whole named
+    ("What do you do for fun?", "I go to the beach.", False),
+    ("What do you like about it?", "I love the colours.", False),
+    (None, "I love the colours.", False),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("question", "answer", "bridged"), BRIDGES, ids=[b[1] for b in BRIDGES])
+def test_an_answer_that_names_a_part_of_what_was_asked_about_bridges(question, answer, bridged):
+    assert bridges(question, answer) is bridged

@@ -16,6 +16,7 @@ from datetime import date, datetime
 import pytest
 
 from tota_vault.extract.base import Candidate, Skip
+from tota_vault.extract.chatter import DANGLING
 from tota_vault.extract.messages import Message
 from tota_vault.extract.rules import RuleExtractor
 
@@ -763,7 +764,24 @@ REPLIES = [
      '"Definitely Star Wars! It\'s my favorite."'),
     ("I just got back from a week of climbing in Kalymnos.", "I've never been there.",
      "Has never been to Kalymnos."),
+    # an object "it" with a phrase after it: one quoted title, or the message's short answer
+    ('I finally watched "Arrival" last night.', "I saw it twice at the cinema.",
+     'Saw "Arrival" twice at the cinema.'),
+    ("Which language do you use most?", "Rust, mostly. I've used it for six years.",
+     "Has used Rust for six years."),
+    # ... or, with nothing to resolve it to, kept with the turn it leans on
+    ("I've been doing yoga for years.", "I'm really enjoying it so far.",
+     'Replying to "I\'ve been doing yoga for years.", the user said: "I\'m really enjoying it so far."'),
+    # a part of what the question asked about, without the whole: kept with the question
+    ("What do you like about sailing?", "I love the silence and the wind.",
+     'Asked "What do you like about sailing?", the user said: "I love the silence and the wind."'),
 ]  # fmt: skip
+#: Replies that lean on a last turn that leans on something itself: nothing is learned.
+UNRESOLVED = [
+    ("I've been doing it for years.", "I'm really enjoying it so far."),
+    ("That one was great.", "I've read it three times."),
+    ("You'd like it there.", "I don't know anyone there."),
+]
 
 
 def test_after_a_statement_of_their_own_a_reference_keeps_that_statement():
@@ -785,6 +803,15 @@ def test_a_reply_that_needs_the_message_before_is_learned_with_it(before, reply,
     )
     assert [c.text for c in candidates] == [statement]
     assert candidates[0].source == "2"
+
+
+@pytest.mark.parametrize(("before", "reply"), UNRESOLVED, ids=[u[1] for u in UNRESOLVED])
+def test_a_reply_to_a_turn_that_dangles_itself_is_not_learned(before, reply):
+    candidates, skipped = RuleExtractor().extract(
+        chat(("assistant", before), ("user", reply)), conversation_id="c"
+    )
+    assert candidates == []
+    assert [s.reason for s in skipped if s.source == "2"] == [DANGLING]
 
 
 def test_a_bare_yes_or_thanks_is_no_answer():

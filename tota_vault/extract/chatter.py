@@ -216,7 +216,8 @@ _CLAUSE_BREAK = (
 #: nothing before it: "I find it hard to wake up early", "I love it when it snows".
 _CATAPHORIC_IT = re.compile(
     r"^it(?:'s| is| was| will be| would be)?\s+(?:[\w'-]+\s+){0,3}?"
-    r"(?:to\s+[a-z]+|that|when|whenever|if|how|whether)\b",
+    r"(?:to\s+[a-z]+|that|when|whenever|if|how|whether)\b|"
+    r"^it(?:'s| is| was)?\s+like\s+[a-z]+ing\b",  # "what's it like being a nurse?"
     re.I,
 )
 #: What may follow a demonstrative used as a pronoun: the sentence's end, a preposition or
@@ -263,9 +264,13 @@ _ANAPHORIC_ONE = re.compile(
     re.I,
 )
 #: "Those days", "these cookies": a plural demonstrative points at what was said before
-#: ("these days" is now: the near demonstrative with a time noun is the present).
+#: ("these days" is now: the near demonstrative with a time noun is the present), unless a
+#: relative clause or a phrase right after it says which ("those who need it", "those
+#: moments that bring us joy", "those close to me").
 _PLURAL_DEMONSTRATIVE = re.compile(
-    r"\b(?:those\s+|these\s+(?!days\b))(?!are\b|were\b)[a-z]{3,}", re.I
+    r"\b(?:those\s+|these\s+(?!days\b))(?!are\b|were\b|who\b|whom\b|which\b|that\b|with\b|"
+    r"of\b|in\b|close\b)[a-z]{3,}\b(?!\s+(?:[a-z]+\s+)?(?:who|whom|which|that|where|when|of)\b)",
+    re.I,
 )
 _SUBJECT_WORDS = frozenset("i i'm i've i'd i'll im ive we we're we've you".split())
 
@@ -311,9 +316,15 @@ def _unbound(sentence: str) -> bool:
     there = _LOCATIVE_THERE.search(sentence)
     if there is not None and not _PLACE_ANTECEDENT.search(sentence[: there.start()]):
         return True
-    for match in re.finditer(r"(?<=[\w,] )(?P<word>it|them|that|this)\b", sentence, re.I):
+    for match in re.finditer(r"(?<=[\w,] )(?P<word>it|them|they|that|this)\b", sentence, re.I):
         word, start = match.group("word").lower(), match.start()
         after, before = sentence[match.end() :], sentence[:start]
+        if word == "they":  # a subject: "... was when they played at the Garden"
+            if re.search(_CLAUSE_BREAK + r"\s*$", before, re.I) and not _PLURAL_ANTECEDENT.search(
+                before
+            ):
+                return True
+            continue
         if word in ("that", "this") and not _AFTER_PRONOUN.match(after):
             continue  # a determiner ("that game") or a conjunction ("I know that she ...")
         if word == "it" and _CATAPHORIC_IT.match(sentence[start:]):

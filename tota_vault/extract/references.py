@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ..text import STOPWORDS
-from .chatter import DEICTIC_SUBJECT, DEMONSTRATIVE_END, conversational
+from .chatter import DANGLING, DEICTIC_SUBJECT, DEMONSTRATIVE_END, conversational
 from .cues import RELATIONS
 from .dates import format_day
 from .messages import Message
@@ -76,7 +76,10 @@ def antecedent_of(context: str) -> str | None:
             continue
         if DEICTIC_SUBJECT.match(part) or DEMONSTRATIVE_END.search(part):
             continue  # "They're always amazing.": it dangles too, so it resolves nothing
-        if not part.endswith("?") and conversational(part) is not None:
+        verdict = conversational(part)
+        if part.endswith("?") and verdict == DANGLING:
+            continue  # "How did you like it?": a question that leans on something itself
+        if not part.endswith("?") and verdict is not None:
             # "I hope you enjoy it.": a reaction gives a reply no meaning, and "I've been
             # doing it for years" leans on something itself: the sentence before may not
             continue
@@ -310,3 +313,35 @@ def _replace_it(sentence: str, thing: str) -> str | None:
     resolved = _OBJECT_IT.sub(lambda _m: thing, sentence, count=1)
     # "I love it there": the place is the thing, and "there" says it again
     return resolved.replace(f"{thing} there", thing, 1)
+
+
+#: A question about a part or a side of something: "What do you like about soccer?",
+#: "What's your favourite part of the job?". Its answer names the part ("the teamwork")
+#: and leaves the whole to the question.
+_ASPECT_QUESTION = re.compile(
+    r"\b(?:about|(?:part|parts|side|aspect|thing|things) of)\s+(?P<whole>[\w' -]{3,60}?)\W*\?$",
+    re.I,
+)
+#: A definite noun phrase that nothing after it defines: "the teamwork and the competition",
+#: not "the way I cook" nor "the feeling of winning" (a clause or a phrase says which).
+_BARE_DEFINITE = re.compile(
+    # "the most", "the best", "the same" are a degree or a likeness, not a thing
+    r"\bthe\s+(?!(?:most|least|best|worst|same)\W*(?:\s+(?:and|or|but)\b|$))"
+    r"(?:[a-z-]+\s+)?[a-z-]{3,}(?=\s*(?:[.!,;]|$)|\s+(?:and|or|but|too|so much|a lot)\b)"
+)
+
+
+def bridges(question: str | None, sentence: str) -> bool:
+    """Whether `sentence`, answering `question`, names a part of what the question asked
+    about without naming the whole: "I love the teamwork and the competition." after "What
+    do you like about soccer?" says nothing of soccer, so it is kept with the question."""
+    found = _ASPECT_QUESTION.search(question or "")
+    if found is None or not _BARE_DEFINITE.search(sentence):
+        return False
+    whole = [
+        w for w in re.findall(r"[a-z]{3,}", found.group("whole").lower()) if w not in STOPWORDS
+    ]
+    if not whole:
+        return False  # "What do you like about it?": the question names no whole either
+    said = sentence.lower()
+    return not any(re.search(rf"\b{re.escape(w[:5])}", said) for w in whole)

@@ -54,6 +54,7 @@ from .dates import resolve_dates
 from .messages import Message
 from .references import (
     antecedent_of,
+    bridges,
     message_quote,
     named_people,
     one_person,
@@ -201,6 +202,10 @@ class RuleExtractor:
         own = len(candidates) > turn.first and turn.stated is not None
         if reason == DANGLING and (turn.antecedent is not None or own):
             candidates.append(self._with_antecedent(sentence, turn, own))
+            return
+        if reason is None and bridges(turn.question, sentence):
+            # "I love the teamwork." after "What do you like about soccer?": kept with it
+            candidates.append(self._with_antecedent(sentence, turn, own=False))
             return
         reason = self._note_answer_or_remark(sentence, reason, turn)
         if reason is not None:
