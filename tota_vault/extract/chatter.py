@@ -10,6 +10,7 @@ sentence is skipped, so the report says why.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..text import STOPWORDS
 from .cues import ADVERB_SLOT, CUES, FIRST_PERSON, IMPLICIT_I, RELATIONS, WE
@@ -292,7 +293,8 @@ def _content_before(text: str) -> bool:
 def _object_antecedent(before: str, plural: bool) -> bool:
     """Whether the words before an object pronoun hold what it can stand for, once its own
     clause's subject and verb (`_GOVERNOR`) are set aside."""
-    rest = _GOVERNOR.sub("", before)
+    head, tail = before[:-60], before[-60:]  # the governor is near: read only the end
+    rest = head + _GOVERNOR.sub("", tail)
     if plural:
         return bool(_PLURAL_ANTECEDENT.search(rest))
     return bool(_ANTECEDENT.search(rest)) or (
@@ -394,8 +396,12 @@ _ELLIPSIS = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)
 def conversational(sentence: str) -> str | None:
-    """Why a sentence is about the conversation rather than a fact, or None."""
+    """Why a sentence is about the conversation rather than a fact, or None.
+
+    Cached: a message's sentences are read again as the antecedent of the reply after it,
+    and short answers and remarks are asked twice; the verdict depends on the words only."""
     sentence = CLOSING.sub("", _THANKS.sub("", sentence))
     if _STANCE.search(sentence) or _PLEASANTRY.match(sentence) or _MUTUAL.search(sentence):
         return "a reaction"
