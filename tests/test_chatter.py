@@ -81,6 +81,8 @@ REASONS = [
     ("What's it like working nights?", "a question"),  # ... or the gerund
     ("My best gig was when they played in Leeds.", DANGLING),  # "they" with no plural
     ("I have two aunts and they both knit.", None),
+    ("I've owned both models since they came out.", DANGLING),  # which two?
+    ("I speak both Welsh and English at home.", None),  # the two follow
     ("I love it when my garden blooms.", DANGLING),  # unchanged: "love it" at a reference
     ("I was laid off in March, and it changed how I see work.", None),
     ("I have three brothers and I call them every Sunday.", None),

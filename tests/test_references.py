@@ -14,6 +14,7 @@ from tota_vault.extract.references import (
     message_quote,
     named_people,
     one_person,
+    only_definite,
     question_of,
     reply_context,
     resolve_person,
@@ -195,3 +196,24 @@ BRIDGES = [
 @pytest.mark.parametrize(("question", "answer", "bridged"), BRIDGES, ids=[b[1] for b in BRIDGES])
 def test_an_answer_that_names_a_part_of_what_was_asked_about_bridges(question, answer, bridged):
     assert bridges(question, answer) is bridged
+
+
+# fmt: off
+DEFINITES = [
+    # (the last turn, the reply, whether the reply likes only parts of what that turn named)
+    ("My favourite opera is Tosca.", "I love the music.", True),
+    ("We spent a month in Oaxaca.", "I loved the markets and the colours.", True),
+    # a noun the last turn said itself is the same thing, named in full
+    ("I go to the lake every weekend.", "I love the lake too!", False),
+    # a question gives no part to bridge to; a phrase after the noun says which
+    ("What do you do on weekends?", "I like the park.", False),
+    ("My favourite opera is Tosca.", "I love the music of Puccini.", False),
+    ("My favourite opera is Tosca.", "I love opera.", False),
+    (None, "I love the music.", False),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("before", "reply", "bridged"), DEFINITES, ids=[d[1] for d in DEFINITES])
+def test_a_reply_that_likes_only_definite_parts_of_the_last_turn(before, reply, bridged):
+    assert only_definite(before, reply) is bridged

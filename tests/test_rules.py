@@ -775,6 +775,8 @@ REPLIES = [
     # a part of what the question asked about, without the whole: kept with the question
     ("What do you like about sailing?", "I love the silence and the wind.",
      'Asked "What do you like about sailing?", the user said: "I love the silence and the wind."'),
+    ("My favourite opera is Tosca.", "I love the music.",
+     'Replying to "My favourite opera is Tosca.", the user said: "I love the music."'),
 ]  # fmt: skip
 #: Replies that lean on a last turn that leans on something itself: nothing is learned.
 UNRESOLVED = [

@@ -273,6 +273,9 @@ _PLURAL_DEMONSTRATIVE = re.compile(
     r"of\b|in\b|close\b)[a-z]{3,}\b(?!\s+(?:[a-z]+\s+)?(?:who|whom|which|that|where|when|of)\b)",
     re.I,
 )
+#: "Both" before a plural noun presumes two things already named ("both instruments"),
+#: unless the two follow ("both the violin and the guitar").
+_BOTH = re.compile(r"\bboth\s+(?!of\b|the\b|my\b|our\b)[a-z]{3,}s\b(?!\s+and\b)", re.I)
 _SUBJECT_WORDS = frozenset("i i'm i've i'd i'll im ive we we're we've you".split())
 
 
@@ -315,6 +318,9 @@ def _unbound(sentence: str) -> bool:
         return True
     if _PLURAL_DEMONSTRATIVE.search(sentence):
         return True
+    both = _BOTH.search(sentence)
+    if both is not None and not _PLURAL_ANTECEDENT.search(sentence[: both.start()]):
+        return True  # "I've played both instruments since I was a kid": which two?
     there = _LOCATIVE_THERE.search(sentence)
     if there is not None and not _PLACE_ANTECEDENT.search(sentence[: there.start()]):
         return True

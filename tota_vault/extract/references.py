@@ -345,3 +345,30 @@ def bridges(question: str | None, sentence: str) -> bool:
         return False  # "What do you like about it?": the question names no whole either
     said = sentence.lower()
     return not any(re.search(rf"\b{re.escape(w[:5])}", said) for w in whole)
+
+
+#: "I love the music.", "I like the peace and the quiet.": a verb of liking whose object is
+#: nothing but definite nouns with nothing after them to say which ("the beach" of where?
+#: "the music" of what?). The definite article presumes the listener knows which: the last
+#: turn is where they know it from.
+_ONLY_DEFINITE = re.compile(
+    r"^I(?:'ve| have)?(?: (?:\w+ly|really|also|just|always|still|do))* "
+    r"(?:love|like|enjoy|loved|liked|enjoyed|miss|missed|adore|appreciate|prefer)d? "
+    r"the (?:[a-z-]+ ){0,2}?[a-z-]{3,}(?:,? (?:and|or) (?:the )?(?:[a-z-]+ ){0,2}?[a-z-]{3,})*"
+    r"(?: (?:too|as well|the most|so much|a lot))?\W*$",
+)
+
+
+def only_definite(antecedent: str | None, sentence: str) -> bool:
+    """Whether the sentence likes only things named by a definite article ("I love the
+    music") that are a part of what the last turn said ("My favourite film is Amelie."),
+    which says which. A question is no such turn, and a noun the last turn said itself ("I
+    like the beach." / "I love the beach.") is the same thing, named in full."""
+    if not antecedent or antecedent.endswith("?"):
+        return False
+    found = _ONLY_DEFINITE.match(sentence.strip())
+    if found is None:
+        return False
+    nouns = re.findall(r"\bthe (?:[a-z-]+ ){0,2}?([a-z-]{3,})\b", found.group(0))
+    said = antecedent.lower()
+    return not any(re.search(rf"\b{re.escape(noun[:5])}", said) for noun in nouns)

@@ -58,6 +58,7 @@ from .references import (
     message_quote,
     named_people,
     one_person,
+    only_definite,
     question_of,
     quote_message,
     reply_context,
@@ -203,7 +204,9 @@ class RuleExtractor:
         if reason == DANGLING and (turn.antecedent is not None or own):
             candidates.append(self._with_antecedent(sentence, turn, own))
             return
-        if reason is None and bridges(turn.question, sentence):
+        if reason is None and (
+            bridges(turn.question, sentence) or only_definite(turn.antecedent, sentence)
+        ):
             # "I love the teamwork." after "What do you like about soccer?": kept with it
             candidates.append(self._with_antecedent(sentence, turn, own=False))
             return
