@@ -17,6 +17,7 @@ from tota_vault.extract.references import (
     only_definite,
     question_of,
     reply_context,
+    resolve_from,
     resolve_person,
     resolve_reference,
     resolve_with_answer,
@@ -180,11 +181,12 @@ BRIDGES = [
     ("What do you like about rowing?", "I love the rhythm and the early mornings.", True),
     ("What's your favourite part of the festival?", "Definitely the fireworks.", True),
     ("What's the best thing about your new flat?", "I like the balcony.", True),
-    # the whole is named, or a phrase says which
+    # the answer to a question about a part is about that part, whatever its words
+    ("What do you like about your job?", "I like the people I work with.", True),
+    ("What do you like about your job?", "I like the feeling of finishing a project.", True),
+    # ... unless it names the whole
     ("What do you like about rowing?", "I love the rhythm of rowing.", False),
-    ("What do you like about your job?", "I like the people I work with.", False),
-    ("What do you like about your job?", "I like the feeling of finishing a project.", False),
-    ("What do you like about cycling?", "I like it the most.", False),  # a degree, not a part
+    ("What do you like about your job?", "My job lets me travel.", False),
     # no part asked about, or no whole named
     ("What do you do for fun?", "I go to the beach.", False),
     ("What do you like about it?", "I love the colours.", False),
@@ -217,3 +219,41 @@ DEFINITES = [
 @pytest.mark.parametrize(("before", "reply", "bridged"), DEFINITES, ids=[d[1] for d in DEFINITES])
 def test_a_reply_that_likes_only_definite_parts_of_the_last_turn(before, reply, bridged):
     assert only_definite(before, reply) is bridged
+
+
+# fmt: off
+FROM_ONE_THING = [
+    # (a sentence or message before, the sentence with "it", the sentence resolved)
+    ("I've heard good things about Bluey.", "I've never seen it, though.",
+     "I've never seen Bluey, though."),
+    ("Sea kayaking sounds like fun!", "I've always wanted to try it.",
+     "I've always wanted to try sea kayaking."),
+    ("Lake Bled looks stunning!", "I've seen photos of it online.",
+     "I've seen photos of Lake Bled online."),
+    ("Portugal is a lovely country.", "I've been there twice.", "I've been to Portugal twice."),
+    ("Maya: I love playing badminton! I'm not very good, though.", "I've never tried it.",
+     "I've never tried playing badminton."),
+    # an activity stands only where a verb takes one: "I play it" is no "I play playing ..."
+    ("Maya: I love playing badminton!", "I play it on Fridays.", None),
+    # several things, a list, or a plural subject: which one "it" is, the rules cannot tell
+    ("I like Taskmaster, Bluey, and Succession.", "I've never seen it.", None),
+    ("The songs were great and the plot was fun.", "I loved it.", None),
+    ("That sounds great!", "I've never tried it.", None),
+    (None, "I've never tried it.", None),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(
+    ("before", "sentence", "resolved"), FROM_ONE_THING, ids=[f[0] or "none" for f in FROM_ONE_THING]
+)
+def test_it_is_the_one_thing_the_sentence_before_names(before, sentence, resolved):
+    assert resolve_from(before, sentence) == resolved
+
+
+def test_a_subject_it_is_resolved_only_when_asked_and_never_when_it_announces():
+    before = "Tom: I love playing ping pong too! I'm not very good."
+    said = "It's a great way to unwind."
+    assert resolve_from(before, said) is None  # an object "it" only, by default
+    assert resolve_from(before, said, subject=True) == "Playing ping pong is a great way to unwind."
+    assert resolve_from(before, "It's hard to say.", subject=True) is None

@@ -193,6 +193,21 @@ _TITLE = re.compile(
     r"“[^”]{2,60}”|\"[^\"]{2,60}\"|(?<=[a-z,] )(?!I\b)(?:The |A )?"
     r"[A-Z][\w'-]+(?: (?:of|the|and|in|on|de|[A-Z0-9][\w'-]*))*(?: [A-Z0-9][\w'-]*)"
 )
+#: One capitalised word after a preposition or a verb of watching, reading or playing is a
+#: name too: "good things about Bluey", "a show called Severance".
+_ONE_NAME = re.compile(r"\b(?:about|of|called|watching|reading|playing) (?!I\b)([A-Z][\w'-]+)")
+
+
+def _titles(text: str) -> list[str]:
+    """The titles and names `_TITLE` and `_ONE_NAME` see in `text`, in order."""
+    found = [
+        (m.start(), m.group(0))
+        for m in _TITLE.finditer(text)
+        # "Red Rock Canyon" opens the sentence: "Rock Canyon" is not a name of its own
+        if not re.search(r"\b[A-Z][\w'-]* $", text[: m.start()])
+    ]
+    found += [(m.start(1), m.group(1)) for m in _ONE_NAME.finditer(text)]
+    return [name for _, name in sorted(found) if not any(name in o and name != o for _, o in found)]
 
 
 #: A place the last turn named: "I'm from California", "Have you been to Lisbon?".
@@ -234,7 +249,7 @@ def resolve_reference(antecedent: str | None, sentence: str) -> str | None:
     liked = _LIKED.match(antecedent.strip()) or _FAVORITE.match(antecedent.strip())
     pronoun = _REPLY_OBJECT.search(sentence)
     if liked is None:
-        titles = _TITLE.findall(antecedent)
+        titles = _titles(antecedent)
         if len(titles) != 1:
             return None  # none, or several: which one "it" is, the rules cannot tell
         return _replace_it(sentence, titles[0])
@@ -243,6 +258,8 @@ def resolve_reference(antecedent: str | None, sentence: str) -> str | None:
     thing = liked.group("object").strip(" ,")
     if len(thing.split()) > 8 or not re.search(r"[a-z]", thing):
         return None
+    if "," in thing and re.match(r"(?i)it\b", pronoun.group(0)):
+        return None  # "Bake Off, Bluey, and Succession" is several things, and "it" one
     verb = re.search(r"\b(?:like|love|enjoy|hate|prefer|adore)\s*$", sentence[: pronoun.start()])
     if thing.lower().startswith("to ") and verb is None:
         return None  # "to play Minecraft" stands only after a verb of liking
@@ -334,9 +351,11 @@ _BARE_DEFINITE = re.compile(
 def bridges(question: str | None, sentence: str) -> bool:
     """Whether `sentence`, answering `question`, names a part of what the question asked
     about without naming the whole: "I love the teamwork and the competition." after "What
-    do you like about soccer?" says nothing of soccer, so it is kept with the question."""
+    do you like about soccer?" says nothing of soccer, so it is kept with the question. The
+    answer to a question about a part is about that part whatever its words ("I like the
+    sense of camaraderie", "I get to travel"): only naming the whole makes it stand alone."""
     found = _ASPECT_QUESTION.search(question or "")
-    if found is None or not _BARE_DEFINITE.search(sentence):
+    if found is None:
         return False
     whole = [
         w for w in re.findall(r"[a-z]{3,}", found.group("whole").lower()) if w not in STOPWORDS
@@ -372,3 +391,80 @@ def only_definite(antecedent: str | None, sentence: str) -> bool:
     nouns = re.findall(r"\bthe (?:[a-z-]+ ){0,2}?([a-z-]{3,})\b", found.group(0))
     said = antecedent.lower()
     return not any(re.search(rf"\b{re.escape(noun[:5])}", said) for noun in nouns)
+
+
+def _uncapitalised(head: str) -> str:
+    """A sentence's first words as they read inside a sentence: "Rock climbing" is "rock
+    climbing" (only its place capitalised it), a name ("Red Rock Canyon", "California") stays."""
+    words = head.split()
+    common = all(w.islower() for w in words[1:]) and (len(words) > 1 or head.endswith("ing"))
+    return head[0].lower() + head[1:] if common else head
+
+
+def things_named(text: str) -> list[str]:
+    """The noun phrases the rules can see in `text` (a message, or "Name: message"): what
+    each sentence likes, does or asks about (`_LIKED`), a favourite, a quoted title or a
+    name of several capitalised words; each once."""
+    found: list[str] = []
+    for part in split_sentences(text.split(": ", 1)[-1] if ": " in text[:40] else text):
+        part = FILLER.sub("", VERDICT.sub("", GREETING.sub("", part.strip()))).strip(" ,")
+        liked = _LIKED.match(part) or _FAVORITE.match(part)
+        named = [liked.group("object").strip(" ,")] if liked else _titles(part)
+        subject = _COPULAR_SUBJECT.match(part)
+        if subject is not None and not liked:  # "Rock climbing sounds like fun!"
+            named.insert(0, _uncapitalised(subject.group("np")))
+        # "I love running too": the agreement is no part of the thing
+        named = [re.sub(r",?\s+(?:too|as well|either)$", "", n) for n in named]
+        for thing in named:
+            if thing.lower() not in (f.lower() for f in found) and re.search(r"[a-z]", thing):
+                found.append(thing)
+    return found
+
+
+#: The subject of a sentence that says what something is or seems ("Rock climbing sounds
+#: like fun!", "California is a beautiful state"), when it is no pronoun and nobody's; a
+#: singular verb only, since this is what "it" can stand for ("The visuals were amazing"
+#: is no "it"), and one subject only ("... and the story was good" names two).
+_COPULAR_SUBJECT = re.compile(
+    r"^(?!(?:I|I'm|my|it|it's|that|that's|this|they|there|there's|we|you|your|he|she|our|his|"
+    r"her|their|what|how|so|and|but)\b)(?P<np>[A-Z][\w'-]*(?: [\w'-]+){0,3}?) "
+    r"(?:is|was|looks|sounds|seems)\b(?!.*\b(?:and|but) \w+ (?:is|was|are|were)\b)",
+    re.I,
+)
+#: Verbs whose object can be an activity ("try rock climbing", "love playing chess").
+_GERUND_TAKERS = (
+    r"(?:try|tried|trying|love|loved|like|liked|enjoy|enjoyed|hate|hated|prefer|preferred|"
+    r"miss|missed|start|started|stop|stopped|keep|kept|into|about|of|at)"
+)
+_SUBJECT_IT = re.compile(r"^It(?:'s| is| was)\b")
+#: What "it" announces: an infinitive or a clause a few words after it ("It's hard to say").
+#: After a determiner the infinitive belongs to a noun ("It's a great way to relax"): that
+#: "it" is a thing said before.
+_ANNOUNCED = re.compile(
+    r"(?!(?:a|an|the|my|one|such a)\s)(?:[\w'-]+\s+){0,3}?(?:to\s+[a-z]+|that|when|if)\b"
+)
+
+
+def resolve_from(text: str | None, sentence: str, *, subject: bool = False) -> str | None:
+    """The sentence with its "it" replaced by the one thing `text` names, or None when `text`
+    names none or several (then which one "it" is, the rules cannot tell). "It" may be the
+    object ("I've never seen it") or the subject ("It's a great way to relax" after "I love
+    playing ping pong!" is "Playing ping pong is a great way to relax")."""
+    things = things_named(text) if text else []
+    if len(things) != 1 or len(things[0].split()) > 8 or "," in things[0]:
+        return None  # none, several, or a list ("camping, fishing and hiking") for one "it"
+    thing = things[0]
+    opening = _SUBJECT_IT.match(sentence) if subject else None
+    if opening is not None:
+        rest = sentence[opening.end() :]
+        if _ANNOUNCED.match(rest.strip() + " "):
+            return None  # "It's hard to say": "it" announces what follows
+        verb = "was" if opening.group(0).endswith("was") else "is"
+        return f"{thing[0].upper()}{thing[1:]} {verb}{rest}"
+    placed = _resolve_there(f"in {thing}", sentence) if thing[:1].isupper() else None
+    if placed is not None:
+        return placed
+    verbal = re.match(r"(?:to \w+|\w+ing)\b", thing) is not None
+    if verbal and not re.search(rf"\b{_GERUND_TAKERS}\s+it\b", sentence, re.I):
+        return None  # "I play it" is no "I play playing badminton": a verb needs a taker
+    return _replace_it(sentence, thing)

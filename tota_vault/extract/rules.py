@@ -62,6 +62,7 @@ from .references import (
     question_of,
     quote_message,
     reply_context,
+    resolve_from,
     resolve_person,
     resolve_reference,
     resolve_with_answer,
@@ -111,6 +112,8 @@ class _Turn:
     answer: str | None = None  # a short answer with content, once seen ("" when none)
     last_person: str | None = None  # the one person the sentence before was about
     stated: str | None = None  # the speaker's last statement in this message
+    said: str | None = None  # the sentence read before this one, whatever became of it
+    context: str = ""  # the message this one answers, as `reply_context` quotes it
     remarks: list[str] = field(default_factory=list)
 
 
@@ -143,6 +146,7 @@ class RuleExtractor:
             turn.first = len(candidates)
             for sentence in statements(content):
                 self._read(sentence, turn, candidates, skipped)
+                turn.said = sentence
             self._close(turn, candidates)
         return candidates, skipped
 
@@ -182,6 +186,7 @@ class RuleExtractor:
             theirs=people.setdefault(subject, {}),
             antecedent=antecedent,
             question=question_of(antecedent),
+            context=context,
         )
 
     def _read(
@@ -249,7 +254,14 @@ class RuleExtractor:
         if not own and turn.question is not None:  # "Neovim, always. I prefer it over ..."
             resolved = resolve_with_answer(turn.answer, sentence)
         if resolved is None and not own:
-            resolved = resolve_reference(turn.antecedent, sentence)
+            # the nearest sentence that names one thing: the message's own sentence before
+            # ("I've heard good things about Bake Off. I've never seen it."), then the last
+            # turn's sentence it answers, then anything the last turn named, if one thing
+            resolved = resolve_from(turn.said, sentence)
+            if resolved is None and _passes_on(turn.said):
+                resolved = resolve_reference(turn.antecedent, sentence) or resolve_from(
+                    turn.context, sentence
+                )
         if resolved is not None and _stands(resolved):
             # "I love them too." after "I like all kinds of video games.": said outright
             found = self._candidate(resolved, message, turn.subject, label) or self._build(
@@ -282,6 +294,13 @@ class RuleExtractor:
         if not turn.remarks or (turn.antecedent is None and not standing):
             return
         longest = max(turn.remarks if turn.antecedent is not None else standing, key=len)
+        resolved = None
+        if longest not in standing:
+            resolved = resolve_from(turn.context, longest, subject=True)
+        if resolved is not None and conversational(resolved) is None:
+            # "It's a great way to relax." after "I love playing ping pong!": said outright
+            candidates.append(self._remark(resolved, turn))
+            return
         remark = self._remark(longest, turn)
         if conversational(longest) is not None:
             text = self._answer_text(turn.antecedent or "", longest, message, label)
@@ -436,6 +455,16 @@ def _points_back(sentence: str) -> bool:
     bare pleasantry."""
     refers = PRONOUN_OBJECT.search(sentence) or DEICTIC_SUBJECT.match(sentence)
     return bool(refers) and not SMALL_TALK.match(sentence)
+
+
+def _passes_on(said: str | None) -> bool:
+    """Whether the sentence before a reference, in the same message, leaves it to the last
+    turn: none, small talk, or a verdict on the last turn ("That's great!"). A sentence with
+    a subject of its own ("Rock climbing sounds like fun!") may hold what the reference
+    stands for, in words the rules cannot parse: the last turn is then not looked at."""
+    if said is None:
+        return True
+    return bool(DEICTIC_SUBJECT.match(said) or is_small_talk(said) or SMALL_TALK.match(said))
 
 
 def _stands(sentence: str) -> bool:
