@@ -73,6 +73,7 @@ REASONS = [
     ("I finally saw the one with the dragons.", DANGLING),
     ("I've never had a teacher like that.", DANGLING),  # "like that" complements the noun
     ("I wish I could come.", DANGLING),  # where to, the last turn says
+    ("I really want to go, though.", DANGLING),
     # ... and the same words where the sentence holds what they stand for
     ("I adopted a kitten last year and I feed it twice a day.", None),
     ("I grew up in Denver and I still live there.", None),

@@ -239,6 +239,9 @@ FROM_ONE_THING = [
     ("I like Taskmaster, Bluey, and Succession.", "I've never seen it.", None),
     ("The songs were great and the plot was fun.", "I loved it.", None),
     ("That sounds great!", "I've never tried it.", None),
+    # the nearest sentence with words of its own names nothing the rules can read
+    ("Ana: I love Thai food. I've been learning to cook a green curry.",
+     "It's not that hard, though.", None),
     (None, "I've never tried it.", None),
 ]
 # fmt: on

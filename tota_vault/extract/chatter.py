@@ -397,7 +397,8 @@ _ELLIPSIS = re.compile(
     r"^I (?:will|do|did|can|am|have|would|could|should)(?: (?:too|definitely|certainly))?,|"
     # "I'd love to go one day", "I want to try sometime": where, or what, is in the last turn
     r"\b(?:to|could|can|would|will|might|should|'ll|'d) (?:go|come|visit|try|see|join|do)"
-    r"(?: (?:one day|someday|sometime|some time|soon|again|too|eventually|there))*\W*$",
+    r"(?: (?:one day|someday|sometime|some time|soon|again|too|eventually|there|though|"
+    r"anyway))*\W*$",
     re.I,
 )
 

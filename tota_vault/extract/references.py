@@ -12,7 +12,13 @@ from __future__ import annotations
 import re
 
 from ..text import STOPWORDS
-from .chatter import DANGLING, DEICTIC_SUBJECT, DEMONSTRATIVE_END, conversational
+from .chatter import (
+    DANGLING,
+    DEICTIC_SUBJECT,
+    DEMONSTRATIVE_END,
+    SMALL_TALK,
+    conversational,
+)
 from .cues import RELATIONS
 from .dates import format_day
 from .messages import Message
@@ -401,6 +407,37 @@ def _uncapitalised(head: str) -> str:
     return head[0].lower() + head[1:] if common else head
 
 
+def _nearest(text: str) -> str:
+    """The last sentence of `text` with words of its own: small talk and a verdict on what
+    was said before it ("That's great!", "Me too!") name nothing, so the one before is read.
+    A sentence that leans on one before it ("But I only drink it in the morning") names
+    nothing new either. What a reference stands for is in the nearest sentence left, or the
+    rules cannot tell:
+    "I love Italian food. I've been learning to make pasta." gives "it" nothing it can be
+    sure of (the pasta, in words no pattern here reads)."""
+    body = text.split(": ", 1)[-1] if ": " in text[:40] else text
+    parts = [p.strip() for p in split_sentences(body) if p.strip()]
+    for part in reversed(parts):
+        part = FILLER.sub("", VERDICT.sub("", GREETING.sub("", part))).strip(" ,")
+        if part and not (
+            DEICTIC_SUBJECT.match(part)
+            or SMALL_TALK.match(part)
+            or len(re.findall(r"[\w']+", part)) < 3
+            or _SELF_STATE.match(part)
+            or (not things_named(part) and conversational(part) == DANGLING)
+        ):
+            return part  # (a sentence that leans on one before it names nothing new)
+    return ""
+
+
+#: "I'm not very good, though.": the speaker and a state, no thing named.
+_SELF_STATE = re.compile(
+    r"^I(?:'m| am)(?: not)?(?: (?:very|really|so|that|too|pretty|quite))?\s+[a-z-]+"
+    r"(?:,? (?:though|too|either))?\W*$",
+    re.I,
+)
+
+
 def things_named(text: str) -> list[str]:
     """The noun phrases the rules can see in `text` (a message, or "Name: message"): what
     each sentence likes, does or asks about (`_LIKED`), a favourite, a quoted title or a
@@ -450,7 +487,7 @@ def resolve_from(text: str | None, sentence: str, *, subject: bool = False) -> s
     names none or several (then which one "it" is, the rules cannot tell). "It" may be the
     object ("I've never seen it") or the subject ("It's a great way to relax" after "I love
     playing ping pong!" is "Playing ping pong is a great way to relax")."""
-    things = things_named(text) if text else []
+    things = things_named(_nearest(text)) if text else []
     if len(things) != 1 or len(things[0].split()) > 8 or "," in things[0]:
         return None  # none, several, or a list ("camping, fishing and hiking") for one "it"
     thing = things[0]
