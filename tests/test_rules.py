@@ -769,6 +769,8 @@ REPLIES = [
      'Saw "Arrival" twice at the cinema.'),
     ("Which language do you use most?", "Rust, mostly. I've used it for six years.",
      "Has used Rust for six years."),
+    ("Hi!", "I've heard good things about Severance. I've never watched it.",
+     "Has never watched Severance."),
     # ... or, with nothing to resolve it to, kept with the turn it leans on
     ("I've been doing yoga for years.", "I'm really enjoying it so far.",
      'Replying to "I\'ve been doing yoga for years.", the user said: "I\'m really enjoying it so far."'),

@@ -206,7 +206,9 @@ class RuleExtractor:
         if reason == "small talk" and turn.question is not None and _points_back(sentence):
             reason = DANGLING  # "I love it!": short, but it says something of "it"
         own = len(candidates) > turn.first and turn.stated is not None
-        if reason == DANGLING and (turn.antecedent is not None or own):
+        if reason == DANGLING and (
+            turn.antecedent is not None or own or resolve_from(turn.said, sentence) is not None
+        ):
             candidates.append(self._with_antecedent(sentence, turn, own))
             return
         if reason is None and (
