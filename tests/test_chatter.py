@@ -67,6 +67,7 @@ REASONS = [
     ("I barely know anybody there.", DANGLING),  # a place, with none named
     ("I used to spend every summer out there.", DANGLING),
     ("I really miss those evenings.", DANGLING),  # a plural demonstrative points back
+    ("I still wear that jacket all the time.", DANGLING),  # only an adverbial after it
     ("I love helping those who struggle with maths.", None),  # the relative says who
     ("I treasure those mornings when we fished together.", None),
     ("I'm going to buy a cheap one.", DANGLING),  # "one" stands for a noun said before
@@ -93,7 +94,7 @@ REASONS = [
     ("I appreciate the vote of confidence.", "a reaction"),
     ("I can understand that.", "a reaction"),
     ("I've heard great things about Lisbon!", "a reaction"),
-    ("I've heard great things about that book!", DANGLING),
+    ("I've heard great things about that book!", "a reaction"),  # whatever points at it
     ("We should go hiking together sometime!", "a promise about the conversation"),
     ("You're welcome to come to one of my workshops.", "addressed to the listener"),
     ("I'll come over and we can play some games.", "a promise about the conversation"),

@@ -449,7 +449,7 @@ NEGATIVES = [
     nothing("I'm looking forward to trying some of your cookies.", "addressed to the listener"),
     # a reference with nothing before it to resolve it
     nothing("I love all of those shows.", "a reference to something not said"),
-    nothing("I've heard good things about that place.", "a reference to something not said"),
+    nothing("I've heard good things about that place.", "a reaction"),
     nothing("I love it for the most part.", "a reference to something not said"),
     nothing("I've never had it in Japan.", "a reference to something not said"),
     nothing("I will, thanks for the suggestion.", "a reference to something not said"),

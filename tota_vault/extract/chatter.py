@@ -61,10 +61,9 @@ _STANCE = re.compile(
 _MUTUAL = re.compile(
     r"\b(?:have|has|had) (?:\w+ ){0,2}in common\b|"
     r"^(?:I|we)(?:'m| am|'re| are)? (?:really |so |truly )?(?:appreciate|appreciated)\b|"
-    # what the listener mentioned, praised by hearsay: "I've heard great things about that book"
-    # (about "that place" it is first a reference, and named so)
-    r"\bheard (?:so many |a lot of )?(?:good|great|amazing|wonderful|nice) things about\b"
-    r"(?! (?:that|this|those|these|it|them)\b)",
+    # what the listener mentioned, praised by hearsay: "I've heard great things about that
+    # book", "... about it": a stance on the last turn, whatever points at it
+    r"\bheard (?:so many |a lot of )?(?:good|great|amazing|wonderful|nice) things about\b",
     re.I,
 )
 #: "I wish I could say the same", "I feel the same way": what is the same is in the last turn.
@@ -383,7 +382,10 @@ _PRESENTING = re.compile(r"^(?:here's|here is|here are|check out|look at)\b", re
 DEMONSTRATIVE_END = re.compile(
     r"\b(?:those|these|that|this)\s+(?!(?:week|weekend|year|month|days|morning|evening|afternoon|"
     r"summer|winter|spring|fall|autumn|time|semester|season|term)\b)\w+"
-    r"(?:\s+(?:too|as well))?\W*$",
+    # ... or with only an adverb of time or frequency after it: "that album all the time"
+    r"(?:\s+(?:too|as well|all the time|a lot|so much|again|anymore|every day|every week|"
+    r"sometimes|often|still|now|(?:a few|a couple of|many|several|two|three) times|\w+ly))*"
+    r"\W*$",
     re.I,
 )
 
