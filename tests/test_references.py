@@ -189,6 +189,8 @@ BRIDGES = [
     ("What do you like about your job?", "My job lets me travel.", False),
     # no part asked about, or no whole named
     ("What do you do for fun?", "I go to the beach.", False),
+    ("How about a quick pasta bake?", "I live in Leeds.", False),  # a suggestion, no part
+    ("What's the hardest part of your commute?", "The traffic on the bridge.", True),
     ("What do you like about it?", "I love the colours.", False),
     (None, "I love the colours.", False),
 ]

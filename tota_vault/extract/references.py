@@ -342,6 +342,10 @@ def _replace_it(sentence: str, thing: str) -> str | None:
 #: "What's your favourite part of the job?". Its answer names the part ("the teamwork")
 #: and leaves the whole to the question.
 _ASPECT_QUESTION = re.compile(
+    # a wh-question after a part: what is liked, favourite, best or worst about or of a whole
+    # ("How about a stir-fry?" suggests; it asks after no part)
+    r"^(?:so,? |and |ok,? )?(?:what|which)\b[^?]*?\b(?:like|likes|love|loves|enjoy|hate|dislike|"
+    r"miss|prefer|favou?rite|best|worst|hardest|least|most)\b[^?]*?"
     r"\b(?:about|(?:part|parts|side|aspect|thing|things) of)\s+(?P<whole>[\w' -]{3,60}?)\W*\?$",
     re.I,
 )
