@@ -10,13 +10,17 @@ import pytest
 from tota_vault.extract.messages import Message
 from tota_vault.extract.references import (
     antecedent_of,
+    bridges,
     message_quote,
     named_people,
     one_person,
+    only_definite,
     question_of,
     reply_context,
+    resolve_from,
     resolve_person,
     resolve_reference,
+    resolve_with_answer,
 )
 
 TS = datetime(2023, 5, 8, 13, 56)
@@ -116,6 +120,15 @@ RESOLVED = [
     ("I just got back from a week of climbing in Kalymnos.", "I've never been there.",
      "I've never been to Kalymnos."),
     ("Where do you live?", "I've lived there all my life.", None),
+    # "it" with a phrase of time after it
+    ("My favourite board game is probably Ticket to Ride.", "I've played it a dozen times.",
+     "I've played Ticket to Ride a dozen times."),
+    # one quoted title or one name of several capitalised words is the one candidate
+    ('I just finished reading "The Name of the Wind" last night.', "I read it twice in college.",
+     'I read "The Name of the Wind" twice in college.'),
+    ("We spent a week hiking around Lake Tahoe.", "I love it there.", "I love Lake Tahoe."),
+    # two candidates: which one "it" stands for, the rules cannot tell
+    ('I\'m reading "Dune" by Frank Herbert.', "I read it in high school.", None),
     # "to play ..." stands only after a verb of liking
     ("I like to play Minecraft.", "I've heard good things about that game.", None),
     # the other speaker's own things are theirs: nothing to resolve
@@ -137,3 +150,115 @@ def test_a_pronoun_that_stands_for_what_the_last_turn_named_is_resolved(
     antecedent, reply, resolved
 ):
     assert resolve_reference(antecedent, reply) == resolved
+
+
+# fmt: off
+ANSWERED = [
+    # (the message's short answer, a later sentence of it, the sentence resolved)
+    ("Neovim, always.", "I do prefer it over VS Code.", "I do prefer Neovim over VS Code."),
+    ("Definitely Stardew Valley!", "I've sunk hundreds of hours into it.",
+     "I've sunk hundreds of hours into Stardew Valley."),
+    ("Probably the cello.", "I started playing it at nine.", "I started playing the cello at nine."),
+    # a sentence is no noun phrase; a bare "not really" names nothing
+    ("Pottery is so relaxing!", "I try to do it every weekend.", None),
+    ("Not really.", "I never liked it much.", None),
+    # "it" as a subject, or announcing an infinitive, is no object to replace
+    ("Lisbon, mostly.", "I think it is lovely.", None),
+    ("Python, of course.", "I find it easy to read.", None),
+    (None, "I use it daily.", None),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("answer", "sentence", "resolved"), ANSWERED, ids=[a[1] for a in ANSWERED])
+def test_an_object_it_after_the_messages_short_answer_is_that_answer(answer, sentence, resolved):
+    assert resolve_with_answer(answer, sentence) == resolved
+
+
+# fmt: off
+BRIDGES = [
+    # (the question answered, the answer, whether it names a part and leaves the whole out)
+    ("What do you like about rowing?", "I love the rhythm and the early mornings.", True),
+    ("What's your favourite part of the festival?", "Definitely the fireworks.", True),
+    ("What's the best thing about your new flat?", "I like the balcony.", True),
+    # the answer to a question about a part is about that part, whatever its words
+    ("What do you like about your job?", "I like the people I work with.", True),
+    ("What do you like about your job?", "I like the feeling of finishing a project.", True),
+    # ... unless it names the whole
+    ("What do you like about rowing?", "I love the rhythm of rowing.", False),
+    ("What do you like about your job?", "My job lets me travel.", False),
+    # no part asked about, or no whole named
+    ("What do you do for fun?", "I go to the beach.", False),
+    ("How about a quick pasta bake?", "I live in Leeds.", False),  # a suggestion, no part
+    ("What's the hardest part of your commute?", "The traffic on the bridge.", True),
+    ("What do you like about it?", "I love the colours.", False),
+    (None, "I love the colours.", False),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("question", "answer", "bridged"), BRIDGES, ids=[b[1] for b in BRIDGES])
+def test_an_answer_that_names_a_part_of_what_was_asked_about_bridges(question, answer, bridged):
+    assert bridges(question, answer) is bridged
+
+
+# fmt: off
+DEFINITES = [
+    # (the last turn, the reply, whether the reply likes only parts of what that turn named)
+    ("My favourite opera is Tosca.", "I love the music.", True),
+    ("We spent a month in Oaxaca.", "I loved the markets and the colours.", True),
+    # a noun the last turn said itself is the same thing, named in full
+    ("I go to the lake every weekend.", "I love the lake too!", False),
+    # a question gives no part to bridge to; a phrase after the noun says which
+    ("What do you do on weekends?", "I like the park.", False),
+    ("My favourite opera is Tosca.", "I love the music of Puccini.", False),
+    ("My favourite opera is Tosca.", "I love opera.", False),
+    (None, "I love the music.", False),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("before", "reply", "bridged"), DEFINITES, ids=[d[1] for d in DEFINITES])
+def test_a_reply_that_likes_only_definite_parts_of_the_last_turn(before, reply, bridged):
+    assert only_definite(before, reply) is bridged
+
+
+# fmt: off
+FROM_ONE_THING = [
+    # (a sentence or message before, the sentence with "it", the sentence resolved)
+    ("I've heard good things about Bluey.", "I've never seen it, though.",
+     "I've never seen Bluey, though."),
+    ("Sea kayaking sounds like fun!", "I've always wanted to try it.",
+     "I've always wanted to try sea kayaking."),
+    ("Lake Bled looks stunning!", "I've seen photos of it online.",
+     "I've seen photos of Lake Bled online."),
+    ("Portugal is a lovely country.", "I've been there twice.", "I've been to Portugal twice."),
+    ("Maya: I love playing badminton! I'm not very good, though.", "I've never tried it.",
+     "I've never tried playing badminton."),
+    # an activity stands only where a verb takes one: "I play it" is no "I play playing ..."
+    ("Maya: I love playing badminton!", "I play it on Fridays.", None),
+    # several things, a list, or a plural subject: which one "it" is, the rules cannot tell
+    ("I like Taskmaster, Bluey, and Succession.", "I've never seen it.", None),
+    ("The songs were great and the plot was fun.", "I loved it.", None),
+    ("That sounds great!", "I've never tried it.", None),
+    # the nearest sentence with words of its own names nothing the rules can read
+    ("Ana: I love Thai food. I've been learning to cook a green curry.",
+     "It's not that hard, though.", None),
+    (None, "I've never tried it.", None),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(
+    ("before", "sentence", "resolved"), FROM_ONE_THING, ids=[f[0] or "none" for f in FROM_ONE_THING]
+)
+def test_it_is_the_one_thing_the_sentence_before_names(before, sentence, resolved):
+    assert resolve_from(before, sentence) == resolved
+
+
+def test_a_subject_it_is_resolved_only_when_asked_and_never_when_it_announces():
+    before = "Tom: I love playing ping pong too! I'm not very good."
+    said = "It's a great way to unwind."
+    assert resolve_from(before, said) is None  # an object "it" only, by default
+    assert resolve_from(before, said, subject=True) == "Playing ping pong is a great way to unwind."
+    assert resolve_from(before, "It's hard to say.", subject=True) is None

@@ -16,6 +16,7 @@ from datetime import date, datetime
 import pytest
 
 from tota_vault.extract.base import Candidate, Skip
+from tota_vault.extract.chatter import DANGLING
 from tota_vault.extract.messages import Message
 from tota_vault.extract.rules import RuleExtractor
 
@@ -448,7 +449,7 @@ NEGATIVES = [
     nothing("I'm looking forward to trying some of your cookies.", "addressed to the listener"),
     # a reference with nothing before it to resolve it
     nothing("I love all of those shows.", "a reference to something not said"),
-    nothing("I've heard good things about that place.", "a reference to something not said"),
+    nothing("I've heard good things about that place.", "a reaction"),
     nothing("I love it for the most part.", "a reference to something not said"),
     nothing("I've never had it in Japan.", "a reference to something not said"),
     nothing("I will, thanks for the suggestion.", "a reference to something not said"),
@@ -763,7 +764,28 @@ REPLIES = [
      '"Definitely Star Wars! It\'s my favorite."'),
     ("I just got back from a week of climbing in Kalymnos.", "I've never been there.",
      "Has never been to Kalymnos."),
+    # an object "it" with a phrase after it: one quoted title, or the message's short answer
+    ('I finally watched "Arrival" last night.', "I saw it twice at the cinema.",
+     'Saw "Arrival" twice at the cinema.'),
+    ("Which language do you use most?", "Rust, mostly. I've used it for six years.",
+     "Has used Rust for six years."),
+    ("Hi!", "I've heard good things about Severance. I've never watched it.",
+     "Has never watched Severance."),
+    # ... or, with nothing to resolve it to, kept with the turn it leans on
+    ("I've been doing yoga for years.", "I'm really enjoying it so far.",
+     'Replying to "I\'ve been doing yoga for years.", the user said: "I\'m really enjoying it so far."'),
+    # a part of what the question asked about, without the whole: kept with the question
+    ("What do you like about sailing?", "I love the silence and the wind.",
+     'Asked "What do you like about sailing?", the user said: "I love the silence and the wind."'),
+    ("My favourite opera is Tosca.", "I love the music.",
+     'Replying to "My favourite opera is Tosca.", the user said: "I love the music."'),
 ]  # fmt: skip
+#: Replies that lean on a last turn that leans on something itself: nothing is learned.
+UNRESOLVED = [
+    ("I've been doing it for years.", "I'm really enjoying it so far."),
+    ("That one was great.", "I've read it three times."),
+    ("You'd like it there.", "I don't know anyone there."),
+]
 
 
 def test_after_a_statement_of_their_own_a_reference_keeps_that_statement():
@@ -785,6 +807,15 @@ def test_a_reply_that_needs_the_message_before_is_learned_with_it(before, reply,
     )
     assert [c.text for c in candidates] == [statement]
     assert candidates[0].source == "2"
+
+
+@pytest.mark.parametrize(("before", "reply"), UNRESOLVED, ids=[u[1] for u in UNRESOLVED])
+def test_a_reply_to_a_turn_that_dangles_itself_is_not_learned(before, reply):
+    candidates, skipped = RuleExtractor().extract(
+        chat(("assistant", before), ("user", reply)), conversation_id="c"
+    )
+    assert candidates == []
+    assert [s.reason for s in skipped if s.source == "2"] == [DANGLING]
 
 
 def test_a_bare_yes_or_thanks_is_no_answer():
@@ -871,7 +902,7 @@ CONVERSATIONS = [
         ("identity", "identity/location", "Is based in Lisbon."),
         ("project", None, "Is building a billing service in Go."),
         ("constraint", None, "The user and others can't ship copyleft code, so no GPL deps."),
-        ("preference", None, "Prefers it over VS Code."),
+        ("preference", None, "Prefers Neovim over VS Code."),
         ("episode", None, 'Asked "When is the billing launch?", the user said: "By April 1."'),
     ], id="a developer with a coding assistant"),
     pytest.param(FAMILY, [

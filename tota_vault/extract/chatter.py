@@ -10,6 +10,7 @@ sentence is skipped, so the report says why.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..text import STOPWORDS
 from .cues import ADVERB_SLOT, CUES, FIRST_PERSON, IMPLICIT_I, RELATIONS, WE
@@ -60,10 +61,9 @@ _STANCE = re.compile(
 _MUTUAL = re.compile(
     r"\b(?:have|has|had) (?:\w+ ){0,2}in common\b|"
     r"^(?:I|we)(?:'m| am|'re| are)? (?:really |so |truly )?(?:appreciate|appreciated)\b|"
-    # what the listener mentioned, praised by hearsay: "I've heard great things about that book"
-    # (about "that place" it is first a reference, and named so)
-    r"\bheard (?:so many |a lot of )?(?:good|great|amazing|wonderful|nice) things about\b"
-    r"(?! (?:that|this|those|these|it|them)\b)",
+    # what the listener mentioned, praised by hearsay: "I've heard great things about that
+    # book", "... about it": a stance on the last turn, whatever points at it
+    r"\bheard (?:so many |a lot of )?(?:good|great|amazing|wonderful|nice) things about\b",
     re.I,
 )
 #: "I wish I could say the same", "I feel the same way": what is the same is in the last turn.
@@ -200,9 +200,149 @@ def _dangles(sentence: str) -> bool:
         return not re.search(r"(?<!^)\b(?!I\b)[A-Z][a-z]+", sentence)
     if re.search(r"\b(?:because|instead|out|all) of $", before):
         return True  # "because of it": a cause the sentence does not name
-    if re.search(r"\bof $", before):  # "the challenge of it": what "it" complements is none
-        before = re.sub(r"(?:\b(?:a|an|the|my|our)\s+)?(?:[\w-]+\s+){0,2}of $", "", before)
+    if re.search(r"\b(?:of|like) $", before):
+        # "the challenge of it", "a job like that": what the pronoun complements is none
+        before = re.sub(r"(?:\b(?:a|an|the|my|our)\s+)?(?:[\w-]+\s+){0,3}(?:of|like) $", "", before)
     return not _ANTECEDENT.search(before)
+
+
+#: Where a new clause starts: punctuation or a conjunction. A pronoun after one of these is
+#: the subject of its own clause ("I was ill last year, and it changed me").
+_CLAUSE_BREAK = (
+    r"(?:[,;:]|\b(?:and|but|or|so|because|since|when|while|though|although|as|if|until|"
+    r"before|after|that|which|who|where|then|once)\b)"
+)
+#: "It" that points forward, to a clause or an infinitive of the same sentence, refers to
+#: nothing before it: "I find it hard to wake up early", "I love it when it snows".
+_CATAPHORIC_IT = re.compile(
+    r"^it(?:'s| is| was| will be| would be)?\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?:to\s+[a-z]+|that|when|whenever|if|how|whether)\b|"
+    r"^it(?:'s| is| was)?\s+like\s+[a-z]+ing\b",  # "what's it like being a nurse?"
+    re.I,
+)
+#: What may follow a demonstrative used as a pronoun: the sentence's end, a preposition or
+#: conjunction, an adverb, or a phrase of time or frequency ("I read that a few years ago",
+#: "I found that in a book"). Anything else makes "that" a determiner or a conjunction.
+_AFTER_PRONOUN = re.compile(
+    r"^(?:\W*$|[,;:!.]|\s+(?:for|in|at|on|with|from|to|by|about|since|before|after|when|"
+    r"because|and|but|so|though|again|too|once|twice|already|yet|anymore|sometimes|often|"
+    r"always|online|now|today|a lot|so much|very much|so far|all the time|\w+ly)\b|"
+    r"\s+(?:a|one|two|three|four|five|a couple of|a few|many|several|so many)\s+"
+    r"(?:\w+ )?(?:times?|years?|months?|weeks?|days?|hours?)\b)",
+    re.I,
+)
+#: The subject and verb that govern an object pronoun (and a preposition after the verb):
+#: "my dog would love (it)", "I've never had (it)". A pronoun object is never its own
+#: clause's subject ("my dog would love it" does not say what the dog loves), and a noun
+#: right before a subject pronoun heads the relative clause the pronoun is in ("the way it
+#: flows"): neither can be what the pronoun stands for.
+_WORD = rf"(?!{_CLAUSE_BREAK})[\w'-]+"
+_GOVERNOR = re.compile(
+    rf"(?:\b(?:a|an|the|my|our|his|her|their|your)\s+(?:{_WORD}\s+){{0,2}}?)?{_WORD}\s+"
+    r"(?:(?:would|will|could|can|should|might|must|does|did|do|don't|didn't|has|have|had|is|"
+    r"are|was|were|really|also|just|always|never|not|even|still|\w+ly)\s+)*"
+    rf"(?:{_WORD}\s+)?(?:(?:to|of|about|with|in|on|at|for|from|into|like)\s+)?$",
+    re.I,
+)
+#: A place named before "there": a name, or a preposition of place with its noun.
+_PLACE_ANTECEDENT = re.compile(
+    r"(?<!^)\b(?!I\b|I')[A-Z][a-z]+|"
+    r"\b(?:in|at|from|near|around|visit|visited|visiting)\s+(?:the\s+|a\s+|an\s+|my\s+|"
+    r"our\s+)?[\w-]{3,}|\bto\s+(?:the|a|an|my|our)\s+[\w-]{3,}",  # "to spend": no place
+)
+_LOCATIVE_THERE = re.compile(
+    r"(?<!\bhi )(?<!\bhey )(?<!\bhello )(?<=\w )there\b"
+    r"(?!'s|'re|\s+(?:is|are|was|were|will|would|has|have|had|seem|seems|used|might|must|may|"
+    r"can|could)\b)",
+    re.I,
+)
+#: "One" standing for a noun said before: "I'll try to find a good one", "the one that just
+#: came out" (never "one of ...", nor "one" before its noun).
+_ANAPHORIC_ONE = re.compile(
+    r"\b(?:a|an|the|another|this|that)\s+(?:[a-z-]+\s+){0,2}?one\b"
+    r"(?=\W*$|\s*[,;!.]|\s+(?:that|which|who|I|we|is|was|for|in|at|with|from|too|yet)\b)",
+    re.I,
+)
+#: "Those days", "these cookies": a plural demonstrative points at what was said before
+#: ("these days" is now: the near demonstrative with a time noun is the present), unless a
+#: relative clause or a phrase right after it says which ("those who need it", "those
+#: moments that bring us joy", "those close to me").
+_PLURAL_DEMONSTRATIVE = re.compile(
+    r"\b(?:those\s+|these\s+(?!days\b))(?!are\b|were\b|who\b|whom\b|which\b|that\b|with\b|"
+    r"of\b|in\b|close\b)[a-z]{3,}\b(?!\s+(?:[a-z]+\s+)?(?:who|whom|which|that|where|when|of)\b)",
+    re.I,
+)
+#: "Both" before a plural noun presumes two things already named ("both instruments"),
+#: unless the two follow ("both the violin and the guitar").
+_BOTH = re.compile(r"\bboth\s+(?!of\b|the\b|my\b|our\b)[a-z]{3,}s\b(?!\s+and\b)", re.I)
+_SUBJECT_WORDS = frozenset("i i'm i've i'd i'll im ive we we're we've you".split())
+
+
+def _content_before(text: str) -> bool:
+    """Whether `text` holds a word that can be what a later clause's subject refers to: a
+    word that is no function word and is not the verb right after the speaker's "I"."""
+    words = re.findall(r"[A-Za-z][\w'-]*", text)
+    for index, word in enumerate(words):
+        low = word.lower()
+        if low in STOPWORDS or low in _SUBJECT_WORDS or len(low) < 3 or low.endswith("ly"):
+            continue
+        if index and words[index - 1].lower() in _SUBJECT_WORDS:
+            continue  # "I bought": the verb, not a thing
+        return True
+    return False
+
+
+def _object_antecedent(before: str, plural: bool) -> bool:
+    """Whether the words before an object pronoun hold what it can stand for, once its own
+    clause's subject and verb (`_GOVERNOR`) are set aside."""
+    head, tail = before[:-60], before[-60:]  # the governor is near: read only the end
+    rest = head + _GOVERNOR.sub("", tail)
+    if plural:
+        return bool(_PLURAL_ANTECEDENT.search(rest))
+    return bool(_ANTECEDENT.search(rest)) or (
+        re.search(_CLAUSE_BREAK, rest, re.I) is not None and _content_before(rest)
+    )
+
+
+def _unbound(sentence: str) -> bool:
+    """Whether a pronoun anywhere in the sentence stands for something it does not say.
+
+    `_dangles` reads a pronoun where a reference usually sits (the end, after a verb of liking
+    or thinking); this reads each one by its grammar: "it"/"them" not at the start is an
+    object, or the subject of a clause of its own; "that"/"this" is a pronoun when only an
+    adverb or a preposition follows it; "there" is a place when it is not "there is"; "a good
+    one" a noun said before; "those days" a time said before."""
+    one = _ANAPHORIC_ONE.search(sentence)
+    if one is not None and not _ANTECEDENT.search(sentence[: one.start()]):
+        return True
+    if _PLURAL_DEMONSTRATIVE.search(sentence):
+        return True
+    both = _BOTH.search(sentence)
+    if both is not None and not _PLURAL_ANTECEDENT.search(sentence[: both.start()]):
+        return True  # "I've played both instruments since I was a kid": which two?
+    there = _LOCATIVE_THERE.search(sentence)
+    if there is not None and not _PLACE_ANTECEDENT.search(sentence[: there.start()]):
+        return True
+    for match in re.finditer(r"(?<=[\w,] )(?P<word>it|them|they|that|this)\b", sentence, re.I):
+        word, start = match.group("word").lower(), match.start()
+        after, before = sentence[match.end() :], sentence[:start]
+        if word == "they":  # a subject: "... was when they played at the Garden"
+            if re.search(_CLAUSE_BREAK + r"\s*$", before, re.I) and not _PLURAL_ANTECEDENT.search(
+                before
+            ):
+                return True
+            continue
+        if word in ("that", "this") and not _AFTER_PRONOUN.match(after):
+            continue  # a determiner ("that game") or a conjunction ("I know that she ...")
+        if word == "it" and _CATAPHORIC_IT.match(sentence[start:]):
+            continue
+        if re.search(_CLAUSE_BREAK + r"\s*$", before, re.I) and word != "them":
+            if not _content_before(before):
+                return True  # "... and it was amazing" with nothing before it
+            continue
+        if not _object_antecedent(before, plural=word == "them"):
+            return True
+    return False
 
 
 #: Support offered to the listener: "I'm here for you", "I've got your back".
@@ -240,9 +380,12 @@ _LISTENER_OBJECT = re.compile(
 _PRESENTING = re.compile(r"^(?:here's|here is|here are|check out|look at)\b", re.I)
 #: A demonstrative with its noun and nothing after: "I love those breeds", "all of these shows".
 DEMONSTRATIVE_END = re.compile(
-    r"\b(?:those|these|that|this)\s+(?!(?:week|weekend|year|month|morning|evening|afternoon|"
+    r"\b(?:those|these|that|this)\s+(?!(?:week|weekend|year|month|days|morning|evening|afternoon|"
     r"summer|winter|spring|fall|autumn|time|semester|season|term)\b)\w+"
-    r"(?:\s+(?:too|as well))?\W*$",
+    # ... or with only an adverb of time or frequency after it: "that album all the time"
+    r"(?:\s+(?:too|as well|all the time|a lot|so much|again|anymore|every day|every week|"
+    r"sometimes|often|still|now|(?:a few|a couple of|many|several|two|three) times|\w+ly))*"
+    r"\W*$",
     re.I,
 )
 
@@ -255,14 +398,19 @@ _ELLIPSIS = re.compile(
     r"(?:\s+(?:too|either|as well))?\W*$|"
     r"^I (?:will|do|did|can|am|have|would|could|should)(?: (?:too|definitely|certainly))?,|"
     # "I'd love to go one day", "I want to try sometime": where, or what, is in the last turn
-    r"\bto (?:go|come|visit|try|see|join|do)(?: (?:one day|someday|sometime|some time|soon|"
-    r"again|too|eventually|there))*\W*$",
+    r"\b(?:to|could|can|would|will|might|should|'ll|'d) (?:go|come|visit|try|see|join|do)"
+    r"(?: (?:one day|someday|sometime|some time|soon|again|too|eventually|there|though|"
+    r"anyway))*\W*$",
     re.I,
 )
 
 
+@lru_cache(maxsize=4096)
 def conversational(sentence: str) -> str | None:
-    """Why a sentence is about the conversation rather than a fact, or None."""
+    """Why a sentence is about the conversation rather than a fact, or None.
+
+    Cached: a message's sentences are read again as the antecedent of the reply after it,
+    and short answers and remarks are asked twice; the verdict depends on the words only."""
     sentence = CLOSING.sub("", _THANKS.sub("", sentence))
     if _STANCE.search(sentence) or _PLEASANTRY.match(sentence) or _MUTUAL.search(sentence):
         return "a reaction"
@@ -289,7 +437,7 @@ def conversational(sentence: str) -> str | None:
         or _THE_SAME.search(sentence)
     ):
         return "a reference to something not said"
-    if _dangles(sentence):
+    if _dangles(sentence) or _unbound(sentence):
         return "a reference to something not said"
     return None
 

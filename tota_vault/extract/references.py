@@ -11,7 +11,14 @@ from __future__ import annotations
 
 import re
 
-from .chatter import DANGLING, DEICTIC_SUBJECT, DEMONSTRATIVE_END, conversational
+from ..text import STOPWORDS
+from .chatter import (
+    DANGLING,
+    DEICTIC_SUBJECT,
+    DEMONSTRATIVE_END,
+    SMALL_TALK,
+    conversational,
+)
 from .cues import RELATIONS
 from .dates import format_day
 from .messages import Message
@@ -75,8 +82,13 @@ def antecedent_of(context: str) -> str | None:
             continue
         if DEICTIC_SUBJECT.match(part) or DEMONSTRATIVE_END.search(part):
             continue  # "They're always amazing.": it dangles too, so it resolves nothing
-        if not part.endswith("?") and conversational(part) not in (None, DANGLING):
-            continue  # "I hope you enjoy it.": a reaction gives a reply no meaning
+        verdict = conversational(part)
+        if part.endswith("?") and verdict == DANGLING:
+            continue  # "How did you like it?": a question that leans on something itself
+        if not part.endswith("?") and verdict is not None:
+            # "I hope you enjoy it.": a reaction gives a reply no meaning, and "I've been
+            # doing it for years" leans on something itself: the sentence before may not
+            continue
         return part[0].upper() + part[1:]
     return None
 
@@ -170,11 +182,38 @@ _FAVORITE = re.compile(
 #: The reply's pronoun object, with what may follow it: "I love them too!", "I've never
 #: tried it", "I like those too", "I like all of those things".
 _REPLY_OBJECT = re.compile(
-    r"\b(?:all of )?(?:it|them|(?:that|this|those|these)(?: [a-z]+)?)"
+    # after "not", or a form of "be", "that" is a degree ("I'm not that good"), not a pronoun
+    r"(?<=\w )(?<!\bnot )(?<!\bbe )(?<!\bis )(?<!\bam )(?<!\bare )(?<!\bwas )(?<!'m )"
+    r"(?<!'s )(?:all of )?(?:it|them|(?:that|this|those|these)(?: [a-z]+)?)"
     r"(?=(?: (?:too|as well|either|a lot|so much|very much|sometimes|all|both|anymore|"
-    r"before|though|yet))*\W*$)",
+    r"before|though|yet|once|twice|again|so far|online|ever since|"
+    # a phrase of time or frequency: "I've played it a few times", "I read it years ago"
+    r"(?:a |one |two |three |a couple of |a few |many |several |so many )?(?:\w+ )?"
+    r"(?:times|years|months|weeks|days)(?: ago| now)?))*\W*$)",
     re.I,
 )
+#: A quoted title ('reading "The Hobbit"') or a name of several capitalised words that
+#: does not open the sentence ("My favourite game is The Witcher 3"): a noun phrase the
+#: rules can see without a parser.
+_TITLE = re.compile(
+    r"“[^”]{2,60}”|\"[^\"]{2,60}\"|(?<=[a-z,] )(?!I\b)(?:The |A )?"
+    r"[A-Z][\w'-]+(?: (?:of|the|and|in|on|de|[A-Z0-9][\w'-]*))*(?: [A-Z0-9][\w'-]*)"
+)
+#: One capitalised word after a preposition or a verb of watching, reading or playing is a
+#: name too: "good things about Bluey", "a show called Severance".
+_ONE_NAME = re.compile(r"\b(?:about|of|called|watching|reading|playing) (?!I\b)([A-Z][\w'-]+)")
+
+
+def _titles(text: str) -> list[str]:
+    """The titles and names `_TITLE` and `_ONE_NAME` see in `text`, in order."""
+    found = [
+        (m.start(), m.group(0))
+        for m in _TITLE.finditer(text)
+        # "Red Rock Canyon" opens the sentence: "Rock Canyon" is not a name of its own
+        if not re.search(r"\b[A-Z][\w'-]* $", text[: m.start()])
+    ]
+    found += [(m.start(1), m.group(1)) for m in _ONE_NAME.finditer(text)]
+    return [name for _, name in sorted(found) if not any(name in o and name != o for _, o in found)]
 
 
 #: A place the last turn named: "I'm from California", "Have you been to Lisbon?".
@@ -215,14 +254,258 @@ def resolve_reference(antecedent: str | None, sentence: str) -> str | None:
         return placed
     liked = _LIKED.match(antecedent.strip()) or _FAVORITE.match(antecedent.strip())
     pronoun = _REPLY_OBJECT.search(sentence)
-    if liked is None or pronoun is None:
+    if liked is None:
+        titles = _titles(antecedent)
+        if len(titles) != 1:
+            return None  # none, or several: which one "it" is, the rules cannot tell
+        return _replace_it(sentence, titles[0])
+    if pronoun is None:
         return None
     thing = liked.group("object").strip(" ,")
     if len(thing.split()) > 8 or not re.search(r"[a-z]", thing):
         return None
+    if "," in thing and re.match(r"(?i)it\b", pronoun.group(0)):
+        return None  # "Bake Off, Bluey, and Succession" is several things, and "it" one
     verb = re.search(r"\b(?:like|love|enjoy|hate|prefer|adore)\s*$", sentence[: pronoun.start()])
     if thing.lower().startswith("to ") and verb is None:
         return None  # "to play Minecraft" stands only after a verb of liking
     resolved = sentence[: pronoun.start()] + thing + sentence[pronoun.end() :]
     # "too"/"as well" agreed with the last turn; the fact stands without it
     return re.sub(r",?\s+(?:too|as well)(?=\W*$)", "", resolved)
+
+
+#: A short answer's noun phrase: "Neovim, always." is "Neovim", "Definitely Star Wars!"
+#: "Star Wars". Adverbs of certainty and a closing adverb are not the thing named.
+_ANSWER_NP = re.compile(
+    r"^(?:(?:oh|well|definitely|probably|maybe|perhaps|honestly|mostly|usually|always|"
+    r"absolutely|totally|hmm|um),? )*(?P<np>[\w'“”\"-]+(?: [\w'“”\"-]+){0,4}?)"
+    r"(?:,? (?:always|definitely|probably|for sure|of course|mostly|usually|hands down|"
+    r"no doubt|I think|I guess|I'd say))?\W*$",
+    re.I,
+)
+
+
+#: A copula, an auxiliary or a verb of seeming: a phrase with one is a clause, not a noun
+#: phrase ("Gardening sounds like fun").
+_VERB = re.compile(
+    r"\b(?:is|are|was|were|am|be|been|being|has|have|had|do|does|did|can|will|would|sounds|"
+    r"looks|seems|feels)\b|'s\b|'re\b",
+    re.I,
+)
+
+
+def resolve_with_answer(answer: str | None, sentence: str) -> str | None:
+    """ "I do prefer it over VS Code." after the same message's short answer "Neovim,
+    always." is "I do prefer Neovim over VS Code.": a verbless answer names one thing, and a
+    later object "it" in the message stands for it. None when there is no such answer."""
+    if not answer:
+        return None
+    named = _ANSWER_NP.match(answer.strip())
+    words = [] if named is None else named.group("np").lower().split()
+    if (
+        not words
+        or words[0] in ("not", "all", "no", "nothing", "none")
+        or all(w.strip('“”"') in STOPWORDS for w in words)
+    ):
+        return None  # "Not really", "All of them": no thing named
+    assert named is not None
+    if len(words) > 4 or _VERB.search(named.group("np")):
+        return None  # "Taco Bell is great!" is a sentence: what "it" is, it does not say
+    return _replace_it(sentence, named.group("np"))
+
+
+#: "It" as an object: after a word that opens no clause, and before no verb of its own
+#: ("I saw it twice", not "I think it was good"), nor an infinitive or clause it announces
+#: ("I find it hard to ...").
+_OBJECT_IT = re.compile(
+    r"(?<=\w )(?<!\band )(?<!\bbut )(?<!\bso )(?<!\bbecause )(?<!\bthat )(?<!\bthink )"
+    r"(?<!\bthought )(?<!\bhope )(?<!\bguess )(?<!\bknow )(?<!\bfeel )(?<!\bfelt )"
+    r"(?<!\blike )(?<!\bsure )\bit\b"
+    r"(?!'|\s+(?:is|was|will|would|has|had|can|could|does|did|might|must|should|seems|looks|"
+    r"sounds|makes|takes|gets|feels)\b)(?!(?:\s+[\w'-]+){0,3}?\s+(?:to\s+[a-z]+|that|when|if)\b)",
+    re.I,
+)
+
+
+def _replace_it(sentence: str, thing: str) -> str | None:
+    """The sentence with its one object "it" replaced by `thing`, or None (no such "it", or
+    more than one)."""
+    found = _OBJECT_IT.findall(sentence)
+    if len(found) != 1 or len(thing.split()) > 8:
+        return None
+    resolved = _OBJECT_IT.sub(lambda _m: thing, sentence, count=1)
+    # "I love it there": the place is the thing, and "there" says it again
+    return resolved.replace(f"{thing} there", thing, 1)
+
+
+#: A question about a part or a side of something: "What do you like about soccer?",
+#: "What's your favourite part of the job?". Its answer names the part ("the teamwork")
+#: and leaves the whole to the question.
+_ASPECT_QUESTION = re.compile(
+    # a wh-question after a part: what is liked, favourite, best or worst about or of a whole
+    # ("How about a stir-fry?" suggests; it asks after no part)
+    r"^(?:so,? |and |ok,? )?(?:what|which)\b[^?]*?\b(?:like|likes|love|loves|enjoy|hate|dislike|"
+    r"miss|prefer|favou?rite|best|worst|hardest|least|most)\b[^?]*?"
+    r"\b(?:about|(?:part|parts|side|aspect|thing|things) of)\s+(?P<whole>[\w' -]{3,60}?)\W*\?$",
+    re.I,
+)
+#: A definite noun phrase that nothing after it defines: "the teamwork and the competition",
+#: not "the way I cook" nor "the feeling of winning" (a clause or a phrase says which).
+_BARE_DEFINITE = re.compile(
+    # "the most", "the best", "the same" are a degree or a likeness, not a thing
+    r"\bthe\s+(?!(?:most|least|best|worst|same)\W*(?:\s+(?:and|or|but)\b|$))"
+    r"(?:[a-z-]+\s+)?[a-z-]{3,}(?=\s*(?:[.!,;]|$)|\s+(?:and|or|but|too|so much|a lot)\b)"
+)
+
+
+def bridges(question: str | None, sentence: str) -> bool:
+    """Whether `sentence`, answering `question`, names a part of what the question asked
+    about without naming the whole: "I love the teamwork and the competition." after "What
+    do you like about soccer?" says nothing of soccer, so it is kept with the question. The
+    answer to a question about a part is about that part whatever its words ("I like the
+    sense of camaraderie", "I get to travel"): only naming the whole makes it stand alone."""
+    found = _ASPECT_QUESTION.search(question or "")
+    if found is None:
+        return False
+    whole = [
+        w for w in re.findall(r"[a-z]{3,}", found.group("whole").lower()) if w not in STOPWORDS
+    ]
+    if not whole:
+        return False  # "What do you like about it?": the question names no whole either
+    said = sentence.lower()
+    return not any(re.search(rf"\b{re.escape(w[:5])}", said) for w in whole)
+
+
+#: "I love the music.", "I like the peace and the quiet.": a verb of liking whose object is
+#: nothing but definite nouns with nothing after them to say which ("the beach" of where?
+#: "the music" of what?). The definite article presumes the listener knows which: the last
+#: turn is where they know it from.
+_ONLY_DEFINITE = re.compile(
+    r"^I(?:'ve| have)?(?: (?:\w+ly|really|also|just|always|still|do))* "
+    r"(?:love|like|enjoy|loved|liked|enjoyed|miss|missed|adore|appreciate|prefer)d? "
+    r"the (?:[a-z-]+ ){0,2}?[a-z-]{3,}(?:,? (?:and|or) (?:the )?(?:[a-z-]+ ){0,2}?[a-z-]{3,})*"
+    r"(?: (?:too|as well|the most|so much|a lot))?\W*$",
+)
+
+
+def only_definite(antecedent: str | None, sentence: str) -> bool:
+    """Whether the sentence likes only things named by a definite article ("I love the
+    music") that are a part of what the last turn said ("My favourite film is Amelie."),
+    which says which. A question is no such turn, and a noun the last turn said itself ("I
+    like the beach." / "I love the beach.") is the same thing, named in full."""
+    if not antecedent or antecedent.endswith("?"):
+        return False
+    found = _ONLY_DEFINITE.match(sentence.strip())
+    if found is None:
+        return False
+    nouns = re.findall(r"\bthe (?:[a-z-]+ ){0,2}?([a-z-]{3,})\b", found.group(0))
+    said = antecedent.lower()
+    return not any(re.search(rf"\b{re.escape(noun[:5])}", said) for noun in nouns)
+
+
+def _uncapitalised(head: str) -> str:
+    """A sentence's first words as they read inside a sentence: "Rock climbing" is "rock
+    climbing" (only its place capitalised it), a name ("Red Rock Canyon", "California") stays."""
+    words = head.split()
+    common = all(w.islower() for w in words[1:]) and (len(words) > 1 or head.endswith("ing"))
+    return head[0].lower() + head[1:] if common else head
+
+
+def _nearest(text: str) -> str:
+    """The last sentence of `text` with words of its own: small talk and a verdict on what
+    was said before it ("That's great!", "Me too!") name nothing, so the one before is read.
+    A sentence that leans on one before it ("But I only drink it in the morning") names
+    nothing new either. What a reference stands for is in the nearest sentence left, or the
+    rules cannot tell:
+    "I love Italian food. I've been learning to make pasta." gives "it" nothing it can be
+    sure of (the pasta, in words no pattern here reads)."""
+    body = text.split(": ", 1)[-1] if ": " in text[:40] else text
+    parts = [p.strip() for p in split_sentences(body) if p.strip()]
+    for part in reversed(parts):
+        part = FILLER.sub("", VERDICT.sub("", GREETING.sub("", part))).strip(" ,")
+        if part and not (
+            DEICTIC_SUBJECT.match(part)
+            or SMALL_TALK.match(part)
+            or len(re.findall(r"[\w']+", part)) < 3
+            or _SELF_STATE.match(part)
+            or (not things_named(part) and conversational(part) == DANGLING)
+        ):
+            return part  # (a sentence that leans on one before it names nothing new)
+    return ""
+
+
+#: "I'm not very good, though.": the speaker and a state, no thing named.
+_SELF_STATE = re.compile(
+    r"^I(?:'m| am)(?: not)?(?: (?:very|really|so|that|too|pretty|quite))?\s+[a-z-]+"
+    r"(?:,? (?:though|too|either))?\W*$",
+    re.I,
+)
+
+
+def things_named(text: str) -> list[str]:
+    """The noun phrases the rules can see in `text` (a message, or "Name: message"): what
+    each sentence likes, does or asks about (`_LIKED`), a favourite, a quoted title or a
+    name of several capitalised words; each once."""
+    found: list[str] = []
+    for part in split_sentences(text.split(": ", 1)[-1] if ": " in text[:40] else text):
+        part = FILLER.sub("", VERDICT.sub("", GREETING.sub("", part.strip()))).strip(" ,")
+        liked = _LIKED.match(part) or _FAVORITE.match(part)
+        named = [liked.group("object").strip(" ,")] if liked else _titles(part)
+        subject = _COPULAR_SUBJECT.match(part)
+        if subject is not None and not liked:  # "Rock climbing sounds like fun!"
+            named.insert(0, _uncapitalised(subject.group("np")))
+        # "I love running too": the agreement is no part of the thing
+        named = [re.sub(r",?\s+(?:too|as well|either)$", "", n) for n in named]
+        for thing in named:
+            if thing.lower() not in (f.lower() for f in found) and re.search(r"[a-z]", thing):
+                found.append(thing)
+    return found
+
+
+#: The subject of a sentence that says what something is or seems ("Rock climbing sounds
+#: like fun!", "California is a beautiful state"), when it is no pronoun and nobody's; a
+#: singular verb only, since this is what "it" can stand for ("The visuals were amazing"
+#: is no "it"), and one subject only ("... and the story was good" names two).
+_COPULAR_SUBJECT = re.compile(
+    r"^(?!(?:I|I'm|my|it|it's|that|that's|this|they|there|there's|we|you|your|he|she|our|his|"
+    r"her|their|what|how|so|and|but)\b)(?P<np>[A-Z][\w'-]*(?: [\w'-]+){0,3}?) "
+    r"(?:is|was|looks|sounds|seems)\b(?!.*\b(?:and|but) \w+ (?:is|was|are|were)\b)",
+    re.I,
+)
+#: Verbs whose object can be an activity ("try rock climbing", "love playing chess").
+_GERUND_TAKERS = (
+    r"(?:try|tried|trying|love|loved|like|liked|enjoy|enjoyed|hate|hated|prefer|preferred|"
+    r"miss|missed|start|started|stop|stopped|keep|kept|into|about|of|at)"
+)
+_SUBJECT_IT = re.compile(r"^It(?:'s| is| was)\b")
+#: What "it" announces: an infinitive or a clause a few words after it ("It's hard to say").
+#: After a determiner the infinitive belongs to a noun ("It's a great way to relax"): that
+#: "it" is a thing said before.
+_ANNOUNCED = re.compile(
+    r"(?!(?:a|an|the|my|one|such a)\s)(?:[\w'-]+\s+){0,3}?(?:to\s+[a-z]+|that|when|if)\b"
+)
+
+
+def resolve_from(text: str | None, sentence: str, *, subject: bool = False) -> str | None:
+    """The sentence with its "it" replaced by the one thing `text` names, or None when `text`
+    names none or several (then which one "it" is, the rules cannot tell). "It" may be the
+    object ("I've never seen it") or the subject ("It's a great way to relax" after "I love
+    playing ping pong!" is "Playing ping pong is a great way to relax")."""
+    things = things_named(_nearest(text)) if text else []
+    if len(things) != 1 or len(things[0].split()) > 8 or "," in things[0]:
+        return None  # none, several, or a list ("camping, fishing and hiking") for one "it"
+    thing = things[0]
+    opening = _SUBJECT_IT.match(sentence) if subject else None
+    if opening is not None:
+        rest = sentence[opening.end() :]
+        if _ANNOUNCED.match(rest.strip() + " "):
+            return None  # "It's hard to say": "it" announces what follows
+        verb = "was" if opening.group(0).endswith("was") else "is"
+        return f"{thing[0].upper()}{thing[1:]} {verb}{rest}"
+    placed = _resolve_there(f"in {thing}", sentence) if thing[:1].isupper() else None
+    if placed is not None:
+        return placed
+    verbal = re.match(r"(?:to \w+|\w+ing)\b", thing) is not None
+    if verbal and not re.search(rf"\b{_GERUND_TAKERS}\s+it\b", sentence, re.I):
+        return None  # "I play it" is no "I play playing badminton": a verb needs a taker
+    return _replace_it(sentence, thing)

@@ -54,14 +54,18 @@ from .dates import resolve_dates
 from .messages import Message
 from .references import (
     antecedent_of,
+    bridges,
     message_quote,
     named_people,
     one_person,
+    only_definite,
     question_of,
     quote_message,
     reply_context,
+    resolve_from,
     resolve_person,
     resolve_reference,
+    resolve_with_answer,
 )
 from .secrets import find_secrets, redact
 from .sentences import QUOTED_MARK, clean, statements
@@ -108,6 +112,8 @@ class _Turn:
     answer: str | None = None  # a short answer with content, once seen ("" when none)
     last_person: str | None = None  # the one person the sentence before was about
     stated: str | None = None  # the speaker's last statement in this message
+    said: str | None = None  # the sentence read before this one, whatever became of it
+    context: str = ""  # the message this one answers, as `reply_context` quotes it
     remarks: list[str] = field(default_factory=list)
 
 
@@ -140,6 +146,7 @@ class RuleExtractor:
             turn.first = len(candidates)
             for sentence in statements(content):
                 self._read(sentence, turn, candidates, skipped)
+                turn.said = sentence
             self._close(turn, candidates)
         return candidates, skipped
 
@@ -179,6 +186,7 @@ class RuleExtractor:
             theirs=people.setdefault(subject, {}),
             antecedent=antecedent,
             question=question_of(antecedent),
+            context=context,
         )
 
     def _read(
@@ -198,8 +206,16 @@ class RuleExtractor:
         if reason == "small talk" and turn.question is not None and _points_back(sentence):
             reason = DANGLING  # "I love it!": short, but it says something of "it"
         own = len(candidates) > turn.first and turn.stated is not None
-        if reason == DANGLING and (turn.antecedent is not None or own):
+        if reason == DANGLING and (
+            turn.antecedent is not None or own or resolve_from(turn.said, sentence) is not None
+        ):
             candidates.append(self._with_antecedent(sentence, turn, own))
+            return
+        if reason is None and (
+            bridges(turn.question, sentence) or only_definite(turn.antecedent, sentence)
+        ):
+            # "I love the teamwork." after "What do you like about soccer?": kept with it
+            candidates.append(self._with_antecedent(sentence, turn, own=False))
             return
         reason = self._note_answer_or_remark(sentence, reason, turn)
         if reason is not None:
@@ -236,7 +252,18 @@ class RuleExtractor:
         they just said ("I've never been sky diving, but I've always wanted to try it"): that
         statement is kept with it instead."""
         message, label = turn.message, turn.label
-        resolved = None if own else resolve_reference(turn.antecedent, sentence)
+        resolved = None
+        if not own and turn.question is not None:  # "Neovim, always. I prefer it over ..."
+            resolved = resolve_with_answer(turn.answer, sentence)
+        if resolved is None and not own:
+            # the nearest sentence that names one thing: the message's own sentence before
+            # ("I've heard good things about Bake Off. I've never seen it."), then the last
+            # turn's sentence it answers, then anything the last turn named, if one thing
+            resolved = resolve_from(turn.said, sentence)
+            if resolved is None and _passes_on(turn.said):
+                resolved = resolve_reference(turn.antecedent, sentence) or resolve_from(
+                    turn.context, sentence
+                )
         if resolved is not None and _stands(resolved):
             # "I love them too." after "I like all kinds of video games.": said outright
             found = self._candidate(resolved, message, turn.subject, label) or self._build(
@@ -269,6 +296,13 @@ class RuleExtractor:
         if not turn.remarks or (turn.antecedent is None and not standing):
             return
         longest = max(turn.remarks if turn.antecedent is not None else standing, key=len)
+        resolved = None
+        if longest not in standing:
+            resolved = resolve_from(turn.context, longest, subject=True)
+        if resolved is not None and conversational(resolved) is None:
+            # "It's a great way to relax." after "I love playing ping pong!": said outright
+            candidates.append(self._remark(resolved, turn))
+            return
         remark = self._remark(longest, turn)
         if conversational(longest) is not None:
             text = self._answer_text(turn.antecedent or "", longest, message, label)
@@ -423,6 +457,16 @@ def _points_back(sentence: str) -> bool:
     bare pleasantry."""
     refers = PRONOUN_OBJECT.search(sentence) or DEICTIC_SUBJECT.match(sentence)
     return bool(refers) and not SMALL_TALK.match(sentence)
+
+
+def _passes_on(said: str | None) -> bool:
+    """Whether the sentence before a reference, in the same message, leaves it to the last
+    turn: none, small talk, or a verdict on the last turn ("That's great!"). A sentence with
+    a subject of its own ("Rock climbing sounds like fun!") may hold what the reference
+    stands for, in words the rules cannot parse: the last turn is then not looked at."""
+    if said is None:
+        return True
+    return bool(DEICTIC_SUBJECT.match(said) or is_small_talk(said) or SMALL_TALK.match(said))
 
 
 def _stands(sentence: str) -> bool:
