@@ -633,16 +633,54 @@ class Vault:
 
         return find_stale(self.index, now or datetime.now())
 
-    @_guarded
     def decay(self, *, apply: bool = False, now: datetime | None = None) -> list[Recalled]:
-        """List stale memories; with `apply`, archive them (kept on disk, never deleted)."""
-        from .decay import archive_stale
+        """List stale memories, least confident first; with `apply`, archive them (kept on
+        disk, never deleted). The list holds every stale memory whole (statement, sources):
+        a listing of a large vault streams them with `decay_each` instead."""
+        found: list[Recalled] = []
+        self.decay_each(found.append, apply=apply, now=now)
+        return found
+
+    def decay_each(
+        self,
+        each: Callable[[Recalled], None],
+        *,
+        apply: bool = False,
+        now: datetime | None = None,
+        count: Callable[[int], None] | None = None,
+    ) -> int:
+        """Hand every stale memory to `each`, least confident first, `ARCHIVE_BATCH` read at a
+        time; with `apply`, archive them, each batch before it is handed on. Returns how many.
+
+        `count`, when given, is told how many memories are stale before the first is handed
+        on (a listing's heading). Only the stale paths are held, never every memory whole, so
+        `tota decay` costs no more memory than a sync at any size (issue #15). Each memory is
+        as it was found (an archived one still says `active`). The decision and each batch
+        are one guarded call each (see `_guarded`): a damaged index found mid-way is rebuilt
+        and only that batch runs again, so `each` never sees a memory twice.
+        """
+        from . import decay
 
         at = (now or datetime.now()).replace(microsecond=0)
-        stale = self.stale(now=at)
-        if apply:
-            archive_stale(self._writer, [r.path for r in stale], at)
-        return stale
+        paths = self._run_guarded(lambda: decay.stale_paths(self.index, at))
+        if count is not None:
+            count(len(paths))
+        handed = 0
+        for start in range(0, len(paths), decay.ARCHIVE_BATCH):
+            chunk = paths[start : start + decay.ARCHIVE_BATCH]
+            found = self._run_guarded(functools.partial(self._read_stale, chunk, at))
+            if apply:
+                stale = [r.path for r in found]
+                self._run_guarded(functools.partial(decay.archive_stale, self._writer, stale, at))
+            for memory in found:
+                each(memory)
+            handed += len(found)
+        return handed
+
+    def _read_stale(self, paths: Sequence[str], at: datetime) -> list[Recalled]:
+        from .decay import read_stale
+
+        return read_stale(self.index, paths, at)
 
     @_guarded
     def forget(self, ref: str) -> str:
