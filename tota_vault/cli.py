@@ -1051,7 +1051,7 @@ def status(as_json: JsonOption = False) -> None:
         by_type = ", ".join(f"{k} {v}" for k, v in data["by_type"].items()) or "none"
         print(f"memories: {data['memories']} ({by_type})")
         print(f"notes: {data['notes']}, invalid: {data['invalid']}")
-        for path, reason in vault.index.invalid():
+        for path, reason in vault.open_index().invalid():
             print(f"  invalid: {path}: {reason}")
 
 
