@@ -148,10 +148,12 @@ def bench(args: Any) -> dict[str, Any]:
     base = {k: statistics.median(f[k] for f in runs["sync"]) for k in ("wall_s", "cpu_s", "rss_mb")}
     figures = {}
     for name, values in runs.items():
+        if not values:  # `--apply-runs 0`: a job not run has no row
+            continue
         med = {k: statistics.median(f[k] for f in values) for k in ("wall_s", "cpu_s", "rss_mb")}
         figures[name] = {
             "runs": len(values),
-            "count": values[0]["count"] if values else 0,
+            "count": values[0]["count"],
             "wall_s": round(med["wall_s"], 3),
             "cpu_s": round(med["cpu_s"], 3),
             "rss_mb": round(med["rss_mb"], 1),

@@ -669,8 +669,9 @@ class Vault:
         time; with `apply`, archive them, each batch before it is handed on. Returns how many.
 
         `count`, when given, is told how many memories are stale before the first is handed
-        on (a listing's heading). Only the stale paths are held, never every memory whole, so
-        `tota decay` costs no more memory than a sync at any size (issue #15). Each memory is
+        on (a listing's heading). Only the stale paths are held, and one batch of memories
+        whole (statement, sources), never all of them: at 100k notes `tota decay` peaks at
+        about half a no-change sync's memory (issue #15, docs/benchmarks.md). Each memory is
         as it was found (an archived one still says `active`). The decision and each batch
         are one guarded call each (see `_guarded`): a damaged index found mid-way is rebuilt
         and only that batch runs again, so `each` never sees a memory twice.
