@@ -72,7 +72,7 @@ def run(lines: int, runs: int, work: Path) -> dict[str, Any]:
             big = vault.observe(say(BIG), conversation_id=f"big{i}").outcomes[0].path
         vault.observe(say(COLD), conversation_id="cold0")
         assert big is not None
-        big_id = vault.index.get(path=big)[0].memory_id
+        big_id = vault.open_index().get(path=big)[0].memory_id
     folder = root / CAPPED_DIR
     # Other memories' capped-out sources, as a vault with many hot facts accumulates them.
     for start in range(0, lines, 1000):

@@ -25,15 +25,16 @@ def main(argv: list[str] | None = None) -> int:
     work = _kit.copy_vault(source, args.work / f"doctor-secrets-{source.name}")
     with Vault.open(work) as vault:
         vault.sync()
+        index = vault.open_index()
         whole: list[float] = []
         scan: list[float] = []
         found = 0
         for _ in range(args.runs):
             started = time.perf_counter()
-            diagnose(vault.root, vault.index)
+            diagnose(vault.root, index)
             whole.append(time.perf_counter() - started)
             started = time.perf_counter()
-            found = len(find_stored_secrets(vault.index))
+            found = len(find_stored_secrets(index))
             scan.append(time.perf_counter() - started)
         notes = _kit.index_sql(vault).execute("SELECT count(*) FROM notes").fetchone()[0]
     whole_ms = _kit.median(whole) * 1000

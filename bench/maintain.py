@@ -7,9 +7,11 @@ untimed. Then every figure is one child process (`python -c`, the same interpret
 starts the same way and its peak RSS is its own (`ru_maxrss` from `os.wait4`):
 
 - **sync**: a no-change `Vault.sync()` (the baseline: it stats every note);
-- **decay**: `Vault.decay()` (listing, the dry run);
+- **decay**: what `tota decay` does (the dry run): `Vault.decay_each()`, each stale memory's
+  line written (to /dev/null) as it is read; code from before it (`--code`) has only the
+  list `Vault.decay()`, which `tota decay` printed;
 - **reflect**: `Vault.reflect(dry_run=True)`;
-- **decay --apply**: `Vault.decay(apply=True)`, on a fresh copy of the synced vault (index
+- **decay --apply**: the same with `apply=True`, on a fresh copy of the synced vault (index
   included) each time, since it archives what it finds.
 
 The dry jobs run interleaved, `--runs` rounds in a rotating order, so the machine's load
@@ -51,10 +53,14 @@ cpu0, wall0 = os.times(), time.perf_counter()
 if job == "sync":
     report = vault.sync()
     count = len(report.added) + len(report.updated) + len(report.removed)
-elif job == "decay":
-    count = len(vault.decay(now=now))
-elif job == "decay-apply":
-    count = len(vault.decay(apply=True, now=now))
+elif job in ("decay", "decay-apply"):
+    apply = job == "decay-apply"
+    if hasattr(vault, "decay_each"):  # what `tota decay` does: each line printed as it is read
+        with open(os.devnull, "w") as out:
+            line = lambda r: out.write(f"  {r.effective_confidence:.2f}  {r.path}\\n")
+            count = vault.decay_each(line, apply=apply, now=now)
+    else:  # code from before #15's streamed listing: the list `tota decay` printed
+        count = len(vault.decay(apply=apply, now=now))
 elif job == "reflect":
     report = vault.reflect(dry_run=True, now=now)
     count = len(report.created) + len(report.updated)
@@ -142,10 +148,12 @@ def bench(args: Any) -> dict[str, Any]:
     base = {k: statistics.median(f[k] for f in runs["sync"]) for k in ("wall_s", "cpu_s", "rss_mb")}
     figures = {}
     for name, values in runs.items():
+        if not values:  # `--apply-runs 0`: a job not run has no row
+            continue
         med = {k: statistics.median(f[k] for f in values) for k in ("wall_s", "cpu_s", "rss_mb")}
         figures[name] = {
             "runs": len(values),
-            "count": values[0]["count"] if values else 0,
+            "count": values[0]["count"],
             "wall_s": round(med["wall_s"], 3),
             "cpu_s": round(med["cpu_s"], 3),
             "rss_mb": round(med["rss_mb"], 1),

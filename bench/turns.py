@@ -91,7 +91,7 @@ def synthetic_turns(texts: list[str], count: int, seed: int, start: int = 0) -> 
 
 def fill(vault: Vault, texts: list[str], count: int, seed: int) -> float:
     """Keep `count` synthetic turns; return the seconds it took."""
-    store = vault.index.turns()
+    store = vault.open_index().turns()
     started = time.perf_counter()
     for start in range(0, count, CHUNK):
         store.add(synthetic_turns(texts, min(CHUNK, count - start), seed, start))
@@ -143,7 +143,7 @@ def recall_latency(vault: Vault, asks: list[str], repeat: int) -> dict[str, list
     next recall a cold cache (recall with turns read 18.4 ms at p50 there, 15.6 ms alone)."""
     conn = _kit.index_sql(vault)
     config = vault.root / "tota.toml"
-    store = vault.index.turns()
+    store = vault.open_index().turns()
     out: dict[str, list[float]] = {"recall with turns": [], "turn query alone": [],
                                    "plain FTS5 query": [], "recall, turns off": []}  # fmt: skip
     try:
@@ -187,16 +187,17 @@ def bench(source: Path, work: Path, args: Any) -> dict[str, Any]:
         texts = statements(conn)
         if kept_fill:
             _kit.log(f"keeping the {args.turns:,} turns a previous run filled")
-            with vault.index.write() as write:
+            with vault.open_index().write() as write:
                 write.execute(NOT_SYNTHETIC)
         else:
-            vault.index.turns().clear()  # a reused copy starts with no turns
-            vault.index.vacuum()
-            vault.index.checkpoint()
+            index = vault.open_index()
+            index.turns().clear()  # a reused copy starts with no turns
+            index.vacuum()
+            index.checkpoint()
             before = vault.index_path.stat().st_size
             _kit.log(f"keeping {args.turns:,} turns beside {memories:,} memories")
             fill_s = fill(vault, texts, args.turns, args.seed)
-            vault.index.checkpoint()
+            vault.open_index().checkpoint()
             after = vault.index_path.stat().st_size
             sizes = {k: v for k, v in table_sizes(vault).items() if k.startswith("turns")}
         _kit.log("observe, turns on and off")
@@ -204,7 +205,7 @@ def bench(source: Path, work: Path, args: Any) -> dict[str, Any]:
         asks = _kit.requests(_kit.index_sql(vault), args.messages)
         _kit.log(f"recall over {len(asks)} messages")
         latency = recall_latency(vault, asks, args.repeat)
-        kept = vault.index.turns().counts()["turns"]
+        kept = vault.open_index().turns().counts()["turns"]
     per = max(1, args.turns)
     on = _kit.summary(observe_s["turns on"], scale=1000, digits=2)
     off = _kit.summary(observe_s["turns off"], scale=1000, digits=2)

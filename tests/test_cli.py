@@ -107,3 +107,29 @@ def test_the_console_script_runs_as_a_process(sample_dir: Path):
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "Neovim" in result.stdout
+
+
+def test_decay_lists_and_prints_json_as_one_document(vault_dir: Path):
+    """`tota decay --json` is written a memory at a time, and is the same bytes as one
+    `json.dumps` of the whole listing (indent 2, non-ASCII kept)."""
+    from datetime import datetime
+
+    from tota_vault import Vault
+
+    with Vault.open(vault_dir) as vault:
+        for i in range(3):
+            vault.remember("episode", f"Went to café {i} in Zürich.", durability=0.1,
+                           when=datetime(2024, 1, i + 1), sources=[f"chat#{i}"])  # fmt: skip
+        vault.remember("identity", "Lives in Porto.")
+    v = str(vault_dir)
+    listed = tota("--vault", v, "decay").output.splitlines()
+    assert listed[0] == "Stale (archive with --apply): 3 memories under effective confidence 0.30"
+    assert listed[1:] == [f"  0.00  episode/Went to café {i} in Zürich.md" for i in range(3)]
+    out = tota("--vault", v, "decay", "--json", "--apply").output
+    data = json.loads(out)
+    assert out == json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    assert data["applied"] is True and len(data["stale"]) == 3
+    assert data["stale"][0]["sources"] == ["chat#0"] and data["stale"][0]["status"] == "active"
+    none = tota("--vault", v, "decay", "--json").output
+    assert none == '{\n  "applied": false,\n  "stale": []\n}\n'
+    assert tota("--vault", v, "decay").output == "No memory has decayed under 0.30.\n"

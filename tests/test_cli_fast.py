@@ -1,11 +1,12 @@
 """The console script's hand-written parser for `tota search` and `tota recall`: the forms
-typer accepts, and None (typer parses it, and says what is wrong) for every other form."""
+typer accepts, and None (typer parses it, and says what is wrong) for every other form; and
+the table `tota search` draws."""
 
 from __future__ import annotations
 
 import pytest
 
-from tota_vault.cli_fast import recall_argv, search_argv
+from tota_vault.cli_fast import print_search, recall_argv, search_argv
 
 BASE = {"vault": None, "type": None, "limit": 10, "raw": False, "as_json": False}
 
@@ -63,3 +64,31 @@ RECALL = {"vault": None, "limit": 10, "budget": None, "type": None, "output": "m
 )  # fmt: skip
 def test_recall_argv(argv: list[str], expected: dict | None):
     assert recall_argv(argv) == expected
+
+
+def test_the_table_is_the_same_without_rich_emoji_names(vault, monkeypatch, capsys):
+    """`print_search` turns off rich's emoji codes unless a plain-string cell has a colon: the
+    table is the same bytes as with them on, and an invalid note's `:tada:` type still shows
+    as rich always drew it."""
+    import rich.console
+    from conftest import write
+
+    vault.remember("preference", "Likes green tea: sencha, gyokuro :tada: at noon.")
+    vault.remember("habit", "Drinks green tea after lunch.")
+    hits = vault.search("green tea")
+    print_search(vault, "green tea", hits, as_json=False)
+    drawn = capsys.readouterr().out
+
+    class AlwaysEmoji(rich.console.Console):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **{**kwargs, "emoji": True})
+
+    monkeypatch.setattr(rich.console, "Console", AlwaysEmoji)
+    print_search(vault, "green tea", hits, as_json=False)
+    assert capsys.readouterr().out == drawn and ":tada:" in drawn  # a Text cell: as written
+    monkeypatch.undo()
+    write(vault.root, "habit/Odd.md", "---\ntype: ':tada: party'\n---\nGreen tea notes.\n")
+    vault.sync()
+    hits = vault.search("green tea")
+    print_search(vault, "green tea", hits, as_json=False)
+    assert "\N{PARTY POPPER} party" in capsys.readouterr().out

@@ -126,3 +126,37 @@ def test_apply_archives_in_batches_and_changes_nothing_else(vault, monkeypatch):
         assert "status: archived" in text and memory.memory.text in text
     assert (vault.root / fresh.path).read_bytes() == before
     assert vault.decay(now=NOW) == []  # archived memories are no longer candidates
+
+
+def test_decay_each_streams_least_first_with_the_count_first(vault, monkeypatch):
+    """`tota decay` lists as it reads, `ARCHIVE_BATCH` at a time: the count comes first, then
+    every stale memory once, in the order of the whole list (`decay`)."""
+    monkeypatch.setattr(decay, "ARCHIVE_BATCH", 2)
+    for i, year in enumerate([2021, 2024, 2022, 2023, 2020]):
+        vault.remember("episode", f"Saw play number {i}.", durability=0.1,
+                       confidence=0.5 + i / 20, when=datetime(year, 1, 1))  # fmt: skip
+    vault.remember("identity", "Lives in Porto.", when=datetime(2026, 11, 1))
+    events: list[object] = []
+    reads = []
+    real_read = decay.read_stale
+    monkeypatch.setattr(decay, "read_stale", lambda *a: reads.append(1) or real_read(*a))
+    handed = vault.decay_each(events.append, now=NOW, count=events.append)
+    assert events[0] == 5 and handed == 5 and len(reads) == 3  # 5 memories, 2 a read
+    assert [r.path for r in events[1:]] == [r.path for r in vault.decay(now=NOW)]
+    effective = [r.effective_confidence for r in events[1:]]
+    assert effective == sorted(effective) and len(set(r.path for r in events[1:])) == 5
+
+
+def test_decay_each_with_apply_hands_on_memories_as_found(vault):
+    """Each batch is archived before it is handed on; what `each` sees is the memory as it was
+    found (active), as the list `decay(apply=True)` returned before it streamed."""
+    old = vault.remember("episode", "Ran in the rain.", durability=0.1, when=datetime(2024, 1, 1))
+    seen = []
+
+    def each(result):
+        seen.append(result)
+        assert "status: archived" in (vault.root / result.path).read_text()
+
+    assert vault.decay_each(each, apply=True, now=NOW) == 1
+    assert [(r.path, r.status) for r in seen] == [(old.path, "active")]
+    assert vault.decay_each(seen.append, now=NOW, count=seen.append) == 0 and seen[-1] == 0

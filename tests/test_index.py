@@ -88,7 +88,7 @@ def test_raw_query_errors_are_query_errors(vault: Vault):
 
 
 def test_index_is_in_wal_mode(vault: Vault):
-    assert vault.index.journal_mode() == "wal"
+    assert vault.open_index().journal_mode() == "wal"
 
 
 def _error(kind: type[Exception], message: str, code: int | None) -> Exception:

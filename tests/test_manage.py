@@ -139,7 +139,7 @@ def test_clear_tombstones_the_messages_behind_every_memory(vault: Vault):
 def test_forget_conversations_is_the_one_hook_and_removes_nothing_yet(vault: Vault):
     # The index keeps no conversation turns yet: the hook has nothing to remove (see its
     # docstring); forget and clear both call it.
-    before = vault.index.counts()
+    before = vault.open_index().counts()
     assert manage.forget_conversations(vault.index, ["chat#1"]) == 0
     assert vault.index.counts() == before
 

@@ -821,9 +821,8 @@ def test_a_conversation_is_learned_a_step_at_a_time_from_a_generator(vault: Vaul
         assert pulled <= done + 1, "the messages were read ahead of the learning"
         steps.append(done)
 
-    learner = Learner(
-        vault._writer
-    )  # the store a Learner writes through, as Vault.observe gives it
+    vault.open_index()  # as Vault.observe does before it hands its writer to a Learner
+    learner = Learner(vault._writer)  # the store a Learner writes through
     stepped = learner.observe(messages(), conversation_id="c", progress=progress, chunk=2)
     assert steps == [2, 4, 6, 7] and stepped.messages == 7
     # Each answer follows its question across a step boundary: the same as one step.

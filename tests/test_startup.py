@@ -134,3 +134,11 @@ def test_a_table_of_results_loads_no_manager(sample_dir: Path) -> None:
     modules, out = loaded_by(["--vault", str(sample_dir), "search", "postgres"])
     assert "PostgreSQL" in out
     assert not {"tota_vault.manage", "tota_vault.recall", "tota_vault.notes"} & modules
+
+
+def test_a_table_of_results_loads_no_emoji_names(sample_dir: Path) -> None:
+    """rich's table of emoji names is loaded only for a cell that could hold an emoji code
+    (a colon in a plain-string cell, see cli_fast.print_search): never for memories."""
+    modules, out = loaded_by(["--vault", str(sample_dir), "search", "postgres"])
+    assert "PostgreSQL" in out and "rich.table" in modules
+    assert "rich._emoji_codes" not in modules

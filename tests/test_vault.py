@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tota_vault import MemoryType, ValidationError, Vault
+from tota_vault import IndexNotOpenError, MemoryType, ValidationError, Vault
 from tota_vault.seal import SealState, render_sealed, seal_state
 
 
@@ -27,6 +27,29 @@ def test_default_vault_is_under_tota_home(tota_home: Path):
     with Vault.open() as vault:
         assert vault.root == tota_home / "memory" / "second-brain"
         assert vault.index_path == vault.root / ".tota" / "index.db"
+
+
+def test_the_index_is_opened_by_a_method_never_by_reading_an_attribute(sample_dir: Path):
+    """No hidden I/O: opening a vault and reading `vault.index` touch no index file; the
+    index is opened (and filled from the notes) by `open_index()` or a method that reads it."""
+    vault = Vault.open(sample_dir, create=False)
+    with pytest.raises(IndexNotOpenError, match=r"open_index\(\)"):
+        vault.index  # noqa: B018
+    assert not vault.index_path.exists()
+    index = vault.open_index()
+    assert vault.index is index and vault.open_index() is index  # open: returned as it is
+    assert index.counts()["notes"] >= 34  # a new index is filled before it is handed out
+    assert vault.sync().added == []  # so a sync after it has nothing new to add
+    vault.close()
+    with pytest.raises(IndexNotOpenError):
+        vault.index  # noqa: B018
+
+
+def test_a_first_sync_reports_every_note_it_adds(sample_dir: Path):
+    """`sync` opens the index without the fill, so a first sync reports each note as added."""
+    with Vault.open(sample_dir, create=False) as vault:
+        report = vault.sync()
+        assert len(report.added) >= 34 and vault.index.counts()["notes"] == len(report.added)
 
 
 def test_remember_writes_a_deterministic_private_note(vault: Vault):

@@ -30,6 +30,7 @@ from .model import MANUAL_CONFIDENCE
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from .recall import Recalled
     from .sync import SyncReport
     from .vault import Vault
 
@@ -119,6 +120,36 @@ def _console(stderr: bool = False) -> Console:
 
 def _print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+class _JsonList:
+    """Print `{**head, key: [items]}` exactly as `_print_json` would, an item at a time as
+    they are added (`with _JsonList(head, key) as out: out.add(item)`), for a list too long
+    to hold whole. `key` comes last. Nothing is printed before the first item, so an error
+    before it leaves stdout empty; the closing brackets are printed when the block ends."""
+
+    def __init__(self, head: dict[str, Any], key: str) -> None:
+        whole = json.dumps({**head, key: []}, ensure_ascii=False, indent=2, default=str)
+        self._opening = whole[: -len("[]\n}")]  # up to and including `"key": `
+        self._count = 0
+
+    def __enter__(self) -> _JsonList:
+        return self
+
+    def add(self, item: Any) -> None:
+        text = json.dumps(item, ensure_ascii=False, indent=2, default=str)
+        lead = self._opening + "[\n" if not self._count else ",\n"
+        sys.stdout.write(lead + _indented(text, "    "))
+        self._count += 1
+
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        if exc_type is None:
+            sys.stdout.write("\n  ]\n}\n" if self._count else self._opening + "[]\n}\n")
+
+
+def _indented(text: str, prefix: str) -> str:
+    """Every line of `text` with `prefix` in front (JSON text: no newline inside a string)."""
+    return prefix + text.replace("\n", "\n" + prefix)
 
 
 def _sync_with_progress(vault: Vault, *, reindex: bool = False) -> SyncReport:
@@ -793,17 +824,23 @@ def decay(
     from .decay import ARCHIVE_FLOOR
 
     with _open() as vault:
-        stale = vault.decay(apply=apply)
         if as_json:
-            _print_json({"applied": apply, "stale": [r.to_dict() for r in stale]})
-            return
-        if not stale:
-            print(f"No memory has decayed under {ARCHIVE_FLOOR:.2f}.")
+            # Written as it is read: 50k stale memories of a large vault are never held whole.
+            with _JsonList({"applied": apply}, "stale") as out:
+                vault.decay_each(lambda r: out.add(r.to_dict()), apply=apply)
             return
         verb = "Archived" if apply else "Stale (archive with --apply)"
-        print(f"{verb}: {len(stale)} memories under effective confidence {ARCHIVE_FLOOR:.2f}")
-        for result in stale:
+
+        def heading(count: int) -> None:
+            if not count:
+                print(f"No memory has decayed under {ARCHIVE_FLOOR:.2f}.")
+            else:
+                print(f"{verb}: {count} memories under effective confidence {ARCHIVE_FLOOR:.2f}")
+
+        def line(result: Recalled) -> None:
             print(f"  {result.effective_confidence:.2f}  {result.path}")
+
+        vault.decay_each(line, apply=apply, count=heading)
 
 
 @app.command()
@@ -1014,7 +1051,7 @@ def status(as_json: JsonOption = False) -> None:
         by_type = ", ".join(f"{k} {v}" for k, v in data["by_type"].items()) or "none"
         print(f"memories: {data['memories']} ({by_type})")
         print(f"notes: {data['notes']}, invalid: {data['invalid']}")
-        for path, reason in vault.index.invalid():
+        for path, reason in vault.open_index().invalid():
             print(f"  invalid: {path}: {reason}")
 
 

@@ -158,7 +158,13 @@ def print_search(vault: Vault, query: str, hits: list[Hit], as_json: bool) -> No
             cell.append(f"\ninvalid: {row.error}", style="red")
         conf = "" if row.confidence is None else f"{row.confidence:.2f}"
         table.add_row(row.type or "-", cell, conf, row.evidence or "-")
-    Console(highlight=False, soft_wrap=False).print(table)
+    # rich replaces `:name:` emoji codes in every plain-string cell, and imports its table of
+    # emoji names to do so (8-14 ms of a search process's imports on the loaded bench
+    # machine): only a string with a colon can hold one (the headers, confidences and
+    # evidence never do; a person's invalid `type` might), so it is imported only then and
+    # the output is the same byte for byte (tests/test_cli_fast.py).
+    emoji = any(":" in (hit.row.type or "") for hit in hits)
+    Console(highlight=False, soft_wrap=False, emoji=emoji).print(table)
 
 
 def _error(message: str) -> None:

@@ -14,10 +14,11 @@ confidence fell under `ARCHIVE_FLOOR` (status `archived`: kept on disk, not reca
 asked); nothing is ever deleted by decay.
 
 Finding the stale memories streams the index (issue #15): one row of five columns at a time
-(`Index.decay_rows`), one pure decision per row (`effective_of`, `is_stale`), and only the
-stale memories' whole rows are read afterwards. Archiving them patches their notes in batches
-of `ARCHIVE_BATCH` (one index transaction and one folder fsync each), never the whole vault
-in one.
+(`Index.decay_rows`), one pure decision per row (`effective_of`, `is_stale`), keeping only the
+stale memories' paths (`stale_paths`). Their whole rows are read afterwards `ARCHIVE_BATCH` at a
+time (`read_stale`), so a listing can be shown as it is read (`Vault.decay_each`) rather than
+held whole. Archiving them patches their notes in batches of `ARCHIVE_BATCH` (one index
+transaction and one folder fsync each), never the whole vault in one.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ __all__ = [
     "find_stale",
     "half_life_days",
     "is_stale",
+    "read_stale",
+    "stale_paths",
 ]
 
 #: Below this effective confidence a memory is stale: `tota decay --apply` archives it.
@@ -94,24 +97,41 @@ def is_stale(effective: float | None) -> bool:
     return (effective or 0.0) < ARCHIVE_FLOOR
 
 
-def find_stale(index: Index, now: datetime) -> list[Recalled]:
-    """Active memories whose effective confidence fell under `ARCHIVE_FLOOR`, least first.
+def stale_paths(index: Index, now: datetime) -> list[str]:
+    """The paths of the active memories whose effective confidence fell under
+    `ARCHIVE_FLOOR`, least first (ties by path).
 
-    Streams five columns of every active memory and keeps only the stale ones' paths; their
-    whole rows are read afterwards, a chunk at a time, and shown as recall shows memories.
+    Streams five columns of every active memory and keeps only the stale ones' paths (and,
+    until they are sorted, their effective confidence): never a statement or a whole row.
     """
+    found = []
+    for path, confidence, durability, confirmed, updated in index.decay_rows():
+        effective = effective_of(confidence, durability, confirmed, updated, now)
+        if is_stale(effective):
+            found.append((effective or 0.0, path))
+    found.sort()
+    return [path for _effective, path in found]
+
+
+def read_stale(index: Index, paths: Sequence[str], now: datetime) -> list[Recalled]:
+    """These memories' whole rows, shown as recall shows memories, in the order of `paths`
+    (a path no longer in the index is left out). One read: give it a chunk (`ARCHIVE_BATCH`)."""
     from .index import SHOWN_COLUMNS
     from .recall import as_recalled
 
-    stale = [
-        path
-        for path, confidence, durability, confirmed, updated in index.decay_rows()
-        if is_stale(effective_of(confidence, durability, confirmed, updated, now))
-    ]
+    order = {path: i for i, path in enumerate(paths)}
+    found = as_recalled(index.rows_at(paths, columns=SHOWN_COLUMNS), now)
+    return sorted(found, key=lambda r: order[r.path])
+
+
+def find_stale(index: Index, now: datetime) -> list[Recalled]:
+    """Active memories whose effective confidence fell under `ARCHIVE_FLOOR`, least first,
+    in one list (`stale_paths`, then `read_stale` a chunk at a time). A listing of a large
+    vault streams them instead (`Vault.decay_each`): each holds its statement and sources."""
     found: list[Recalled] = []
-    for chunk in _chunks(stale, ARCHIVE_BATCH):
-        found += as_recalled(index.rows_at(chunk, columns=SHOWN_COLUMNS), now)
-    return sorted(found, key=lambda r: (r.effective_confidence or 0.0, r.path))
+    for chunk in _chunks(stale_paths(index, now), ARCHIVE_BATCH):
+        found += read_stale(index, chunk, now)
+    return found
 
 
 def archive_stale(store: MemoryStore, paths: Sequence[str], at: datetime) -> None:
@@ -129,5 +149,6 @@ def archive_stale(store: MemoryStore, paths: Sequence[str], at: datetime) -> Non
 
 
 def _chunks(items: Sequence[str], size: int) -> Iterator[Sequence[str]]:
+    """`items` in consecutive slices of at most `size` (the last may be shorter)."""
     for start in range(0, len(items), size):
         yield items[start : start + size]

@@ -11,6 +11,7 @@
     ├── IndexError_               the SQLite index is unusable (corrupt, locked too long)
     │   ├── IndexCorruptError     the index file is damaged (tota moves it aside and rebuilds)
     │   └── IndexReadOnlyError    the index (or its folder) cannot be written
+    ├── IndexNotOpenError         `Vault.index` was read before anything opened the index
     ├── SecretError               text given to store holds a secret; nothing was written
     ├── ValidationError           a value given to the API is out of range or of the wrong kind
     ├── ConfigFileError           an assistant's config file tota was asked to change is unsafe
@@ -31,6 +32,7 @@ __all__ = [
     "ExtractorError",
     "IndexCorruptError",
     "IndexError_",
+    "IndexNotOpenError",
     "IndexReadOnlyError",
     "InvalidNoteError",
     "NoteChangedError",
@@ -98,6 +100,12 @@ class IndexCorruptError(IndexError_):
 
 class IndexReadOnlyError(IndexError_):
     """The index, or the folder it lives in, cannot be written."""
+
+
+class IndexNotOpenError(TotaError):
+    """`Vault.index` (the open index, no I/O) was read before the index was opened:
+    `Vault.open_index()` opens it, as every method that reads it does. A caller's mistake, not
+    a fault of the index file (so not an `IndexError_`: nothing needs a reindex)."""
 
 
 class SecretError(TotaError):

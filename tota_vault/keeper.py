@@ -1,5 +1,6 @@
-"""The life of one vault's index: opened when first needed, filled when new, moved aside and
-rebuilt when damaged, opened again when its file was deleted or replaced.
+"""The life of one vault's index: opened when an operation asks for it (`get`, never as a
+side effect of reading an attribute), filled when new, moved aside and rebuilt when damaged,
+opened again when its file was deleted or replaced.
 
 The index is a cache of the notes (invariant 1 of the design), so every fault of its file has
 the same answer: keep a damaged copy for a look, build a new index from the notes, say so in one
@@ -15,7 +16,14 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from .errors import IndexCorruptError, IndexError_, IndexReadOnlyError, VaultError, first_line
+from .errors import (
+    IndexCorruptError,
+    IndexError_,
+    IndexNotOpenError,
+    IndexReadOnlyError,
+    VaultError,
+    first_line,
+)
 from .index import Index, fault_kind
 from .paths import broken_index_copies, index_path
 
@@ -47,6 +55,14 @@ class IndexKeeper:
     @property
     def current(self) -> Index | None:
         """The open index, or None when none is open (no I/O)."""
+        return self._index
+
+    def opened(self) -> Index:
+        """The open index (no I/O); `IndexNotOpenError` when none is (`get` opens it)."""
+        if self._index is None:
+            raise IndexNotOpenError(
+                f"the index of {self.root} is not open; call Vault.open_index() first"
+            )
         return self._index
 
     def get(self) -> Index:

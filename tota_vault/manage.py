@@ -47,8 +47,9 @@ def overview(vault: Vault, *, profile_size: int = 5) -> dict[str, Any]:
     """Totals per type and evidence kind, the conversation turns kept, whether learning is
     paused, a short profile."""
     counts = vault.stats()
-    summary = [r.text for r in profile(vault.index, limit=profile_size)]
-    kept = vault.index.turns().counts()
+    index = vault.open_index()
+    summary = [r.text for r in profile(index, limit=profile_size)]
+    kept = index.turns().counts()
     return {
         "vault": counts["vault"],
         "memories": counts["memories"],
@@ -68,7 +69,7 @@ def overview(vault: Vault, *, profile_size: int = 5) -> dict[str, Any]:
 def recent(vault: Vault, *, limit: int = 10, offset: int = 0) -> list[Recalled]:
     """The `limit` active memories changed most recently, with effective confidence; `offset`
     skips that many first (the manager loads the list a page at a time)."""
-    return as_recalled(vault.index.recent_rows(limit, offset))
+    return as_recalled(vault.open_index().recent_rows(limit, offset))
 
 
 @dataclass
@@ -106,9 +107,10 @@ def clear(vault: Vault) -> ClearReport:
     """
     vault.sync()
     report = ClearReport()
-    rows = vault.index.memory_files()
+    index = vault.open_index()
+    rows = index.memory_files()
     forgotten = [source for row in rows for source in row.sources]
-    forgotten += vault.index.capped_sources()  # and those the cap left out of the notes
+    forgotten += index.capped_sources()  # and those the cap left out of the notes
     # Tombstones first: a crash before the deletes leaves memories and their tombstones (the
     # memories stay findable), never deleted memories that the next observation brings back.
     # A note left below (changed since the sync) still cites its tombstoned messages, which
@@ -126,11 +128,12 @@ def clear(vault: Vault) -> ClearReport:
         os.unlink(path)
         report.deleted.append(rel)
     # Every turn, not only those the memories cite: clearing the memory clears what it heard.
-    report.turns = vault.index.turns().clear()
+    report.turns = index.turns().clear()
     vault.reindex()
-    forget_conversations(vault.index, forgotten)
+    index = vault.open_index()  # the one the reindex built
+    forget_conversations(index, forgotten)
     report.broken_copies = [p.name for p in vault.delete_broken_copies()]
-    report.kept = vault.index.counts()["notes"]
+    report.kept = index.counts()["notes"]
     return report
 
 
@@ -210,6 +213,6 @@ def edit_in_editor(vault: Vault, ref: str, *, editor: Sequence[str] | None = Non
     if after.hash == before.hash:
         return EditReport(rel, False, editor_status=status)
     vault.sync(paths=[rel])
-    rows = vault.index.get(path=rel)
+    rows = vault.open_index().get(path=rel)
     row = rows[0] if rows else MemoryRow(path=rel)
     return EditReport(rel, True, evidence=row.evidence, error=row.error, editor_status=status)

@@ -249,7 +249,7 @@ class VaultThread:
 
         def opened() -> Vault:
             vault = Vault.open(self.root, create=True)
-            vault.index  # noqa: B018 - open it now (and catch up with the files), not mid-call
+            vault.open_index()  # now (catching up with the files), not in the first call
             return vault
 
         async with self._lock:

@@ -263,7 +263,7 @@ class MemoryActions(Page):
     def action_confirm(self) -> None:
         def confirm(row: Row) -> str:
             self.vault.confirm(row.path)
-            conf = self.vault.index.get(path=row.path)[0].confidence or 0.0
+            conf = self.vault.open_index().get(path=row.path)[0].confidence or 0.0
             self.changed(row)
             return f"Confirmed: confidence {conf:.2f}."
 
@@ -470,7 +470,7 @@ class MemoryScreen(MemoryActions):
         except TotaError as exc:
             self.say(str(exc))
             return
-        rows = self.vault.index.get(path=self.row.path)
+        rows = self.vault.open_index().get(path=self.row.path)
         fields = rows[0] if rows else MemoryRow(path=self.row.path)
         memory_id = fields.memory_id
         short = self.vault.short_ids([memory_id]).get(memory_id or "", "-")

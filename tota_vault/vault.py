@@ -152,8 +152,9 @@ class Vault:
 
         With `create=True` a missing vault is made (private folders, one per type); otherwise a
         missing folder raises `VaultError`. `on_notice` is where tota says, one line each, what
-        it repaired by itself (default: a warning on the `tota` logger). The index is opened
-        by the first call that reads it (see `index`).
+        it repaired by itself (default: a warning on the `tota` logger). Opening touches only
+        the folder: the index is opened by the first method that needs it (`open_index`), so
+        a first `sync()` reports every note it adds.
         """
         root = resolve_vault_path(path)
         if root.exists() and not root.is_dir():
@@ -246,12 +247,19 @@ class Vault:
         """Where this vault's SQLite index lives."""
         return index_path(self.root)
 
+    def open_index(self) -> Index:
+        """Open the index if it is not open, and return it (the read side, for a caller's own
+        queries). A new, rebuilt or half-filled index is filled from the notes first (a full
+        reconcile: not free the first time); an open one is returned as it is. Every method
+        that reads the index calls it, except `sync`, which opens the index without the fill
+        so that a first sync reports every note it adds."""
+        return self._keeper.get()
+
     @property
     def index(self) -> Index:
-        """The index (the read side). The first read opens it, and fills a new, rebuilt or
-        half-filled one from the notes (`IndexKeeper.get`): not free the first time, which is
-        why `sync` opens it without the fill, so a first sync reports every note it adds."""
-        return self._keeper.get()
+        """The open index, with no I/O: `IndexNotOpenError` until `open_index()` or a method
+        that reads the index (`search`, `recall`, `sync`, ...) opened it, and after `close()`."""
+        return self._keeper.opened()
 
     def _notice(self, message: str) -> None:
         self.on_notice(message)
@@ -333,18 +341,20 @@ class Vault:
             type = _memory_type(type).value
         if limit < 1:
             raise ValidationError(f"limit {limit} must be at least 1")
-        return _no_repeated_paths(self.index.search(query, type=type, limit=limit, raw=raw))
+        found = self.open_index().search(query, type=type, limit=limit, raw=raw)
+        return _no_repeated_paths(found)
 
     @_guarded
     def resolve(self, ref: str) -> str:
         """Find a note's vault-relative path from a memory id (or an unambiguous prefix of at
         least `MIN_ID_PREFIX` characters), a path or a title."""
-        rows = self.index.get(memory_id=ref)
+        index = self.open_index()
+        rows = index.get(memory_id=ref)
         if rows:
             return rows[0].path
         # Also a whole id typed in lower case: ids are compared upper-cased, as ULIDs are.
         if MIN_ID_PREFIX <= len(ref) <= 26 and _ID_CHARS.fullmatch(ref):
-            matches = self.index.ids_with_prefix(ref)
+            matches = index.ids_with_prefix(ref)
             if len(matches) > 1:
                 raise NotFoundError(
                     f"id prefix {ref!r} matches more than one memory; give more of it"
@@ -364,7 +374,7 @@ class Vault:
         for option in (rel, rel + ".md"):
             if (self.root / option).is_file():
                 return self._real_note(option)
-        titled = self.index.path_titled(ref)
+        titled = index.path_titled(ref)
         if titled is not None:
             return titled
         raise NotFoundError(f"no memory with id, path or title {ref!r}")
@@ -467,12 +477,15 @@ class Vault:
             tags=all_tags,
         )
         check_memory(memory)
+        self.open_index()  # the writer indexes the note at once (and checks its title)
         return self._writer.write_new(memory)
 
     def batch(self) -> AbstractContextManager[None]:
         """Many writes as one (a program's loop of `remember`): one index transaction, and
         each folder fsynced once at the end. Every note is still written atomically and
-        refused over a newer edit; only the durability of the renames waits for the end."""
+        refused over a newer edit; only the durability of the renames waits for the end.
+        Opens the index (`open_index`): the batch is one of its transactions."""
+        self.open_index()
         return self._writer.batch()
 
     @_guarded
@@ -485,10 +498,10 @@ class Vault:
         from .doctor import diagnose
 
         follow = self._keeper.follow_external()
-        report = diagnose(self.root, self.index, follow_external=follow)
+        report = diagnose(self.root, self.open_index(), follow_external=follow)
         if report.integrity:
             self._keeper.recover("corrupt", IndexCorruptError("; ".join(report.integrity)))
-            report = diagnose(self.root, self.index, follow_external=follow)
+            report = diagnose(self.root, self.open_index(), follow_external=follow)
         return report
 
     # --- learning --------------------------------------------------------------------------
@@ -522,6 +535,7 @@ class Vault:
         config = load_config(self.root)
         if extractor is None:
             extractor = choose_extractor(config.extract)
+        self._run_guarded(self.open_index)  # what the learner reads and writes through
         learner = Learner(
             self._writer, extractor=extractor, min_confidence=config.min_confidence,
             threshold=config.merge_threshold,
@@ -581,9 +595,10 @@ class Vault:
             raise ValidationError(f"limit {limit} must be at least 1")
         # Turns have no type: a recall of one type is of memories alone.
         with_turns = type is None and load_config(self.root).turns
+        index = self.open_index()
         memories = _no_repeated_paths(
             recall_memories(
-                self.index,
+                index,
                 text,
                 limit=max(limit, MEMORY_DEPTH) if with_turns else limit,
                 type=type,
@@ -593,7 +608,7 @@ class Vault:
         )
         if not with_turns:
             return memories
-        store = self.index.turns()
+        store = index.turns()
         hits = store.search(build_query(text).terms, limit=TURN_DEPTH)
         settled = store.settled([h.source for h in hits], include_archived=include_archived)
         hits = [h for h in hits if h.source not in settled]
@@ -613,7 +628,7 @@ class Vault:
         """Durable, important identity, preference and constraint memories."""
         from .recall import profile as profile_memories
 
-        return profile_memories(self.index, limit=limit, now=now)
+        return profile_memories(self.open_index(), limit=limit, now=now)
 
     @_guarded
     def reflect(self, *, dry_run: bool = False, now: datetime | None = None) -> ReflectReport:
@@ -624,6 +639,7 @@ class Vault:
         """
         from .reflect import reflect as reflect_vault
 
+        self.open_index()  # what reflect reads and writes through (the vault's writer)
         return reflect_vault(self._writer, dry_run=dry_run, now=now)
 
     @_guarded
@@ -631,18 +647,57 @@ class Vault:
         """Active memories whose effective confidence fell under the archive floor."""
         from .decay import find_stale
 
-        return find_stale(self.index, now or datetime.now())
+        return find_stale(self.open_index(), now or datetime.now())
 
-    @_guarded
     def decay(self, *, apply: bool = False, now: datetime | None = None) -> list[Recalled]:
-        """List stale memories; with `apply`, archive them (kept on disk, never deleted)."""
-        from .decay import archive_stale
+        """List stale memories, least confident first; with `apply`, archive them (kept on
+        disk, never deleted). The list holds every stale memory whole (statement, sources):
+        a listing of a large vault streams them with `decay_each` instead."""
+        found: list[Recalled] = []
+        self.decay_each(found.append, apply=apply, now=now)
+        return found
+
+    def decay_each(
+        self,
+        each: Callable[[Recalled], None],
+        *,
+        apply: bool = False,
+        now: datetime | None = None,
+        count: Callable[[int], None] | None = None,
+    ) -> int:
+        """Hand every stale memory to `each`, least confident first, `ARCHIVE_BATCH` read at a
+        time; with `apply`, archive them, each batch before it is handed on. Returns how many.
+
+        `count`, when given, is told how many memories are stale before the first is handed
+        on (a listing's heading). Only the stale paths are held, and one batch of memories
+        whole (statement, sources), never all of them: at 100k notes `tota decay` peaks at
+        about half a no-change sync's memory (issue #15, docs/benchmarks.md). Each memory is
+        as it was found (an archived one still says `active`). The decision and each batch
+        are one guarded call each (see `_guarded`): a damaged index found mid-way is rebuilt
+        and only that batch runs again, so `each` never sees a memory twice.
+        """
+        from . import decay
 
         at = (now or datetime.now()).replace(microsecond=0)
-        stale = self.stale(now=at)
-        if apply:
-            archive_stale(self._writer, [r.path for r in stale], at)
-        return stale
+        paths = self._run_guarded(lambda: decay.stale_paths(self.open_index(), at))
+        if count is not None:
+            count(len(paths))
+        handed = 0
+        for start in range(0, len(paths), decay.ARCHIVE_BATCH):
+            chunk = paths[start : start + decay.ARCHIVE_BATCH]
+            found = self._run_guarded(functools.partial(self._read_stale, chunk, at))
+            if apply:
+                stale = [r.path for r in found]
+                self._run_guarded(functools.partial(decay.archive_stale, self._writer, stale, at))
+            for memory in found:
+                each(memory)
+            handed += len(found)
+        return handed
+
+    def _read_stale(self, paths: Sequence[str], at: datetime) -> list[Recalled]:
+        from .decay import read_stale
+
+        return read_stale(self.open_index(), paths, at)
 
     @_guarded
     def forget(self, ref: str) -> str:
@@ -660,7 +715,8 @@ class Vault:
 
         self.sync()
         rel = self.resolve(ref)
-        rows = self.index.get(path=rel)
+        index = self.open_index()
+        rows = index.get(path=rel)
         if not rows or rows[0].memory_id is None or rows[0].error:
             raise ValidationError(f"{rel}: not a memory note; tota forgets only memories")
         if through_link(self.root, rel):
@@ -673,14 +729,14 @@ class Vault:
         # Every message it came from: those its note lists and those the cap left out.
         sources = [
             *rows[0].sources,
-            *self.index.capped_sources(rows[0].memory_id),
+            *index.capped_sources(rows[0].memory_id),
         ]
         # The tombstone before the delete: a crash between them leaves the memory (and a
         # tombstone that changes nothing while the memory cites the same messages).
         add_forgotten(self.root, sources)
         os.unlink(self.root / rel)
         self._writer.index_deleted(rel)
-        forget_conversations(self.index, sources)
+        forget_conversations(index, sources)
         self._forget_broken_copies()
         return rel
 
@@ -707,7 +763,7 @@ class Vault:
         from .model import Status
 
         rel = self.resolve(ref)
-        rows = self.index.get(path=rel)
+        rows = self.open_index().get(path=rel)
         if not rows or rows[0].memory_id is None or rows[0].error:
             raise ValidationError(f"{rel}: not a valid memory note; tota archives only memories")
         if rows[0].status == Status.ARCHIVED.value:
@@ -720,7 +776,7 @@ class Vault:
     def short_ids(self, ids: Iterable[str | None]) -> dict[str, str]:
         """Each id's shortest unambiguous prefix in this vault (at least 6 characters), for
         displays; `resolve` accepts any of them (see `ids.short_ids`)."""
-        return short_ids(self.index, [i for i in ids if i])
+        return short_ids(self.open_index(), [i for i in ids if i])
 
     @_guarded
     def confirm(self, ref: str, *, now: datetime | None = None) -> str:
@@ -728,7 +784,7 @@ class Vault:
 
         Returns the note's path. An archived memory becomes active again.
         """
-        rel = self.resolve(ref)
+        rel = self.resolve(ref)  # opens the index, which the writer patches through
         at = (now or datetime.now()).replace(microsecond=0)
 
         def changes(row: MemoryRow) -> dict[str, Any]:
@@ -754,11 +810,12 @@ class Vault:
     @_guarded
     def stats(self) -> dict[str, Any]:
         """Counts for status displays, plus where things are."""
-        counts = self.index.counts()
+        index = self.open_index()
+        counts = index.counts()
         counts["vault"] = str(self.root)
         counts["index"] = str(self.index_path)
-        counts["last_sync"] = self.index.get_state("last_sync")
-        counts["last_update"] = self.index.get_state("last_update")
+        counts["last_sync"] = index.get_state("last_sync")
+        counts["last_update"] = index.get_state("last_update")
         return counts
 
     @property

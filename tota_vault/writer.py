@@ -44,8 +44,8 @@ class NoteWriter:
 
     @property
     def index(self) -> Index:
-        """The vault's index (opened and filled when needed: `IndexKeeper.get`)."""
-        return self._keeper.get()
+        """The vault's open index (no I/O: the vault opens it before it writes)."""
+        return self._keeper.opened()
 
     @property
     def in_batch(self) -> bool:

@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     queries = make_queries(manifest["vocab"], args.seed, args.queries)
 
     v = Vault.open(args.vault)
-    if not v.index_path.exists() or v.index.counts()["notes"] == 0:
+    if not v.index_path.exists() or v.open_index().counts()["notes"] == 0:
         v.sync()
     v.close()
     work = args.vault.parent / "probe-index.db"

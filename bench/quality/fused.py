@@ -30,8 +30,8 @@ def rankings(vault: Vault, question: str, now: datetime | None) -> dict[str, Any
     """The memory ranking (each memory's sources) and the turn ranking (each turn's source,
     before the turns a memory decided against are taken out: those are `settled`) that
     `Vault.recall` fuses for `question`, kept deeper than it reads them."""
-    memories = recall_memories(vault.index, question, limit=KEPT_MEMORIES, now=now)
-    store = vault.index.turns()
+    memories = recall_memories(vault.open_index(), question, limit=KEPT_MEMORIES, now=now)
+    store = vault.open_index().turns()
     hits = store.search(build_query(question).terms, limit=KEPT_TURNS)
     return {
         "memories": [list(m.sources) for m in memories],

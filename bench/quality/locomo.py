@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
             vault, turns, seconds = ingest(evalkit, conv, Path(tmp) / conv.conv_id)
             mems = memories_of(vault, conv.conv_id)  # what extraction made, before reflections
             vault.reflect(now=last_date(evalkit, conv))
-            reflections = vault.index.counts()["by_type"].get("reflection", 0)
+            reflections = vault.open_index().counts()["by_type"].get("reflection", 0)
             for question in dataset.questions:
                 if question.conv_id != conv.conv_id:
                     continue
