@@ -112,6 +112,8 @@ ISO_DATE_PATTERN = (
     r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?"
 )
 _DATE_RE = re.compile(rf"^{ISO_DATE_PATTERN}$")
+#: How tota writes a date (`format_date`): to the second, no zone.
+_STAMP_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}")
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 
@@ -232,6 +234,13 @@ def parse_date(value: Any, *, name: str = "date") -> datetime:
     """
     if isinstance(value, datetime):
         return value.replace(microsecond=0, tzinfo=None)
+    if type(value) is str and _STAMP_RE.fullmatch(value):
+        # The form every note and index row holds, read directly: decay reads 100k of them
+        # (a third of its decision's time went to the general path below).
+        try:
+            return datetime.fromisoformat(value)
+        except ValueError:
+            pass  # "2026-02-30T...": the general path says why
     text = str(value).strip().strip("\"'")
     match = _DATE_RE.match(text)
     if not match:

@@ -163,23 +163,11 @@ class Recalled:
         return out
 
 
-#: The form tota writes every date in (`model.format_date`): `datetime.fromisoformat` reads
-#: it as `parse_date` does, at a fraction of the cost (recall reads two dates a candidate).
-_STAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}")
-
-
-def _when(stamp: str) -> datetime:
-    """`parse_date(stamp)`, the common form read directly. Raises `ValueError` as it does."""
-    if isinstance(stamp, str) and _STAMP.fullmatch(stamp):
-        return datetime.fromisoformat(stamp)
-    return parse_date(stamp)
-
-
 def _days(since: str | None, now: datetime) -> float:
     if not since:
         return 0.0
     try:
-        return max(0.0, (now - _when(since)).total_seconds() / 86400.0)
+        return max(0.0, (now - parse_date(since)).total_seconds() / 86400.0)
     except ValueError:
         return 0.0
 
@@ -195,6 +183,8 @@ class _Scored(NamedTuple):
     at: int
     matched: tuple[str, ...]
     effective: float | None
+    #: The weighted share of the query's terms it holds (what `_diversify` weighs).
+    coverage: float = 0.0
 
 
 def rank(
@@ -205,6 +195,16 @@ def rank(
     fewer results are made). Pure."""
     if not rows:
         return []
+    scored = _scored(rows, plan, now)
+    coverages = {s.path: s.coverage for s in scored}
+    scored.sort(key=lambda s: (-s.score, s.path))
+    ordered = _diversify(scored, coverages)
+    # Only the results asked for are made: recall ranks 60 to 120 candidates for 10 to 20.
+    return [_recalled(rows[s.at][0], s) for s in ordered[:limit]]
+
+
+def _scored(rows: Sequence[ScoredRow], plan: QueryPlan, now: datetime) -> list[_Scored]:
+    """Each row's score by the documented formula, in the rows' order. Pure."""
     best = max(-score for _row, score in rows) or 1.0
     total_weight = sum(plan.weights.values()) or 1.0
     stems = {stem(t, forms=True): t for t in plan.terms}
@@ -216,14 +216,12 @@ def rank(
     # someone else's memory that mentions the person asked about. Counting it, as FTS5 does,
     # measured 0.004 lower all@5 and 0.001 lower all@10 and any@10 on LoCoMo.
     scored: list[_Scored] = []
-    coverages: dict[str, float] = {}
     for at, (row, bm25) in enumerate(rows):
         relevance = max(0.0, -bm25) / best
         haystack = " ".join((row.title, row.text, row.tags, row.aliases))
         # Without query terms (`as_recalled`: profile, recent, stale) there is nothing to cover.
         matched = tuple(sorted({stems[s] for s in finder.find(haystack)})) if stems else ()
         coverage = sum([plan.weights[t] for t in matched]) / total_weight
-        coverages[row.path] = coverage
         shared: tuple[str, ...] = ()
         if plan.topics:
             tags = row.tags.split()
@@ -234,7 +232,7 @@ def rank(
         if confidence is not None:
             confirmed = row.confirmed or row.updated
             try:
-                when = _when(confirmed) if confirmed else now
+                when = parse_date(confirmed) if confirmed else now
             except ValueError:
                 when = now
             effective = effective_confidence(confidence, row.durability or 0.8, when, now)
@@ -252,12 +250,11 @@ def rank(
             + W_RECENCY * recency
         )
         scored.append(
-            _Scored(round(score, 4), row.path, row.type, row.sources, at, matched, effective)
+            _Scored(
+                round(score, 4), row.path, row.type, row.sources, at, matched, effective, coverage
+            )
         )
-    scored.sort(key=lambda s: (-s.score, s.path))
-    ordered = _diversify(scored, coverages)
-    # Only the results asked for are made: recall ranks 60 to 120 candidates for 10 to 20.
-    return [_recalled(rows[s.at][0], s) for s in ordered[:limit]]
+    return scored
 
 
 def _recalled(row: MemoryRow, scored: _Scored) -> Recalled:
@@ -447,8 +444,15 @@ def as_recalled(rows: Iterable[MemoryRow], now: datetime | None = None) -> list[
     For lists that are not answers to a message: the profile, recent memories, stale ones.
     """
     plain = [(row, -1.0) for row in rows]
-    order = {row.path: i for i, (row, _score) in enumerate(plain)}
-    return sorted(rank(plain, QueryPlan(()), now or datetime.now()), key=lambda r: order[r.path])
+    if not plain:
+        return []
+    # Scored as `rank` scores them, but neither sorted nor diversified: the order is theirs.
+    return [
+        _recalled(row, s)
+        for (row, _), s in zip(
+            plain, _scored(plain, QueryPlan(()), now or datetime.now()), strict=True
+        )
+    ]
 
 
 def profile(index: Index, *, limit: int = 20, now: datetime | None = None) -> list[Recalled]:
