@@ -359,7 +359,7 @@ COERCIBLE = [
     "", " leading space", "trailing space ", "a: b", "x #y", "#tag", "[[Link]]", "{{title}}",
     "<% tp.file.title %>", "- dash", "? q", "@at", "`tick`", "!tag", "&anchor", "*alias",
     "%percent", "|", ">", "'single'", '"double"', "multi\nline", "tab\there", "café", "🎉 party",
-    "back\\slash", "0b101", "0B11", "0X1f", "1e5", "01JDX3M7Q9T8ZK4W5N6P2R1S0V", "9am", "0xZZ",
+    "back\\slash", "x\uffff", "C:\\users\\ana\ufffe", "0b101", "0B11", "0X1f", "1e5", "01JDX3M7Q9T8ZK4W5N6P2R1S0V", "9am", "0xZZ",
 ]  # fmt: skip
 
 

@@ -132,7 +132,11 @@ def test_parse_of_render_is_the_memory(memory: Memory) -> None:
     assert parsed.memory == memory
     assert render_note(parsed.memory) == text
     # ... so a new note is indexed from its memory, not its bytes: the same row either way.
-    assert reads_back(memory)
+    # (U+FFFE and U+FFFF in a one-line field are written escaped, which only YAML reads back:
+    # such a memory is parsed back.)
+    lines = (*memory.sources, *memory.tags, *memory.aliases, *memory.history, memory.subject,
+             memory.key or "", memory.id, *memory.extra.values())  # fmt: skip
+    assert reads_back(memory) or any("\ufffe" in x or "\uffff" in x for x in lines)
     fingerprint = Fingerprint(size=len(text), mtime_ns=1, hash="sha256:x")
     direct = ParsedNote(parsed.path, parsed.title, {}, parsed.body, memory, None, True)
     assert record_from_note(direct, fingerprint) == record_from_note(parsed, fingerprint)
@@ -149,6 +153,7 @@ _LOSSY = {
     "an empty tag": {"tags": ("",)},
     "a control character in a History entry": {"history": ("x\x1b[0m",)},
     "a list among unknown keys": {"extra": {"x_list": ["a", "b"]}},
+    "a noncharacter YAML refuses raw": {"tags": ("C:\\users\\ana", "x\uffff")},
     "no id": {"id": ""},
 }
 

@@ -156,3 +156,24 @@ def test_forget_refuses_a_note_that_is_not_a_memory(tmp_path) -> None:
         vault.forget("goal/Broken.md")
     assert broken.read_text() == "---\ntype: [unclosed\n---\nMy own words.\n"
     vault.close()
+
+
+def test_a_memory_with_a_character_yaml_refuses_is_written_valid_and_indexed_as_it_reads(
+    vault: Vault,
+):
+    """U+FFFF in a tag (with a backslash, which the fast frontmatter reader leaves to YAML):
+    the note is written escaped, so it parses, and its row is what a reindex gives."""
+    from conftest import index_sql
+
+    stored = vault.remember(
+        type="preference", text="Likes green tea.", tags=["C:\\users\\ana", "x\uffff"]
+    )
+
+    def row() -> tuple:
+        return tuple(index_sql(vault).execute("SELECT * FROM notes WHERE path = ?", (stored.path,)).fetchone())[1:]  # fmt: skip
+
+    before = row()
+    assert before[-1] is None  # no error: a valid memory
+    vault.reindex()
+    assert row() == before
+    assert [r.text for r in vault.recall("green tea")] == ["Likes green tea."]

@@ -465,7 +465,17 @@ def _scalar(value: Any) -> str:
     if isinstance(value, datetime):
         return format_date(value)
     text = str(value)
-    return text if _plain_ok(text) else json.dumps(text, ensure_ascii=False)
+    if _plain_ok(text):
+        return text
+    return _quoted(text)
+
+
+def _quoted(text: str) -> str:
+    """`text` as a double-quoted YAML scalar. YAML readers refuse U+FFFE and U+FFFF anywhere
+    in a file (PyYAML: "unacceptable character"), so a note holding one raw would be invalid;
+    as escapes they read back as themselves."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    return quoted.replace("\ufffe", "\\ufffe").replace("\uffff", "\\uffff")
 
 
 @lru_cache(maxsize=1024)
@@ -481,7 +491,7 @@ def _key(name: str) -> str:
                 return name
         except yaml.YAMLError:
             pass
-    return json.dumps(name, ensure_ascii=False)
+    return _quoted(name)
 
 
 def _render_key(name: str, value: Any) -> list[str]:
@@ -533,8 +543,10 @@ def render_note(memory: Memory) -> str:
 
 
 #: What a one-line field (a source, tag, alias, History entry, key, subject) may hold to read
-#: back unchanged: no line break or control character (tests/test_properties.py's `LINE`).
-_NOT_ONE_LINE_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: back unchanged: no line break or control character (tests/test_properties.py's `LINE`), and
+#: neither of the two noncharacters YAML readers refuse (escaped by `_scalar`, read back by
+#: YAML alone).
+_NOT_ONE_LINE_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
 
 
 def _one_line(value: object) -> bool:

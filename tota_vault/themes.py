@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .text import CUE_WORDS, REFLECTION_STOP, STOPWORDS, WORD_RE, stem
-from .topics import TOPIC_TAG, topics_of_words
+from .topics import TOPIC_TAG, topics_of_word
 
 __all__ = ["derive_title", "named_entities"]
 
@@ -155,7 +155,7 @@ def _terms(subject: str, topic: str | None, texts: Mapping[str, str]) -> dict[st
             term = terms.setdefault(fold, _Term())
             term.carriers.add(path)
             term.forms[word] += 1
-            if topic is not None and topic in topics_of_words([word]):
+            if topic is not None and topic in topics_of_word(word):
                 term.in_topic = True
             if previous is not None:
                 previous.next_words.setdefault(path, set()).add(fold)

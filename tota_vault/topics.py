@@ -23,7 +23,15 @@ from collections.abc import Iterable, Sequence
 from .text import stem, tokens
 
 #: `stem` is text.stem (plural folding), named here too: the lexicon is built on it.
-__all__ = ["TOPIC_TAG", "TOPICS", "stem", "topics_of", "topics_of_words", "with_topics"]
+__all__ = [
+    "TOPIC_TAG",
+    "TOPICS",
+    "stem",
+    "topics_of",
+    "topics_of_word",
+    "topics_of_words",
+    "with_topics",
+]
 
 #: The tag prefix: `topic/travel` is a nested tag in Obsidian.
 TOPIC_TAG = "topic/"
@@ -106,9 +114,10 @@ _BY_STEM = _build(TOPICS)
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _topics_of_word(word: str) -> tuple[str, ...]:
-    """One word's topics. Cached: a vault's statements share a small vocabulary, so reading
-    the topics of 100k of them (`tota reflect`) stems each distinct word once."""
+def topics_of_word(word: str) -> tuple[str, ...]:
+    """One word's topics, in the lexicon's order. Cached: a vault's statements share a small
+    vocabulary, so reading the topics of 100k of them (`tota reflect`) stems each distinct
+    word once."""
     return _BY_STEM.get(stem(word), ())
 
 
@@ -116,7 +125,7 @@ def topics_of_words(words: Iterable[str]) -> tuple[str, ...]:
     """The topics any of `words` belongs to, in the lexicon's order. Pure."""
     found: set[str] = set()
     for word in words:
-        found.update(_topics_of_word(word))
+        found.update(topics_of_word(word))
     return tuple(t for t in TOPICS if t in found)
 
 
