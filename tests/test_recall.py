@@ -281,6 +281,25 @@ def test_the_bound_keeps_the_memory_the_rare_word_names(vault, monkeypatch):
     assert set(results[0].matched) >= {"ilse", "lessons"}
 
 
+def test_the_newest_matches_scored_are_of_the_type_and_status_asked_for(vault, monkeypatch):
+    """A typed recall of common words scores the newest matches *of its type* (found by
+    review: counted over every match, the newest were all of another type and it found
+    none), and archived memories do not use up the bound."""
+    monkeypatch.setattr(recall_module, "COMMON_MATCHES", 3)
+    monkeypatch.setattr(recall_module, "NEWEST_SCORED", 2)
+    for i in range(2):
+        vault.remember("identity", f"Works from home with an umbrella stand ({i}).")
+    for i in range(6):
+        vault.remember("relationship", f"Friend {i} forgot an umbrella at the user's place.")
+    assert [r.type for r in vault.recall("umbrella", 5, type="identity", now=NOW)] == [
+        "identity", "identity",
+    ]  # fmt: skip
+    for result in vault.recall("umbrella", 10, type="relationship", now=NOW)[:4]:
+        vault.archive(result.path)
+    active = vault.recall("umbrella", 10, type="relationship", now=NOW)
+    assert len(active) == 2 and all(r.status == "active" for r in active)
+
+
 def test_only_the_newest_matches_of_common_words_are_scored(vault, monkeypatch):
     monkeypatch.setattr(recall_module, "COMMON_MATCHES", 3)
     monkeypatch.setattr(recall_module, "NEWEST_SCORED", 2)

@@ -1331,23 +1331,30 @@ ORDER BY f.score
 LIMIT :limit
 """
 #: RECALL with bm25's work bounded (`recall.plan_match`, a message of common words only): only
-#: the newest `:scored` matches are scored, those from the rowid of the `:scored`-th newest
-#: up (all of them when there are fewer). FTS5 takes the rowid bound as a range on its
-#: posting lists, so it scores no other match; bm25's values are as in RECALL, only fewer
-#: rows get one. The bound is found by walking the posting list newest first, unscored.
+#: the newest `:scored` memories the recall may return (of the type asked for, active unless
+#: archived ones are asked for) are scored: those from the rowid of the `:scored`-th newest
+#: such match up. FTS5 takes the rowid bound as a range on its posting lists, and the filters
+#: are applied before bm25 is computed (FTS5 first, by CROSS JOIN), so no other row gets a
+#: score; bm25's values are as in RECALL. The bound is found by walking the posting list
+#: newest first, unscored. Counted over every match, a typed recall found none of its type
+#: among the newest 500 and came back empty; filtered after a fixed fetch, it came back short.
+#: "Newest" is the order tota indexed them (as it learned them, or as a first sync read
+#: them), as for the topic candidates below.
 RECALL_NEWEST = f"""
-SELECT {RECALL_COLUMNS}, f.score AS score FROM (
-    SELECT rowid, {BM25} AS score FROM notes_fts WHERE notes_fts MATCH :query
-      AND rowid >= coalesce((
-          SELECT rowid FROM notes_fts WHERE notes_fts MATCH :query
-          ORDER BY rowid DESC LIMIT 1 OFFSET :scored - 1
-      ), 0)
-    ORDER BY score LIMIT :fetch
-) AS f JOIN notes AS n ON n.id = f.rowid
-WHERE n.error IS NULL AND n.type IS NOT NULL
+SELECT {RECALL_COLUMNS}, {BM25} AS score
+FROM notes_fts CROSS JOIN notes AS n ON n.id = notes_fts.rowid
+WHERE notes_fts MATCH :query
+  AND notes_fts.rowid >= coalesce((
+      SELECT b.rowid FROM notes_fts AS b CROSS JOIN notes AS m ON m.id = b.rowid
+      WHERE b.notes_fts MATCH :query AND m.error IS NULL AND m.type IS NOT NULL
+        AND (:type IS NULL OR m.type = :type)
+        AND (m.status = 'active' OR :include_archived)
+      ORDER BY b.rowid DESC LIMIT 1 OFFSET :scored - 1
+  ), 0)
+  AND n.error IS NULL AND n.type IS NOT NULL
   AND (:type IS NULL OR n.type = :type)
   AND (n.status = 'active' OR :include_archived)
-ORDER BY f.score
+ORDER BY score
 LIMIT :limit
 """
 #: Candidates by topic alone: they get no text relevance, so bm25 order is not needed, and
