@@ -40,6 +40,11 @@ ANTECEDENTS = [
     ("Nate: I adopted two cats. They're always amazing.", "I adopted two cats."),
     ("Nate: Wow. Cool!", None),
     ("", None),
+    # a wh-word is what the verb at the end leaves out: no ellipsis (found by review)
+    ("assistant: Which city do you want to visit?", "Which city do you want to visit?"),
+    ("assistant: Where would you like to go?", "Where would you like to go?"),
+    ("assistant: What do you think about moving the team to Go?",
+     "What do you think about moving the team to Go?"),
 ]
 # fmt: on
 
@@ -129,6 +134,9 @@ RESOLVED = [
     ("We spent a week hiking around Lake Tahoe.", "I love it there.", "I love Lake Tahoe."),
     # two candidates: which one "it" stands for, the rules cannot tell
     ('I\'m reading "Dune" by Frank Herbert.', "I read it in high school.", None),
+    # two weighed, though one is seen as a name (found by review)
+    ("Maybe try Tailwind instead of Bootstrap?", "I hate it.", None),
+    ("Have you been to Lisbon or Porto?", "I've been there twice.", None),
     # "to play ..." stands only after a verb of liking
     ("I like to play Minecraft.", "I've heard good things about that game.", None),
     # the other speaker's own things are theirs: nothing to resolve
@@ -241,6 +249,9 @@ FROM_ONE_THING = [
     ("I like Taskmaster, Bluey, and Succession.", "I've never seen it.", None),
     ("The songs were great and the plot was fun.", "I loved it.", None),
     ("That sounds great!", "I've never tried it.", None),
+    # two weighed: the rules see only the name after "of" (found by review)
+    ("You could use Podman instead of Docker.", "I've never used it.", None),
+    ("You could use the Postgres broker instead of Redis.", "I've never used it.", None),
     # the nearest sentence with words of its own names nothing the rules can read
     ("Ana: I love Thai food. I've been learning to cook a green curry.",
      "It's not that hard, though.", None),

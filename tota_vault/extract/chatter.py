@@ -398,11 +398,16 @@ _ELLIPSIS = re.compile(
     r"(?:\s+(?:too|either|as well))?\W*$|"
     r"^I (?:will|do|did|can|am|have|would|could|should)(?: (?:too|definitely|certainly))?,|"
     # "I'd love to go one day", "I want to try sometime": where, or what, is in the last turn
-    r"\b(?:to|could|can|would|will|might|should|'ll|'d) (?:go|come|visit|try|see|join|do)"
+    r"\b(?:to|could|can|would|will|might|should|'ll|'d) (?-i:go|come|visit|try|see|join|do)"
     r"(?: (?:one day|someday|sometime|some time|soon|again|too|eventually|there|though|"
     r"anyway))*\W*$",
     re.I,
 )
+#: A question asking what, where or which: its verb leaves out what the wh-word asks for
+#: ("Which city do you want to visit?", "Where would you like to go?"), so an ending that
+#: would be an ellipsis in a statement is none there. The verb of an ellipsis is lower case
+#: (`_ELLIPSIS`): "moving the team to Go" names a language.
+_WH_QUESTION = re.compile(r"^(?:what|which|where|who|whom|when|how)\b[^?]*\?\s*$", re.I)
 
 
 @lru_cache(maxsize=4096)
@@ -433,7 +438,7 @@ def conversational(sentence: str) -> str | None:
     if (
         DEICTIC_SUBJECT.match(sentence)
         or DEMONSTRATIVE_END.search(sentence)
-        or _ELLIPSIS.search(sentence)
+        or (_ELLIPSIS.search(sentence) and not _WH_QUESTION.match(sentence))
         or _THE_SAME.search(sentence)
     ):
         return "a reference to something not said"

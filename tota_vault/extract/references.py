@@ -247,8 +247,8 @@ def resolve_reference(antecedent: str | None, sentence: str) -> str | None:
     there" after "I'm from California." is "I've been to California". None when the
     rules cannot tell what the pronoun stands for (the reply is then kept with its antecedent,
     or skipped)."""
-    if not antecedent:
-        return None
+    if not antecedent or _ALTERNATIVES.search(antecedent):
+        return None  # none, or two things weighed ("Lisbon or Porto?"): which one, unknown
     placed = _resolve_there(antecedent, sentence)
     if placed is not None:
         return placed
@@ -486,12 +486,23 @@ _ANNOUNCED = re.compile(
 )
 
 
+#: A sentence that weighs one thing against another names two, though the rules may see only
+#: one of them ("try Tailwind instead of Bootstrap": only the name after "of" is read as one).
+_ALTERNATIVES = re.compile(
+    r"\b(?:instead of|rather than|in place of|compared (?:to|with)|versus|vs\.?|or|over|than)\b",
+    re.I,
+)
+
+
 def resolve_from(text: str | None, sentence: str, *, subject: bool = False) -> str | None:
     """The sentence with its "it" replaced by the one thing `text` names, or None when `text`
     names none or several (then which one "it" is, the rules cannot tell). "It" may be the
     object ("I've never seen it") or the subject ("It's a great way to relax" after "I love
     playing ping pong!" is "Playing ping pong is a great way to relax")."""
-    things = things_named(_nearest(text)) if text else []
+    nearest = _nearest(text) if text else ""
+    if _ALTERNATIVES.search(nearest):
+        return None  # "Tailwind instead of Bootstrap": two things, whichever one a name shows
+    things = things_named(nearest) if nearest else []
     if len(things) != 1 or len(things[0].split()) > 8 or "," in things[0]:
         return None  # none, several, or a list ("camping, fishing and hiking") for one "it"
     thing = things[0]
