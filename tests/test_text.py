@@ -18,6 +18,7 @@ from tota_vault.text import (
     fts_any,
     fts_phrase_query,
     fts_quote,
+    rarest_within,
     stem,
     tokens,
 )
@@ -202,3 +203,17 @@ def test_stem_finder_agrees_with_stemming_every_word(parts, asked):
     text = "".join(word + glue for word, glue in parts)
     stems = {stem(w, forms=True) for w in asked}
     assert StemFinder(stems).find(text) == _every_word(text, stems)
+
+
+@pytest.mark.parametrize(
+    ("rare", "counts", "bound", "kept"),
+    [
+        (["a", "b", "c"], {"a": 3, "b": 2, "c": 40}, 2000, ["a", "b", "c"]),  # all fit
+        (["lazo", "training", "log"], {"lazo": 11, "training": 1898, "log": 246}, 2000,
+         ["lazo", "log"]),  # the commonest left out, the rest in their own order
+        (["a", "b"], {"a": 1500, "b": 1900}, 1000, ["a"]),  # the rarest whatever its count
+        (["x", "y"], {"x": 5, "y": 5}, 10, ["x"]),  # a tie: the message's order
+    ],
+)  # fmt: skip
+def test_rarest_within(rare, counts, bound, kept):
+    assert rarest_within(rare, counts, bound) == kept

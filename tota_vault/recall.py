@@ -44,7 +44,7 @@ from .decay import effective_confidence
 from .index import Index
 from .model import MemoryType, parse_date
 from .rows import MemoryRow, ScoredRow
-from .text import STOPWORDS, WORD_RE, StemFinder, fts_any, fts_quote, stem
+from .text import STOPWORDS, WORD_RE, StemFinder, fts_any, fts_quote, rarest_within, stem
 from .topics import TOPIC_TAG, topics_of_words
 
 __all__ = [
@@ -385,14 +385,7 @@ def plan_match(
     terms = [term for term in terms if counts[term] > 0] or list(terms)
     rare = [term for term in terms if counts[term] < common]
     if rare:
-        kept: set[str] = set()
-        total = 0
-        for term in sorted(rare, key=lambda t: counts[t]):  # stable: ties in message order
-            if kept and total + counts[term] >= scored:
-                break
-            kept.add(term)
-            total += counts[term]
-        return MemoryQuery(fts_any(t for t in rare if t in kept))
+        return MemoryQuery(fts_any(rarest_within(rare, counts, scored)))
     every = " AND ".join(map(fts_quote, terms))
     if len(terms) > 1 and not matches(every, 1):
         every = " AND ".join(map(fts_quote, terms[:2]))

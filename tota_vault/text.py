@@ -13,7 +13,7 @@ syntax (`fts_quote` for one term, `fts_phrase_query` for a search box's text).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from .errors import QueryError
@@ -28,6 +28,7 @@ __all__ = [
     "fts_any",
     "fts_phrase_query",
     "fts_quote",
+    "rarest_within",
     "stem",
     "tokens",
 ]
@@ -132,6 +133,20 @@ def fts_quote(term: str) -> str:
     """One term as an FTS5 string: double quotes around it, inner quotes doubled. Whatever
     the term holds (`C++`, `NOT`, `title:x`, `"`), it is searched for as text. Pure."""
     return '"' + term.replace('"', '""') + '"'
+
+
+def rarest_within(rare: Sequence[str], counts: Mapping[str, int], bound: int) -> list[str]:
+    """The rare terms a bounded full-text query keeps: rarest first while their matches
+    (`counts`) sum under `bound`, the rarest always; returned in their own order (the
+    message's). How recall's and the turn query's bm25 work stays bounded. Pure."""
+    kept: set[str] = set()
+    total = 0
+    for term in sorted(rare, key=lambda t: counts[t]):  # stable: ties in message order
+        if kept and total + counts[term] >= bound:
+            break
+        kept.add(term)
+        total += counts[term]
+    return [t for t in rare if t in kept]
 
 
 def fts_any(terms: Iterable[str]) -> str:

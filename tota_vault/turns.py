@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from .model import format_date
-from .text import fts_any, fts_quote
+from .text import fts_any, fts_quote, rarest_within
 
 if TYPE_CHECKING:
     from .extract.messages import Message
@@ -311,14 +311,7 @@ def plan_query(
         return TurnQuery("")
     rare = [t for t in terms if counts[t] < common]
     if rare:
-        kept: set[str] = set()
-        total = 0
-        for term in sorted(rare, key=lambda t: counts[t]):  # stable: ties in message order
-            if kept and total + counts[term] >= scored:
-                break
-            kept.add(term)
-            total += counts[term]
-        return TurnQuery(fts_any(t for t in rare if t in kept))
+        return TurnQuery(fts_any(rarest_within(rare, counts, scored)))
     tried: list[str] = []
     for group in (terms, terms[:2], terms[:1]):
         expression = f"{OWN_WORDS} : (" + " AND ".join(map(fts_quote, group)) + ")"
