@@ -748,6 +748,9 @@ def chat(*turns: tuple[str, str]) -> list[Message]:
 
 REPLIES = [
     # (the message before, the reply, the statement learned)
+    # the reply's own sentence names what "it" is: never the last turn's thing (found by review)
+    ("Have you tried the new Pixel phone?", "I have an iPhone and I love it.",
+     'The user said: "I have an iPhone. I love it."'),
     ("Do you have any pets?", "Yes! I have two of them.",
      'Asked "Do you have any pets?", the user said: "I have two of them."'),
     ("When is your thesis deadline?", "By April 1.",

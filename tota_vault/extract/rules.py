@@ -277,6 +277,10 @@ class RuleExtractor:
         said = f"{turn.answer} {sentence}" if turn.answer else sentence
         if own and turn.stated is not None:
             said = f"{turn.stated.rstrip(' .!')}. {sentence}"
+        elif turn.said is not None and _HAS_A_THING.search(turn.said):
+            # "I have an iPhone. I love it.": the message's own sentence names the thing; the
+            # last turn's question would read as what is loved
+            own, said = True, f"{turn.said.rstrip(' .!')}. {sentence}"
         text = self._answer_text(None if own else turn.antecedent, said, message, label)
         turn.antecedent = turn.question = None
         return replace(kept, text=text, quote=turn.quote)
@@ -466,7 +470,20 @@ def _passes_on(said: str | None) -> bool:
     stands for, in words the rules cannot parse: the last turn is then not looked at."""
     if said is None:
         return True
+    if _HAS_A_THING.search(said):
+        return False  # "I have an iPhone. I love it.": "it" is the iPhone, not the last turn's
     return bool(DEICTIC_SUBJECT.match(said) or is_small_talk(said) or SMALL_TALK.match(said))
+
+
+#: A sentence in which the speaker has, gets or uses a thing of their own: short, it may read
+#: as small talk, but it names what a reference after it stands for (found by review: "Have
+#: you tried the new Pixel phone?" / "I have an iPhone and I love it." stored "Loves the new
+#: Pixel phone.").
+_HAS_A_THING = re.compile(
+    r"\b(?:have|has|had|got|get|bought|own|use|used|made|found|adopted|tried)\s+"
+    r"(?:a|an|the|my|our|some|two|three|this|that)\s+[\w'-]+",
+    re.I,
+)
 
 
 def _stands(sentence: str) -> bool:
