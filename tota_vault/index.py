@@ -654,7 +654,7 @@ class Index:
         """Checkpoint the WAL into the database file and close."""
         # Another connection is reading (or the file is damaged): later, or never.
         with contextlib.suppress(sqlite3.DatabaseError):
-            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self.checkpoint()
         self._conn.close()
 
     @property
@@ -1080,10 +1080,10 @@ class Index:
         newest first: what a change of mind may replace ("Mostly works from the café now"
         over "Works from the library most days", a decision over a goal). Asked only for a
         statement that says something changed, so it may cast a wider net than `similar`."""
-        terms = [fts_quote(w) for w in words if w]
+        terms = [w for w in words if w]
         if not terms:
             return []
-        params = {"query": f"text : ({' OR '.join(terms)})", "subject": subject, "limit": limit}
+        params = {"query": f"text : ({fts_any(terms)})", "subject": subject, "limit": limit}
         return memory_rows(self._conn.execute(MENTIONING, params))
 
     # --- maintenance reads (decay, reflect): streamed, only the columns a decision needs ----
@@ -1145,7 +1145,7 @@ class Index:
             marks = ", ".join("?" for _ in chunk)
             rows = cursor.execute(ROWS_AT.format(columns=columns, marks=marks), chunk).fetchall()
             if rows:
-                make = row_maker(tuple(d[0] for d in cursor.description))
+                make = row_maker(cursor)
                 out += map(make, rows)
         return out
 
@@ -1179,7 +1179,7 @@ class Index:
         rows = cursor.execute(sql, params).fetchall()
         if not rows:
             return []
-        make = row_maker(tuple(d[0] for d in cursor.description))
+        make = row_maker(cursor)
         return [(make(r), float(r[-1])) for r in rows]
 
     def profile_rows(self, limit: int) -> list[MemoryRow]:
@@ -1311,6 +1311,12 @@ RECALL_COLUMNS = (
     "n.path, n.memory_id, n.type, n.title, n.text, n.tags, n.aliases, n.subject, n.sources, "
     "n.confidence, n.importance, n.durability, n.evidence, n.status, n.updated, n.confirmed"
 )
+#: What a recall may return, of a `notes` row named `{n}`: a memory (not a plain or invalid
+#: note), of the type asked for, active unless archived ones are asked for.
+RECALLABLE = (
+    "{n}.error IS NULL AND {n}.type IS NOT NULL AND (:type IS NULL OR {n}.type = :type) "
+    "AND ({n}.status = 'active' OR :include_archived)"
+)
 #: Recall candidates: full-text matches among memories (not plain or invalid notes), with the
 #: statuses asked for.
 #: FTS5 ranks its own matches first (bm25 with the index's column weights), and only the best
@@ -1324,9 +1330,7 @@ SELECT {RECALL_COLUMNS}, f.score AS score FROM (
     SELECT rowid, {BM25} AS score FROM notes_fts WHERE notes_fts MATCH :query
     ORDER BY score LIMIT :fetch
 ) AS f JOIN notes AS n ON n.id = f.rowid
-WHERE n.error IS NULL AND n.type IS NOT NULL
-  AND (:type IS NULL OR n.type = :type)
-  AND (n.status = 'active' OR :include_archived)
+WHERE {RECALLABLE.format(n="n")}
 ORDER BY f.score
 LIMIT :limit
 """
@@ -1346,14 +1350,10 @@ FROM notes_fts CROSS JOIN notes AS n ON n.id = notes_fts.rowid
 WHERE notes_fts MATCH :query
   AND notes_fts.rowid >= coalesce((
       SELECT b.rowid FROM notes_fts AS b CROSS JOIN notes AS m ON m.id = b.rowid
-      WHERE b.notes_fts MATCH :query AND m.error IS NULL AND m.type IS NOT NULL
-        AND (:type IS NULL OR m.type = :type)
-        AND (m.status = 'active' OR :include_archived)
+      WHERE b.notes_fts MATCH :query AND {RECALLABLE.format(n="m")}
       ORDER BY b.rowid DESC LIMIT 1 OFFSET :scored - 1
   ), 0)
-  AND n.error IS NULL AND n.type IS NOT NULL
-  AND (:type IS NULL OR n.type = :type)
-  AND (n.status = 'active' OR :include_archived)
+  AND {RECALLABLE.format(n="n")}
 ORDER BY score
 LIMIT :limit
 """
@@ -1365,9 +1365,7 @@ RECALL_BY_TOPIC = f"""
 SELECT {RECALL_COLUMNS}, 0.0 AS score FROM (
     SELECT rowid FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rowid DESC LIMIT :fetch
 ) AS f JOIN notes AS n ON n.id = f.rowid
-WHERE n.error IS NULL AND n.type IS NOT NULL
-  AND (:type IS NULL OR n.type = :type)
-  AND (n.status = 'active' OR :include_archived)
+WHERE {RECALLABLE.format(n="n")}
 LIMIT :limit
 """
 #: How many notes a term matches, counted only up to a cap (a cheap walk of its posting list).

@@ -196,9 +196,8 @@ def rank(
     if not rows:
         return []
     scored = _scored(rows, plan, now)
-    coverages = {s.path: s.coverage for s in scored}
     scored.sort(key=lambda s: (-s.score, s.path))
-    ordered = _diversify(scored, coverages)
+    ordered = _diversify(scored)
     # Only the results asked for are made: recall ranks 60 to 120 candidates for 10 to 20.
     return [_recalled(rows[s.at][0], s) for s in ordered[:limit]]
 
@@ -277,7 +276,7 @@ def _recalled(row: MemoryRow, scored: _Scored) -> Recalled:
     )  # fmt: skip
 
 
-def _diversify(ranked: list[_Scored], coverage: Mapping[str, float]) -> list[_Scored]:
+def _diversify(ranked: list[_Scored]) -> list[_Scored]:
     """Move a memory whose every source is already cited by a better one after the others.
 
     Several memories learned from one message say related things; the top of the list is
@@ -293,7 +292,7 @@ def _diversify(ranked: list[_Scored], coverage: Mapping[str, float]) -> list[_Sc
     reflections = 0
 
     def answers(result: _Scored) -> bool:
-        return result.type != "reflection" and coverage.get(result.path, 0.0) >= MEMBER_ANSWERS
+        return result.type != "reflection" and result.coverage >= MEMBER_ANSWERS
 
     for i, result in enumerate(ranked):
         if i in placed:
@@ -404,9 +403,12 @@ def recall(
     type: str | None = None,
     include_archived: bool = False,
     now: datetime | None = None,
+    plan: QueryPlan | None = None,
 ) -> list[Recalled]:
-    """The `limit` memories most relevant to `message`, best first."""
-    plan = build_query(message)
+    """The `limit` memories most relevant to `message`, best first (`plan`: its
+    `build_query`, when the caller already has it)."""
+    if plan is None:
+        plan = build_query(message)
     if not plan.terms:
         return []
     wanted = max(CANDIDATES, limit)
@@ -440,12 +442,8 @@ def as_recalled(rows: Iterable[MemoryRow], now: datetime | None = None) -> list[
     if not plain:
         return []
     # Scored as `rank` scores them, but neither sorted nor diversified: the order is theirs.
-    return [
-        _recalled(row, s)
-        for (row, _), s in zip(
-            plain, _scored(plain, QueryPlan(()), now or datetime.now()), strict=True
-        )
-    ]
+    scored = _scored(plain, QueryPlan(()), now or datetime.now())
+    return [_recalled(plain[s.at][0], s) for s in scored]
 
 
 def profile(index: Index, *, limit: int = 20, now: datetime | None = None) -> list[Recalled]:

@@ -169,11 +169,11 @@ def decode_list(value: object) -> tuple[str, ...]:
     return tuple(map(str, loaded)) if isinstance(loaded, list) else ()
 
 
-def row_maker(columns: tuple[str, ...]) -> Callable[[Sequence[Any]], MemoryRow]:
-    """How to make a `MemoryRow` from a plain row of these columns (a cursor's description,
-    read once per statement): for a read that makes many rows, without `sqlite3.Row`'s keys
+def row_maker(cursor: sqlite3.Cursor) -> Callable[[Sequence[Any]], MemoryRow]:
+    """How to make a `MemoryRow` from a plain row of the cursor's last statement (its
+    description, read once): for a read that makes many rows, without `sqlite3.Row`'s keys
     asked of each. Columns that are not `notes` columns (a score) are left to the caller."""
-    make: Callable[[Sequence[Any]], MemoryRow] = _plan(columns)
+    make: Callable[[Sequence[Any]], MemoryRow] = _plan(tuple(d[0] for d in cursor.description))
     return make
 
 

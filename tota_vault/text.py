@@ -202,7 +202,6 @@ def fts_phrase_query(text: str) -> str:
 #: Characters `WORD_RE` starts a word with that cannot continue one ("×", "÷" are in À-ÿ but
 #: are not word characters): a word holding one starts there.
 _STARTS_ONLY = frozenset("×÷")
-_CONTINUES = re.compile(r"[\w'’+-]")
 #: The characters `WORD_RE` starts a word with (`[A-Za-zÀ-ÿ0-9]`), as a set: one look-up a
 #: character rather than a regex match (recall asks several for every candidate).
 _START_CHARS = frozenset(
@@ -215,6 +214,11 @@ def _continues(char: str) -> bool:
     """Whether `WORD_RE` continues a word with this character (`[\\w'’+-]`: Python's `\\w`
     is `str.isalnum()` and the underscore)."""
     return char.isalnum() or char in "_'’+-"
+
+
+def _folded(word: str) -> str | None:
+    """A `WORD_RE` match as `tokens` gives it (None when only edging apostrophes and hyphens)."""
+    return word.lower().replace("’", "'").strip("'-") or None
 
 
 @lru_cache(maxsize=4096)
@@ -265,21 +269,7 @@ class StemFinder:
 
     def _stem_at(self, text: str, at: int) -> str | None:
         """The stem of the word starting at `at`, when one does and it is asked for."""
-        # A hit inside a word ("bed" in "embedded"): after a character a word starts with,
-        # a character that continues one is inside that word, so no word starts there (the
-        # walk back in `_word_at` finds the same, at more cost).
-        before = text[at - 1] if at else " "
-        if before in _START_CHARS and _continues(text[at]):
-            return None
-        if not (_continues(before) or before in _STARTS_ONLY):
-            # Between words (the usual hit: the word itself): a word starts here or nowhere,
-            # so no walk back.
-            match = WORD_RE.match(text, at)
-            word = None
-            if match is not None:
-                word = match.group(0).lower().replace("’", "'").strip("'-") or None
-        else:
-            word = self._word_at(text, at)
+        word = self._word_at(text, at)
         if word is None or word.endswith("'s"):
             return None
         stemmed = _form(word)
@@ -296,15 +286,23 @@ class StemFinder:
         # Back to where the scanner is surely between words: before a run of characters that
         # continue a word (and a start-only character right before that run, which begins a
         # word that runs on through it).
+        # A hit inside a word ("bed" in "embedded"): after a character a word starts with,
+        # a character that continues one is inside that word, so no word starts there.
+        before = text[at - 1] if at else " "
+        if before in _START_CHARS and _continues(text[at]):
+            return None
         start = at
-        while start > 0 and _CONTINUES.match(text, start - 1):
+        while start > 0 and _continues(text[start - 1]):
             start -= 1
         if start > 0 and text[start - 1] in _STARTS_ONLY:
             start -= 1
+        if start == at:
+            # Between words (the usual hit: the word itself): a word starts here or nowhere.
+            found = WORD_RE.match(text, at)
+            return None if found is None else _folded(found.group(0))
         for match in WORD_RE.finditer(text, start):
             if match.start() == at:
-                word = match.group(0).lower().replace("’", "'").strip("'-")
-                return word or None
+                return _folded(match.group(0))
             if match.start() > at:
                 return None
         return None

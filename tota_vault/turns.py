@@ -400,13 +400,8 @@ class TurnStore:
 
     def forget_conversation(self, conversation_id: str) -> int:
         """Delete every turn of one conversation; return how many."""
-        return self._delete(FORGET_CONVERSATION, [(conversation_id,)])
-
-    def _delete(self, sql: str, params: Sequence[tuple[str, ...]]) -> int:
-        if not params:
-            return 0
         with self._write() as conn:
-            return max(0, conn.executemany(sql, params).rowcount)
+            return max(0, conn.execute(FORGET_CONVERSATION, (conversation_id,)).rowcount)
 
     def clear(self) -> int:
         """Delete every turn; return how many there were."""

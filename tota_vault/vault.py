@@ -596,6 +596,7 @@ class Vault:
         # Turns have no type: a recall of one type is of memories alone.
         with_turns = type is None and load_config(self.root).turns
         index = self.open_index()
+        plan = build_query(text)
         memories = _no_repeated_paths(
             recall_memories(
                 index,
@@ -604,12 +605,13 @@ class Vault:
                 type=type,
                 include_archived=include_archived,
                 now=now,
+                plan=plan,
             )  # fmt: skip
         )
         if not with_turns:
             return memories
         store = index.turns()
-        hits = store.search(build_query(text).terms, limit=TURN_DEPTH)
+        hits = store.search(plan.terms, limit=TURN_DEPTH)
         settled = store.settled([h.source for h in hits], include_archived=include_archived)
         hits = [h for h in hits if h.source not in settled]
         picks = fuse(
