@@ -236,6 +236,7 @@ _AFTER_PRONOUN = re.compile(
 #: clause's subject ("my dog would love it" does not say what the dog loves), and a noun
 #: right before a subject pronoun heads the relative clause the pronoun is in ("the way it
 #: flows"): neither can be what the pronoun stands for.
+_CLAUSE_END = re.compile(rf"{_CLAUSE_BREAK}\s*$", re.I)
 _WORD = rf"(?!{_CLAUSE_BREAK})[\w'-]+"
 _GOVERNOR = re.compile(
     rf"(?:\b(?:a|an|the|my|our|his|her|their|your)\s+(?:{_WORD}\s+){{0,2}}?)?{_WORD}\s+"
@@ -246,7 +247,7 @@ _GOVERNOR = re.compile(
 )
 #: A place named before "there": a name, or a preposition of place with its noun.
 _PLACE_ANTECEDENT = re.compile(
-    r"(?<!^)\b(?!I\b|I')[A-Z][a-z]+|"
+    r"(?<!^)\b[A-Z][a-z]+|"
     r"\b(?:in|at|from|near|around|visit|visited|visiting)\s+(?:the\s+|a\s+|an\s+|my\s+|"
     r"our\s+)?[\w-]{3,}|\bto\s+(?:the|a|an|my|our)\s+[\w-]{3,}",  # "to spend": no place
 )
@@ -327,16 +328,14 @@ def _unbound(sentence: str) -> bool:
         word, start = match.group("word").lower(), match.start()
         after, before = sentence[match.end() :], sentence[:start]
         if word == "they":  # a subject: "... was when they played at the Garden"
-            if re.search(_CLAUSE_BREAK + r"\s*$", before, re.I) and not _PLURAL_ANTECEDENT.search(
-                before
-            ):
+            if _CLAUSE_END.search(before) and not _PLURAL_ANTECEDENT.search(before):
                 return True
             continue
         if word in ("that", "this") and not _AFTER_PRONOUN.match(after):
             continue  # a determiner ("that game") or a conjunction ("I know that she ...")
         if word == "it" and _CATAPHORIC_IT.match(sentence[start:]):
             continue
-        if re.search(_CLAUSE_BREAK + r"\s*$", before, re.I) and word != "them":
+        if word != "them" and _CLAUSE_END.search(before):
             if not _content_before(before):
                 return True  # "... and it was amazing" with nothing before it
             continue

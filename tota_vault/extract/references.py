@@ -10,6 +10,7 @@ people a speaker names as theirs ("my son Theo") let later sentences about them,
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..text import STOPWORDS
 from .chatter import (
@@ -68,6 +69,16 @@ def reply_context(previous: Message | None, message: Message, cleaned: str | Non
 MAX_QUESTION_CHARS = 160
 
 
+def _plain(part: str) -> str:
+    """A sentence without the greeting, verdict and filler that open it."""
+    return FILLER.sub("", VERDICT.sub("", GREETING.sub("", part))).strip(" ,")
+
+
+def _body(text: str) -> str:
+    """`text` without the "Name: " that `reply_context` puts before a message."""
+    return text.split(": ", 1)[-1] if ": " in text[:40] else text
+
+
 def antecedent_of(context: str) -> str | None:
     """What a reply refers to: the last sentence of the message before that stands alone (the
     question it answers, "Do you have any pets?", or the statement it takes up), or None."""
@@ -77,7 +88,7 @@ def antecedent_of(context: str) -> str | None:
     if not parts:
         return None
     for part in reversed(parts):
-        part = FILLER.sub("", VERDICT.sub("", GREETING.sub("", part))).strip(" ,")
+        part = _plain(part)
         if len(re.findall(r"[\w']+", part)) < 3 or len(part) > MAX_QUESTION_CHARS:
             continue
         if DEICTIC_SUBJECT.match(part) or DEMONSTRATIVE_END.search(part):
@@ -253,12 +264,12 @@ def resolve_reference(antecedent: str | None, sentence: str) -> str | None:
     if placed is not None:
         return placed
     liked = _LIKED.match(antecedent.strip()) or _FAVORITE.match(antecedent.strip())
-    pronoun = _REPLY_OBJECT.search(sentence)
     if liked is None:
         titles = _titles(antecedent)
         if len(titles) != 1:
             return None  # none, or several: which one "it" is, the rules cannot tell
         return _replace_it(sentence, titles[0])
+    pronoun = _REPLY_OBJECT.search(sentence)
     if pronoun is None:
         return None
     thing = liked.group("object").strip(" ,")
@@ -317,12 +328,14 @@ def resolve_with_answer(answer: str | None, sentence: str) -> str | None:
 #: "It" as an object: after a word that opens no clause, and before no verb of its own
 #: ("I saw it twice", not "I think it was good"), nor an infinitive or clause it announces
 #: ("I find it hard to ...").
+_ANNOUNCES = r"(?:to\s+[a-z]+|that|when|if)\b"
 _OBJECT_IT = re.compile(
     r"(?<=\w )(?<!\band )(?<!\bbut )(?<!\bso )(?<!\bbecause )(?<!\bthat )(?<!\bthink )"
     r"(?<!\bthought )(?<!\bhope )(?<!\bguess )(?<!\bknow )(?<!\bfeel )(?<!\bfelt )"
     r"(?<!\blike )(?<!\bsure )\bit\b"
     r"(?!'|\s+(?:is|was|will|would|has|had|can|could|does|did|might|must|should|seems|looks|"
-    r"sounds|makes|takes|gets|feels)\b)(?!(?:\s+[\w'-]+){0,3}?\s+(?:to\s+[a-z]+|that|when|if)\b)",
+    r"sounds|makes|takes|gets|feels)\b)"
+    rf"(?!(?:\s+[\w'-]+){{0,3}}?\s+{_ANNOUNCES})",
     re.I,
 )
 
@@ -411,7 +424,8 @@ def _uncapitalised(head: str) -> str:
     return head[0].lower() + head[1:] if common else head
 
 
-def _nearest(text: str) -> str:
+@lru_cache(maxsize=256)
+def _nearest(text: str) -> tuple[str, list[str]]:
     """The last sentence of `text` with words of its own: small talk and a verdict on what
     was said before it ("That's great!", "Me too!") name nothing, so the one before is read.
     A sentence that leans on one before it ("But I only drink it in the morning") names
@@ -419,19 +433,21 @@ def _nearest(text: str) -> str:
     rules cannot tell:
     "I love Italian food. I've been learning to make pasta." gives "it" nothing it can be
     sure of (the pasta, in words no pattern here reads)."""
-    body = text.split(": ", 1)[-1] if ": " in text[:40] else text
-    parts = [p.strip() for p in split_sentences(body) if p.strip()]
+    parts = [p.strip() for p in split_sentences(_body(text)) if p.strip()]
     for part in reversed(parts):
-        part = FILLER.sub("", VERDICT.sub("", GREETING.sub("", part))).strip(" ,")
-        if part and not (
-            DEICTIC_SUBJECT.match(part)
+        part = _plain(part)
+        if (
+            not part
+            or DEICTIC_SUBJECT.match(part)
             or SMALL_TALK.match(part)
             or len(re.findall(r"[\w']+", part)) < 3
             or _SELF_STATE.match(part)
-            or (not things_named(part) and conversational(part) == DANGLING)
         ):
-            return part  # (a sentence that leans on one before it names nothing new)
-    return ""
+            continue
+        things = things_named(part)
+        if things or conversational(part) != DANGLING:
+            return part, things  # (a sentence that leans on one before it names nothing new)
+    return "", []
 
 
 #: "I'm not very good, though.": the speaker and a state, no thing named.
@@ -447,8 +463,8 @@ def things_named(text: str) -> list[str]:
     each sentence likes, does or asks about (`_LIKED`), a favourite, a quoted title or a
     name of several capitalised words; each once."""
     found: list[str] = []
-    for part in split_sentences(text.split(": ", 1)[-1] if ": " in text[:40] else text):
-        part = FILLER.sub("", VERDICT.sub("", GREETING.sub("", part.strip()))).strip(" ,")
+    for part in split_sentences(_body(text)):
+        part = _plain(part.strip())
         liked = _LIKED.match(part) or _FAVORITE.match(part)
         named = [liked.group("object").strip(" ,")] if liked else _titles(part)
         subject = _COPULAR_SUBJECT.match(part)
@@ -481,9 +497,7 @@ _SUBJECT_IT = re.compile(r"^It(?:'s| is| was)\b")
 #: What "it" announces: an infinitive or a clause a few words after it ("It's hard to say").
 #: After a determiner the infinitive belongs to a noun ("It's a great way to relax"): that
 #: "it" is a thing said before.
-_ANNOUNCED = re.compile(
-    r"(?!(?:a|an|the|my|one|such a)\s)(?:[\w'-]+\s+){0,3}?(?:to\s+[a-z]+|that|when|if)\b"
-)
+_ANNOUNCED = re.compile(rf"(?!(?:a|an|the|my|one|such a)\s)(?:[\w'-]+\s+){{0,3}}?{_ANNOUNCES}")
 
 
 #: A sentence that weighs one thing against another names two, though the rules may see only
@@ -499,10 +513,9 @@ def resolve_from(text: str | None, sentence: str, *, subject: bool = False) -> s
     names none or several (then which one "it" is, the rules cannot tell). "It" may be the
     object ("I've never seen it") or the subject ("It's a great way to relax" after "I love
     playing ping pong!" is "Playing ping pong is a great way to relax")."""
-    nearest = _nearest(text) if text else ""
+    nearest, things = _nearest(text) if text else ("", [])
     if _ALTERNATIVES.search(nearest):
         return None  # "Tailwind instead of Bootstrap": two things, whichever one a name shows
-    things = things_named(nearest) if nearest else []
     if len(things) != 1 or len(things[0].split()) > 8 or "," in things[0]:
         return None  # none, several, or a list ("camping, fishing and hiking") for one "it"
     thing = things[0]

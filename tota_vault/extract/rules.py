@@ -253,6 +253,8 @@ class RuleExtractor:
         statement is kept with it instead."""
         message, label = turn.message, turn.label
         resolved = None
+        # The message's own sentence that has a thing ("I have an iPhone"), or None.
+        own_thing = turn.said if turn.said and _HAS_A_THING.search(turn.said) else None
         if not own and turn.question is not None:  # "Neovim, always. I prefer it over ..."
             resolved = resolve_with_answer(turn.answer, sentence)
         if resolved is None and not own:
@@ -260,7 +262,7 @@ class RuleExtractor:
             # ("I've heard good things about Bake Off. I've never seen it."), then the last
             # turn's sentence it answers, then anything the last turn named, if one thing
             resolved = resolve_from(turn.said, sentence)
-            if resolved is None and _passes_on(turn.said):
+            if resolved is None and own_thing is None and _passes_on(turn.said):
                 resolved = resolve_reference(turn.antecedent, sentence) or resolve_from(
                     turn.context, sentence
                 )
@@ -277,10 +279,10 @@ class RuleExtractor:
         said = f"{turn.answer} {sentence}" if turn.answer else sentence
         if own and turn.stated is not None:
             said = f"{turn.stated.rstrip(' .!')}. {sentence}"
-        elif turn.said is not None and _HAS_A_THING.search(turn.said):
+        elif own_thing is not None:
             # "I have an iPhone. I love it.": the message's own sentence names the thing; the
             # last turn's question would read as what is loved
-            own, said = True, f"{turn.said.rstrip(' .!')}. {sentence}"
+            own, said = True, f"{own_thing.rstrip(' .!')}. {sentence}"
         text = self._answer_text(None if own else turn.antecedent, said, message, label)
         turn.antecedent = turn.question = None
         return replace(kept, text=text, quote=turn.quote)
@@ -470,8 +472,6 @@ def _passes_on(said: str | None) -> bool:
     stands for, in words the rules cannot parse: the last turn is then not looked at."""
     if said is None:
         return True
-    if _HAS_A_THING.search(said):
-        return False  # "I have an iPhone. I love it.": "it" is the iPhone, not the last turn's
     return bool(DEICTIC_SUBJECT.match(said) or is_small_talk(said) or SMALL_TALK.match(said))
 
 
