@@ -66,29 +66,20 @@ def test_recall_argv(argv: list[str], expected: dict | None):
     assert recall_argv(argv) == expected
 
 
-def test_the_table_is_the_same_without_rich_emoji_names(vault, monkeypatch, capsys):
-    """`print_search` turns off rich's emoji codes unless a plain-string cell has a colon: the
-    table is the same bytes as with them on, and an invalid note's `:tada:` type still shows
-    as rich always drew it."""
-    import rich.console
+def test_the_table_shows_a_persons_words_as_written(vault, monkeypatch, capsys):
+    """`tota search`'s table prints what the notes say: an emoji code in a type is not
+    replaced, and an escape sequence in a hand-written note is shown escaped, never sent to
+    the terminal (tota_vault/cli_table.py)."""
     from conftest import write
 
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
     vault.remember("preference", "Likes green tea: sencha, gyokuro :tada: at noon.")
-    vault.remember("habit", "Drinks green tea after lunch.")
-    hits = vault.search("green tea")
-    print_search(vault, "green tea", hits, as_json=False)
-    drawn = capsys.readouterr().out
-
-    class AlwaysEmoji(rich.console.Console):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **{**kwargs, "emoji": True})
-
-    monkeypatch.setattr(rich.console, "Console", AlwaysEmoji)
-    print_search(vault, "green tea", hits, as_json=False)
-    assert capsys.readouterr().out == drawn and ":tada:" in drawn  # a Text cell: as written
-    monkeypatch.undo()
-    write(vault.root, "habit/Odd.md", "---\ntype: ':tada: party'\n---\nGreen tea notes.\n")
+    write(vault.root, "habit/Odd.md", "---\ntype: ':tada: party'\n---\nGreen tea \x1b[2J notes.\n")
     vault.sync()
     hits = vault.search("green tea")
     print_search(vault, "green tea", hits, as_json=False)
-    assert "\N{PARTY POPPER} party" in capsys.readouterr().out
+    drawn = capsys.readouterr().out
+    assert ":tada: party" in drawn and "gyokuro :tada: at noon" in drawn
+    assert "\x1b" not in drawn and "Green tea \\x1b[2J notes." in drawn
+    assert drawn.startswith("type ") and "conf.  evidence\n" in drawn

@@ -136,9 +136,9 @@ def test_a_table_of_results_loads_no_manager(sample_dir: Path) -> None:
     assert not {"tota_vault.manage", "tota_vault.recall", "tota_vault.notes"} & modules
 
 
-def test_a_table_of_results_loads_no_emoji_names(sample_dir: Path) -> None:
-    """rich's table of emoji names is loaded only for a cell that could hold an emoji code
-    (a colon in a plain-string cell, see cli_fast.print_search): never for memories."""
+def test_a_table_of_results_loads_no_rich(sample_dir: Path) -> None:
+    """The table is drawn by tota_vault.cli_table: rich, which alone cost more than the rest
+    of a search process, is for the interactive menu."""
     modules, out = loaded_by(["--vault", str(sample_dir), "search", "postgres"])
-    assert "PostgreSQL" in out and "rich.table" in modules
-    assert "rich._emoji_codes" not in modules
+    assert "PostgreSQL" in out and "tota_vault.cli_table" in modules
+    assert not {name for name in modules if name == "rich" or name.startswith("rich.")}

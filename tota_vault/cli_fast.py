@@ -136,35 +136,43 @@ def print_search(vault: Vault, query: str, hits: list[Hit], as_json: bool) -> No
     if not hits:
         print(f"No notes match {query!r}.")
         return
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
+    import shutil
+
+    from .cli_table import Column, Line, colour_for, draw
 
     short = vault.short_ids(hit.memory_id for hit in hits)
-    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    table.add_column("type")
-    table.add_column("memory", overflow="fold")
-    table.add_column("conf.", justify="right")
-    table.add_column("evidence")
+    columns = (Column("type", wraps=True), Column("memory", wraps=True, folds=True),
+               Column("conf.", justify="right"), Column("evidence"))  # fmt: skip
+    rows: list[list[list[Line]]] = []
     for hit in hits:
         row = hit.row
-        cell = Text(row.title, style="bold")
-        cell.append("\n")
-        for piece, matched in hit.snippet_parts():
-            cell.append(piece.replace("\n", " "), style="reverse" if matched else "")
+        snippet: Line = [
+            (piece.replace("\n", " "), "reverse" if matched else "")
+            for piece, matched in hit.snippet_parts()
+        ]
         named = f"{short[row.memory_id]}  " if row.memory_id in short else ""
-        cell.append(f"\n{named}{row.path}", style="dim")
+        memory = [[(row.title, "bold")], snippet, [(f"{named}{row.path}", "dim")]]
         if row.error:
-            cell.append(f"\ninvalid: {row.error}", style="red")
+            memory.append([(f"invalid: {row.error}", "red")])
         conf = "" if row.confidence is None else f"{row.confidence:.2f}"
-        table.add_row(row.type or "-", cell, conf, row.evidence or "-")
-    # rich replaces `:name:` emoji codes in every plain-string cell, and imports its table of
-    # emoji names to do so (8-14 ms of a search process's imports on the loaded bench
-    # machine): only a string with a colon can hold one (the headers, confidences and
-    # evidence never do; a person's invalid `type` might), so it is imported only then and
-    # the output is the same byte for byte (tests/test_cli_fast.py).
-    emoji = any(":" in (hit.row.type or "") for hit in hits)
-    Console(highlight=False, soft_wrap=False, emoji=emoji).print(table)
+        rows.append(
+            [[[(row.type or "-", "")]], memory, [[(conf, "")]], [[(row.evidence or "-", "")]]]
+        )
+    # COLUMNS, then the terminal's own width; 80 when the output is a pipe or a file.
+    width = shutil.get_terminal_size().columns
+    _write(draw(columns, rows, width=width, colour=colour_for(sys.stdout)))
+
+
+def _write(text: str) -> None:
+    """`text` on stdout; characters its encoding cannot hold (a legacy Windows code page)
+    are replaced there rather than failing the command."""
+    try:
+        sys.stdout.write(text)
+    except UnicodeEncodeError:
+        sys.stdout.flush()
+        encoding = sys.stdout.encoding or "utf-8"
+        sys.stdout.buffer.write(text.encode(encoding, errors="replace"))
+        sys.stdout.flush()
 
 
 def _error(message: str) -> None:
