@@ -368,7 +368,8 @@ def test_integrity_runs(work, tmp_path, capsys):
 def test_doctor_secrets_runs(work, tmp_path, capsys):
     _run("doctor_secrets", work, tmp_path, "--size", str(SMALL), "--runs", "1")
     data = json.loads((tmp_path / "doctor_secrets.json").read_text())
-    assert data["notes"] > 0 and data["doctor_ms"] >= data["scan_ms"] > 0
+    # Both are timed, separately: which is larger is up to a shared machine, not the code.
+    assert data["notes"] > 0 and data["doctor_ms"] > 0 and data["scan_ms"] > 0
     assert "| find_stored_secrets |" in capsys.readouterr().out
 
 

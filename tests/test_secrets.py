@@ -268,6 +268,17 @@ PROSE_PASSWORDS = [
     case("The password for my old bank account is Gr33n#1", "password", "Gr33n#1"),
     case("the wifi password is sunshine", "password", "sunshine"),
     case("wifi password: 'lemon tree'", "password", "lemon tree"),
+    # Found by a user-style review (2026-12-02), each stored word for word before:
+    case("The staging admin login is admin / Kx9#mPq2vL and I use it for smoke tests.", "password", "Kx9#mPq2vL"),
+    case("For the VPN I log in as rvdberg with the passphrase 'blue-horse-battery-77'.", "password", "blue-horse-battery-77"),
+    case("I connect with mysql -u root -pS3cretP4ss! to my local database for testing.", "password", "S3cretP4ss!"),
+    case("My laptop login is ruben and Zebra!Moon88, I use it every day at work.", "password", "Zebra!Moon88"),
+    case("I use the credentials deploy:Gh7$kLm2pQ for the staging server every morning.", "password", "Gh7$kLm2pQ"),
+    case("I run PGPASSWORD=Xy7pq9Lm psql -h db every day.", "password", "Xy7pq9Lm"),
+    case('export GITHUB_SECRET="q8Vn2!zz" in my shell profile', "password", "q8Vn2!zz"),
+    case("I mirror it with sshpass -p Secr3t! ssh backup@nas nightly", "password", "Secr3t!"),
+    case("the deploy script runs restic --password Tq9#vv21 backup", "password", "Tq9#vv21"),
+    case("my passphrase \"correct horse\" is old", "password", "correct horse"),
 ]  # fmt: skip
 URL_CREDENTIALS = [
     case("the db is postgres://admin:S3cretPw@db.example.com:5432/app", "url_credentials", "S3cretPw"),
@@ -332,6 +343,18 @@ NEAR_MISSES = [
     pytest.param("I need to reset my password", id="reset-password"),
     pytest.param("my PIN is too easy to guess", id="pin-no-value"),
     pytest.param("the door code changed last week", id="door-code-changed"),
+    pytest.param("the login flow / OAuth2 is new", id="login-noun-then-slash"),
+    pytest.param("the login is alice and she rotates it", id="login-then-a-word"),
+    pytest.param("I log in to GitHub with my key", id="login-to-a-site"),
+    pytest.param("sign in at 9:00 please", id="sign-in-at-a-time"),
+    pytest.param("the login page is at example.com/login2024", id="login-page-url"),
+    pytest.param("mysql -u root -p mydb", id="mysql-asks-for-the-password"),
+    pytest.param("mysql -P3306 -h db", id="mysql-port"),
+    pytest.param("use --password to set it", id="password-option-without-value"),
+    pytest.param("docker login --password-stdin < token.txt", id="password-stdin"),
+    pytest.param("MAX_TOKENS=100 and TOKENIZERS_PARALLELISM=false", id="token-counts"),
+    pytest.param("GIT_ASKPASS=true git fetch", id="askpass-setting"),
+    pytest.param("DB_PASSWORD=$PROD_DB_PASSWORD in the env file", id="variable-reference"),
 ]
 
 
@@ -455,8 +478,8 @@ def test_observe_keeps_every_corpus_secret_out_of_the_vault(
     )
     assert report.secrets[kind] >= 1
     assert "Lives in Porto." in [o.text for o in report.outcomes if o.action == "create"]
-    for data in files(vault.root).values():
-        assert all(value not in data for value in values_of(secret))
+    for name, data in files(vault.root).items():
+        assert all(value not in data and value not in name.encode() for value in values_of(secret))
     shown = json.dumps(report.to_dict())
     assert secret not in shown and report.to_dict()["secrets"][kind] >= 1
 
@@ -777,3 +800,48 @@ def test_doctor_finds_a_token_an_old_vault_stored_as_a_source(vault: Vault) -> N
     path.write_text(path.read_text("utf-8").replace("c#1", f"{GITHUB}#1"), "utf-8")
     vault.sync()
     assert vault.doctor().secrets == [(note.path, "a GitHub token")]
+
+
+#: A user-style review's chat (2026-12-02): five credentials in phrasings the guard missed,
+#: stored word for word in notes, in three file names and in the index's turns, while
+#: `tota doctor` said "All good".
+REVIEWED_CREDENTIALS = [
+    ("The staging admin login is admin / Kx9#mPq2vL and I use it for smoke tests.", "Kx9#mPq2vL"),
+    ("For the VPN I log in as rvdberg with the passphrase 'blue-horse-battery-77'.",
+     "blue-horse-battery-77"),
+    ("I connect with mysql -u root -pS3cretP4ss! to my local database for testing.",
+     "S3cretP4ss"),
+    ("My laptop login is ruben and Zebra!Moon88, I use it every day at work.", "Zebra!Moon88"),
+    ("I use the credentials deploy:Gh7$kLm2pQ for the staging server every morning.",
+     "Gh7$kLm2pQ"),
+]  # fmt: skip
+
+
+def test_tota_extract_keeps_reviewed_credentials_out_of_notes_names_and_turns(
+    tmp_path: Path,
+) -> None:
+    chat = tmp_path / "sec.txt"
+    chat.write_text(
+        "".join(f"User: {text}\n" for text, _ in REVIEWED_CREDENTIALS) + "User: I live in Porto.\n",
+        "utf-8",
+    )
+    root = tmp_path / "v"
+    result = runner.invoke(app, ["--vault", str(root), "extract", str(chat), "--json"])
+    assert result.exit_code == 0, result.output
+    report = single(json.loads(result.stdout))
+    assert "Lives in Porto." in [o["text"] for o in report["outcomes"]]
+    assert report["secrets"]["password"] == len(REVIEWED_CREDENTIALS)
+    stored = every_byte(root)  # notes, their paths, the index and its turns
+    assert b"Porto" in stored
+    for _, value in REVIEWED_CREDENTIALS:
+        assert value.encode() not in stored and value not in result.stdout, value
+
+
+@pytest.mark.parametrize(("text", "value"), REVIEWED_CREDENTIALS)
+def test_doctor_finds_a_reviewed_credential_in_an_old_note(
+    vault: Vault, text: str, value: str
+) -> None:
+    (vault.root / "episode").mkdir(exist_ok=True)
+    (vault.root / "episode" / "old.md").write_text(f"{text}\n", "utf-8")
+    vault.sync()
+    assert vault.doctor().secrets == [("episode/old.md", describe("password"))]

@@ -65,7 +65,7 @@ _LABELS: dict[str, str] = {
         r"(?:recovery|seed|backup|mnemonic|wallet|secret)[ \t]+(?:phrase|words)|mnemonic"
     ),
     "password": (
-        r"pass[ \t-]?words?|pass(?=[ \t]*[:=])|passwd|pwd|pw|passcodes?|"
+        r"pass[ \t-]?words?|pass[ \t-]?phrases?|pass(?=[ \t]*[:=])|passwd|pwd|pw|passcodes?|"
         r"pins?(?:[ \t]+(?:code|number))?|"
         rf"(?:{_THINGS})[ \t]+(?:codes?|pins?|combo|combination|key)|combination|combo|"
         rf"codes?[ \t]+(?:for|to|of|on)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?(?:{_THINGS})s?"
@@ -307,7 +307,10 @@ def _tied(
         seed = _seed_value(text, match.start("value"))
         return [(*seed, kind)] if seed is not None else []
     start, end, value = _value_span(match, "value")
-    if not _accept(kind, label, value, loose=loose):
+    # A quoted value is tied by its quotes however loose the sentence ("with the passphrase
+    # 'blue horse'"): a person quotes a password to give it, not a word about it.
+    quoted = end - start == len(match["value"]) - 2
+    if not _accept(kind, label, value, loose=loose and not quoted):
         return []
     return [(start, end, kind), *_more(text, _after(match), kind, label)]
 

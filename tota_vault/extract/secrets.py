@@ -157,13 +157,43 @@ _LOGIN_RE = re.compile(
     r"unlock(?:s|ed|ing)?[ \t]+(?:it|(?:the|my)[ \t]+[\w-]+))[ \t]+(?:with|using)[ \t]+)" + _VALUE
 )
 # A username and password together: "username alice and the password hunter22", "user: bob
-# pass: x9", "username sam, pw s3cret". The span is the password; the username is no secret.
+# pass: x9", "username sam, pw s3cret". The span is the password; the username is no secret,
+# and no option (`docker login --password-stdin`).
 _PAIR_RE = re.compile(
     r"(?i:\b(?:user(?:[ \t_-]?name)?|login|user[ \t]?id|e-?mail)[\"']?[ \t]*"
     r"(?:is[ \t]+|[:=][ \t]*)?)"
-    r"[^\s\"'`]+[ \t]*(?:,|;|/|\||&|(?i:and|with))?[ \t]*"
+    r"[^\s\"'`-][^\s\"'`]*[ \t]*(?:,|;|/|\||&|(?i:and|with))?[ \t]*"
     r"(?i:(?:(?:the|my|a)[ \t]+)?(?:pass(?:word)?|passwd|pwd|pw)[\"']?[ \t]*"
     r"(?:(?:is|was)[ \t]+|[:=][ \t]*)?)" + _VALUE
+)
+# A login and its password said together without the word "password": "the admin login is
+# admin / Kx9#mPq2vL", "my laptop login is ruben and Zebra!Moon88" (a tie, then the user, a
+# separator, the password), or glued as `user:password` ("the credentials deploy:Gh7$kLm2pQ").
+# The span is the password; only a value shaped like one counts (`_is_strong_value`), so "the
+# login is alice and she" or "the login flow / OAuth2" (no tie) are facts.
+_LOGIN_PAIR_RE = re.compile(
+    r"(?i:\b(?:log[ \t-]?in|logon|sign[ \t-]?in|credentials?|creds)[\"']?)"
+    r"(?:(?i:[ \t]+(?:is|are|was|were)[ \t]+|[ \t]*[:=][ \t]*)(?i:(?:as|for)[ \t]+)?"
+    r"[^\s\"'`/:|,]+(?:[ \t]*[/|,:][ \t]*|[ \t]+(?i:and|with|plus)[ \t]+)"
+    r"|[ \t]+[^\s\"'`/:|,]+:)" + _VALUE
+)
+# A password on a command line: a MySQL or MariaDB client's `-p` takes it glued on (`mysql -u
+# root -pS3cret`; with a space after `-p` it asks instead, and `-P` is the port), `sshpass -p`
+# takes it after a space, and any tool's `--password X` or `--pass X` (`--password=X` is
+# `_PASSWORD_RE`'s). Case-sensitive: these are options, not prose.
+_COMMAND_PASSWORD_RE = re.compile(
+    r"\b(?:mysql\w*|mariadb[\w-]*)\b[^\n]*?(?<![\w-])-p(?P<secret>[^\s\"'`-][^\s\"'`]*)"
+    r"|\bsshpass\b[^\n]*?(?<![\w-])-p[ \t]+"
+    + _VALUE.replace("secret", "secret2")
+    + r"|(?<![\w-])--pass(?:word)?[ \t]+"
+    + _VALUE.replace("secret", "secret3")
+)
+# An environment variable that holds a password, a secret or a token, in capitals as shell
+# variables are: `PGPASSWORD=Xy7pq9Lm`, `export GITHUB_SECRET=...`, `MY_TOKEN="..."`. The word
+# ends the name or a part of it, so `MAX_TOKENS=100` and `TOKENIZERS_PARALLELISM` are not.
+_ENV_SECRET_RE = re.compile(
+    r"(?<![\w$-])(?=[A-Z])[A-Z0-9_]*?(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|"
+    r"SECRET_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH)(?:_[A-Z0-9_]*)?[ \t]*=[ \t]*" + _VALUE
 )
 # A password inside a URL's user info: `postgres://user:pass@host`, `redis://:pass@host`,
 # `https://name:token@example.com`. The span is the password: the rest of the URL is a fact.
@@ -226,10 +256,20 @@ def _has_digit(text: str) -> bool:
     return bool(_DIGIT_RE.search(text))
 
 
+#: A reference to an environment variable (`$DB_PASS`, `${TOKEN}`, `%APPDATA%`): the value
+#: lives elsewhere, the text holds only its name.
+_VARIABLE_RE = re.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_][A-Za-z0-9_]*%")
+
+
 def _is_password_value(text: str) -> bool:
     first = text.split()[0].lower() if text.split() else ""
     # A value that is already a redaction is not a new secret: redact is idempotent.
-    return bool(first) and first not in NOT_A_PASSWORD and not first.startswith(_PLACEHOLDER)
+    return (
+        bool(first)
+        and first not in NOT_A_PASSWORD
+        and not first.startswith(_PLACEHOLDER)
+        and not _VARIABLE_RE.fullmatch(text)
+    )
 
 
 #: Words after "set the password to" that say what the setting does, not what it is
@@ -258,6 +298,35 @@ def _looks_like_password(text: str) -> bool:
     """A token a person would not write as a word: it holds a digit or a symbol, or it was
     quoted (the span of a quoted value has lost its quotes, so spaces mean it was)."""
     return " " in text or bool(_SYMBOL_RE.search(text))
+
+
+def _is_strong_value(text: str) -> bool:
+    """A token a person writes only as a password: six characters or more, letters with a
+    digit or a symbol, and not an e-mail address, a web address or a path."""
+    return (
+        len(text) >= 6
+        and _is_password_value(text)
+        and any(char.isalpha() for char in text)
+        and bool(_SYMBOL_RE.search(text))
+        and not _EMAIL_RE.fullmatch(text)
+        and "://" not in text
+        and not text.startswith(("/", "~", "$", "["))
+    )
+
+
+#: Values of a secret-named variable that are settings, not secrets (`GIT_ASKPASS=true`).
+_NOT_A_VALUE = frozenset("true false yes no on off null none nil undefined empty 0 1".split())
+
+
+def _is_env_value(text: str) -> bool:
+    # A path (`PWD=/home/me`, the shell's own working directory) or a reference to another
+    # variable (`$DB_PASS`) holds no secret itself.
+    return (
+        len(text) >= 4
+        and _is_password_value(text)
+        and text.lower() not in _NOT_A_VALUE
+        and not text.startswith(("$", "/", "~", "."))
+    )
 
 
 def _is_code_value(text: str) -> bool:
@@ -342,6 +411,10 @@ PATTERNS: tuple[Row, ...] = (
     ("password", _CODE_RE, _is_code_value, ("code", "key", "pin")),
     ("password", _LOGIN_RE, _is_login_value, ("log", "sign", "unlock")),
     ("password", _PAIR_RE, _is_password_value, ("user", "login", "mail")),
+    ("password", _LOGIN_PAIR_RE, _is_strong_value, ("log", "sign", "cred")),
+    ("password", _COMMAND_PASSWORD_RE, _is_password_value,
+        ("mysql", "mariadb", "sshpass", "--pass")),
+    ("password", _ENV_SECRET_RE, _is_env_value, ("pass", "pwd", "secret", "token", "key", "auth")),
     ("iban", _IBAN_RE, _is_iban, _DIGITS),
     ("national_id", _SSN_RE, None, ("-",)),
     ("national_id", _NINO_RE, None, _DIGITS),
@@ -406,13 +479,20 @@ def _span(match: re.Match[str]) -> tuple[int, int, str]:
 
     A quoted value loses its quotes; an unquoted one its trailing sentence punctuation.
     """
-    if "secret" not in match.re.groupindex:
+    # A pattern of several alternatives names each one's value `secret`, `secret2`, ...
+    group = next((g for g in match.re.groupindex if g.startswith("secret") and match[g]), None)
+    if group is None:
         return match.start(), match.end(), match.group()
-    start, end = match.span("secret")
-    value = match["secret"]
+    start, end = match.span(group)
+    value = match[group]
     if len(value) >= 2 and value[0] in _QUOTES and value[-1] == value[0]:
         return start + 1, end - 1, value[1:-1]
     stripped = value.rstrip(_TRAILING).rstrip()
+    after = match.string[end : end + 2]
+    if stripped != value and len(after) == 2 and after[0] == " " and after[1].islower():
+        # "!" and "?" end a sentence only where none goes on: in "mysql -pS3cret! to my db"
+        # or "sshpass -p Secr3t! ssh host" they are the password's own.
+        stripped = value.rstrip(_TRAILING.replace("!", "").replace("?", "")).rstrip()
     return start, start + len(stripped), stripped
 
 
