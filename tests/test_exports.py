@@ -438,7 +438,13 @@ def test_format_chatgpt_on_something_else_is_a_clear_error(tmp_path: Path):
 def test_a_transcript_that_grows_keeps_its_id_and_learns_only_the_new_lines(tmp_path: Path):
     vault = tmp_path / "v"
     chat = tmp_path / "chat.txt"
-    opening = "User: I prefer tea over coffee.\nAssistant: Noted.\nUser: I live in Porto.\n"
+    # An opening of three messages with 200 characters or more fixes the id (a shorter one
+    # runs on: `messages.take_opening`, and the test below).
+    opening = (
+        "User: I prefer tea over coffee, green tea mostly, and I drink it without sugar.\n"
+        "Assistant: Noted. Green tea without sugar it is; I will keep that in mind.\n"
+        "User: I live in Porto, in an old flat near the river with a view of the bridges.\n"
+    )
     chat.write_text(opening, "utf-8")
     first = single(extract(vault, str(chat)))
     chat.write_text(
@@ -448,3 +454,20 @@ def test_a_transcript_that_grows_keeps_its_id_and_learns_only_the_new_lines(tmp_
     assert second["conversation_id"] == first["conversation_id"]
     assert second["counts"].get("merge", 0) == 0  # nothing said before is confirmed again
     assert second["counts"]["create"] == 1, second
+
+
+def test_a_short_opening_that_grows_gets_a_new_id_and_loses_nothing(tmp_path: Path):
+    """The cost of telling apart chats that open with the same small talk: a log whose
+    opening holds under 200 characters gets a new id as it grows; what it said before is
+    confirmed again (merged into the same memories), never duplicated or lost."""
+    vault = tmp_path / "v"
+    chat = tmp_path / "chat.txt"
+    opening = "User: I prefer tea over coffee.\nAssistant: Noted.\nUser: I live in Porto.\n"
+    chat.write_text(opening, "utf-8")
+    first = single(extract(vault, str(chat)))
+    chat.write_text(opening + "Assistant: Nice.\nUser: I work as a nurse.\n", "utf-8")
+    second = single(extract(vault, str(chat)))
+    assert second["conversation_id"] != first["conversation_id"]
+    assert (
+        second["counts"]["create"] == 1 and second["counts"]["merge"] == first["counts"]["create"]
+    )

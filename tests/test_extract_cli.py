@@ -487,3 +487,53 @@ def test_a_long_transcript_is_read_as_it_is_learned(tmp_path: Path, monkeypatch)
     report = extract_json(tmp_path / "v", str(chat))
     assert report["messages"] == 600 and report["counts"]["create"] == 300
     assert learned[0] < 300, learned  # the first step was learned with most lines unread
+
+
+SMALL_TALK = [
+    {"role": "user", "content": "hey"},
+    {"role": "assistant", "content": "Hi! What can I do for you?"},
+    {"role": "user", "content": "quick question"},
+    {"role": "assistant", "content": "Sure"},
+]
+
+
+def test_two_chats_that_open_with_the_same_small_talk_are_two_conversations(tmp_path: Path):
+    """A user-style review (2026-12-02): the id was a digest of the first three messages, so
+    two chats opening "hey" / "Hi! What can I do for you?" / "quick question" were one
+    conversation and the second's fact was skipped as already observed. The opening now runs
+    on while it holds little text (`messages.take_opening`)."""
+    vault = tmp_path / "v"
+    first, second = tmp_path / "j1.json", tmp_path / "j2.json"
+    first.write_text(
+        json.dumps(
+            [*SMALL_TALK, {"role": "user", "content": "I prefer aisle seats on long flights."}]
+        ),
+        "utf-8",
+    )
+    second.write_text(
+        json.dumps(
+            [*SMALL_TALK, {"role": "user", "content": "My son Leo is allergic to peanuts."}]
+        ),
+        "utf-8",
+    )
+    one, two = extract_json(vault, str(first)), extract_json(vault, str(second))
+    assert one["conversation_id"] != two["conversation_id"]
+    created = [o["text"] for o in two["outcomes"] if o["action"] == "create"]
+    assert any("peanuts" in text for text in created), two["outcomes"]
+    again = extract_json(vault, str(second))  # the same chat again: its id, nothing new
+    assert again["conversation_id"] == two["conversation_id"]
+    assert {o["action"] for o in again["outcomes"]} == {"skip"}
+
+
+def test_a_conversation_with_a_full_opening_keeps_the_id_it_had(tmp_path: Path):
+    """Three messages of 200 characters or more are the opening, as before: a vault learned
+    with the earlier ids sees the same conversation under the same id."""
+    from tota_vault.extract.messages import Message, fallback_conversation_id, take_opening
+
+    long = [
+        Message("user", f"{'I like long walks by the river. ' * 3}{n}", str(n)) for n in range(5)
+    ]
+    assert take_opening(long) == long[:3]
+    assert fallback_conversation_id(long) == fallback_conversation_id(long[:3])
+    short = [Message("user", "hi", str(n)) for n in range(20)]
+    assert len(take_opening(short)) == 12  # a cap: a log of one-word lines keeps its id

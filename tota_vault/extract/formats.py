@@ -44,12 +44,12 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import chain, islice
+from itertools import chain
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import ValidationError
 from ..model import ISO_DATE_PATTERN, parse_date
-from .messages import OPENING_MESSAGES, Conversation, Message, fallback_conversation_id
+from .messages import Conversation, Message, fallback_conversation_id, take_opening
 
 if TYPE_CHECKING:
     from .claude_code import ClaudeCodeSession
@@ -767,7 +767,7 @@ def stream_conversations(
         return
     lines = _lines(text.splitlines(), stream)
     messages = _iter_text(lines, source) if kind == "text" else _iter_jsonl(lines, source)
-    opening = list(islice(messages, OPENING_MESSAGES))
+    opening = take_opening(messages)
     if not opening:
         raise ValidationError(f"{source}: no messages")
     yield fallback_conversation_id(opening), chain(opening, messages)

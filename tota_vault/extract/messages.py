@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-__all__ = ["Conversation", "Message", "fallback_conversation_id"]
+__all__ = ["Conversation", "Message", "fallback_conversation_id", "take_opening"]
 
 
 @dataclass(frozen=True)
@@ -47,9 +48,30 @@ class Conversation:
     title: str | None = None
 
 
-#: How many of a conversation's first messages its fallback id is made from: enough that two
-#: different chats almost never open alike, few enough that a log that grows keeps its id.
+#: What a conversation's fallback id is made from: its first `OPENING_MESSAGES` messages, and
+#: more while they hold fewer than `OPENING_CHARACTERS` characters of text, up to
+#: `MAX_OPENING_MESSAGES`. Enough that two different chats almost never open alike (small talk
+#: such as "hey" / "Hi! What can I do for you?" / "quick question" is not: two chats that
+#: opened so were one id, and the second's facts were skipped as already observed), few
+#: enough that a log that grows keeps its id.
 OPENING_MESSAGES = 3
+OPENING_CHARACTERS = 200
+MAX_OPENING_MESSAGES = 12
+
+
+def take_opening(messages: Iterable[Message]) -> list[Message]:
+    """The messages a fallback id is made from, taken from the front of `messages` (an
+    iterator keeps the rest)."""
+    opening: list[Message] = []
+    characters = 0
+    for message in messages:
+        opening.append(message)
+        characters += len(message.content.strip())
+        if len(opening) >= MAX_OPENING_MESSAGES or (
+            len(opening) >= OPENING_MESSAGES and characters >= OPENING_CHARACTERS
+        ):
+            break
+    return opening
 
 
 def fallback_conversation_id(messages: list[Message]) -> str:
@@ -58,17 +80,17 @@ def fallback_conversation_id(messages: list[Message]) -> str:
     It comes from the conversation, never from the file it was saved in: the same chat saved
     as `chat.txt` and `chat (1).txt`, or piped in, is one conversation, learned once; two
     chats both saved as `chat.txt` open differently and are two. The digest covers the role,
-    speaker, text and time of the first `OPENING_MESSAGES` messages: the same conversation
+    speaker, text and time of the opening messages (`take_opening`): the same conversation
     read again (the same file, the same chat in another format, or the same log after more
     was appended to it) keeps its id, so learning it twice changes nothing, while two chats
-    that open differently never collide. A log read while it still holds fewer messages than
-    that gets a new id once it has them; name such a log with `--conversation-id` (or
+    that open differently never collide. A log read while its opening is still shorter than
+    that gets a new id once it is complete; name such a log with `--conversation-id` (or
     `Vault.observe(conversation_id=...)`).
     """
     canonical = json.dumps(
         [
             [m.role, m.name, m.content, m.timestamp.isoformat() if m.timestamp else None]
-            for m in messages[:OPENING_MESSAGES]
+            for m in take_opening(messages)
         ],
         ensure_ascii=False,
     )
