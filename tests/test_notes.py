@@ -578,6 +578,11 @@ TITLES = [
     ("Line one\nLine two", "Line one"),
     ("**Bold** and `code`", "Bold and code"),
     ("tabs\tand\x00controls", "tabs and controls"),
+    # A user-style review: "relationship/The user's advisor is Prof.md", cut at "Prof."
+    ("The user's advisor is Prof. Lindqvist.", "The user's advisor is Prof. Lindqvist"),
+    ("Sees Dr. Okafor on Mondays. Likes tea.", "Sees Dr. Okafor on Mondays"),
+    ("Rereads F. Scott Fitzgerald every summer.", "Rereads F. Scott Fitzgerald every summer"),
+    ("So do I. Then more.", "So do I"),
 ]
 
 

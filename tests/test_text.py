@@ -15,6 +15,7 @@ from tota_vault.text import (
     REFLECTION_STOP,
     STOPWORDS,
     StemFinder,
+    first_sentence,
     fts_any,
     fts_phrase_query,
     fts_quote,
@@ -217,3 +218,21 @@ def test_stem_finder_agrees_with_stemming_every_word(parts, asked):
 )  # fmt: skip
 def test_rarest_within(rare, counts, bound, kept):
     assert rarest_within(rare, counts, bound) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        ("Lives in Porto. Likes tea.", "Lives in Porto."),
+        ("Sees Dr. Okafor on Mondays. Likes tea.", "Sees Dr. Okafor on Mondays."),
+        ("The advisor is Prof. Lindqvist.", "The advisor is Prof. Lindqvist."),
+        ("Likes e.g. Rust and Go. Yes.", "Likes e.g. Rust and Go."),
+        ("So do I. Yes.", "So do I."),
+        ("Ends with Prof.\nNext line", "Ends with Prof."),
+        ("One line\nanother", "One line"),
+        ("No end at all", "No end at all"),
+        ("Really? Yes!", "Really?"),
+    ],
+)  # fmt: skip
+def test_first_sentence(text: str, first: str) -> None:
+    assert first_sentence(text) == first

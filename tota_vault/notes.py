@@ -37,6 +37,7 @@ from .model import (
     memory_from_fields,
 )
 from .sanitize import clean_title
+from .text import first_sentence
 
 __all__ = [
     "MAX_NOTE_BYTES",
@@ -724,7 +725,7 @@ def title_from_text(text: str, *, limit: int = MAX_TITLE_CHARS) -> str:
     """
     # Invisible format characters go first: U+202E would show the name reversed, a zero-width
     # space would make two titles that look the same differ.
-    first = re.split(r"(?<=[.!?])\s+|\n", clean_title(text).strip(), maxsplit=1)[0]
+    first = first_sentence(clean_title(text).strip())
     cleaned = unicodedata.normalize("NFC", first)
     cleaned = re.sub(r"[*_`~]+", "", cleaned)  # Markdown emphasis and code marks
     cleaned = _FORBIDDEN_TITLE_CHARS.sub(" ", cleaned)

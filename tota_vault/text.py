@@ -19,6 +19,7 @@ from functools import lru_cache
 from .errors import QueryError
 
 __all__ = [
+    "ABBREVIATION_END",
     "CUE_WORDS",
     "FUNCTION_WORDS",
     "REFLECTION_STOP",
@@ -27,11 +28,31 @@ __all__ = [
     "StemFinder",
     "fts_any",
     "fts_phrase_query",
+    "first_sentence",
     "fts_quote",
     "rarest_within",
     "stem",
     "tokens",
 ]
+
+#: A period that ends an abbreviation or an initial ends no sentence: "Dr. Okafor",
+#: "Prof. Lindqvist", "F. Scott Fitzgerald", "e.g. Rust". Titles and Latin abbreviations are a
+#: closed class of English; an initial is one capital letter after a space.
+ABBREVIATION_END = re.compile(
+    r"(?:\b(?:Dr|Prof|Mr|Mrs|Ms|Mx|St|Sr|Jr|Mt|Ft|Gen|Col|Capt|Lt|Sgt|Rev|Hon|vs|etc|approx|"
+    r"e\.g|i\.e|cf|Inc|Ltd|Co)|(?<![\w.])[A-HJ-Z])\.$"  # "I." ends "So do I."
+)
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n")
+
+
+def first_sentence(text: str) -> str:
+    """`text` up to its first sentence end or line break; a period after an abbreviation or
+    an initial ends no sentence ("The user's advisor is Prof. Lindqvist.")."""
+    for match in _SENTENCE_BREAK.finditer(text):
+        if "\n" in match.group() or not ABBREVIATION_END.search(text, 0, match.start()):
+            return text[: match.start()]
+    return text
+
 
 #: The words of grammar: articles, pronouns, auxiliaries, the commonest prepositions. The merge
 #: step's candidate look-up leaves out only these: a near-duplicate shares its other words,

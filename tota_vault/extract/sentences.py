@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from ..text import ABBREVIATION_END
 from .slots import split_appositive
 
 #: Code is never a statement about the person: fenced blocks, inline code, indented blocks.
@@ -51,13 +52,6 @@ VERDICT = re.compile(
     re.I,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=[A-Z0-9\"'(])|\n+")
-#: A period that ends an abbreviation or an initial ends no sentence: "Dr. Okafor",
-#: "Prof. Lindqvist", "F. Scott Fitzgerald", "e.g. Rust". Titles and Latin abbreviations are a
-#: closed class of English; an initial is one capital letter after a space.
-_ABBREVIATION = re.compile(
-    r"(?:\b(?:Dr|Prof|Mr|Mrs|Ms|Mx|St|Sr|Jr|Mt|Ft|Gen|Col|Capt|Lt|Sgt|Rev|Hon|vs|etc|approx|"
-    r"e\.g|i\.e|cf|Inc|Ltd|Co)|(?<![\w.])[A-HJ-Z])\.$"  # "I." ends "So do I."
-)
 
 
 def clean(content: str) -> str:
@@ -107,7 +101,7 @@ def split_sentences(text: str) -> list[str]:
     """Split at sentence ends, but rejoin a piece cut after an abbreviation or an initial."""
     parts: list[str] = []
     for piece in _SENTENCE_END.split(text):
-        if parts and _ABBREVIATION.search(parts[-1].rstrip()) and not parts[-1].endswith("\n"):
+        if parts and ABBREVIATION_END.search(parts[-1].rstrip()) and not parts[-1].endswith("\n"):
             parts[-1] = f"{parts[-1].rstrip()} {piece}"
         else:
             parts.append(piece)
