@@ -25,7 +25,9 @@ docs/recall.md):
 A memory found by its topic alone has relevance 0. Memories whose every source is already cited
 by a better-ranked one move down the list, so the top results cover more of what the person
 said, and so do reflections after the first; a reflection's best member that answers the
-message in its own words (`MEMBER_ANSWERS`) is placed right before it instead. Superseded
+message in its own words (`MEMBER_ANSWERS`) is placed right before it instead. A reflection
+cites, for the message, the sources of its members among the candidates, best first (the
+fusion's context budget may cut it to the first of them: fusion.py). Superseded
 and archived memories are left out unless asked for. `context_block` turns the results into
 Markdown an assistant can put in its prompt, grouped by type, each line with its confidence,
 evidence and date, cut to a token budget.
