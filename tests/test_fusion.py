@@ -93,3 +93,40 @@ def test_a_budget_fills_with_what_fits():
     memories = [("a#1",), ("a#2",), big, ("a#3",)]
     picks = fuse(memories, [], limit=4)
     assert kinds(picks) == [("memory", 0), ("memory", 1), ("memory", 3), ("memory", 2)]
+
+
+def test_the_budget_holds_when_what_fits_runs_out():
+    # A memory citing nine turns first, then only single-turn results: taking it would leave
+    # the other nine places to results that pass the budget, so it waits after the top ten.
+    nine = tuple(f"c#{i}" for i in range(9))
+    memories = [nine, *((f"c#{i}",) for i in range(100, 115))]
+    picks = fuse(memories, [], limit=20)
+    cited = set().union(*(p.sources for p in picks[:10]))
+    assert len(cited) <= MAX_TURNS
+    assert ("memory", 0) not in kinds(picks[:10])
+    # Each place keeps room for one new turn per place after it: a cost of three fits first.
+    three = tuple(f"c#{i}" for i in range(3))
+    picks = fuse([three, *memories[1:]], [], limit=20)
+    assert kinds(picks)[0] == ("memory", 0)
+    assert len(set().union(*(p.sources for p in picks[:10]))) == MAX_TURNS
+
+
+def test_a_reflection_is_cut_to_the_sources_that_fit():
+    reflection = tuple(f"c#{i}" for i in range(16))  # its best members' sources first
+    memories = [reflection, *((f"c#{i}",) for i in range(100, 120))]
+    picks = fuse(memories, [], limit=20, cuttable=[True] + [False] * 20)
+    assert kinds(picks)[0] == ("memory", 0)
+    # Three of its sources: room for one new turn in each of the nine places after it.
+    assert picks[0].sources == reflection[:3]
+    assert len(set().union(*(p.sources for p in picks[:10]))) == MAX_TURNS
+    # Past the top ten nothing is cut: a result cites what it cites.
+    picks = fuse(memories, [], limit=20)
+    assert picks[10].sources == reflection
+
+
+def test_a_cut_reflection_counts_the_turns_already_cited_as_free():
+    memories = [("c#1",), ("c#5", "c#1", "c#6", "c#7", "c#8"), ("c#9",)]
+    picks = fuse(memories, [], limit=10, cuttable=[False, True, False], max_turns=4)
+    # One place after it keeps room for one new turn: of four, c#5 and c#6 are new, c#1 free.
+    assert picks[1].sources == ("c#5", "c#1", "c#6")
+    assert kinds(picks) == [("memory", 0), ("memory", 1), ("memory", 2)]

@@ -324,3 +324,29 @@ def test_only_the_newest_matches_of_common_words_are_scored(vault, monkeypatch):
         '"umbrella"', type=None, include_archived=False, limit=10, scored=50
     )
     assert wide == every
+
+
+def test_a_reflection_cites_the_members_the_message_reached_best_first():
+    plan = QueryPlan(("pottery",), {"pottery": 1.0})
+    rows = [
+        _row("reflection", -9.0, text="Pottery and painting", type="reflection",
+             sources=["c#1", "c#2", "c#3", "c#4"]),
+        _row("weak", -2.0, text="Made pottery once", sources=["c#4"]),
+        _row("strong", -6.0, text="Loves pottery, pottery class", sources=["c#2"]),
+        _row("elsewhere", -5.0, text="Pottery with friends", sources=["d#9"]),
+    ]  # fmt: skip
+    ranked = {r.path: r for r in rank(rows, plan, NOW)}
+    # Its members among the candidates, best-ranked first; c#1 and c#3 the message never reached.
+    assert ranked["reflection"].sources == ("c#2", "c#4")
+    assert ranked["strong"].sources == ("c#2",)
+    whole = {r.path: r for r in rank(rows, plan, NOW, cite_members=False)}
+    assert whole["reflection"].sources == ("c#1", "c#2", "c#3", "c#4")
+
+
+def test_a_reflection_no_member_of_which_is_a_candidate_keeps_its_sources():
+    plan = QueryPlan(("pottery",), {"pottery": 1.0})
+    rows = [
+        _row("reflection", -9.0, text="Pottery", type="reflection", sources=["c#1", "c#2"]),
+        _row("other", -5.0, text="Pottery with friends", sources=["d#9"]),
+    ]  # fmt: skip
+    assert rank(rows, plan, NOW)[0].sources == ("c#1", "c#2")

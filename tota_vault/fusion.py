@@ -16,9 +16,12 @@ Two rules make it a memory's fusion rather than a search engine's:
   before, the query's words were that memory's, and the echo (a reply such as "Noted.") is
   dropped rather than listed beside it.
 - **A context budget.** The first `BUDGET_RANKS` results cite at most `MAX_TURNS` distinct
-  turns between them: an item that would pass the budget (a reflection citing 16 turns) is
-  moved after them, so the top of the list is never one summary that costs the context of
-  sixteen messages.
+  turns between them, always: each place of the top keeps room for one new turn for every
+  place after it, so a result citing many turns cannot leave the rest of the top to results
+  that would pass the budget. An item that does not fit is moved after the top, except a
+  reflection: it stands for its members, and it cites as many of the members' sources the
+  message reached as fit (`cuttable`, best member first), so an overview of an area of a
+  life still reaches the top, citing the members that answer, not all sixteen.
 
 Everything here is pure: plain lists of sources in, positions out. `Vault.recall` does the
 look-ups and builds the results. The constants are justified in docs/quality.md on data they
@@ -64,11 +67,13 @@ Kind = Literal["memory", "turn"]
 
 @dataclass(frozen=True)
 class Pick:
-    """One fused result: which list it came from, its position there, and what it earned."""
+    """One fused result: which list it came from, its position there, what it earned, and
+    the sources it cites (a cut reflection's are fewer than its list gave)."""
 
     kind: Kind
     index: int
     score: float
+    sources: tuple[str, ...] = ()
 
 
 def fuse(
@@ -77,6 +82,7 @@ def fuse(
     *,
     limit: int,
     echoes: Sequence[str | None] = (),
+    cuttable: Sequence[bool] = (),
     k: float = RRF_K,
     turn_weight: float = TURN_WEIGHT,
     max_turns: int = MAX_TURNS,
@@ -87,7 +93,9 @@ def fuse(
     `memories` holds each ranked memory's sources, best first; `turns` each ranked turn's
     source (`<conversation>#<message>`), best first; `echoes`, where given, for each turn the
     source of the turn before it when the turn matched through that one's words only (else
-    None). With no turns the memories keep their order (unless the budget moves one).
+    None); `cuttable`, where given, for each memory whether it may cite only the first of its
+    sources to fit the budget (a reflection, its sources best member first). With no turns
+    the memories keep their order (unless the budget moves one).
     """
     earned: dict[tuple[Kind, int], float] = {}
     for i in range(len(memories)):
@@ -109,21 +117,48 @@ def fuse(
     # Ties keep memories first, then each list's own order.
     order = sorted(earned, key=lambda key: (-earned[key], key[0] != "memory", key[1]))
 
-    def cites(key: tuple[Kind, int]) -> set[str]:
-        return set(memories[key[1]]) if key[0] == "memory" else {turns[key[1]]}
+    def cites(key: tuple[Kind, int]) -> tuple[str, ...]:
+        return tuple(memories[key[1]]) if key[0] == "memory" else (turns[key[1]],)
 
+    places = min(budget_ranks, limit, len(order))
     head: list[tuple[Kind, int]] = []
     moved: list[tuple[Kind, int]] = []
+    cut: dict[tuple[Kind, int], tuple[str, ...]] = {}
     cited: set[str] = set()
     rest = iter(order)
     for key in rest:
+        # Room for one new turn in each place after this one: what keeps the budget whole
+        # when the candidates that would still fit run out.
+        room = max_turns - (places - len(head) - 1)
         adds = cites(key)
-        if len(cited | adds) > max_turns:
-            moved.append(key)
-            continue
+        if len(cited.union(adds)) > room:
+            if key[0] == "memory" and key[1] < len(cuttable) and cuttable[key[1]]:
+                part = _fitting(adds, cited, room)
+                if len(cited.union(part)) > len(cited):
+                    cut[key] = part
+                    adds = part
+            if key not in cut:
+                moved.append(key)
+                continue
         head.append(key)
-        cited |= adds
-        if len(head) == min(budget_ranks, limit):
+        cited.update(adds)
+        if len(head) == places:
             break
     fused = head + moved + list(rest)
-    return [Pick(kind, index, earned[kind, index]) for kind, index in fused[:limit]]
+    return [
+        Pick(kind, index, earned[kind, index], cut.get((kind, index)) or cites((kind, index)))
+        for kind, index in fused[:limit]
+    ]
+
+
+def _fitting(sources: Sequence[str], cited: set[str], room: int) -> tuple[str, ...]:
+    """The longest start of `sources` that, with `cited`, cites at most `room` turns."""
+    taken = set(cited)
+    part: list[str] = []
+    for source in sources:
+        if source not in taken:
+            if len(taken) == room:
+                break
+            taken.add(source)
+        part.append(source)
+    return tuple(part)

@@ -25,7 +25,9 @@ docs/recall.md):
 A memory found by its topic alone has relevance 0. Memories whose every source is already cited
 by a better-ranked one move down the list, so the top results cover more of what the person
 said, and so do reflections after the first; a reflection's best member that answers the
-message in its own words (`MEMBER_ANSWERS`) is placed right before it instead. Superseded
+message in its own words (`MEMBER_ANSWERS`) is placed right before it instead. A reflection
+cites, for the message, the sources of its members among the candidates, best first (the
+fusion's context budget may cut it to the first of them: fusion.py). Superseded
 and archived memories are left out unless asked for. `context_block` turns the results into
 Markdown an assistant can put in its prompt, grouped by type, each line with its confidence,
 evidence and date, cut to a token budget.
@@ -188,18 +190,48 @@ class _Scored(NamedTuple):
 
 
 def rank(
-    rows: Sequence[ScoredRow], plan: QueryPlan, now: datetime, *, limit: int | None = None
+    rows: Sequence[ScoredRow],
+    plan: QueryPlan,
+    now: datetime,
+    *,
+    limit: int | None = None,
+    cite_members: bool = True,
 ) -> list[Recalled]:
     """Score full-text candidates (each row with its bm25) by the documented formula, best
     first; the first `limit` of them (all by default: the order is the same either way, only
-    fewer results are made). Pure."""
+    fewer results are made). With `cite_members` a reflection cites, for this message, the
+    sources of its members among the candidates (`_member_citations`). Pure."""
     if not rows:
         return []
     scored = _scored(rows, plan, now)
     scored.sort(key=lambda s: (-s.score, s.path))
     ordered = _diversify(scored)
     # Only the results asked for are made: recall ranks 60 to 120 candidates for 10 to 20.
-    return [_recalled(rows[s.at][0], s) for s in ordered[:limit]]
+    top = ordered[:limit]
+    if cite_members and any(s.type == "reflection" for s in top):
+        top = [_member_citations(s, scored) if s.type == "reflection" else s for s in top]
+    return [_recalled(rows[s.at][0], s) for s in top]
+
+
+def _member_citations(reflection: _Scored, scored: Sequence[_Scored]) -> _Scored:
+    """A reflection as it answers this message: citing the sources of its members that are
+    candidates too (they hold the message's words or topic), best-ranked member first, not
+    the sources of all of its up to 16 members.
+
+    A reflection is one line in a context block; what it stands for is the members the
+    message reached, and citing every member's message spent the context budget
+    (`fusion.MAX_TURNS`) on the ones it did not. A member is a memory whose every source the
+    reflection cites (as `_diversify` tells them). A reflection none of whose members is a
+    candidate (found by its title alone) keeps all of its sources.
+    """
+    own = set(reflection.sources)
+    cites: dict[str, None] = {}
+    for member in scored:
+        if member.type != "reflection" and member.sources and own.issuperset(member.sources):
+            cites.update(dict.fromkeys(member.sources))
+    if not cites:
+        return reflection
+    return reflection._replace(sources=tuple(cites))
 
 
 def _scored(rows: Sequence[ScoredRow], plan: QueryPlan, now: datetime) -> list[_Scored]:
@@ -263,7 +295,7 @@ def _recalled(row: MemoryRow, scored: _Scored) -> Recalled:
         type=row.type,
         text=row.text,
         subject=row.subject,
-        sources=row.sources,
+        sources=scored.sources,
         confidence=row.confidence,
         effective_confidence=None if effective is None else round(effective, 3),
         evidence=row.evidence,
@@ -404,9 +436,10 @@ def recall(
     include_archived: bool = False,
     now: datetime | None = None,
     plan: QueryPlan | None = None,
+    cite_members: bool = True,
 ) -> list[Recalled]:
     """The `limit` memories most relevant to `message`, best first (`plan`: its
-    `build_query`, when the caller already has it)."""
+    `build_query`, when the caller already has it; `cite_members`: see `rank`)."""
     if plan is None:
         plan = build_query(message)
     if not plan.terms:
@@ -430,7 +463,7 @@ def recall(
         ):  # fmt: skip
             if row.path not in seen:
                 rows.append((row, score))
-    return rank(rows, plan, now or datetime.now(), limit=limit)
+    return rank(rows, plan, now or datetime.now(), limit=limit, cite_members=cite_members)
 
 
 def as_recalled(rows: Iterable[MemoryRow], now: datetime | None = None) -> list[Recalled]:

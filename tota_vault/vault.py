@@ -8,6 +8,7 @@ in the modules named for it (`notes`, `files`, `index`, `sync`, `doctor`).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import os
@@ -619,10 +620,14 @@ class Vault:
             [h.source for h in hits],
             limit=limit,
             echoes=[h.echo_source for h in hits],
+            cuttable=[m.type == "reflection" for m in memories],
         )
         best = max((-h.score for h in hits), default=0.0) or 1.0
         return [
-            memories[p.index] if p.kind == "memory" else _quoted(hits[p.index], best) for p in picks
+            _cited(memories[p.index], p.sources)
+            if p.kind == "memory"
+            else _quoted(hits[p.index], best)
+            for p in picks
         ]
 
     @_guarded
@@ -848,6 +853,14 @@ def _no_repeated_paths(found: list[_Found]) -> list[_Found]:
             "(a damaged path index)"
         )
     return found
+
+
+def _cited(memory: Recalled, sources: tuple[str, ...]) -> Recalled:
+    """A memory as the fusion placed it: a reflection cut to fit the context budget cites the
+    sources the fusion kept (its best members' first), any other memory all of its own."""
+    if not sources or sources == memory.sources:
+        return memory
+    return dataclasses.replace(memory, sources=sources)
 
 
 def _quoted(hit: TurnHit, best: float) -> Recalled:

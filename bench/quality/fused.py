@@ -31,10 +31,17 @@ def rankings(vault: Vault, question: str, now: datetime | None) -> dict[str, Any
     before the turns a memory decided against are taken out: those are `settled`) that
     `Vault.recall` fuses for `question`, kept deeper than it reads them."""
     memories = recall_memories(vault.open_index(), question, limit=KEPT_MEMORIES, now=now)
+    whole = recall_memories(
+        vault.open_index(), question, limit=KEPT_MEMORIES, now=now, cite_members=False
+    )
     store = vault.open_index().turns()
     hits = store.search(build_query(question).terms, limit=KEPT_TURNS)
     return {
         "memories": [list(m.sources) for m in memories],
+        # Each memory's type, and every source a reflection has (not only its members' that
+        # the question reached): what the variants of the fusion weigh.
+        "types": [m.type for m in memories],
+        "whole": [list(m.sources) for m in whole],
         "turns": [h.source for h in hits],
         "echoes": [h.echo_source for h in hits],
         "settled": sorted(store.settled([h.source for h in hits])),
@@ -57,8 +64,12 @@ def fused(
     echoes = ranked.get("echoes") or [None] * len(ranked["turns"])  # kept before echoes were
     kept = [(t, e) for t, e in zip(turns_read, echoes, strict=False) if t not in settled]
     turns = [t for t, _ in kept]
-    picks = fuse(memories, turns, limit=limit, echoes=[e for _, e in kept], **params)
-    return [list(memories[p.index]) if p.kind == "memory" else [turns[p.index]] for p in picks]
+    types = ranked.get("types") or []
+    picks = fuse(
+        memories, turns, limit=limit, echoes=[e for _, e in kept],
+        cuttable=[t == "reflection" for t in types], **params,
+    )  # fmt: skip
+    return [list(p.sources) for p in picks]
 
 
 def memories_only(ranked: dict[str, Any], limit: int) -> list[list[str]]:
