@@ -296,6 +296,13 @@ NAMED_FACTS = [
     said("I painted a sunrise two days ago.", "episode", "Caroline painted a sunrise on 6 May 2023."),
     said("I attended a conference last month.", "episode",
          "Caroline attended a conference in April 2023."),
+    # "me" names the speaker as surely as "I": direct, not inferred (and so not under the floor)
+    said("The support group has made me feel accepted.", "episode",
+         "The support group has made Caroline feel accepted."),
+    said("Art gives me so much joy.", "episode", "Art gives Caroline so much joy."),
+    # an "-ing" opening without a verb of its own is a dropped "I'm"
+    said("Researching adoption agencies for a new home.", "episode",
+         "Caroline is researching adoption agencies for a new home."),
 ]
 # fmt: on
 
@@ -440,6 +447,13 @@ NEGATIVES = [
     nothing("I know what you mean, it's not for everyone.", "a reaction"),
     nothing("I'm so glad to meet you.", "a reaction"),
     nothing("I'm here for you, always.", "a reaction"),
+    # a gerund subject ("Having ... makes") is no dropped "I'm": never "Sam is having people..."
+    nothing("Making a difference to those kids was great!", "not about the speaker",
+            name="Sam"),
+    nothing("Let me know how it goes.", "addressed to the listener", name="Sam"),
+    nothing("Your support really means a lot to me.", "addressed to the listener", name="Sam"),
+    nothing("I'll do my best to make you proud!", "a promise about the conversation",
+            name="Sam"),
     nothing("I'll have to check it out sometime!", "a promise about the conversation"),
     nothing("I will definitely give it a try.", "a promise about the conversation"),
     nothing("I'd love to show you around the city.", "a promise about the conversation"),

@@ -78,6 +78,28 @@ _LISTENER_SUBJECT = re.compile(
     r"'d better| need to| have to| gotta| ought to)|u r)\b",
     re.I,
 )
+#: What the listener has, as the subject: "Your support means a lot to me", "Maria, your
+#: studio will change things for lots of folks". A verdict on, or thanks for, the listener's
+#: thing, not a fact about the speaker.
+_LISTENER_THING = re.compile(r"^(?:[A-Z][a-z]+,\s+)?(?:with\s+)?your\b", re.I)
+#: An imperative to the listener about the conversation itself: "Let me know how it goes",
+#: "Tell me more about your trip", "Let's keep chasing our dreams" (the first person plural
+#: imperative proposes something to the listener).
+_IMPERATIVE = re.compile(
+    r"^(?:let(?:'s| us)\b|let me know\b|(?:tell|show|send|give|remind|ask|text|call) me\b)",
+    re.I,
+)
+#: Epistemic "must" whose subject is not the speaker: what the listener's experience must have
+#: been ("That must have been tough", "Must be so rewarding to delve into your books", "it
+#: must add so much holiday cheer"). "I must have read it ten times", "My dog must weigh forty
+#: pounds" are the speaker's own.
+_SPECULATION = re.compile(
+    r"^(?!(?:(?!\bmust\b)[^,;:])*\b(?:I|we|my|our)\b)(?:[^,;:]*?\s)?must(?:'ve|\s+have)?\s+"
+    r"(?!not\b)[a-z]+",
+    re.I,
+)
+#: Praise of the listener: "Good on you for going after it", "I'm always so proud of you".
+_PRAISE = re.compile(r"\bgood (?:on|for) you\b|\bproud of (?:you|ya)\b", re.I)
 #: A stance that opens a clause about the listener: "I'm glad I could meet you".
 _STANCE_CLAUSE = re.compile(
     _I_SUBJECT + r"(?:so |very |really )*(?:glad|happy|sorry|sure|excited|thrilled|bet|hope)\b",
@@ -94,7 +116,7 @@ _PROMISE = re.compile(
 #: A future whose object is the listener, or a plan of the two speakers: "I'll let you know",
 #: "I will keep you posted", "I'll come over and we can play some games".
 _TO_THE_LISTENER = re.compile(
-    r"^I(?:'ll| will|'m going to| am going to) (?:\w+ ){0,2}you\b|"
+    r"^I(?:'ll| will|'m going to| am going to) (?:[\w']+ ){0,6}?(?:you|your)\b|"
     r"\b(?:and|so|then) we (?:can|could|should) (?!not\b|only\b)|"
     # "We should go hiking together sometime!": an invitation of the two speakers
     r"^we (?:should|could|can|gotta) (?:definitely |totally |really )?(?:\w+ ){1,5}"
@@ -424,8 +446,12 @@ def conversational(sentence: str) -> str | None:
         _LISTENER_OBJECT.search(sentence)
         or _PRESENTING.match(sentence)
         or _LISTENER_SUBJECT.match(sentence)
+        or _LISTENER_THING.match(sentence)
+        or _IMPERATIVE.match(sentence)
     ):
         return "addressed to the listener"
+    if _SPECULATION.match(sentence) or _PRAISE.search(sentence):
+        return "a reaction"
     if _OFFER.search(sentence):
         return "a promise about the conversation"
     if (_FUTURE_OR_DUTY.match(sentence) or re.match(r"(?i)we\b", sentence)) and (

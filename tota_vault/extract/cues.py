@@ -20,12 +20,22 @@ I_WORD = re.compile(r"\bI(?:'m|'ve|'d|'ll)?\b")
 WE = re.compile(r"\b(?:we|we're|we've|our|us)\b", re.I)
 #: Chat drops the "I": "Just got some new shoes", "Researching adoption agencies", "Gotta
 #: make time to dance" are the speaker's own statements.
+#: An "-ing" opening followed by a finite verb of its own clause is a gerund subject, not a
+#: dropped "I'm": "Having people who back you makes a huge difference", "Making a difference
+#: to those kids was great".
+_GERUND_SUBJECT = (
+    r"(?!(?:(?!\b(?:and|but|so|when|because|since|while|if|though|I|we)\b)[^,;:!?.\u2013\u2014])*?"
+    r"\b(?:is|was|are|were|must|can|could|will|would|should|has|makes|made|helps|gives|brings|"
+    r"means|keeps|takes|feels|seems)\b)"
+)
 IMPLICIT_I = re.compile(
     r"^(?:just |finally |still |been |gotta |gonna |recently |also )?"
-    r"(?:got|went|finished|started|bought|signed|made|took|tried|visited|joined|adopted|"
-    r"researching|working|looking|planning|thinking|learning|taking|reading|writing|painting|"
-    r"training|saving|hoping|trying|getting|having|building|making|doing|loving|enjoying|"
-    r"gotta|gonna)\b",
+    r"(?:(?:got|went|finished|started|bought|signed|made|took|tried|visited|joined|adopted|"
+    r"gotta|gonna)\b|"
+    r"(?:researching|working|looking|planning|thinking|learning|taking|reading|writing|painting|"
+    r"training|saving|hoping|trying|getting|having|building|making|doing|loving|enjoying)\b"
+    + _GERUND_SUBJECT
+    + r")",
     re.I,
 )
 

@@ -42,7 +42,6 @@ from .cues import (
     EMPHASIS,
     FIRST_PERSON,
     HEDGES,
-    I_WORD,
     IMPLICIT_I,
     TEMPORARY,
     WE,
@@ -439,8 +438,10 @@ class RuleExtractor:
             rest = dated[lead.end() :].rstrip(" .!")
             dated = f"{rest} {lead.group(1)}."
         evidence = Evidence.DIRECT
-        if not I_WORD.search(sentence) and not re.search(r"\bmy\b", sentence, re.I):
-            evidence = Evidence.INFERRED  # a "we"/"our" statement: the person is implied
+        if not FIRST_PERSON.search(sentence):
+            # a "we"/"our" statement: the person is implied; "me", "mine", "myself" name them
+            # as surely as "I" ("The support group has made me feel accepted")
+            evidence = Evidence.INFERRED
         return Candidate(
             type=cue.type,
             text=third_person(dated, label),
