@@ -108,6 +108,13 @@ REASONS = [
     ("Let's keep chasing our dreams and supporting each other.", "addressed to the listener"),
     ("I'll do my best to make you proud!", "a promise about the conversation"),
     ("I'll be right by your side, Jon.", "a promise about the conversation"),
+    # a verdict on the last turn: how it sounds, hearsay, what the speaker could not do
+    ("That sounds like it can be a lot of fun.", "not about the speaker"),
+    ("It looks like you had an amazing time at the lake.", "not about the speaker"),
+    ("I've heard that's a tough job.", "a reaction"),
+    ("I don't think I could ever do that.", "a reaction"),
+    ("I could never handle that, honestly.", "a reaction"),
+    ("I can relate to that.", "a reaction"),
     # ... and the same words about the speaker's own things
     ("My dog must weigh about forty pounds now.", None),
     ("I must have run that trail a hundred times since I moved.", None),
@@ -145,7 +152,7 @@ def test_the_listener_as_subject_is_addressed_to_them_but_a_generic_you_is_advic
 
 # fmt: off
 #: Sentences with nothing about the speaker that are still no remark worth keeping: the
-#: listener's experience guessed at ("must"), or the listener praised.
+#: listener's experience guessed at ("must"), the listener praised, a verdict on the last turn.
 GUESSES = [
     ("Winning a tough game must have been such an exhilarating experience!", "a reaction"),
     ("That must have been so tough for your family.", "a reaction"),
@@ -155,6 +162,8 @@ GUESSES = [
     ("Your studio will totally change things for lots of folks.", "addressed to the listener"),
     ("The museum must be closed on Mondays in winter.", "a reaction"),  # guessed, not known
     ("The new bridge over the river opened in March.", None),
+    ("That sounds like it can be a lot of fun.", "a reaction"),
+    ("These look amazing, especially the blue one.", "a reaction"),
 ]
 # fmt: on
 

@@ -19,6 +19,7 @@ from tota_vault.extract.base import Candidate, Skip
 from tota_vault.extract.chatter import DANGLING
 from tota_vault.extract.messages import Message
 from tota_vault.extract.rules import RuleExtractor
+from tota_vault.scoring import DEFAULT_MIN_CONFIDENCE, score
 
 #: Monday 8 May 2023, 13:56: the anchor for every relative date below.
 TS = datetime(2023, 5, 8, 13, 56)
@@ -965,3 +966,27 @@ def test_a_remark_that_refers_to_the_last_turn_keeps_it_or_is_not_kept():
         ("Joanna", "It's a lot of work, but it must be very rewarding for everyone there.")
     )
     assert RuleExtractor().extract(alone, conversation_id="c")[0] == []
+
+
+# fmt: off
+#: A "we" statement with no typed cue: the speaker's family, team or friends did or have
+#: something (stored, inferred, at the default threshold of 0.55), unless "we" proposes
+#: something to the listener ("we could") or means everyone ("we all").
+WE_STATEMENTS = [
+    ("We faced tough opponents but we back each other up.", True),
+    ("Then we drove up the coast and slept in the van.", True),
+    ("We have cows, pigs, chickens and goats on the farm.", True),
+    ("We could play Mario Kart after dinner.", False),
+    ("We'll pick you up at eight.", False),
+    ("We all have to start somewhere.", False),
+    ("It reminds us that the sea is bigger than any worry.", False),  # "us" is no subject
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("utterance", "stored"), WE_STATEMENTS, ids=[w[0] for w in WE_STATEMENTS])
+def test_a_we_statement_is_stored_but_a_proposal_or_everyone_is_not(utterance: str, stored: bool):
+    candidates, _skipped = extract(utterance, name="Sam")
+    kept = [c for c in candidates if score(c).confidence >= DEFAULT_MIN_CONFIDENCE]
+    assert bool(kept) is stored, [(c.text, score(c).confidence) for c in candidates]
+    assert all(c.evidence.value == INF for c in kept)

@@ -51,7 +51,8 @@ _STANCE = re.compile(
     r"(?:glad|happy|sorry|sure|excited|thrilled|jealous|envious|impressed|bet|know|agree|"
     r"understand|imagine|see|mean|guess|hope|believe|think|wish|can imagine|can tell|"
     r"can't wait|cannot wait|can relate|can see|appreciate|feel the same)"
-    r"(?=\W*$|\s+(?:you|your|that|it|so|to (?:hear|see|know|meet|talk|chat)|for you|for them|"
+    r"(?=\W*$|\s+(?:you|your|that|it|so|to (?:hear|see|know|meet|talk|chat|that|this|it|you)|"
+    r"for you|for them|"
     r"what|how|we|"
     r"they|he|she|there|this)\b|[,!.])",
     re.I,
@@ -96,6 +97,18 @@ _IMPERATIVE = re.compile(
 _SPECULATION = re.compile(
     r"^(?!(?:(?!\bmust\b)[^,;:])*\b(?:I|we|my|our)\b)(?:[^,;:]*?\s)?must(?:'ve|\s+have)?\s+"
     r"(?!not\b)[a-z]+",
+    re.I,
+)
+#: A verdict on what the last turn said, by how it sounds or looks ("That sounds like it can be
+#: a lot of fun", "It looks amazing"), by hearsay ("I've heard that's a tough job"), or by
+#: what the speaker could not do ("I don't think I could ever do that").
+_VERDICT = re.compile(
+    r"^(?:that|this|it|they|those|these)(?:'s| is| are)?\s+(?:really |so |just )?"
+    r"(?:sounds?|looks?|seems?)\b|"
+    r"^I(?:'ve| have)? heard (?:that )?(?:it's|that's|they're|it is|that is|it was)\b|"
+    r"\bI (?:could|would)(?:n't| not| never)(?: ever)? (?:do|handle|manage|imagine) "
+    r"(?:that|it|this)\b|"
+    r"^I don't think I could (?:ever )?(?:do|handle|manage) (?:that|it|this)\b",
     re.I,
 )
 #: Praise of the listener: "Good on you for going after it", "I'm always so proud of you".
@@ -450,7 +463,7 @@ def conversational(sentence: str) -> str | None:
         or _IMPERATIVE.match(sentence)
     ):
         return "addressed to the listener"
-    if _SPECULATION.match(sentence) or _PRAISE.search(sentence):
+    if _SPECULATION.match(sentence) or _PRAISE.search(sentence) or _VERDICT.search(sentence):
         return "a reaction"
     if _OFFER.search(sentence):
         return "a promise about the conversation"

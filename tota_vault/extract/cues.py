@@ -314,3 +314,16 @@ def cue_key(cue: Cue, match: re.Match[str]) -> str | None:
 
 #: Any other first-person statement: the weakest rule.
 WEAK = Cue("statement", T.EPISODE, I_WORD, 0.6)
+#: A statement whose subject is "we", the speaker with their family, team or friends ("We
+#: faced tough opponents", "Then we drove up the coast"): the speaker is one of the subject,
+#: so it is a little stronger than `WEAK`, and stored (inferred) at the default threshold.
+#: Not with a modal ("we could play Mario Kart", "we'll pick you up": in a chat, mostly a
+#: proposal to the listener, who is then one of "we"), nor "we all" (everyone: "we all have to
+#: start somewhere"); "our" or "us" alone ("It reminds us of home") says less and stays under.
+WE_SUBJECT = re.compile(
+    r"^(?:(?:so|and|but|then|now|also|plus|yeah|yes|oh|well|honestly|luckily|sadly|"
+    r"finally),?\s+)*we(?:'re|'ve)?\b(?!'|\s+(?:all|could|can|should|might|may|will|would|"
+    r"shall|must|gotta|need|have to|got to)\b)",
+    re.I,
+)
+WE_WEAK = Cue("statement", T.EPISODE, WE_SUBJECT, 0.65)

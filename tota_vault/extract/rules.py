@@ -45,6 +45,8 @@ from .cues import (
     IMPLICIT_I,
     TEMPORARY,
     WE,
+    WE_SUBJECT,
+    WE_WEAK,
     WEAK,
     Cue,
     cue_key,
@@ -334,7 +336,10 @@ class RuleExtractor:
         if not is_small_talk(sentence) and (
             FIRST_PERSON.search(sentence) or WE.search(sentence) or IMPLICIT_I.match(sentence)
         ):
-            return self._build(sentence, message, subject, label, WEAK, None)
+            weak = WEAK
+            if not FIRST_PERSON.search(sentence) and WE_SUBJECT.match(sentence):
+                weak = WE_WEAK
+            return self._build(sentence, message, subject, label, weak, None)
         return None
 
     def _about_their_person(self, sentence: str, turn: _Turn) -> Candidate | None:

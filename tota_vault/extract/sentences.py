@@ -42,6 +42,31 @@ GREETING = re.compile(
     r"(?: so much| a lot)?(?: there| all| everyone| [A-Z][\w'-]+)?[,!.]*\s+(?=\S)",
     re.I,
 )
+#: A tag question after a statement asks only for agreement: "I started my own clothing store
+#: last month, pretty cool, huh?" states a fact, and "huh?" is residue. The tags are a closed
+#: class: an interjection, or an auxiliary with "not" and a pronoun ("isn't it?").
+TAG_QUESTION = re.compile(
+    r"(?:,|\s[-–—])\s*(?:huh|right|eh|yeah|no|ok|okay|you know|don't you think|wouldn't you say|"
+    r"(?:isn't|aren't|wasn't|weren't|doesn't|don't|didn't|hasn't|haven't|won't|wouldn't|can't|"
+    r"couldn't)\s+(?:it|they|he|she|you|we|I|there|that))\s*\?+\s*$",
+    re.I,
+)
+#: A sentence that is a question by its first word: a tag after it leaves it one.
+_ASKS = re.compile(
+    r"^(?:what|how|why|when|where|who|whom|whose|which|do|does|did|are|is|was|were|can|could|"
+    r"would|should|shall|will|have|has|any|anything|wanna)\b",
+    re.I,
+)
+
+
+def without_tag(clause: str) -> str:
+    """A statement with its tag question cut off ("I love Lisbon, don't you think?" is "I
+    love Lisbon"); a question ("Is it far, right?") is left a question."""
+    if _ASKS.match(clause):
+        return clause
+    return TAG_QUESTION.sub("", clause)
+
+
 #: A verdict on the last turn before a statement is residue too: "That's cool, I like jazz".
 VERDICT = re.compile(
     r"^(?:that's|that is|that sounds|sounds|it's|how|what a|oh)\s+(?:so |really |very |pretty )?"
@@ -134,7 +159,7 @@ def statements(text: str) -> list[str]:
         clauses.append(part[begin:])
         for clause in clauses:
             clause = re.sub(r"\s+", " ", clause).strip(" -–—*•,;")
-            clause = FILLER.sub("", VERDICT.sub("", GREETING.sub("", clause)))
+            clause = FILLER.sub("", VERDICT.sub("", GREETING.sub("", without_tag(clause))))
             for piece in without_secrets(clause):
                 for fact in split_appositive(piece):
                     out.append(fact[0].upper() + fact[1:])
