@@ -115,6 +115,18 @@ REASONS = [
     ("I don't think I could ever do that.", "a reaction"),
     ("I could never handle that, honestly.", "a reaction"),
     ("I can relate to that.", "a reaction"),
+    # no question: a contraction of "can", a subordinate clause before the main one
+    ("Can't wait 'til my studio starts welcoming dancers of all ages!", None),
+    ("Can't wait to hear when you are going.", "a reaction"),
+    ("When I was a kid I lived in Rome.", None),
+    ("When we moved to Leeds, my son started at a new school.", None),
+    ("When did you move to Leeds", "a question"),
+    ("Can you send me the recipe", "a question"),
+    # the speaker with the listener closes the sentence: about the conversation
+    ("I'm pumped to collaborate with you and make some sweet moves!",
+     "a promise about the conversation"),
+    ("I'm always around for you.", "a promise about the conversation"),
+    ("I play tennis with my brother every Sunday.", None),
     # ... and the same words about the speaker's own things
     ("My dog must weigh about forty pounds now.", None),
     ("I must have run that trail a hundred times since I moved.", None),

@@ -18,7 +18,15 @@ from .sentences import CLOSING, QUOTED_MARK
 
 _QUESTION_START = re.compile(
     r"^(?:what|how|why|when|where|who|whom|whose|which|do|does|did|are|is|was|were|can|could|"
-    r"would|should|shall|will|have|has|any|anything|wanna)\b",
+    r"would|should|shall|will|have|has|any|anything|wanna)\b(?!')",  # "Can't wait" asks nothing
+    re.I,
+)
+#: A subordinate clause before the main one, in a sentence that does not end in "?": "When
+#: we're feeling down, it's a way to stay positive", "Any time you need help, just call".
+_SUBORDINATE_START = re.compile(
+    r"^(?:when|whenever|where|wherever|while|once|any ?time)\b[^?,]*,\s+\S|"
+    # ... or with no comma, before the speaker's own clause: "When I was a kid I lived in Rome"
+    r"^(?:when|whenever|while|once)\s+(?:I|we|my|our)\b[^?]*?\s(?-i:I|we|my|our)\s+\w+",
     re.I,
 )
 #: Wishes and plans are goals ("I'd love to"); other conditionals are not facts.
@@ -41,7 +49,11 @@ SMALL_TALK = re.compile(
     re.I,
 )
 
-_I_SUBJECT = r"^(?:I|I'm|I am|Im|I've|I have|I'd|I would|I'll|I will)\s+" + ADVERB_SLOT
+#: The speaker as the subject, or left out before "can't wait" ("Can't wait to hear about it").
+_I_SUBJECT = (
+    r"^(?:(?:I|I'm|I am|Im|I've|I have|I'd|I would|I'll|I will)\s+|(?=can't wait|cannot wait))"
+    + ADVERB_SLOT
+)
 #: A stance the speaker takes towards what was just said: "I'm glad you ...", "I'm sorry to
 #: hear that", "I bet", "I know what you mean", "I agree". The predicate is a mental state
 #: (adjective or verb of knowing, feeling, agreeing) whose complement is the listener, the
@@ -396,6 +408,14 @@ _OFFER = re.compile(
     re.I,
 )
 
+#: The speaker with the listener, closing the sentence: "I'm pumped to collaborate with you",
+#: "I'm always around for you", "I'm looking forward to enjoying the moment with you". What
+#: the two will do, or what the speaker is for the listener: about the conversation.
+_WITH_THE_LISTENER = re.compile(
+    _I_SUBJECT + r".*\b(?:with|for) (?:you|ya)(?: (?:guys|all|two|both))?"
+    r"(?=\W*$|\s*[,;]|\s+(?:and|too|soon|sometime|again|one day|someday)\b)",
+    re.I,
+)
 #: The answer to "How are you?": "I'm doing great, thanks".
 _PLEASANTRY = re.compile(
     r"^I(?:'m| am) (?:doing )?(?:very |really |pretty |so )?(?:good|great|well|fine|okay|ok|"
@@ -473,6 +493,8 @@ def conversational(sentence: str) -> str | None:
         return "a promise about the conversation"
     if _YOU.search(sentence) and _HERE_FOR_YOU.search(sentence):
         return "a reaction"
+    if _WITH_THE_LISTENER.search(sentence):
+        return "a promise about the conversation"
     if (
         DEICTIC_SUBJECT.match(sentence)
         or DEMONSTRATIVE_END.search(sentence)
@@ -487,7 +509,9 @@ def conversational(sentence: str) -> str | None:
 
 def skip_reason(sentence: str) -> str | None:
     stripped = sentence.strip()
-    if stripped.endswith("?") or _QUESTION_START.match(stripped):
+    if stripped.endswith("?") or (
+        _QUESTION_START.match(stripped) and not _SUBORDINATE_START.match(stripped)
+    ):
         return "a question"
     if "[REDACTED " in stripped:
         # The secret's own clause (`sentences.without_secrets` cut it from any fact beside

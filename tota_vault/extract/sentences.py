@@ -139,19 +139,37 @@ def split_sentences(text: str) -> list[str]:
     return parts
 
 
+#: A statement, a dash, then a question to the listener: "I finished another pottery project -
+#: want to see a pic?" is a fact and a question.
+_DASH_QUESTION = re.compile(r"^(?P<head>[^?]+?)\s+[-–—]\s+(?P<tail>[^-–—?]+\?+)\s*$")
+
+
+def _questions_apart(part: str) -> list[str]:
+    """A sentence whose question follows a statement after a dash, as the two; any other
+    sentence as it is."""
+    match = _DASH_QUESTION.match(part)
+    if match is None or _ASKS.match(match.group("head").strip()):
+        return [part]
+    return [match.group("head"), match.group("tail")]
+
+
 def statements(text: str) -> list[str]:
     """Sentences, and within them the clauses that start a new first-person statement:
     "My name is Sam and I live in Porto" is two facts with two conflict slots."""
     out = []
-    for part in split_sentences(text):
+    for part in (piece for whole in split_sentences(text) for piece in _questions_apart(whole)):
         if not part or not part.strip():
             continue
         clauses: list[str] = []
         begin = 0
         for boundary in _CLAUSE.finditer(part):
             head = part[begin : boundary.start()]
-            if re.fullmatch(r"\s*(?:(?:[Mm]y|[Oo]ur)(?: [\w'-]+){1,2}|[A-Z][a-z'-]+)\s*", head):
-                continue  # "My husband and I went hiking": a subject, not a fact of its own
+            if re.fullmatch(
+                r"(?:[^,;]*,)?\s*(?:(?:[Mm]y|[Oo]ur)(?: [\w'-]+){1,2}|[A-Z][a-z'-]+)\s*", head
+            ):
+                # "My husband and I went hiking", "Speaking of trips, my wife and I just left
+                # for Rome": a subject, not a fact of its own
+                continue
             if boundary.group("comma") and not _FIRST_PERSON_HEAD.match(head):
                 continue  # "When I was young, I lived in Rome": one statement
             clauses.append(head)
