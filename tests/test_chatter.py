@@ -104,6 +104,8 @@ REASONS = [
     ("Your support really means a lot to me.", "addressed to the listener"),
     ("Maria, your kind words give me the motivation to keep going.", "addressed to the listener"),
     ("Let me know how it goes.", "addressed to the listener"),
+    ("If you ever need any advice, let me know.", "addressed to the listener"),
+    ("I'm always trying out new recipes, so let me know if you want some.", None),
     ("Tell me more about your trip to Rome!", "addressed to the listener"),
     ("Let's keep chasing our dreams and supporting each other.", "addressed to the listener"),
     ("I'll do my best to make you proud!", "a promise about the conversation"),
@@ -127,6 +129,11 @@ REASONS = [
      "a promise about the conversation"),
     ("I'm always around for you.", "a promise about the conversation"),
     ("I play tennis with my brother every Sunday.", None),
+    # the listener's thing, or the speaker's own thing named before, by a possessive pronoun
+    ("I like yours a lot.", "addressed to the listener"),
+    ("I get mine from a little shawarma place downtown.", DANGLING),
+    ("Mine is a golden retriever named Max.", DANGLING),
+    ("A friend of mine runs a bakery in Leeds.", None),
     # ... and the same words about the speaker's own things
     ("My dog must weigh about forty pounds now.", None),
     ("I must have run that trail a hundred times since I moved.", None),

@@ -99,7 +99,10 @@ _LISTENER_THING = re.compile(r"^(?:[A-Z][a-z]+,\s+)?(?:with\s+)?your\b", re.I)
 #: "Tell me more about your trip", "Let's keep chasing our dreams" (the first person plural
 #: imperative proposes something to the listener).
 _IMPERATIVE = re.compile(
-    r"^(?:let(?:'s| us)\b|let me know\b|(?:tell|show|send|give|remind|ask|text|call) me\b)",
+    # also after a condition: "If you ever do, let me know" (not after a fact of the speaker's:
+    # "I'm always trying new recipes, so let me know if you want some" keeps the fact)
+    r"^(?:(?:if|when|whenever)\b[^,]*,\s*(?:just\s+)?)?"
+    r"(?:let(?:'s| us)\b|let me know\b|(?:tell|show|send|give|remind|ask|text|call) me\b)",
     re.I,
 )
 #: Epistemic "must" whose subject is not the speaker: what the listener's experience must have
@@ -320,6 +323,9 @@ _PLURAL_DEMONSTRATIVE = re.compile(
     r"of\b|in\b|close\b)[a-z]{3,}\b(?!\s+(?:[a-z]+\s+)?(?:who|whom|which|that|where|when|of)\b)",
     re.I,
 )
+#: "Mine", "ours" stand for a noun said before ("I get mine from the market", "Mine is a
+#: beagle"), unless "of" makes them a possessor ("a friend of mine").
+_POSSESSIVE_PRONOUN = re.compile(r"(?<!\bof )\b(?:mine|ours)\b", re.I)
 #: "Both" before a plural noun presumes two things already named ("both instruments"),
 #: unless the two follow ("both the violin and the guitar").
 _BOTH = re.compile(r"\bboth\s+(?!of\b|the\b|my\b|our\b)[a-z]{3,}s\b(?!\s+and\b)", re.I)
@@ -360,6 +366,8 @@ def _unbound(sentence: str) -> bool:
     object, or the subject of a clause of its own; "that"/"this" is a pronoun when only an
     adverb or a preposition follows it; "there" is a place when it is not "there is"; "a good
     one" a noun said before; "those days" a time said before."""
+    if _POSSESSIVE_PRONOUN.search(sentence):
+        return True  # "I get mine from the market": my what?
     one = _ANAPHORIC_ONE.search(sentence)
     if one is not None and not _ANTECEDENT.search(sentence[: one.start()]):
         return True
@@ -427,7 +435,7 @@ _PLEASANTRY = re.compile(
 _LISTENER_OBJECT = re.compile(
     r"\b(?:like|likes|love|loves|loved|enjoy|enjoyed|admire|appreciate|try|trying|meet|meeting|"
     r"see|seeing|hear|hearing|read|reading|visit|visiting)\s+(?:\w+ )?(?:of |about )?"
-    r"(?:your|you)\b",
+    r"(?:your|yours|you)\b",
     re.I,
 )
 #: Showing the listener something: "Here are some pictures of my dresses".
@@ -480,7 +488,7 @@ def conversational(sentence: str) -> str | None:
         or _PRESENTING.match(sentence)
         or _LISTENER_SUBJECT.match(sentence)
         or _LISTENER_THING.match(sentence)
-        or _IMPERATIVE.match(sentence)
+        or _IMPERATIVE.search(sentence)
     ):
         return "addressed to the listener"
     if _SPECULATION.match(sentence) or _PRAISE.search(sentence) or _VERDICT.search(sentence):
