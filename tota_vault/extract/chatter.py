@@ -126,6 +126,7 @@ _VERDICT = re.compile(
     r"^I don't think I could (?:ever )?(?:do|handle|manage) (?:that|it|this)\b",
     re.I,
 )
+_VERDICT_WORDS = ("sound", "look", "seem", "heard", "could", "would")
 #: Praise of the listener: "Good on you for going after it", "I'm always so proud of you".
 _PRAISE = re.compile(r"\bgood (?:on|for) you\b|\bproud of (?:you|ya)\b", re.I)
 #: A stance that opens a clause about the listener: "I'm glad I could meet you".
@@ -491,7 +492,12 @@ def conversational(sentence: str) -> str | None:
         or _IMPERATIVE.search(sentence)
     ):
         return "addressed to the listener"
-    if _SPECULATION.match(sentence) or _PRAISE.search(sentence) or _VERDICT.search(sentence):
+    lower = sentence.lower()  # the costly patterns are read only where their word is
+    if (
+        ("must" in lower and _SPECULATION.match(sentence))
+        or (" you" in lower and _PRAISE.search(sentence))
+        or (any(w in lower for w in _VERDICT_WORDS) and _VERDICT.search(sentence))
+    ):
         return "a reaction"
     if _OFFER.search(sentence):
         return "a promise about the conversation"
