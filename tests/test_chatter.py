@@ -99,6 +99,45 @@ REASONS = [
     ("You're welcome to come to one of my workshops.", "addressed to the listener"),
     ("I'll come over and we can play some games.", "a promise about the conversation"),
     ("I will be sure to check it out.", "a promise about the conversation"),
+    # the listener praised or addressed
+    ("I'm always so proud of you.", "a reaction"),
+    ("Your support really means a lot to me.", "addressed to the listener"),
+    ("Maria, your kind words give me the motivation to keep going.", "addressed to the listener"),
+    ("Let me know how it goes.", "addressed to the listener"),
+    ("If you ever need any advice, let me know.", "addressed to the listener"),
+    ("I'm always trying out new recipes, so let me know if you want some.", None),
+    ("Tell me more about your trip to Rome!", "addressed to the listener"),
+    ("Let's keep chasing our dreams and supporting each other.", "addressed to the listener"),
+    ("I'll do my best to make you proud!", "a promise about the conversation"),
+    ("I'll be right by your side, Jon.", "a promise about the conversation"),
+    # a verdict on the last turn: how it sounds, hearsay, what the speaker could not do
+    ("That sounds like it can be a lot of fun.", "not about the speaker"),
+    ("It looks like you had an amazing time at the lake.", "not about the speaker"),
+    ("I've heard that's a tough job.", "a reaction"),
+    ("I don't think I could ever do that.", "a reaction"),
+    ("I could never handle that, honestly.", "a reaction"),
+    ("I can relate to that.", "a reaction"),
+    # no question: a contraction of "can", a subordinate clause before the main one
+    ("Can't wait 'til my studio starts welcoming dancers of all ages!", None),
+    ("Can't wait to hear when you are going.", "a reaction"),
+    ("When I was a kid I lived in Rome.", None),
+    ("When we moved to Leeds, my son started at a new school.", None),
+    ("When did you move to Leeds", "a question"),
+    ("Can you send me the recipe", "a question"),
+    # the speaker with the listener closes the sentence: about the conversation
+    ("I'm pumped to collaborate with you and make some sweet moves!",
+     "a promise about the conversation"),
+    ("I'm always around for you.", "a promise about the conversation"),
+    ("I play tennis with my brother every Sunday.", None),
+    # the listener's thing, or the speaker's own thing named before, by a possessive pronoun
+    ("I like yours a lot.", "addressed to the listener"),
+    ("I get mine from a little shawarma place downtown.", DANGLING),
+    ("Mine is a golden retriever named Max.", DANGLING),
+    ("A friend of mine runs a bakery in Leeds.", None),
+    # ... and the same words about the speaker's own things
+    ("My dog must weigh about forty pounds now.", None),
+    ("I must have run that trail a hundred times since I moved.", None),
+    ("Let me tell you, I've never worked harder than in my first year.", None),
     # statements
     ("I live in Porto.", None),
     ("I'm happy with my job at the bakery.", None),
@@ -128,6 +167,29 @@ def test_the_listener_as_subject_is_addressed_to_them_but_a_generic_you_is_advic
     assert conversational("You should try it sometime.") == "addressed to the listener"
     assert conversational("You can use coconut oil instead of butter.") is None
     assert conversational("I do the same job as my dad.") is None
+
+
+# fmt: off
+#: Sentences with nothing about the speaker that are still no remark worth keeping: the
+#: listener's experience guessed at ("must"), the listener praised, a verdict on the last turn.
+GUESSES = [
+    ("Winning a tough game must have been such an exhilarating experience!", "a reaction"),
+    ("That must have been so tough for your family.", "a reaction"),
+    ("Must be so rewarding to delve into your books and chat about them.", "a reaction"),
+    ("It must add so much holiday cheer to your house.", "a reaction"),
+    ("Good on you for going after what you really care about.", "a reaction"),
+    ("Your studio will totally change things for lots of folks.", "addressed to the listener"),
+    ("The museum must be closed on Mondays in winter.", "a reaction"),  # guessed, not known
+    ("The new bridge over the river opened in March.", None),
+    ("That sounds like it can be a lot of fun.", "a reaction"),
+    ("These look amazing, especially the blue one.", "a reaction"),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("sentence", "reason"), GUESSES, ids=[g[0] for g in GUESSES])
+def test_what_the_listener_must_feel_is_a_guess_not_a_remark(sentence: str, reason: str | None):
+    assert conversational(sentence) == reason
 
 
 def test_a_reaction_after_thanks_or_before_a_closing_marker_is_still_one():

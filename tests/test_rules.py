@@ -19,6 +19,7 @@ from tota_vault.extract.base import Candidate, Skip
 from tota_vault.extract.chatter import DANGLING
 from tota_vault.extract.messages import Message
 from tota_vault.extract.rules import RuleExtractor
+from tota_vault.scoring import DEFAULT_MIN_CONFIDENCE, score
 
 #: Monday 8 May 2023, 13:56: the anchor for every relative date below.
 TS = datetime(2023, 5, 8, 13, 56)
@@ -296,6 +297,13 @@ NAMED_FACTS = [
     said("I painted a sunrise two days ago.", "episode", "Caroline painted a sunrise on 6 May 2023."),
     said("I attended a conference last month.", "episode",
          "Caroline attended a conference in April 2023."),
+    # "me" names the speaker as surely as "I": direct, not inferred (and so not under the floor)
+    said("The support group has made me feel accepted.", "episode",
+         "The support group has made Caroline feel accepted."),
+    said("Art gives me so much joy.", "episode", "Art gives Caroline so much joy."),
+    # an "-ing" opening without a verb of its own is a dropped "I'm"
+    said("Researching adoption agencies for a new home.", "episode",
+         "Caroline is researching adoption agencies for a new home."),
 ]
 # fmt: on
 
@@ -440,6 +448,13 @@ NEGATIVES = [
     nothing("I know what you mean, it's not for everyone.", "a reaction"),
     nothing("I'm so glad to meet you.", "a reaction"),
     nothing("I'm here for you, always.", "a reaction"),
+    # a gerund subject ("Having ... makes") is no dropped "I'm": never "Sam is having people..."
+    nothing("Making a difference to those kids was great!", "not about the speaker",
+            name="Sam"),
+    nothing("Let me know how it goes.", "addressed to the listener", name="Sam"),
+    nothing("Your support really means a lot to me.", "addressed to the listener", name="Sam"),
+    nothing("I'll do my best to make you proud!", "a promise about the conversation",
+            name="Sam"),
     nothing("I'll have to check it out sometime!", "a promise about the conversation"),
     nothing("I will definitely give it a try.", "a promise about the conversation"),
     nothing("I'd love to show you around the city.", "a promise about the conversation"),
@@ -951,3 +966,27 @@ def test_a_remark_that_refers_to_the_last_turn_keeps_it_or_is_not_kept():
         ("Joanna", "It's a lot of work, but it must be very rewarding for everyone there.")
     )
     assert RuleExtractor().extract(alone, conversation_id="c")[0] == []
+
+
+# fmt: off
+#: A "we" statement with no typed cue: the speaker's family, team or friends did or have
+#: something (stored, inferred, at the default threshold of 0.55), unless "we" proposes
+#: something to the listener ("we could") or means everyone ("we all").
+WE_STATEMENTS = [
+    ("We faced tough opponents but we back each other up.", True),
+    ("Then we drove up the coast and slept in the van.", True),
+    ("We have cows, pigs, chickens and goats on the farm.", True),
+    ("We could play Mario Kart after dinner.", False),
+    ("We'll pick you up at eight.", False),
+    ("We all have to start somewhere.", False),
+    ("It reminds us that the sea is bigger than any worry.", False),  # "us" is no subject
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("utterance", "stored"), WE_STATEMENTS, ids=[w[0] for w in WE_STATEMENTS])
+def test_a_we_statement_is_stored_but_a_proposal_or_everyone_is_not(utterance: str, stored: bool):
+    candidates, _skipped = extract(utterance, name="Sam")
+    kept = [c for c in candidates if score(c).confidence >= DEFAULT_MIN_CONFIDENCE]
+    assert bool(kept) is stored, [(c.text, score(c).confidence) for c in candidates]
+    assert all(c.evidence.value == INF for c in kept)

@@ -49,6 +49,20 @@ STATEMENTS = [
     ("Hi, I'm planning a trip to Japan.", ["I'm planning a trip to Japan."]),
     ("That's cool, I like jazz.", ["I like jazz."]),
     ("Actually, well, I live in Lisbon.", ["I live in Lisbon."]),
+    # a tag question after a statement asks only for agreement; a question stays one
+    ("Oh, and I started my own online clothing store last month, pretty cool, huh?",
+     ["I started my own online clothing store last month, pretty cool"]),
+    ("We moved to Leeds last spring, you know?", ["We moved to Leeds last spring"]),
+    ("I love Lisbon, don't you think?", ["I love Lisbon"]),
+    ("Is it far from the city, right?", ["Is it far from the city, right?"]),
+    ("What a day, huh?", ["What a day, huh?"]),
+    # a question after a dash is a question of its own, the statement before it a statement
+    ("FYI, I finished another pottery project - want to see a pic?",
+     ["I finished another pottery project", "Want to see a pic?"]),
+    ("Is it the one by the lake - the big one?", ["Is it the one by the lake - the big one?"]),
+    # a companion in the subject after an opening phrase is no clause of its own either
+    ("Speaking of trips, my wife and I just left for Rome.",
+     ["Speaking of trips, my wife and I just left for Rome."]),
     # a name with an appositive: one clause per slot
     ("I'm Tomás, a data analyst at Brightwell in Valencia.",
      ["My name is Tomás.", "I'm a data analyst.", "I work at Brightwell.",

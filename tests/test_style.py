@@ -33,6 +33,10 @@ THIRD_PERSON = [
     tp("I am a nurse", "the user", "Is a nurse."),
     tp("I have two kids", "the user", "Has two kids."),
     tp("I have to work late", "Caroline", "Caroline has to work late."),
+    # spoken contractions inflect as what they stand for
+    tp("I wanna help make a difference", "Caroline", "Caroline wants to help make a difference."),
+    tp("I gotta stay focused on my training", "Sam", "Sam has to stay focused on their training."),
+    tp("I wanna learn Rust this year", "the user", "Wants to learn Rust this year."),
     tp("I don't like spicy food", "Caroline", "Caroline doesn't like spicy food."),
     tp("I do yoga", "Caroline", "Caroline does yoga."),
     tp("I go hiking every Sunday", "the user", "Goes hiking every Sunday."),

@@ -18,7 +18,15 @@ from .sentences import CLOSING, QUOTED_MARK
 
 _QUESTION_START = re.compile(
     r"^(?:what|how|why|when|where|who|whom|whose|which|do|does|did|are|is|was|were|can|could|"
-    r"would|should|shall|will|have|has|any|anything|wanna)\b",
+    r"would|should|shall|will|have|has|any|anything|wanna)\b(?!')",  # "Can't wait" asks nothing
+    re.I,
+)
+#: A subordinate clause before the main one, in a sentence that does not end in "?": "When
+#: we're feeling down, it's a way to stay positive", "Any time you need help, just call".
+_SUBORDINATE_START = re.compile(
+    r"^(?:when|whenever|where|wherever|while|once|any ?time)\b[^?,]*,\s+\S|"
+    # ... or with no comma, before the speaker's own clause: "When I was a kid I lived in Rome"
+    r"^(?:when|whenever|while|once)\s+(?:I|we|my|our)\b[^?]*?\s(?-i:I|we|my|our)\s+\w+",
     re.I,
 )
 #: Wishes and plans are goals ("I'd love to"); other conditionals are not facts.
@@ -41,7 +49,11 @@ SMALL_TALK = re.compile(
     re.I,
 )
 
-_I_SUBJECT = r"^(?:I|I'm|I am|Im|I've|I have|I'd|I would|I'll|I will)\s+" + ADVERB_SLOT
+#: The speaker as the subject, or left out before "can't wait" ("Can't wait to hear about it").
+_I_SUBJECT = (
+    r"^(?:(?:I|I'm|I am|Im|I've|I have|I'd|I would|I'll|I will)\s+|(?=can't wait|cannot wait))"
+    + ADVERB_SLOT
+)
 #: A stance the speaker takes towards what was just said: "I'm glad you ...", "I'm sorry to
 #: hear that", "I bet", "I know what you mean", "I agree". The predicate is a mental state
 #: (adjective or verb of knowing, feeling, agreeing) whose complement is the listener, the
@@ -51,7 +63,8 @@ _STANCE = re.compile(
     r"(?:glad|happy|sorry|sure|excited|thrilled|jealous|envious|impressed|bet|know|agree|"
     r"understand|imagine|see|mean|guess|hope|believe|think|wish|can imagine|can tell|"
     r"can't wait|cannot wait|can relate|can see|appreciate|feel the same)"
-    r"(?=\W*$|\s+(?:you|your|that|it|so|to (?:hear|see|know|meet|talk|chat)|for you|for them|"
+    r"(?=\W*$|\s+(?:you|your|that|it|so|to (?:hear|see|know|meet|talk|chat|that|this|it|you)|"
+    r"for you|for them|"
     r"what|how|we|"
     r"they|he|she|there|this)\b|[,!.])",
     re.I,
@@ -78,6 +91,44 @@ _LISTENER_SUBJECT = re.compile(
     r"'d better| need to| have to| gotta| ought to)|u r)\b",
     re.I,
 )
+#: What the listener has, as the subject: "Your support means a lot to me", "Maria, your
+#: studio will change things for lots of folks". A verdict on, or thanks for, the listener's
+#: thing, not a fact about the speaker.
+_LISTENER_THING = re.compile(r"^(?:[A-Z][a-z]+,\s+)?(?:with\s+)?your\b", re.I)
+#: An imperative to the listener about the conversation itself: "Let me know how it goes",
+#: "Tell me more about your trip", "Let's keep chasing our dreams" (the first person plural
+#: imperative proposes something to the listener).
+_IMPERATIVE = re.compile(
+    # also after a condition: "If you ever do, let me know" (not after a fact of the speaker's:
+    # "I'm always trying new recipes, so let me know if you want some" keeps the fact)
+    r"^(?:(?:if|when|whenever)\b[^,]*,\s*(?:just\s+)?)?"
+    r"(?:let(?:'s| us)\b|let me know\b|(?:tell|show|send|give|remind|ask|text|call) me\b)",
+    re.I,
+)
+#: Epistemic "must" whose subject is not the speaker: what the listener's experience must have
+#: been ("That must have been tough", "Must be so rewarding to delve into your books", "it
+#: must add so much holiday cheer"). "I must have read it ten times", "My dog must weigh forty
+#: pounds" are the speaker's own.
+_SPECULATION = re.compile(
+    r"^(?!(?:(?!\bmust\b)[^,;:])*\b(?:I|we|my|our)\b)(?:[^,;:]*?\s)?must(?:'ve|\s+have)?\s+"
+    r"(?!not\b)[a-z]+",
+    re.I,
+)
+#: A verdict on what the last turn said, by how it sounds or looks ("That sounds like it can be
+#: a lot of fun", "It looks amazing"), by hearsay ("I've heard that's a tough job"), or by
+#: what the speaker could not do ("I don't think I could ever do that").
+_VERDICT = re.compile(
+    r"^(?:that|this|it|they|those|these)(?:'s| is| are)?\s+(?:really |so |just )?"
+    r"(?:sounds?|looks?|seems?)\b|"
+    r"^I(?:'ve| have)? heard (?:that )?(?:it's|that's|they're|it is|that is|it was)\b|"
+    r"\bI (?:could|would)(?:n't| not| never)(?: ever)? (?:do|handle|manage|imagine) "
+    r"(?:that|it|this)\b|"
+    r"^I don't think I could (?:ever )?(?:do|handle|manage) (?:that|it|this)\b",
+    re.I,
+)
+_VERDICT_WORDS = ("sound", "look", "seem", "heard", "could", "would")
+#: Praise of the listener: "Good on you for going after it", "I'm always so proud of you".
+_PRAISE = re.compile(r"\bgood (?:on|for) you\b|\bproud of (?:you|ya)\b", re.I)
 #: A stance that opens a clause about the listener: "I'm glad I could meet you".
 _STANCE_CLAUSE = re.compile(
     _I_SUBJECT + r"(?:so |very |really )*(?:glad|happy|sorry|sure|excited|thrilled|bet|hope)\b",
@@ -94,7 +145,7 @@ _PROMISE = re.compile(
 #: A future whose object is the listener, or a plan of the two speakers: "I'll let you know",
 #: "I will keep you posted", "I'll come over and we can play some games".
 _TO_THE_LISTENER = re.compile(
-    r"^I(?:'ll| will|'m going to| am going to) (?:\w+ ){0,2}you\b|"
+    r"^I(?:'ll| will|'m going to| am going to) (?:[\w']+ ){0,6}?(?:you|your)\b|"
     r"\b(?:and|so|then) we (?:can|could|should) (?!not\b|only\b)|"
     # "We should go hiking together sometime!": an invitation of the two speakers
     r"^we (?:should|could|can|gotta) (?:definitely |totally |really )?(?:\w+ ){1,5}"
@@ -273,6 +324,9 @@ _PLURAL_DEMONSTRATIVE = re.compile(
     r"of\b|in\b|close\b)[a-z]{3,}\b(?!\s+(?:[a-z]+\s+)?(?:who|whom|which|that|where|when|of)\b)",
     re.I,
 )
+#: "Mine", "ours" stand for a noun said before ("I get mine from the market", "Mine is a
+#: beagle"), unless "of" makes them a possessor ("a friend of mine").
+_POSSESSIVE_PRONOUN = re.compile(r"(?<!\bof )\b(?:mine|ours)\b", re.I)
 #: "Both" before a plural noun presumes two things already named ("both instruments"),
 #: unless the two follow ("both the violin and the guitar").
 _BOTH = re.compile(r"\bboth\s+(?!of\b|the\b|my\b|our\b)[a-z]{3,}s\b(?!\s+and\b)", re.I)
@@ -313,6 +367,8 @@ def _unbound(sentence: str) -> bool:
     object, or the subject of a clause of its own; "that"/"this" is a pronoun when only an
     adverb or a preposition follows it; "there" is a place when it is not "there is"; "a good
     one" a noun said before; "those days" a time said before."""
+    if _POSSESSIVE_PRONOUN.search(sentence):
+        return True  # "I get mine from the market": my what?
     one = _ANAPHORIC_ONE.search(sentence)
     if one is not None and not _ANTECEDENT.search(sentence[: one.start()]):
         return True
@@ -361,6 +417,14 @@ _OFFER = re.compile(
     re.I,
 )
 
+#: The speaker with the listener, closing the sentence: "I'm pumped to collaborate with you",
+#: "I'm always around for you", "I'm looking forward to enjoying the moment with you". What
+#: the two will do, or what the speaker is for the listener: about the conversation.
+_WITH_THE_LISTENER = re.compile(
+    _I_SUBJECT + r".*\b(?:with|for) (?:you|ya)(?: (?:guys|all|two|both))?"
+    r"(?=\W*$|\s*[,;]|\s+(?:and|too|soon|sometime|again|one day|someday)\b)",
+    re.I,
+)
 #: The answer to "How are you?": "I'm doing great, thanks".
 _PLEASANTRY = re.compile(
     r"^I(?:'m| am) (?:doing )?(?:very |really |pretty |so )?(?:good|great|well|fine|okay|ok|"
@@ -372,7 +436,7 @@ _PLEASANTRY = re.compile(
 _LISTENER_OBJECT = re.compile(
     r"\b(?:like|likes|love|loves|loved|enjoy|enjoyed|admire|appreciate|try|trying|meet|meeting|"
     r"see|seeing|hear|hearing|read|reading|visit|visiting)\s+(?:\w+ )?(?:of |about )?"
-    r"(?:your|you)\b",
+    r"(?:your|yours|you)\b",
     re.I,
 )
 #: Showing the listener something: "Here are some pictures of my dresses".
@@ -424,8 +488,17 @@ def conversational(sentence: str) -> str | None:
         _LISTENER_OBJECT.search(sentence)
         or _PRESENTING.match(sentence)
         or _LISTENER_SUBJECT.match(sentence)
+        or _LISTENER_THING.match(sentence)
+        or _IMPERATIVE.search(sentence)
     ):
         return "addressed to the listener"
+    lower = sentence.lower()  # the costly patterns are read only where their word is
+    if (
+        ("must" in lower and _SPECULATION.match(sentence))
+        or (" you" in lower and _PRAISE.search(sentence))
+        or (any(w in lower for w in _VERDICT_WORDS) and _VERDICT.search(sentence))
+    ):
+        return "a reaction"
     if _OFFER.search(sentence):
         return "a promise about the conversation"
     if (_FUTURE_OR_DUTY.match(sentence) or re.match(r"(?i)we\b", sentence)) and (
@@ -434,6 +507,8 @@ def conversational(sentence: str) -> str | None:
         return "a promise about the conversation"
     if _YOU.search(sentence) and _HERE_FOR_YOU.search(sentence):
         return "a reaction"
+    if _WITH_THE_LISTENER.search(sentence):
+        return "a promise about the conversation"
     if (
         DEICTIC_SUBJECT.match(sentence)
         or DEMONSTRATIVE_END.search(sentence)
@@ -448,7 +523,9 @@ def conversational(sentence: str) -> str | None:
 
 def skip_reason(sentence: str) -> str | None:
     stripped = sentence.strip()
-    if stripped.endswith("?") or _QUESTION_START.match(stripped):
+    if stripped.endswith("?") or (
+        _QUESTION_START.match(stripped) and not _SUBORDINATE_START.match(stripped)
+    ):
         return "a question"
     if "[REDACTED " in stripped:
         # The secret's own clause (`sentences.without_secrets` cut it from any fact beside

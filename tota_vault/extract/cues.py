@@ -20,12 +20,22 @@ I_WORD = re.compile(r"\bI(?:'m|'ve|'d|'ll)?\b")
 WE = re.compile(r"\b(?:we|we're|we've|our|us)\b", re.I)
 #: Chat drops the "I": "Just got some new shoes", "Researching adoption agencies", "Gotta
 #: make time to dance" are the speaker's own statements.
+#: An "-ing" opening followed by a finite verb of its own clause is a gerund subject, not a
+#: dropped "I'm": "Having people who back you makes a huge difference", "Making a difference
+#: to those kids was great".
+_GERUND_SUBJECT = (
+    r"(?!(?:(?!\b(?:and|but|so|when|because|since|while|if|though|I|we)\b)[^,;:!?.\u2013\u2014])*?"
+    r"\b(?:is|was|are|were|must|can|could|will|would|should|has|makes|made|helps|gives|brings|"
+    r"means|keeps|takes|feels|seems)\b)"
+)
 IMPLICIT_I = re.compile(
     r"^(?:just |finally |still |been |gotta |gonna |recently |also )?"
-    r"(?:got|went|finished|started|bought|signed|made|took|tried|visited|joined|adopted|"
-    r"researching|working|looking|planning|thinking|learning|taking|reading|writing|painting|"
-    r"training|saving|hoping|trying|getting|having|building|making|doing|loving|enjoying|"
-    r"gotta|gonna)\b",
+    r"(?:(?:got|went|finished|started|bought|signed|made|took|tried|visited|joined|adopted|"
+    r"gotta|gonna|can't wait|cannot wait)\b|"
+    r"(?:researching|working|looking|planning|thinking|learning|taking|reading|writing|painting|"
+    r"training|saving|hoping|trying|getting|having|building|making|doing|loving|enjoying)\b"
+    + _GERUND_SUBJECT
+    + r")",
     re.I,
 )
 
@@ -304,3 +314,16 @@ def cue_key(cue: Cue, match: re.Match[str]) -> str | None:
 
 #: Any other first-person statement: the weakest rule.
 WEAK = Cue("statement", T.EPISODE, I_WORD, 0.6)
+#: A statement whose subject is "we", the speaker with their family, team or friends ("We
+#: faced tough opponents", "Then we drove up the coast"): the speaker is one of the subject,
+#: so it is a little stronger than `WEAK`, and stored (inferred) at the default threshold.
+#: Not with a modal ("we could play Mario Kart", "we'll pick you up": in a chat, mostly a
+#: proposal to the listener, who is then one of "we"), nor "we all" (everyone: "we all have to
+#: start somewhere"); "our" or "us" alone ("It reminds us of home") says less and stays under.
+WE_SUBJECT = re.compile(
+    r"^(?:(?:so|and|but|then|now|also|plus|yeah|yes|oh|well|honestly|luckily|sadly|"
+    r"finally),?\s+)*we(?:'re|'ve)?\b(?!'|\s+(?:all|could|can|should|might|may|will|would|"
+    r"shall|must|gotta|need|have to|got to)\b)",
+    re.I,
+)
+WE_WEAK = Cue("statement", T.EPISODE, WE_SUBJECT, 0.65)

@@ -42,10 +42,11 @@ from .cues import (
     EMPHASIS,
     FIRST_PERSON,
     HEDGES,
-    I_WORD,
     IMPLICIT_I,
     TEMPORARY,
     WE,
+    WE_SUBJECT,
+    WE_WEAK,
     WEAK,
     Cue,
     cue_key,
@@ -335,7 +336,10 @@ class RuleExtractor:
         if not is_small_talk(sentence) and (
             FIRST_PERSON.search(sentence) or WE.search(sentence) or IMPLICIT_I.match(sentence)
         ):
-            return self._build(sentence, message, subject, label, WEAK, None)
+            weak = WEAK
+            if not FIRST_PERSON.search(sentence) and WE_SUBJECT.match(sentence):
+                weak = WE_WEAK
+            return self._build(sentence, message, subject, label, weak, None)
         return None
 
     def _about_their_person(self, sentence: str, turn: _Turn) -> Candidate | None:
@@ -439,8 +443,10 @@ class RuleExtractor:
             rest = dated[lead.end() :].rstrip(" .!")
             dated = f"{rest} {lead.group(1)}."
         evidence = Evidence.DIRECT
-        if not I_WORD.search(sentence) and not re.search(r"\bmy\b", sentence, re.I):
-            evidence = Evidence.INFERRED  # a "we"/"our" statement: the person is implied
+        if not FIRST_PERSON.search(sentence):
+            # a "we"/"our" statement: the person is implied; "me", "mine", "myself" name them
+            # as surely as "I" ("The support group has made me feel accepted")
+            evidence = Evidence.INFERRED
         return Candidate(
             type=cue.type,
             text=third_person(dated, label),

@@ -43,6 +43,31 @@ GREETING = re.compile(
     r"(?: so much| a lot)?(?: there| all| everyone| [A-Z][\w'-]+)?[,!.]*\s+(?=\S)",
     re.I,
 )
+#: A tag question after a statement asks only for agreement: "I started my own clothing store
+#: last month, pretty cool, huh?" states a fact, and "huh?" is residue. The tags are a closed
+#: class: an interjection, or an auxiliary with "not" and a pronoun ("isn't it?").
+TAG_QUESTION = re.compile(
+    r"(?:,|\s[-–—])\s*(?:huh|right|eh|yeah|no|ok|okay|you know|don't you think|wouldn't you say|"
+    r"(?:isn't|aren't|wasn't|weren't|doesn't|don't|didn't|hasn't|haven't|won't|wouldn't|can't|"
+    r"couldn't)\s+(?:it|they|he|she|you|we|I|there|that))\s*\?+\s*$",
+    re.I,
+)
+#: A sentence that is a question by its first word: a tag after it leaves it one.
+_ASKS = re.compile(
+    r"^(?:what|how|why|when|where|who|whom|whose|which|do|does|did|are|is|was|were|can|could|"
+    r"would|should|shall|will|have|has|any|anything|wanna)\b",
+    re.I,
+)
+
+
+def without_tag(clause: str) -> str:
+    """A statement with its tag question cut off ("I love Lisbon, don't you think?" is "I
+    love Lisbon"); a question ("Is it far, right?") is left a question."""
+    if _ASKS.match(clause):
+        return clause
+    return TAG_QUESTION.sub("", clause)
+
+
 #: A verdict on the last turn before a statement is residue too: "That's cool, I like jazz".
 VERDICT = re.compile(
     r"^(?:that's|that is|that sounds|sounds|it's|how|what a|oh)\s+(?:so |really |very |pretty )?"
@@ -108,19 +133,37 @@ def split_sentences(text: str) -> list[str]:
     return parts
 
 
+#: A statement, a dash, then a question to the listener: "I finished another pottery project -
+#: want to see a pic?" is a fact and a question.
+_DASH_QUESTION = re.compile(r"^(?P<head>[^?]+?)\s+[-–—]\s+(?P<tail>[^-–—?]+\?+)\s*$")
+
+
+def _questions_apart(part: str) -> list[str]:
+    """A sentence whose question follows a statement after a dash, as the two; any other
+    sentence as it is."""
+    match = _DASH_QUESTION.match(part)
+    if match is None or _ASKS.match(match.group("head").strip()):
+        return [part]
+    return [match.group("head"), match.group("tail")]
+
+
 def statements(text: str) -> list[str]:
     """Sentences, and within them the clauses that start a new first-person statement:
     "My name is Sam and I live in Porto" is two facts with two conflict slots."""
     out = []
-    for part in split_sentences(text):
+    for part in (piece for whole in split_sentences(text) for piece in _questions_apart(whole)):
         if not part or not part.strip():
             continue
         clauses: list[str] = []
         begin = 0
         for boundary in _CLAUSE.finditer(part):
             head = part[begin : boundary.start()]
-            if re.fullmatch(r"\s*(?:(?:[Mm]y|[Oo]ur)(?: [\w'-]+){1,2}|[A-Z][a-z'-]+)\s*", head):
-                continue  # "My husband and I went hiking": a subject, not a fact of its own
+            if re.fullmatch(
+                r"(?:[^,;]*,)?\s*(?:(?:[Mm]y|[Oo]ur)(?: [\w'-]+){1,2}|[A-Z][a-z'-]+)\s*", head
+            ):
+                # "My husband and I went hiking", "Speaking of trips, my wife and I just left
+                # for Rome": a subject, not a fact of its own
+                continue
             if boundary.group("comma") and not _FIRST_PERSON_HEAD.match(head):
                 continue  # "When I was young, I lived in Rome": one statement
             clauses.append(head)
@@ -128,7 +171,7 @@ def statements(text: str) -> list[str]:
         clauses.append(part[begin:])
         for clause in clauses:
             clause = re.sub(r"\s+", " ", clause).strip(" -–—*•,;")
-            clause = FILLER.sub("", VERDICT.sub("", GREETING.sub("", clause)))
+            clause = FILLER.sub("", VERDICT.sub("", GREETING.sub("", without_tag(clause))))
             for piece in without_secrets(clause):
                 for fact in split_appositive(piece):
                     out.append(fact[0].upper() + fact[1:])

@@ -14,12 +14,16 @@ import re
 
 from .sentences import CLOSING, QUOTED
 
-_IRREGULAR = {"am": "is", "have": "has", "do": "does", "go": "goes", "be": "is", "'m": "is"}
+_IRREGULAR = {
+    "am": "is", "have": "has", "do": "does", "go": "goes", "be": "is", "'m": "is",
+    # the spoken contractions of "want to" and "got to": "I wanna help" is "Sam wants to help"
+    "wanna": "wants to", "gotta": "has to",
+}  # fmt: skip
 _INVARIANT = {
     "can", "could", "will", "would", "should", "must", "might", "may", "shall", "can't",
     "couldn't", "won't", "wouldn't", "shouldn't", "didn't", "was", "wasn't", "had", "hadn't",
     "were", "are",  # after "my sister and I": the verb agrees with both
-    "used", "ought", "gotta", "gonna", "wanna",
+    "used", "ought", "gonna",
 }  # fmt: skip
 _ADVERBS = {
     "really", "also", "just", "still", "always", "never", "usually", "often", "sometimes",
