@@ -44,7 +44,9 @@ __all__ = [
     "fault_kind",
     "fts_query",
     "index_error",
+    "mentioning_match",
     "record_from_note",
+    "similar_match",
 ]
 
 #: Bump on any schema change: the index is a cache, so a new version rebuilds from the files.
@@ -86,7 +88,7 @@ CREATE TABLE notes (
 CREATE VIRTUAL TABLE notes_fts USING fts5(
     title, text, body, tags, aliases,
     content='notes', content_rowid='id',
-    tokenize='porter unicode61 remove_diacritics 2'
+    tokenize='porter unicode61 remove_diacritics 2'  -- overlay.py's twin tokenizes alike
 );
 
 -- `rank` is bm25 with the same column weights as BM25 below, so `ORDER BY rank LIMIT n`,
@@ -288,7 +290,7 @@ SIMILAR = """
 SELECT n.id, n.path, n.title, n.text, n.type, n.subject, n.key, n.confidence, n.updated,
        n.memory_id, n.status
 FROM (
-    SELECT rowid FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rowid DESC LIMIT 50
+    SELECT rowid FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rowid DESC LIMIT :window
 ) AS f JOIN notes AS n ON n.id = f.rowid
 WHERE n.type = :type AND n.subject = :subject AND n.status = 'active' AND n.error IS NULL
 ORDER BY n.id DESC
@@ -302,12 +304,41 @@ MENTIONING = """
 SELECT n.id, n.path, n.title, n.text, n.type, n.subject, n.key, n.confidence, n.updated,
        n.memory_id, n.status
 FROM (
-    SELECT rowid FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rowid DESC LIMIT 200
+    SELECT rowid FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rowid DESC LIMIT :window
 ) AS f JOIN notes AS n ON n.id = f.rowid
 WHERE n.subject = :subject AND n.status = 'active' AND n.error IS NULL AND n.type != 'reflection'
 ORDER BY n.id DESC
 LIMIT :limit
 """
+
+
+#: How many memories each look-up of the learning pipeline returns (the overlay of a dry run
+#: returns as many: overlay.py).
+SIMILAR_LIMIT = 8
+MENTIONING_LIMIT = 12
+BY_KEY_LIMIT = 3
+#: The newest FTS5 matches a look-up filters by type and subject (`SIMILAR`, `MENTIONING`).
+SIMILAR_WINDOW = 50
+MENTIONING_WINDOW = 200
+
+
+def similar_match(words: Sequence[str]) -> str | None:
+    """The FTS5 query of the merge step's look-up (`Index.similar`): any two of the first
+    three `words`, in statements only (the body also quotes the whole message, whose words
+    would match a hundred times more notes for nothing); None without words."""
+    terms = [fts_quote(w) for w in words if w][:3]
+    if not terms:
+        return None
+    if len(terms) == 1:
+        return f"text : ({terms[0]})"
+    return "text : (" + " OR ".join(f"({a} AND {b})" for a, b in combinations(terms, 2)) + ")"
+
+
+def mentioning_match(words: Sequence[str]) -> str | None:
+    """The FTS5 query of a change of mind's look-up (`Index.mentioning`): any of `words`, in
+    statements only; None without words."""
+    terms = [w for w in words if w]
+    return f"text : ({fts_any(terms)})" if terms else None
 
 
 class IndexedStat(NamedTuple):
@@ -943,7 +974,7 @@ class Index:
         return memory_rows(self._conn.execute(BY_KEY, (key, subject)))
 
     def similar(
-        self, words: list[str], *, type: str, subject: str, limit: int = 8
+        self, words: list[str], *, type: str, subject: str, limit: int = SIMILAR_LIMIT
     ) -> list[MemoryRow]:
         """Active memories of a type and subject that share words with a statement.
 
@@ -953,17 +984,11 @@ class Index:
         least two of the first three: the query asks for any such pair, which a common word
         alone never satisfies.
         """
-        terms = [fts_quote(w) for w in words if w][:3]
-        if not terms:
+        query = similar_match(words)
+        if query is None:
             return []
-        if len(terms) == 1:
-            expression = terms[0]
-        else:
-            expression = " OR ".join(f"({a} AND {b})" for a, b in combinations(terms, 2))
-        # Statements only: the body also quotes the whole message, whose words would match a
-        # hundred times more notes for nothing.
-        params = {"type": type, "subject": subject, "limit": limit}
-        params["query"] = f"text : ({expression})"
+        params = {"type": type, "subject": subject, "limit": limit, "query": query,
+                  "window": SIMILAR_WINDOW}  # fmt: skip
         return memory_rows(self._conn.execute(SIMILAR, params))
 
     def title_taken(self, title: str) -> bool:
@@ -1075,15 +1100,17 @@ class Index:
             self._conn.text_factory = previous
         return None
 
-    def mentioning(self, words: list[str], *, subject: str, limit: int = 12) -> list[MemoryRow]:
+    def mentioning(
+        self, words: list[str], *, subject: str, limit: int = MENTIONING_LIMIT
+    ) -> list[MemoryRow]:
         """Active memories of a subject, of any type, whose statement holds any of `words`,
         newest first: what a change of mind may replace ("Mostly works from the café now"
         over "Works from the library most days", a decision over a goal). Asked only for a
         statement that says something changed, so it may cast a wider net than `similar`."""
-        terms = [w for w in words if w]
-        if not terms:
+        query = mentioning_match(words)
+        if query is None:
             return []
-        params = {"query": f"text : ({fts_any(terms)})", "subject": subject, "limit": limit}
+        params = {"query": query, "subject": subject, "limit": limit, "window": MENTIONING_WINDOW}
         return memory_rows(self._conn.execute(MENTIONING, params))
 
     # --- maintenance reads (decay, reflect): streamed, only the columns a decision needs ----
@@ -1297,7 +1324,7 @@ BY_SOURCE = "SELECT n.* FROM sources AS s JOIN notes AS n ON n.id = s.note_id WH
 #: The conflict look-up: conflicts leave one active value a slot, so three rows are plenty.
 BY_KEY = """
 SELECT * FROM notes WHERE key = ? AND subject = ? AND status = 'active' AND error IS NULL
-ORDER BY updated DESC LIMIT 3
+ORDER BY updated DESC LIMIT 3  -- BY_KEY_LIMIT
 """
 #: The title index is NOCASE, as Obsidian resolves a `[[link]]`.
 FIRST_TITLED = "SELECT path FROM notes WHERE title = ? COLLATE NOCASE LIMIT 1"

@@ -48,9 +48,10 @@ from .extract.messages import Message
 from .extract.secrets import describe, find_secrets, is_only_secret, redact
 from .files import read_file
 from .history import KEPT_OVER_KEY, kept_entry, kept_over_list, replaced_entry
-from .index import Index
+from .index import BY_KEY_LIMIT, MENTIONING_LIMIT, SIMILAR_LIMIT, Index
 from .model import SOURCES_COUNT_KEY, Memory, Status, cap_sources, new_id, now, parse_date
 from .notes import parse_note, statement_problem, title_from_text, unique_title
+from .overlay import Overlay
 from .rows import MemoryRow
 from .sanitize import MAX_STATEMENT_CHARS, cap_statement, clean_text, shorten
 from .scoring import (
@@ -402,9 +403,19 @@ class _DryRun:
 
     def __init__(self) -> None:
         self.rows: dict[str, MemoryRow] = {}
+        self.overlay = Overlay()  # the rows' statements, searchable as the index is
         self.superseded: set[str] = set()
         self.sources: set[str] = set()
         self.titles: set[str] = set()
+
+    def put(self, row: MemoryRow) -> None:
+        self.rows[row.path] = row
+        self.overlay.put(row.path, row.text or "", row.type or "", row.subject or "", row.key)
+
+    def drop(self, path: str) -> None:
+        self.superseded.add(path)
+        self.rows.pop(path, None)
+        self.overlay.drop(path)
 
 
 class _Lookups:
@@ -415,29 +426,37 @@ class _Lookups:
         self.index = index
         self.dry = dry
 
-    def _with_overlay(
-        self, rows: list[MemoryRow], fits: Callable[[MemoryRow], bool]
+    def _with(
+        self, dry: _DryRun, paths: list[str], rows: list[MemoryRow], limit: int
     ) -> list[MemoryRow]:
-        if self.dry is None:
-            return rows
-        mine = [r for r in reversed(self.dry.rows.values()) if fits(r)]
-        seen = {r.path for r in mine} | self.dry.superseded
-        return mine + [r for r in rows if r.path not in seen]
+        """The imagined rows the overlay found (the newest), then the index's rows the run did
+        not change, to the index's own limit."""
+        mine = [dry.rows[path] for path in paths]
+        rest = [r for r in rows if r.path not in dry.rows and r.path not in dry.superseded]
+        return (mine + rest)[:limit]
 
     def observed(self, source: str) -> bool:
         return self.index.observed(source) or (self.dry is not None and source in self.dry.sources)
 
     def similar(self, words: list[str], *, type: str, subject: str) -> list[MemoryRow]:
         rows = self.index.similar(words, type=type, subject=subject)
-        return self._with_overlay(rows, lambda r: r.type == type and r.subject == subject)
+        if self.dry is None:
+            return rows
+        paths = self.dry.overlay.similar(words, type=type, subject=subject)
+        return self._with(self.dry, paths, rows, SIMILAR_LIMIT)
 
     def by_key(self, key: str, subject: str) -> list[MemoryRow]:
         rows = self.index.by_key(key, subject)
-        return self._with_overlay(rows, lambda r: r.key == key and r.subject == subject)
+        if self.dry is None:
+            return rows
+        return self._with(self.dry, self.dry.overlay.by_key(key, subject), rows, BY_KEY_LIMIT)
 
     def mentioning(self, words: list[str], *, subject: str) -> list[MemoryRow]:
         rows = self.index.mentioning(words, subject=subject)
-        return self._with_overlay(rows, lambda r: r.subject == subject)
+        if self.dry is None:
+            return rows
+        paths = self.dry.overlay.mentioning(words, subject=subject)
+        return self._with(self.dry, paths, rows, MENTIONING_LIMIT)
 
 
 class Learner:
@@ -693,13 +712,12 @@ class Learner:
             row = target._replace(
                 confidence=confirm_confidence(_row_confidence(target), scores.confidence)
             )
-            dry.rows[row.path] = row
+            dry.put(row)
             return row.path
         if decision.action == "keep" and target is not None:
             return target.path
         if decision.action == "supersede" and target is not None:
-            dry.superseded.add(target.path)
-            dry.rows.pop(target.path, None)
+            dry.drop(target.path)
         folder = candidate.type.value
         root = self.vault.root
 
@@ -713,12 +731,12 @@ class Learner:
         title = unique_title(title_from_text(candidate.text), taken)
         dry.titles.add(title.lower())
         path = f"{folder}/{title}.md"
-        dry.rows[path] = MemoryRow(
+        dry.put(MemoryRow(
             path=path, text=candidate.text, type=folder, subject=candidate.subject,
             key=candidate.key, confidence=scores.confidence,
             updated=when.replace(microsecond=0).isoformat(), memory_id=None,
             status=Status.ACTIVE.value,
-        )  # fmt: skip
+        ))  # fmt: skip
         return path
 
     # --- writes ----------------------------------------------------------------------------
