@@ -160,6 +160,40 @@ def test_atomic_write_leaves_no_temp_file_when_writing_fails(
     assert sorted(p.name for p in target.parent.iterdir()) == ["Run.md"]
 
 
+@pytest.mark.parametrize("existing", [False, True])
+def test_atomic_write_makes_the_bytes_durable_before_the_name_then_the_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, existing: bool
+) -> None:
+    # The order that makes a crash leave the old bytes or the new ones, never a torn note:
+    # the temp file's bytes reach the disk (fsync) before it takes the note's name (link or
+    # replace), and the folder is fsynced after, so the name survives too.
+    target = tmp_path / "goal" / "Run.md"
+    fp = fingerprint_of(write(tmp_path, "goal/Run.md", b"old\n")) if existing else None
+    events: list[tuple[str, str]] = []
+    real_fsync, real_link, real_replace = os.fsync, os.link, os.replace
+
+    def fsync(fd: int) -> None:
+        kind = "folder" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file"
+        events.append(("fsync", kind))
+        real_fsync(fd)
+
+    def link(src, dst) -> None:  # type: ignore[no-untyped-def]
+        events.append(("name", os.path.basename(dst)))
+        real_link(src, dst)
+
+    def replace(src, dst) -> None:  # type: ignore[no-untyped-def]
+        events.append(("name", os.path.basename(dst)))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "link", link)
+    monkeypatch.setattr(os, "replace", replace)
+    atomic_write(target, b"new\n", expected=fp)
+    assert events == [("fsync", "file"), ("name", "Run.md"), ("fsync", "folder")]
+    assert target.read_bytes() == b"new\n"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["Run.md"]
+
+
 def test_atomic_write_does_not_write_through_a_symlink(tmp_path: Path) -> None:
     real = write(tmp_path, "elsewhere.md", b"real\n")
     link = tmp_path / "goal" / "link.md"
