@@ -340,7 +340,7 @@ def test_json_has_one_shape_for_a_chat_and_an_export(tmp_path: Path, chat):
     many = json.loads(tota("--vault", str(tmp_path / "v"), "extract", str(export),
                            "--json", "--dry-run").stdout)  # fmt: skip
     assert set(one) == set(many) == {
-        "paused", "dry_run", "messages", "counts", "secrets", "notes", "skipped_records",
+        "paused", "dry_run", "messages", "counts", "secrets", "notes", "reflections", "skipped_records",
         "conversations",
     }  # fmt: skip
     assert len(one["conversations"]) == 1 and len(many["conversations"]) == 2

@@ -3,6 +3,7 @@ the reflections that come by themselves after observe, on real vaults."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from datetime import datetime
 
@@ -383,3 +384,33 @@ def test_a_reflection_key_tells_names_apart(theme: str, key: str):
     """Two themes never share a key: "C" and "C++" writing one reflection in turn made every
     run of reflect change it."""
     assert reflection_key("user", theme) == key
+
+
+def test_the_report_names_the_reflection_observe_wrote(vault: Vault):
+    """A user-style review: `tota extract --json` said 11 created and wrote 12 notes, the
+    twelfth a reflection no report named."""
+    messages = [{"role": "user", "content": t, "id": str(i)} for i, t in enumerate(FOOD)]
+    report = vault.observe(messages, conversation_id="c1")
+    (path,) = (vault.root / "reflection").glob("*.md")
+    assert report.reflections == [path.relative_to(vault.root).as_posix()]
+    assert report.to_dict()["reflections"] == report.reflections
+    again = vault.observe(messages, conversation_id="c1")
+    assert again.reflections == []  # nothing new learned, nothing reflected
+
+
+def test_tota_extract_says_which_reflections_it_wrote(tmp_path):
+    from typer.testing import CliRunner
+
+    from tota_vault.cli import app
+
+    chat = tmp_path / "food.txt"
+    chat.write_text("".join(f"User: {text}\n" for text in FOOD), "utf-8")
+    root = tmp_path / "v"
+    runner = CliRunner()
+    shown = runner.invoke(app, ["--vault", str(root), "extract", str(chat), "-v"])
+    assert shown.exit_code == 0, shown.output
+    (path,) = (root / "reflection").glob("*.md")
+    assert "Reflections written or updated: 1" in shown.stdout
+    assert f"reflect   reflection/{path.name}" in shown.stdout
+    again = runner.invoke(app, ["--vault", str(root), "extract", str(chat), "--json"])
+    assert json.loads(again.stdout)["reflections"] == []

@@ -562,8 +562,9 @@ def extract_summary(reports: list[Any], problems: list[str], *, dry_run: bool) -
     """`tota extract --json`: one shape for a chat and for an export of many.
 
     `messages` read, `counts` by action and `secrets` by kind over every conversation, the
-    run's `notes` (each once), `skipped_records` (an export's conversations that could not be
-    read), and `conversations`: one `ObserveReport.to_dict()` each.
+    run's `notes` (each once), the `reflections` written or updated after learning (each
+    once), `skipped_records` (an export's conversations that could not be read), and
+    `conversations`: one `ObserveReport.to_dict()` each.
     """
     dicts = [r.to_dict() for r in reports]
     secrets: dict[str, int] = {}
@@ -577,6 +578,7 @@ def extract_summary(reports: list[Any], problems: list[str], *, dry_run: bool) -
         "counts": {a: sum(d["counts"][a] for d in dicts) for a in _ACTIONS},
         "secrets": dict(sorted(secrets.items())),
         "notes": list(dict.fromkeys(n for d in dicts for n in d["notes"])),
+        "reflections": list(dict.fromkeys(p for d in dicts for p in d["reflections"])),
         "skipped_records": list(problems),
         "conversations": dicts,
     }
@@ -604,6 +606,11 @@ def _print_extract(
         f"{counts['merge']} merged, {counts['supersede']} superseded, "
         f"{counts['keep']} kept over a contradiction, {counts['skip']} skipped"
     )
+    if summary["reflections"]:
+        written = summary["reflections"]
+        print(f"Reflections written or updated: {len(written)}")
+        for path in written if verbose else ():
+            print(f"  reflect   {path}")
     if summary["secrets"]:
         kinds = ", ".join(f"{n} {kind}" for kind, n in summary["secrets"].items())
         print(f"Secrets kept out of the vault (redacted or skipped): {kinds}")

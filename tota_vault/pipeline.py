@@ -364,6 +364,9 @@ class ObserveReport:
     #: Lines about the run as a whole, from the extractor (the LLM's fallbacks to the rules,
     #: an endpoint off this machine): shown after the counts, and under "notes" in JSON.
     notes: list[str] = field(default_factory=list)
+    #: The reflections this call wrote or rewrote after learning (a topic that gained enough
+    #: new memories, `reflect.note_new_members`); a dry run predicts none.
+    reflections: list[str] = field(default_factory=list)
 
     def count(self, action: Action) -> int:
         """How many candidates ended in `action`."""
@@ -382,6 +385,7 @@ class ObserveReport:
             "outcomes": [o.to_dict() for o in self.outcomes],
             "skipped_sentences": [s.__dict__ for s in self.skipped],
             "notes": list(self.notes),
+            "reflections": list(self.reflections),
         }
 
 
@@ -544,7 +548,8 @@ class Learner:
             new = [o.path for o in report.outcomes if o.action in ("create", "supersede")]
 
             def reflect_new() -> None:
-                note_new_members(self.vault, [p for p in new if p], now=at)
+                done = note_new_members(self.vault, [p for p in new if p], now=at)
+                report.reflections = [*done.created, *done.updated]
 
             try:
                 # Through the guard, as each step: an index fault is repaired (and the
