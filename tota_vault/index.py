@@ -1253,6 +1253,9 @@ REFLECT_ROWS = f"""
 SELECT {", ".join(REFLECT_COLUMNS)} FROM notes
 WHERE error IS NULL AND type IS NOT NULL AND status = 'active'
 """
+#: What a reflection reads of each member it links (`reflect.reflection_memory`): no body,
+#: no History.
+GROUP_COLUMNS = "path, title, text, type, created, confidence, sources"
 #: Reflections already written: tota's (found again by key) and a person's (which may cover a
 #: group: their links are in the body).
 REFLECTIONS = """

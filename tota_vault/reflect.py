@@ -37,15 +37,17 @@ vault one row at a time (a few columns: issue #15) and only the members it keeps
 
 from __future__ import annotations
 
+import heapq
 import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .files import atomic_write, read_file
+from .index import GROUP_COLUMNS
 from .model import Evidence, Memory, MemoryType, Status, new_id, parse_date
 from .rows import MemoryRow
 from .seal import SealState, render_sealed, seal_state
@@ -80,10 +82,12 @@ AUTO_NEW_MEMBERS = 3
 PENDING_STATE = "reflect-pending"
 
 
-@dataclass(frozen=True, slots=True)
-class Member:
+class Member(NamedTuple):
     """What grouping needs of one memory: a path, whom it is about, its slot and topics, and
-    (for a memory with no topic) the names it mentions, folded to lower case."""
+    (for a memory with no topic) the names it mentions, folded to lower case.
+
+    A `NamedTuple`: `tota reflect` makes one per memory of the vault, and a frozen dataclass
+    costs several times as much to make (issue #15)."""
 
     path: str
     subject: str
@@ -163,6 +167,10 @@ class ReflectReport:
 # --- reading a memory ------------------------------------------------------------------------
 
 
+#: `MemoryType.REFLECTION.value`, read once: `member_of` compares it for every memory.
+_REFLECTION = MemoryType.REFLECTION.value
+
+
 def member_of(
     path: str,
     subject: str | None,
@@ -177,17 +185,26 @@ def member_of(
     Topics come from its `topic/` tags; a note without any (a person wrote it, or a tota
     older than topics) gets them from its statement. Names are read only for a memory without
     topics."""
-    if type == MemoryType.REFLECTION.value:
+    if type == _REFLECTION:
         return None
-    tag_list = tags.split() if isinstance(tags, str) else [str(t) for t in tags or ()]
-    topics = sorted({t for t in tag_list if t.startswith(TOPIC_TAG)})
-    if not topics:
-        topics = [TOPIC_TAG + t for t in topics_of(text or "")]
+    if isinstance(tags, str):  # the index's column, space separated
+        topics = _topic_tags(tags.split()) if TOPIC_TAG in tags else ()
+    else:
+        topics = _topic_tags([str(t) for t in tags or ()])
     who = subject or "user"
+    if topics:
+        return Member(path, who, float(confidence or 0.0), key or None, topics)
+    topics = tuple(TOPIC_TAG + t for t in topics_of(text or ""))
     names: tuple[str, ...] = ()
     if not topics:
         names = tuple(sorted({folded for folded, _ in named_entities(text or "", who)}))
-    return Member(path, who, float(confidence or 0.0), key or None, tuple(topics), names)
+    return Member(path, who, float(confidence or 0.0), key or None, topics, names)
+
+
+def _topic_tags(tags: list[str]) -> tuple[str, ...]:
+    """The `topic/` tags among `tags`, sorted, each once."""
+    found = [t for t in tags if t.startswith(TOPIC_TAG)]
+    return tuple(found) if len(found) < 2 else tuple(sorted(set(found)))
 
 
 def _member_of_row(row: MemoryRow) -> Member | None:
@@ -262,7 +279,7 @@ def _bucket(
 
 def _top(members: list[Member], limit: int) -> tuple[str, ...]:
     """The `limit` most confident members' paths, in path order."""
-    ranked = sorted(members, key=lambda m: (-m.confidence, m.path))[:limit]
+    ranked = heapq.nsmallest(limit, members, key=lambda m: (-m.confidence, m.path))
     return tuple(sorted(m.path for m in ranked))
 
 
@@ -519,7 +536,8 @@ def _write_plans(
     }
     with store.batch():
         for chunk in _chunks(plans, 200):
-            rows = {r.path: r for r in index.rows_at([p for plan in chunk for p in plan.paths])}
+            paths = list(dict.fromkeys(p for plan in chunk for p in plan.paths))
+            rows = {r.path: r for r in index.rows_at(paths, columns=GROUP_COLUMNS)}
             for plan in chunk:
                 group = _with_display(_group(plan, rows))
                 if len(group.members) < MIN_MEMBERS:
