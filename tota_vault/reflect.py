@@ -44,6 +44,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import chain
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .files import atomic_write, read_file
@@ -245,15 +246,21 @@ def _subject_plans(
     # Slots, then topics: each over every memory (a memory in its slot's reflection is in its
     # topics' too). The whole key is the theme: "goal/arabic" and the name "Arabic" are two
     # different groups, and never share a reflection.
-    for theme_of in (lambda m: (m.key,) if m.key else (), lambda m: m.topics):
-        buckets = _bucket(members, theme_of)
+    slots: dict[str, list[Member]] = {}
+    topics: dict[str, list[Member]] = {}
+    for member in members:  # one pass: a subject may have tens of thousands
+        if member.key:
+            slots.setdefault(member.key, []).append(member)
+        for topic in member.topics:
+            topics.setdefault(topic, []).append(member)
+    for buckets in (slots, topics):
         for theme in sorted(buckets):
             if len(buckets[theme]) >= min_members:
                 plans.append(Plan(subject, theme, _top(buckets[theme], max_members)))
-                taken.update(m.path for m in buckets[theme])
-    rest = [m for m in members if m.path not in taken and m.names]
+                taken.update([m.path for m in buckets[theme]])
+    rest = [m for m in members if m.names and m.path not in taken]
     ceiling = max(max_members, int(len(members) * MAX_SHARE))
-    df = Counter(name for m in rest for name in m.names)
+    df = Counter(chain.from_iterable(m.names for m in rest))
 
     def by_name(member: Member) -> tuple[str, ...]:
         shared = [n for n in member.names if min_members <= df[n] <= ceiling]

@@ -46,36 +46,35 @@ def named_entities(text: str, subject: str = "user") -> list[tuple[str, str]]:
 def _named(text: str, subject: str) -> tuple[tuple[str, str], ...]:
     """`named_entities`, cached for the last statements read: `tota reflect` reads a name
     group's members' names to group them, to show the name and to title the group."""
-    own = {part.lower() for part in subject.split()}
     found: list[tuple[str, str]] = []
     # Only the capitalised runs are looked at: most of a statement is lower case.
     for match in _CAPITALISED_RUN.finditer(text):
-        words = match.group(0).split()
-        if _sentence_start(text, match.start()):
-            words = words[1:]
-        run: list[str] = []
-        for raw in words:
-            word = _name_word(raw)
-            if word is not None and word[1] not in own:
-                run.append(word[0])
-                continue
-            if run:
-                found.append((" ".join(run).lower(), " ".join(run)))
-            run = []
-        if run:
-            found.append((" ".join(run).lower(), " ".join(run)))
+        found += _run_names(match.group(0), _sentence_start(text, match.start()), subject)
     return tuple(found)
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _name_word(raw: str) -> tuple[str, str] | None:
-    """A capitalised word as a name holds it, and folded (None when it cannot be part of a
-    name: a stopword or a date word). Cached: names recur across a vault's statements."""
-    word = _possessive(raw).strip("'’-")
-    lower = word.lower()
-    if word and lower not in STOPWORDS and not _NOT_A_TERM.match(lower):
-        return word, lower
-    return None
+def _run_names(run: str, opens: bool, subject: str) -> tuple[tuple[str, str], ...]:
+    """The names in one run of capitalised words (without its first word when it `opens` a
+    sentence), as `named_entities` gives them. Cached: a vault's names recur."""
+    own = {part.lower() for part in subject.split()}
+    words = run.split()
+    if opens:
+        words = words[1:]
+    found: list[tuple[str, str]] = []
+    kept: list[str] = []
+    for raw in words:
+        word = _possessive(raw).strip("'’-")
+        lower = word.lower()
+        if word and lower not in STOPWORDS and lower not in own and not _NOT_A_TERM.match(lower):
+            kept.append(word)
+            continue
+        if kept:
+            found.append((" ".join(kept).lower(), " ".join(kept)))
+        kept = []
+    if kept:
+        found.append((" ".join(kept).lower(), " ".join(kept)))
+    return tuple(found)
 
 
 def _sentence_start(text: str, at: int) -> bool:
@@ -137,7 +136,8 @@ def _token(raw: str) -> tuple[str, bool, str | None] | None:
 
 
 def _terms(subject: str, topic: str | None, texts: Mapping[str, str]) -> dict[str, _Term]:
-    """The names and content words of the members' statements, by fold, with who has them.
+    """The names and content words two or more of the members' statements share, by fold,
+    with who has them.
 
     A name is a capitalised run inside a sentence (`named_entities`); the same word at the
     start of another sentence counts for it too, and a word some member writes in lower case
@@ -156,6 +156,7 @@ def _terms(subject: str, topic: str | None, texts: Mapping[str, str]) -> dict[st
             term.forms[surface] = term.forms.get(surface, 0) + 1
     for path, text in texts.items():
         in_names = {part for folded, _ in names[path] for part in folded.split()}
+        not_terms = own | in_names
         previous: _Term | None = None
         for raw in WORD_RE.findall(text):
             token = _token(raw)
@@ -167,22 +168,26 @@ def _terms(subject: str, topic: str | None, texts: Mapping[str, str]) -> dict[st
                     terms["name:" + word].carriers.add(path)
                     continue
                 lower_case.add(word)
-            if fold is None or word in own or word in in_names:
+            if fold is None or word in not_terms:
                 previous = None
                 continue
             term = terms.get(fold)
             if term is None:
                 term = terms[fold] = _Term()
             term.carriers.add(path)
-            term.forms[word] = term.forms.get(word, 0) + 1
-            if topic is not None and not term.in_topic and topic in topics_of_word(word):
-                term.in_topic = True
+            forms = term.forms
+            forms[word] = forms.get(word, 0) + 1
             if previous is not None:
                 previous.next_words.add((path, fold))
             previous = term
     for word in lower_case:
         terms.pop("name:" + word, None)
-    return terms
+    shared = {fold: term for fold, term in terms.items() if len(term.carriers) >= 2}
+    if topic is not None:  # a word of the topic: one of its forms the members wrote is
+        for term in shared.values():
+            if not term.is_name:
+                term.in_topic = any(topic in topics_of_word(form) for form in term.forms)
+    return shared
 
 
 def _shown(term: _Term, *, head: bool) -> str:
@@ -217,7 +222,7 @@ def derive_title(subject: str, theme: str, label: str, texts: Mapping[str, str])
     life). Another person's reflection is named for them ("Caroline's painting and LGBTQ").
     Pure."""
     topic = theme.removeprefix(TOPIC_TAG) if theme.startswith(TOPIC_TAG) else None
-    terms = {f: t for f, t in _terms(subject, topic, texts).items() if len(t.carriers) >= 2}
+    terms = _terms(subject, topic, texts)
 
     def rank(fold: str) -> tuple[int, int, int, int, str]:
         term = terms[fold]
