@@ -37,6 +37,7 @@ vault one row at a time (a few columns: issue #15) and only the members it keeps
 
 from __future__ import annotations
 
+import functools
 import heapq
 import json
 import re
@@ -44,11 +45,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import chain
+from itertools import chain, starmap
+from sys import intern
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .files import atomic_write, read_file
-from .index import GROUP_COLUMNS
+from .index import GROUP_COLUMNS, STATEMENT_COLUMNS
 from .model import Evidence, Memory, MemoryType, Status, new_id, parse_date
 from .rows import MemoryRow
 from .seal import SealState, render_sealed, seal_state
@@ -56,6 +58,7 @@ from .themes import derive_title, named_entities
 from .topics import TOPIC_TAG, topics_of
 
 if TYPE_CHECKING:
+    from .index import Index
     from .store import MemoryStore
 
 __all__ = [
@@ -106,6 +109,11 @@ class Plan:
     theme: str
     paths: tuple[str, ...]
 
+    @property
+    def identity(self) -> tuple[str, str]:
+        """Its reflection's key and subject (as `Group.identity`)."""
+        return reflection_key(self.subject, self.theme), self.subject
+
 
 @dataclass(frozen=True)
 class Group:
@@ -125,6 +133,11 @@ class Group:
     def key(self) -> str:
         """The reflection's identity across runs."""
         return reflection_key(self.subject, self.theme)
+
+    @property
+    def identity(self) -> tuple[str, str]:
+        """Its key and subject: what finds tota's reflection of the group again."""
+        return self.key, self.subject
 
 
 #: Signs that tell names apart ("C", "C++", "C#", "F#"): spelled out in a key's slug, which
@@ -192,14 +205,23 @@ def member_of(
         topics = _topic_tags(tags.split()) if TOPIC_TAG in tags else ()
     else:
         topics = _topic_tags([str(t) for t in tags or ()])
-    who = subject or "user"
+    # Whom, the slot and the topics repeat across a vault's memories: one copy of each is
+    # kept (`tota reflect` holds a Member of every memory; issue #15's memory target).
+    who = intern(subject or "user")
+    slot = intern(key) if key else None
     if topics:
-        return Member(path, who, float(confidence or 0.0), key or None, topics)
-    topics = tuple(TOPIC_TAG + t for t in topics_of(text or ""))
+        return Member(path, who, float(confidence or 0.0), slot, _shared(topics))
+    topics = _shared(tuple(TOPIC_TAG + t for t in topics_of(text or "")))
     names: tuple[str, ...] = ()
     if not topics:
         names = tuple(sorted({folded for folded, _ in named_entities(text or "", who)}))
-    return Member(path, who, float(confidence or 0.0), key or None, topics, names)
+    return Member(path, who, float(confidence or 0.0), slot, topics, names)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _shared(topics: tuple[str, ...]) -> tuple[str, ...]:
+    """The first of equal topic tuples: the one copy members share."""
+    return topics
 
 
 def _topic_tags(tags: list[str]) -> tuple[str, ...]:
@@ -438,8 +460,8 @@ def reflect(
 
     Reads the index one row at a time (`Index.reflect_rows`), then the whole rows of the
     members it keeps only. Running it twice changes nothing."""
-    members = (member_of(*row) for row in store.index.reflect_rows())
-    plans = plan_groups(m for m in members if m is not None)
+    # A Member is a non-empty tuple: `filter(None, ...)` drops only the reflections' None.
+    plans = plan_groups(filter(None, starmap(member_of, store.index.reflect_rows())))
     return _write_plans(store, plans, dry_run=dry_run, at=now or datetime.now())
 
 
@@ -536,26 +558,38 @@ def _write_plans(
     index = store.index
     reflections = index.reflection_rows()
     covers = covers_of(reflections)
-    existing = {
+    existing: dict[tuple[str | None, str], MemoryRow] = {
         (r.key, r.subject or "user"): r
         for r in reflections
         if (r.key or "").startswith("reflection/")
     }
     with store.batch():
         for chunk in _chunks(plans, 200):
-            paths = list(dict.fromkeys(p for plan in chunk for p in plan.paths))
-            rows = {r.path: r for r in index.rows_at(paths, columns=GROUP_COLUMNS)}
+            rows = _member_rows(index, chunk, lambda p: dry_run and p.identity not in existing)
             for plan in chunk:
                 group = _with_display(_group(plan, rows))
                 if len(group.members) < MIN_MEMBERS:
                     continue  # a member vanished between the two reads
-                current = existing.get((group.key, group.subject))
+                current = existing.get(group.identity)
                 if current is None:
                     _create(store, group, covers, report, dry_run=dry_run, at=at)
                 else:
                     _update(store, group, current, report, dry_run=dry_run, at=at)
     report.left_alone = list(dict.fromkeys(report.left_alone))
     return report
+
+
+def _member_rows(
+    index: Index, plans: Sequence[Plan], statements_only: Callable[[Plan], bool]
+) -> dict[str, MemoryRow]:
+    """The rows of the plans' members, by path: whole (sources, dates, kinds) for a plan that
+    is written or compared, only titles and statements for one that is not (a dry run's new
+    reflection needs no more to be titled)."""
+    whole = {p for plan in plans if not statements_only(plan) for p in plan.paths}
+    rest = {p for plan in plans for p in plan.paths} - whole
+    rows = {r.path: r for r in index.rows_at(sorted(whole), columns=GROUP_COLUMNS)}
+    rows.update((r.path, r) for r in index.rows_at(sorted(rest), columns=STATEMENT_COLUMNS))
+    return rows
 
 
 def _create(

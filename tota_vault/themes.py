@@ -53,7 +53,7 @@ def _named(text: str, subject: str) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@functools.lru_cache(maxsize=1 << 13)
 def _run_names(run: str, opens: bool, subject: str) -> tuple[tuple[str, str], ...]:
     """The names in one run of capitalised words (without its first word when it `opens` a
     sentence), as `named_entities` gives them. Cached: a vault's names recur."""
