@@ -32,7 +32,8 @@ Reflections come by themselves too: after `observe`, each new memory joins its s
 topics' pending lists (`note_new_members`, one value in the index's state table), and a topic
 that gained `AUTO_NEW_MEMBERS` is reflected on again from its reflection's members and the
 new memories alone, so the cost does not grow with the vault. `tota reflect` reads the whole
-vault one row at a time (a few columns: issue #15) and only the members it keeps in full.
+vault one row at a time (a few columns: issue #15), then only the members it keeps: their
+titles and statements, and the rest of their rows only for a reflection it writes or compares.
 """
 
 from __future__ import annotations
@@ -458,8 +459,8 @@ def reflect(
 ) -> ReflectReport:
     """Write or update one reflection per group of the whole vault (`tota reflect`).
 
-    Reads the index one row at a time (`Index.reflect_rows`), then the whole rows of the
-    members it keeps only. Running it twice changes nothing."""
+    Reads the index one row at a time (`Index.reflect_rows`), then the rows of the members
+    it keeps only (`_member_rows`). Running it twice changes nothing."""
     # A Member is a non-empty tuple: `filter(None, ...)` drops only the reflections' None.
     plans = plan_groups(filter(None, starmap(member_of, store.index.reflect_rows())))
     return _write_plans(store, plans, dry_run=dry_run, at=now or datetime.now())
