@@ -61,3 +61,17 @@ def test_a_title_is_derived_from_what_the_members_share(theme, texts, subject, e
 def test_a_name_first_met_at_a_sentence_start_still_counts_for_the_name():
     texts = ["Thanksgiving dinner was loud.", "Hosted a big Thanksgiving.", "Loves Thanksgiving."]
     assert title("topic/celebrations", texts) == "Thanksgiving"
+
+
+def test_the_same_statement_names_differently_for_each_subject():
+    # Names are cached by statement and subject: whose own name it is must still count.
+    text = "Went hiking with Caroline Reyes and Melanie."
+    assert named_entities(text, "Caroline") == [("reyes", "Reyes"), ("melanie", "Melanie")]
+    assert named_entities(text, "Melanie") == [("caroline reyes", "Caroline Reyes")]
+    assert named_entities(text, "user") == [
+        ("caroline reyes", "Caroline Reyes"),
+        ("melanie", "Melanie"),
+    ]
+    # A run that opens a sentence loses its first word; the same run inside one does not.
+    assert named_entities("Caroline Reyes called.") == [("reyes", "Reyes")]
+    assert named_entities("Called Caroline Reyes.") == [("caroline reyes", "Caroline Reyes")]

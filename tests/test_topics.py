@@ -6,7 +6,8 @@ import pytest
 
 from tota_vault import Vault
 from tota_vault.notes import parse_note
-from tota_vault.topics import TOPICS, stem, topics_of, with_topics
+from tota_vault.text import tokens
+from tota_vault.topics import TOPICS, stem, topics_of, topics_of_words, with_topics
 
 
 @pytest.mark.parametrize(
@@ -40,6 +41,22 @@ def test_every_lexicon_word_finds_its_topic():
     for topic, words in TOPICS.items():
         for word in words.split():
             assert topic in topics_of(word), (topic, word)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Took a trip to Rome",
+        "TRAVEL, Travel and travel's end: 'hiking'-- the Beach’s sand",
+        "Ran 5k; ran again -- running's fine. Cooking recipes, baking bread!",
+        "",
+        "'' -- ’’ 123 ×÷ ok",
+    ],
+)
+def test_topics_of_reads_a_statement_as_its_tokens(text):
+    # topics_of looks each distinct word up once, by the word as written: the same topics,
+    # in the same order, as the statement's tokens give.
+    assert topics_of(text) == topics_of_words(tokens(text))
 
 
 def test_with_topics_keeps_the_given_tags_first_and_adds_no_duplicates():

@@ -1129,7 +1129,7 @@ class Index:
         `REFLECT_COLUMNS`)."""
         cursor = self._conn.cursor()
         cursor.row_factory = None
-        yield from cursor.execute(REFLECT_ROWS)
+        return cursor.execute(REFLECT_ROWS)  # the cursor itself: no generator frame a row
 
     def reflection_rows(self) -> list[MemoryRow]:
         """Every active reflection note (tota's and a person's), with its body for its links."""
@@ -1280,6 +1280,11 @@ REFLECT_ROWS = f"""
 SELECT {", ".join(REFLECT_COLUMNS)} FROM notes
 WHERE error IS NULL AND type IS NOT NULL AND status = 'active'
 """
+#: What a reflection reads of each member it links (`reflect.reflection_memory`): no body,
+#: no History.
+GROUP_COLUMNS = "path, title, text, type, created, confidence, sources"
+#: What titling a new reflection reads of each member (a dry run writes nothing more).
+STATEMENT_COLUMNS = "path, title, text"
 #: Reflections already written: tota's (found again by key) and a person's (which may cover a
 #: group: their links are in the body).
 REFLECTIONS = """

@@ -32,20 +32,26 @@ Reflections come by themselves too: after `observe`, each new memory joins its s
 topics' pending lists (`note_new_members`, one value in the index's state table), and a topic
 that gained `AUTO_NEW_MEMBERS` is reflected on again from its reflection's members and the
 new memories alone, so the cost does not grow with the vault. `tota reflect` reads the whole
-vault one row at a time (a few columns: issue #15) and only the members it keeps in full.
+vault one row at a time (a few columns: issue #15), then only the members it keeps: their
+titles and statements, and the rest of their rows only for a reflection it writes or compares.
 """
 
 from __future__ import annotations
 
+import functools
+import heapq
 import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from itertools import chain, starmap
+from sys import intern
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .files import atomic_write, read_file
+from .index import GROUP_COLUMNS, STATEMENT_COLUMNS
 from .model import Evidence, Memory, MemoryType, Status, new_id, parse_date
 from .rows import MemoryRow
 from .seal import SealState, render_sealed, seal_state
@@ -53,6 +59,7 @@ from .themes import derive_title, named_entities
 from .topics import TOPIC_TAG, topics_of
 
 if TYPE_CHECKING:
+    from .index import Index
     from .store import MemoryStore
 
 __all__ = [
@@ -80,10 +87,12 @@ AUTO_NEW_MEMBERS = 3
 PENDING_STATE = "reflect-pending"
 
 
-@dataclass(frozen=True, slots=True)
-class Member:
+class Member(NamedTuple):
     """What grouping needs of one memory: a path, whom it is about, its slot and topics, and
-    (for a memory with no topic) the names it mentions, folded to lower case."""
+    (for a memory with no topic) the names it mentions, folded to lower case.
+
+    A `NamedTuple`: `tota reflect` makes one per memory of the vault, and a frozen dataclass
+    costs several times as much to make (issue #15)."""
 
     path: str
     subject: str
@@ -100,6 +109,11 @@ class Plan:
     subject: str
     theme: str
     paths: tuple[str, ...]
+
+    @property
+    def identity(self) -> tuple[str, str]:
+        """Its reflection's key and subject (as `Group.identity`)."""
+        return reflection_key(self.subject, self.theme), self.subject
 
 
 @dataclass(frozen=True)
@@ -120,6 +134,11 @@ class Group:
     def key(self) -> str:
         """The reflection's identity across runs."""
         return reflection_key(self.subject, self.theme)
+
+    @property
+    def identity(self) -> tuple[str, str]:
+        """Its key and subject: what finds tota's reflection of the group again."""
+        return self.key, self.subject
 
 
 #: Signs that tell names apart ("C", "C++", "C#", "F#"): spelled out in a key's slug, which
@@ -163,6 +182,10 @@ class ReflectReport:
 # --- reading a memory ------------------------------------------------------------------------
 
 
+#: `MemoryType.REFLECTION.value`, read once: `member_of` compares it for every memory.
+_REFLECTION = MemoryType.REFLECTION.value
+
+
 def member_of(
     path: str,
     subject: str | None,
@@ -177,17 +200,35 @@ def member_of(
     Topics come from its `topic/` tags; a note without any (a person wrote it, or a tota
     older than topics) gets them from its statement. Names are read only for a memory without
     topics."""
-    if type == MemoryType.REFLECTION.value:
+    if type == _REFLECTION:
         return None
-    tag_list = tags.split() if isinstance(tags, str) else [str(t) for t in tags or ()]
-    topics = sorted({t for t in tag_list if t.startswith(TOPIC_TAG)})
-    if not topics:
-        topics = [TOPIC_TAG + t for t in topics_of(text or "")]
-    who = subject or "user"
+    if isinstance(tags, str):  # the index's column, space separated
+        topics = _topic_tags(tags.split()) if TOPIC_TAG in tags else ()
+    else:
+        topics = _topic_tags([str(t) for t in tags or ()])
+    # Whom, the slot and the topics repeat across a vault's memories: one copy of each is
+    # kept (`tota reflect` holds a Member of every memory; issue #15's memory target).
+    who = intern(subject or "user")
+    slot = intern(key) if key else None
+    if topics:
+        return Member(path, who, float(confidence or 0.0), slot, _shared(topics))
+    topics = _shared(tuple(TOPIC_TAG + t for t in topics_of(text or "")))
     names: tuple[str, ...] = ()
     if not topics:
         names = tuple(sorted({folded for folded, _ in named_entities(text or "", who)}))
-    return Member(path, who, float(confidence or 0.0), key or None, tuple(topics), names)
+    return Member(path, who, float(confidence or 0.0), slot, topics, names)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _shared(topics: tuple[str, ...]) -> tuple[str, ...]:
+    """The first of equal topic tuples: the one copy members share."""
+    return topics
+
+
+def _topic_tags(tags: list[str]) -> tuple[str, ...]:
+    """The `topic/` tags among `tags`, sorted, each once."""
+    found = [t for t in tags if t.startswith(TOPIC_TAG)]
+    return tuple(found) if len(found) < 2 else tuple(sorted(set(found)))
 
 
 def _member_of_row(row: MemoryRow) -> Member | None:
@@ -228,15 +269,21 @@ def _subject_plans(
     # Slots, then topics: each over every memory (a memory in its slot's reflection is in its
     # topics' too). The whole key is the theme: "goal/arabic" and the name "Arabic" are two
     # different groups, and never share a reflection.
-    for theme_of in (lambda m: (m.key,) if m.key else (), lambda m: m.topics):
-        buckets = _bucket(members, theme_of)
+    slots: dict[str, list[Member]] = {}
+    topics: dict[str, list[Member]] = {}
+    for member in members:  # one pass: a subject may have tens of thousands
+        if member.key:
+            slots.setdefault(member.key, []).append(member)
+        for topic in member.topics:
+            topics.setdefault(topic, []).append(member)
+    for buckets in (slots, topics):
         for theme in sorted(buckets):
             if len(buckets[theme]) >= min_members:
                 plans.append(Plan(subject, theme, _top(buckets[theme], max_members)))
-                taken.update(m.path for m in buckets[theme])
-    rest = [m for m in members if m.path not in taken and m.names]
+                taken.update([m.path for m in buckets[theme]])
+    rest = [m for m in members if m.names and m.path not in taken]
     ceiling = max(max_members, int(len(members) * MAX_SHARE))
-    df = Counter(name for m in rest for name in m.names)
+    df = Counter(chain.from_iterable(m.names for m in rest))
 
     def by_name(member: Member) -> tuple[str, ...]:
         shared = [n for n in member.names if min_members <= df[n] <= ceiling]
@@ -262,7 +309,7 @@ def _bucket(
 
 def _top(members: list[Member], limit: int) -> tuple[str, ...]:
     """The `limit` most confident members' paths, in path order."""
-    ranked = sorted(members, key=lambda m: (-m.confidence, m.path))[:limit]
+    ranked = heapq.nsmallest(limit, members, key=lambda m: (-m.confidence, m.path))
     return tuple(sorted(m.path for m in ranked))
 
 
@@ -412,10 +459,10 @@ def reflect(
 ) -> ReflectReport:
     """Write or update one reflection per group of the whole vault (`tota reflect`).
 
-    Reads the index one row at a time (`Index.reflect_rows`), then the whole rows of the
-    members it keeps only. Running it twice changes nothing."""
-    members = (member_of(*row) for row in store.index.reflect_rows())
-    plans = plan_groups(m for m in members if m is not None)
+    Reads the index one row at a time (`Index.reflect_rows`), then the rows of the members
+    it keeps only (`_member_rows`). Running it twice changes nothing."""
+    # A Member is a non-empty tuple: `filter(None, ...)` drops only the reflections' None.
+    plans = plan_groups(filter(None, starmap(member_of, store.index.reflect_rows())))
     return _write_plans(store, plans, dry_run=dry_run, at=now or datetime.now())
 
 
@@ -512,25 +559,38 @@ def _write_plans(
     index = store.index
     reflections = index.reflection_rows()
     covers = covers_of(reflections)
-    existing = {
+    existing: dict[tuple[str | None, str], MemoryRow] = {
         (r.key, r.subject or "user"): r
         for r in reflections
         if (r.key or "").startswith("reflection/")
     }
     with store.batch():
         for chunk in _chunks(plans, 200):
-            rows = {r.path: r for r in index.rows_at([p for plan in chunk for p in plan.paths])}
+            rows = _member_rows(index, chunk, lambda p: dry_run and p.identity not in existing)
             for plan in chunk:
                 group = _with_display(_group(plan, rows))
                 if len(group.members) < MIN_MEMBERS:
                     continue  # a member vanished between the two reads
-                current = existing.get((group.key, group.subject))
+                current = existing.get(group.identity)
                 if current is None:
                     _create(store, group, covers, report, dry_run=dry_run, at=at)
                 else:
                     _update(store, group, current, report, dry_run=dry_run, at=at)
     report.left_alone = list(dict.fromkeys(report.left_alone))
     return report
+
+
+def _member_rows(
+    index: Index, plans: Sequence[Plan], statements_only: Callable[[Plan], bool]
+) -> dict[str, MemoryRow]:
+    """The rows of the plans' members, by path: whole (sources, dates, kinds) for a plan that
+    is written or compared, only titles and statements for one that is not (a dry run's new
+    reflection needs no more to be titled)."""
+    whole = {p for plan in plans if not statements_only(plan) for p in plan.paths}
+    rest = {p for plan in plans for p in plan.paths} - whole
+    rows = {r.path: r for r in index.rows_at(sorted(whole), columns=GROUP_COLUMNS)}
+    rows.update((r.path, r) for r in index.rows_at(sorted(rest), columns=STATEMENT_COLUMNS))
+    return rows
 
 
 def _create(

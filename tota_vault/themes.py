@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -40,31 +39,42 @@ def named_entities(text: str, subject: str = "user") -> list[tuple[str, str]]:
     """The names a statement mentions, as (folded, as written): runs of capitalised words
     inside a sentence ("Ferrovia Labs", "Lisbon"), not the first word of a sentence or quote
     (capitalised by grammar), not the subject's own name, not a date word. Pure."""
-    own = {part.lower() for part in subject.split()}
+    return list(_named(text, subject))
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _named(text: str, subject: str) -> tuple[tuple[str, str], ...]:
+    """`named_entities`, cached for the last statements read: `tota reflect` reads a name
+    group's members' names to group them, to show the name and to title the group."""
     found: list[tuple[str, str]] = []
     # Only the capitalised runs are looked at: most of a statement is lower case.
     for match in _CAPITALISED_RUN.finditer(text):
-        words = match.group(0).split()
-        if _sentence_start(text, match.start()):
-            words = words[1:]
-        run: list[str] = []
-        for raw in words:
-            word = _possessive(raw).strip("'’-")
-            lower = word.lower()
-            if (
-                word
-                and lower not in STOPWORDS
-                and lower not in own
-                and not _NOT_A_TERM.match(lower)
-            ):
-                run.append(word)
-                continue
-            if run:
-                found.append((" ".join(run).lower(), " ".join(run)))
-            run = []
-        if run:
-            found.append((" ".join(run).lower(), " ".join(run)))
-    return found
+        found += _run_names(match.group(0), _sentence_start(text, match.start()), subject)
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=1 << 13)
+def _run_names(run: str, opens: bool, subject: str) -> tuple[tuple[str, str], ...]:
+    """The names in one run of capitalised words (without its first word when it `opens` a
+    sentence), as `named_entities` gives them. Cached: a vault's names recur."""
+    own = {part.lower() for part in subject.split()}
+    words = run.split()
+    if opens:
+        words = words[1:]
+    found: list[tuple[str, str]] = []
+    kept: list[str] = []
+    for raw in words:
+        word = _possessive(raw).strip("'’-")
+        lower = word.lower()
+        if word and lower not in STOPWORDS and lower not in own and not _NOT_A_TERM.match(lower):
+            kept.append(word)
+            continue
+        if kept:
+            found.append((" ".join(kept).lower(), " ".join(kept)))
+        kept = []
+    if kept:
+        found.append((" ".join(kept).lower(), " ".join(kept)))
+    return tuple(found)
 
 
 def _sentence_start(text: str, at: int) -> bool:
@@ -92,77 +102,92 @@ def _fold(word: str) -> str:
     return base
 
 
-@dataclass
+@dataclass(slots=True)
 class _Term:
-    """A word or name the members share: who carries it, how they write it, and what follows
-    it in each statement (to tell a phrase, "mental health", from two words)."""
+    """A word or name the members share: who carries it, how they write it (each form and
+    how often), and what follows it in each statement (to tell a phrase, "mental health",
+    from two words)."""
 
     carriers: set[str] = field(default_factory=set)
-    forms: Counter[str] = field(default_factory=Counter)
+    forms: dict[str, int] = field(default_factory=dict)
     is_name: bool = False
     in_topic: bool = False
-    next_words: dict[str, set[str]] = field(default_factory=dict)  # path -> folds after it
+    next_words: set[tuple[str, str]] = field(default_factory=set)  # (path, fold after it)
 
 
-def _words_of(text: str) -> list[tuple[str, bool]]:
-    """A statement's words, lower case with possessives dropped ("Melanie's" -> "melanie"),
-    and whether each was capitalised."""
-    out = []
-    for match in WORD_RE.finditer(text):
-        word = match.group(0).replace("’", "'").strip("'-")
-        if word:
-            out.append((_possessive(word.lower()), word[:1].isupper()))
-    return out
+@functools.lru_cache(maxsize=1 << 16)
+def _token(raw: str) -> tuple[str, bool, str | None] | None:
+    """A `WORD_RE` match as `_terms` reads it: lower case with possessives dropped
+    ("Melanie's" -> "melanie"), whether it was capitalised, and its fold if it is a content
+    word (None otherwise); None for a match of only apostrophes and hyphens. Cached: a vault's
+    statements share a small vocabulary, and titling reads each member's every word."""
+    word = raw.replace("’", "'").strip("'-")
+    if not word:
+        return None
+    lower = _possessive(word.lower())
+    content = (
+        _CONTENT_WORD.fullmatch(lower)
+        and lower not in STOPWORDS
+        and lower not in REFLECTION_STOP
+        and lower not in CUE_WORDS
+        and not _NOT_A_TERM.match(lower)
+    )
+    return lower, word[:1].isupper(), _fold(lower) if content else None
 
 
 def _terms(subject: str, topic: str | None, texts: Mapping[str, str]) -> dict[str, _Term]:
-    """The names and content words of the members' statements, by fold, with who has them.
+    """The names and content words two or more of the members' statements share, by fold,
+    with who has them.
 
     A name is a capitalised run inside a sentence (`named_entities`); the same word at the
     start of another sentence counts for it too, and a word some member writes in lower case
     is not a name ("Seeing"), but a word."""
     own = {part.lower() for part in subject.split()}
-    names = {path: named_entities(text, subject) for path, text in texts.items()}
+    names = {path: _named(text, subject) for path, text in texts.items()}
     single = {folded for found in names.values() for folded, _ in found if " " not in folded}
     terms: dict[str, _Term] = {}
     lower_case: set[str] = set()
     for path, found in names.items():
         for folded, surface in found:
-            term = terms.setdefault("name:" + folded, _Term(is_name=True))
+            term = terms.get("name:" + folded)
+            if term is None:
+                term = terms["name:" + folded] = _Term(is_name=True)
             term.carriers.add(path)
-            term.forms[surface] += 1
+            term.forms[surface] = term.forms.get(surface, 0) + 1
     for path, text in texts.items():
         in_names = {part for folded, _ in names[path] for part in folded.split()}
+        not_terms = own | in_names
         previous: _Term | None = None
-        for word, capitalised in _words_of(text):
+        for raw in WORD_RE.findall(text):
+            token = _token(raw)
+            if token is None:
+                continue
+            word, capitalised, fold = token
             if word in single and word not in in_names:
                 if capitalised:  # a name at the start of a sentence
                     terms["name:" + word].carriers.add(path)
                     continue
                 lower_case.add(word)
-            if (
-                not _CONTENT_WORD.fullmatch(word)
-                or word in STOPWORDS
-                or word in REFLECTION_STOP
-                or word in CUE_WORDS
-                or word in own
-                or word in in_names
-                or _NOT_A_TERM.match(word)
-            ):
+            if fold is None or word in not_terms:
                 previous = None
                 continue
-            fold = _fold(word)
-            term = terms.setdefault(fold, _Term())
+            term = terms.get(fold)
+            if term is None:
+                term = terms[fold] = _Term()
             term.carriers.add(path)
-            term.forms[word] += 1
-            if topic is not None and topic in topics_of_word(word):
-                term.in_topic = True
+            forms = term.forms
+            forms[word] = forms.get(word, 0) + 1
             if previous is not None:
-                previous.next_words.setdefault(path, set()).add(fold)
+                previous.next_words.add((path, fold))
             previous = term
     for word in lower_case:
         terms.pop("name:" + word, None)
-    return terms
+    shared = {fold: term for fold, term in terms.items() if len(term.carriers) >= 2}
+    if topic is not None:  # a word of the topic: one of its forms the members wrote is
+        for term in shared.values():
+            if not term.is_name:
+                term.in_topic = any(topic in topics_of_word(form) for form in term.forms)
+    return shared
 
 
 def _shown(term: _Term, *, head: bool) -> str:
@@ -179,7 +204,7 @@ def _phrase(first: _Term, second: _Term, second_fold: str) -> bool:
     """Whether `second` follows `first` in every statement that has both (two or more): the
     two are one phrase ("mental health"), not two themes."""
     both = first.carriers & second.carriers
-    return len(both) >= 2 and all(second_fold in first.next_words.get(p, ()) for p in both)
+    return len(both) >= 2 and all((p, second_fold) in first.next_words for p in both)
 
 
 def derive_title(subject: str, theme: str, label: str, texts: Mapping[str, str]) -> str:
@@ -197,7 +222,7 @@ def derive_title(subject: str, theme: str, label: str, texts: Mapping[str, str])
     life). Another person's reflection is named for them ("Caroline's painting and LGBTQ").
     Pure."""
     topic = theme.removeprefix(TOPIC_TAG) if theme.startswith(TOPIC_TAG) else None
-    terms = {f: t for f, t in _terms(subject, topic, texts).items() if len(t.carriers) >= 2}
+    terms = _terms(subject, topic, texts)
 
     def rank(fold: str) -> tuple[int, int, int, int, str]:
         term = terms[fold]
