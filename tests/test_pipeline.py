@@ -705,6 +705,8 @@ REVIEWED = [
                  "Is planning to learn Rust in 2023.", "Stopped", id="B: stopped"),
     pytest.param("I'm vegetarian.", "I'm no longer vegetarian.", "Is vegetarian.", "no longer",
                  id="B: no longer a state"),
+    pytest.param("I work at Northwind.", "I no longer work at Northwind.", "Works at Northwind.",
+                 "No longer works", id="B: I no longer, a slot's holder"),
     # C. a switch leaves one active memory
     pytest.param("I use VS Code for editing.", "I switched to Neovim for editing.",
                  "Uses VS Code for editing.", "Neovim", id="C: a tool of two words"),
