@@ -39,8 +39,8 @@ __all__ = [
     "change_kind",
     "content_words",
     "differ",
-    "negated",
     "names",
+    "negated",
     "replaces",
     "search_words",
 ]
