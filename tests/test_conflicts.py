@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tota_vault.conflicts import change_kind, differ, names, replaces
+from tota_vault.conflicts import adds, change_kind, differ, names, negated, replaces
 from tota_vault.scoring import MERGE_THRESHOLD, similarity
 
 # --- differ: what a merge must never join ----------------------------------------------------
@@ -28,6 +28,16 @@ TWO_FACTS = [
                  id="another thing"),
     pytest.param("Is learning to play the violin.", "Is learning to play the cello.",
                  "another thing", id="another instrument"),
+    # one says more: a merge in either direction would lose it (issue #11, found by review)
+    pytest.param("The user's son Leo is allergic to peanuts.",
+                 "The user's son Leo is allergic to peanuts and shellfish.", "one says more",
+                 id="an item more in a list"),
+    pytest.param("Doesn't eat pork.", "Doesn't eat pork or beef.", "one says more",
+                 id="an item more, or"),
+    pytest.param("Visited porto in 2023.", "Visited porto and lisbon in 2023.",
+                 "one says more", id="a place more, written in lower case"),
+    pytest.param("Is vegetarian.", "Is not vegetarian.", "the opposite", id="a negation"),
+    pytest.param("Drinks coffee.", "Never drinks coffee.", "the opposite", id="never"),
 ]
 ONE_FACT = [
     pytest.param("Prefers Neovim over VS Code.", "Really prefers Neovim over VS Code.",
@@ -60,6 +70,51 @@ def test_one_fact_in_other_words_does_not_differ(a: str, b: str):
     assert differ(b, a) is None
 
 
+def test_the_lists_would_otherwise_merge():
+    """Why "one says more" matters: the list with an item more clears the merge threshold."""
+    for param in TWO_FACTS[-5:-2]:
+        assert similarity(*param.values[:2]) >= MERGE_THRESHOLD
+
+
+# --- adds: the same fact said more fully -----------------------------------------------------
+
+# (new, old, what new adds)
+# fmt: off
+FULLER = [
+    pytest.param("The user's son Leo is allergic to peanuts and shellfish.",
+                 "The user's son Leo is allergic to peanuts.", "shellfish", id="an item"),
+    pytest.param("Doesn't eat pork or beef.", "Doesn't eat pork.", "beef", id="an item, or"),
+    pytest.param("Visited Porto and Lisbon in 2023.", "Visited Porto in 2023.", "lisbon",
+                 id="a name"),
+    pytest.param("Ran 5 km on 7 May 2023.", "Ran 5 km.", "2023, 7, may", id="a date"),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("new", "old", "more"), FULLER)
+def test_a_fuller_statement_adds_what_the_old_one_lacks(new: str, old: str, more: str):
+    assert adds(new, old) == more
+    assert adds(old, new) is None  # the shorter one adds nothing
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("Prefers Neovim over VS Code.", "Really prefers Neovim over VS Code."),
+        ("Is not vegetarian and not vegan.", "Is vegetarian."),
+        ("Went to Seville for a conference with Sam.", "Went to Lyon for a conference."),
+    ],
+    ids=["filler only", "the opposite", "another city"],
+)
+def test_adds_nothing(new: str, old: str):
+    assert adds(new, old) is None
+
+
+def test_negated():
+    assert negated("Is no longer vegetarian.") and negated("Doesn't eat pork.")
+    assert not negated("Is vegetarian.") and not negated("Knows Nora.")
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -86,6 +141,10 @@ KINDS = [
     ("The wedding was postponed until October.", "reschedule"),
     ("Mostly works from the café now.", "switch"),
     ("Switched to Helix for editing.", "switch"),
+    ("Stopped learning Rust.", "drop"),
+    ("Is not vegetarian anymore.", "drop"),
+    ("Doesn't drink coffee any more.", "drop"),
+    ("Stopped by the bakery on the way home.", None),
     ("The user and others are moving to Leeds instead.", "switch"),
     ("Went to Seville for a conference.", None),
     ("Is planning to apply for the Zurich job.", None),
@@ -125,6 +184,28 @@ CHANGES = [
     pytest.param("The user and others are moving to Leeds instead.",
                  "The user and others decided to move to Bristol next year.", "switch",
                  id="a plan replaced"),
+    # found by review (issue #11): each left two contradicting memories active
+    pytest.param("Is no longer planning to learn Rust.", "Is planning to learn Rust in 2024.",
+                 "drop", id="a plan given up"),
+    pytest.param("Stopped learning Rust.", "Is planning to learn Rust in 2024.", "drop",
+                 id="a plan stopped"),
+    pytest.param("Is no longer vegetarian.", "Is vegetarian.", "drop", id="a state given up"),
+    pytest.param("Doesn't drink coffee anymore.", "Drinks coffee every morning.", "drop",
+                 id="a habit given up, not ... anymore"),
+    pytest.param("Switched to Neovim for editing.", "Uses VS Code for editing.", "switch",
+                 id="a tool of two words switched"),
+    pytest.param("Switched to ruff format instead of black.",
+                 "Always uses black for formatting.", "switch",
+                 id="instead of the old tool"),
+    pytest.param("Drinks tea every morning now instead of coffee.",
+                 "Drinks coffee every morning.", "switch", id="now, instead of the old habit"),
+    pytest.param("The user's budget is now 5000 euros.",
+                 "The user's budget is 4000 euros for the whole trip.", "switch",
+                 id="a number of the same measure changed"),
+    pytest.param("Cycles to work now.", "Takes the train to work.", "switch",
+                 id="a habit of two words switched"),
+    pytest.param("These days the user cycles to work.", "Takes the train to work.", "switch",
+                 id="these days"),
 ]
 NO_CHANGE = [
     pytest.param("Went to Seville for a conference.", "Went to Lyon for a conference.",
@@ -145,6 +226,19 @@ NO_CHANGE = [
     pytest.param("Lives in Lisbon now.", "Likes tea.", id="nothing shared"),
     pytest.param("Mostly works from the café now.", "Mostly works from the café.",
                  id="the same value: a merge, not a change"),
+    pytest.param("Switched to ruff format instead of black.", "Has a black cat.",
+                 id="the value named after instead, and nothing beside it"),
+    pytest.param("Drinks tea now instead of coffee.", "Drinks tea and coffee.",
+                 id="instead of, but the old statement already holds the new value"),
+    pytest.param("Ran 10 km now.", "Ran 5 km on 7 May 2023.",
+                 id="a dated run is an event, not a measure that changed"),
+    pytest.param("The user's budget is now 5000 euros.", "Ran 5 km on Sunday.",
+                 id="numbers of two measures"),
+    pytest.param("Wish Joanna had a vacation lined up, but right now their writing is "
+                 "consuming Joanna.", "Joanna wishes they wasn't allergic.",
+                 id="a long run for a short one (LoCoMo)"),
+    pytest.param("Stopped by the bakery on the way home.", "Loves the bakery.",
+                 id="stopped by is no drop"),
 ]
 # fmt: on
 

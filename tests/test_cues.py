@@ -40,6 +40,22 @@ CUED = [
     ("My sister is a nurse.", ("relationship", "relationship", None)),
     ("I visited Kyoto in 2019.", ("episode", "episode", None)),
     ("The train was late.", None),
+    # "I joined X" is the employer cue (docs/learning.md), a name that ends the clause
+    ("I joined Contoso.", ("employer", "identity", "identity/employer")),
+    ("I just joined Acme Labs as a designer.", ("employer", "identity", "identity/employer")),
+    ("I joined Contoso last month.", ("employer", "identity", "identity/employer")),
+    ("I joined Sam for dinner.", ("episode", "episode", None)),
+    ("I joined a gym.", ("episode", "episode", None)),
+    # a plan or state given up, said outright
+    ("I'm no longer vegetarian.", ("drop", "decision", None)),
+    ("I'm no longer planning to learn Rust.", ("drop", "decision", None)),
+    ("I stopped learning Rust.", ("drop", "decision", None)),
+    ("I gave up on learning Rust.", ("drop", "decision", None)),
+    ("I've finally given up on the marathon.", ("drop", "decision", None)),
+    ("I'm not vegetarian any more.", ("drop", "decision", None)),
+    ("I stopped by the bakery.", None),
+    ("I never gave up on painting.", None),
+    ("I quit my job two months ago.", ("episode", "episode", None)),
 ]
 # fmt: on
 
@@ -52,3 +68,9 @@ def test_the_first_matching_cue_decides(sentence: str, expected):
 def test_every_cue_names_its_type_and_a_strength_between_half_and_one():
     assert len({cue.name for cue in CUES}) == len(CUES)
     assert all(0.5 <= cue.strength <= 1.0 for cue in CUES)
+
+
+def test_a_drop_is_as_strong_as_any_direct_statement_it_ends():
+    """The newest word on a plan or state: a tie with the strongest cue goes to the newer."""
+    drop = next(cue for cue in CUES if cue.name == "drop")
+    assert drop.strength >= max(cue.strength for cue in CUES)

@@ -37,6 +37,7 @@ def stored(name: str, text: str, confidence: float = 0.8, updated: str = "2023-0
 
 
 NEOVIM = "Prefers Neovim over VS Code."
+FULLER = "Prefers Neovim over VS Code and Emacs."  # 84% alike to NEOVIM, and one thing more
 MAY = datetime(2023, 5, 8, 10, 0)
 A = stored("A", "Prefers Neovim over VS Code!")  # 100% alike
 B = stored("B", "Really prefers Neovim over VS Code.")  # 89% alike
@@ -118,6 +119,18 @@ DECISIONS = [
          id="create: no key, no conflict"),
     case(cand("The user's favorite color is green.", key=FAV), 0.9, [BLUE], [BLUE],
          action="supersede", target=BLUE, id="supersede: a new value of a keyed slot"),
+    # the same fact said more fully is never merged away (issue #11), nor a conflict: both
+    # are true, so it is another memory; so is one that says less
+    case(cand(FULLER), 0.85, [A], action="create", reason="says more (emacs)",
+         id="create: it says more"),
+    case(cand(FULLER), 0.85, [C, A], action="create", reason="says more (emacs)",
+         id="create: it says more than the one alike"),
+    case(cand(FULLER), 0.85, [A, stored("F", FULLER)], action="merge",
+         target=stored("F", FULLER), id="merge: a duplicate first"),
+    case(cand(NEOVIM), 0.85, [stored("F", FULLER)], action="create",
+         id="create: says less than a memory (no merge either way)"),
+    case(cand("Does not prefer Neovim over VS Code."), 0.85, [A], action="create",
+         id="no merge: the opposite"),
 ]
 # fmt: on
 
@@ -652,6 +665,11 @@ CHANGES_OF_MIND = [
                  "Uses Vim for editing.", id="a tool switched"),
     pytest.param("I run in the evenings.", "I swim in the evenings now.", "supersede",
                  "Runs in the evenings.", id="a habit switched"),
+    pytest.param("My dentist appointment is on March 3.",
+                 "My dentist appointment was moved to March 10.", "supersede",
+                 "The user's dentist appointment is on March 3.", id="an appointment moved"),
+    pytest.param("I have two kids.", "I have three kids now.", "supersede", "Has two kids.",
+                 id="a number of kids, now"),
 ]
 # fmt: on
 
@@ -671,6 +689,104 @@ def test_a_change_of_mind_supersedes_and_the_old_memory_is_no_longer_active(
         fresh.sync()
         rows = {r.path: r.status for r in fresh.index.get(path=old_path)}
         assert rows == {old_path: "superseded"}
+
+
+# Found by a user-style review of the installed product (issue #11): two user messages of
+# one conversation, in order; (first, second, the old statement the History names, a word
+# the active memory must hold). Each left two contradicting memories active.
+# fmt: off
+REVIEWED = [
+    # B. giving something up is the newest word on it
+    pytest.param("I'm planning to learn Rust this year.", "I'm no longer planning to learn Rust.",
+                 "Is planning to learn Rust in 2023.", "no longer", id="B: no longer planning"),
+    pytest.param("I'm planning to learn Rust this year.", "I gave up on learning Rust.",
+                 "Is planning to learn Rust in 2023.", "Gave up", id="B: gave up on"),
+    pytest.param("I'm planning to learn Rust this year.", "I stopped learning Rust.",
+                 "Is planning to learn Rust in 2023.", "Stopped", id="B: stopped"),
+    pytest.param("I'm vegetarian.", "I'm no longer vegetarian.", "Is vegetarian.", "no longer",
+                 id="B: no longer a state"),
+    pytest.param("I work at Northwind.", "I no longer work at Northwind.", "Works at Northwind.",
+                 "No longer works", id="B: I no longer, a slot's holder"),
+    # C. a switch leaves one active memory
+    pytest.param("I use VS Code for editing.", "I switched to Neovim for editing.",
+                 "Uses VS Code for editing.", "Neovim", id="C: a tool of two words"),
+    pytest.param("I always use black for formatting.",
+                 "I switched to ruff format instead of black.",
+                 "Always uses black for formatting.", "ruff", id="C: instead of the old tool"),
+    pytest.param("I drink coffee every morning.",
+                 "I drink tea every morning now instead of coffee.",
+                 "Drinks coffee every morning.", "tea", id="C: a habit, now instead of"),
+    pytest.param("Our budget is 4000 euros for the whole trip.", "Our budget is now 5000 euros.",
+                 "The user's budget is 4000 euros for the whole trip.", "5000",
+                 id="C: a budget's number"),
+    pytest.param("I work at Northwind.", "I joined Contoso.", "Works at Northwind.", "Contoso",
+                 id="C: I joined X, the employer"),
+    pytest.param("I take the train to work.", "I cycle to work now.",
+                 "Takes the train to work.", "Cycles", id="C: a commute, now"),
+    pytest.param("I take the train to work.", "These days I cycle to work.",
+                 "Takes the train to work.", "cycles", id="C: a commute, these days"),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("first", "second", "old", "word"), REVIEWED)
+def test_what_the_review_found_leaves_one_active_memory_that_loses_nothing(
+    vault: Vault, first: str, second: str, old: str, word: str
+):
+    report = vault.observe([say(first, "1", D1), say(second, "2", D2)], conversation_id="c1")
+    assert [o.action for o in report.outcomes] == ["create", "supersede"], report.outcomes
+    old_path, new_path = report.outcomes[0].path, report.outcomes[1].path
+    assert statuses(vault) == {old_path: "superseded", new_path: "active"}
+    data = (vault.root / new_path).read_bytes()
+    assert f'replaced "{old}"' in data.decode("utf-8").split("## History", 1)[1]
+    assert word in parse_note(data, new_path).memory.text  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "word"),
+    [
+        ("My son Leo is allergic to peanuts.", "My son Leo is allergic to peanuts and shellfish.",
+         "shellfish"),
+        ("I don't eat pork.", "I don't eat pork or beef.", "beef"),
+        ("I visited porto last year.", "I visited porto and lisbon last year.", "lisbon"),
+    ],
+    ids=["an allergy more", "a food more", "a city more"],
+)  # fmt: skip
+def test_a_statement_that_says_more_is_another_memory_not_a_merge(
+    vault: Vault, first: str, second: str, word: str
+):
+    """Found by review (issue #11): merged, the item was nowhere in the vault. Both are true,
+    so neither supersedes the other; a third saying the first again still merges."""
+    report = vault.observe([say(first, "1", D1), say(second, "2", D2)], conversation_id="c1")
+    assert [o.action for o in report.outcomes] == ["create", "create"], report.outcomes
+    assert report.outcomes[1].reason.startswith(f"says more ({word})")
+    assert set(statuses(vault).values()) == {"active"}
+    assert word in report.outcomes[1].text
+    with Vault.open(vault.root) as fresh:
+        assert [r.path for r in fresh.search(word)] == [report.outcomes[1].path]
+    again = vault.observe([say(first, "3", D3)], conversation_id="c2")
+    assert only(again, "merge") == report.outcomes[0].path
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("I went hiking with Sam on Saturday.", "I went hiking with Alex on Saturday."),
+        ("I ran 5 km today.", "I ran 10 km today."),
+        ("My appointment is on the 3rd.", "My appointment is on the 13th."),
+        ("My standup is at 9am.", "My standup is at 10am."),
+        ("I'm visiting my sister in May.", "I'm visiting my brother in May."),
+        ("I like spicy food a lot.", "I don't like spicy food a lot."),
+    ],
+    ids=["another person", "another distance", "another day", "another hour", "another kin",
+         "the opposite"],
+)  # fmt: skip
+def test_two_facts_said_without_a_change_of_mind_are_two_memories(
+    vault: Vault, first: str, second: str
+):
+    report = vault.observe([say(first, "1", D1), say(second, "2", D2)], conversation_id="c1")
+    assert [o.action for o in report.outcomes] == ["create", "create"], report.outcomes
+    assert set(statuses(vault).values()) == {"active"}
 
 
 def test_a_less_confident_change_of_mind_is_kept_out_and_noted(vault: Vault):

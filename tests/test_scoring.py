@@ -13,8 +13,10 @@ from tota_vault.scoring import (
     Scores,
     confirm_confidence,
     facts_differ,
+    facts_in,
     score,
     similarity,
+    slot_value,
 )
 
 T = MemoryType
@@ -180,3 +182,28 @@ def test_number_words_would_otherwise_merge():
     """Why the number-word rows matter: these pairs clear the merge threshold."""
     assert similarity("Has two kids.", "Has three kids.") >= MERGE_THRESHOLD
     assert similarity("Works out twice a week.", "Works out three times a week.") >= 74
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "value"),
+    [
+        ("identity/employer", "Works at Contoso now.", "contoso"),
+        ("identity/employer", "Joined Contoso.", "contoso"),
+        ("identity/employer", "Joined Contoso in February 2024.", "contoso"),
+        ("identity/employer", "Just joined Acme Labs as a designer.", "acme labs"),
+        ("identity/employer", "Works at Bank of America in Boston.", "bank of america"),
+        ("identity/location", "Lives in Porto.", "porto"),
+        ("identity/name", "The user's name is Sam.", "sam"),
+        ("preference/favorite-color", "The user's favorite color is blue.", "blue"),
+        ("identity/employer", "Likes tea.", None),
+    ],
+)
+def test_slot_value(key: str, text: str, value: str | None):
+    """What a keyed statement gives its slot: "Joined Contoso" and "Works at Contoso" are one
+    employer; when or as what is not part of it."""
+    assert slot_value(key, text) == value
+
+
+def test_facts_in():
+    assert facts_in("Ran 5 km twice on 7 May.") == {"5", "2", "7", "may"}
+    assert facts_in("Likes tea.") == set()

@@ -55,6 +55,7 @@ THIRD_PERSON = [
     tp("Me and my sister went hiking", "Caroline", "Caroline and their sister went hiking."),
     tp("I probably want a dog", "the user", "Probably wants a dog."),
     tp("We're moving to Lisbon", "Caroline", "Caroline and others are moving to Lisbon."),
+    tp("I no longer work at Northwind", "the user", "No longer works at Northwind."),
     # the subject is named once; a later "I" is "they"
     tp("I'm from California, so I'm not used to the cold", "Sam",
        "Sam is from California, so they're not used to the cold."),

@@ -30,15 +30,17 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Literal
 
-from .scoring import facts_differ
+from .scoring import facts_differ, facts_in
 from .text import FUNCTION_WORDS, WORD_RE, stem, tokens
 
 __all__ = [
     "Change",
+    "adds",
     "change_kind",
     "content_words",
     "differ",
     "names",
+    "negated",
     "replaces",
     "search_words",
 ]
@@ -51,6 +53,13 @@ _FILLER_PHRASES = re.compile(
     r"any ?more|after all|all the time|most mornings|most evenings|nowadays|these weeks)\b",
     re.I,
 )
+#: A person's comment in a note ("<!-- mine -->"): not part of the statement.
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+#: A statement said in the negative: "Is not vegetarian" is the opposite of "Is vegetarian",
+#: though the two have the same content words.
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|cannot|nothing|none|nobody|nowhere|neither|nor)\b|n't\b", re.I
+)
 #: Single words of the same kind.
 FILLER = frozenset(
     "really mostly mainly generally typically usually actually currently now still just "
@@ -62,8 +71,11 @@ FILLER = frozenset(
 _DROP = re.compile(
     r"\b(?:(?:decided|chosen|chose|decide|deciding) (?:not to|against)|no longer|"
     r"(?:not|never) (?:going|planning) to|(?:won't|will not|not)\b.*\bafter all|gave up|"
-    r"given up|giving up|stopped|quit|cancell?ed|called off|dropped|abandoned|"
-    r"changed (?:my|our|his|her|their) mind)\b",
+    r"given up|giving up|(?:stopped|quit)(?! (?:by|at|in|into|off|over|for|to)\b)|"
+    r"cancell?ed|called off|dropped|abandoned|"
+    r"changed (?:my|our|his|her|their) mind)\b|"
+    # "Is not vegetarian anymore", "Doesn't drink coffee any more"
+    r"(?:\bnot|n't)(?:\s+[\w'-]+){1,4}?\s+any ?more\b",
     re.I,
 )
 #: A drop cue said in the negative is the opposite of a drop: "won't quit", "never gave up".
@@ -118,26 +130,51 @@ def _normal(word: str) -> str:
     ordinal = _ORDINAL.match(word)
     if ordinal:
         return ordinal.group(1)
-    word = stem(word, forms=True)
+    plain, word = stem(word), stem(word, forms=True)
+    if word != plain and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "flsz":
+        return word[:-1]  # a consonant doubled before the ending: "formatting" and "format"
     # "move" and "moving" (-> "mov"), "live" and "living" meet.
     return word[:-1] if len(word) > 3 and word.endswith("e") else word
 
 
-def _sequence(text: str, *, keep_prepositions: bool, subject: str = "user") -> list[str]:
+def _sequence(
+    text: str, *, keep_prepositions: bool, subject: str = "user", join_names: bool = False
+) -> list[str]:
     """The statement's content words in order (see the module docstring), without the
-    subject's own name (every statement about Jon names Jon)."""
-    text = _FILLER_PHRASES.sub(" ", text)
-    out = []
+    subject's own name (every statement about Jon names Jon). With `join_names`, a run of
+    names is one unit ("Uses VS Code for editing" -> use, "vs code", for, edit): a value
+    said in two capitalised words is still one value."""
+    text = _FILLER_PHRASES.sub(" ", _COMMENT.sub(" ", text))
+    out: list[str] = []
     own = subject.lower()
+    previous, in_name = 0, False
     for match in WORD_RE.finditer(text):
-        word = match.group(0).lower().replace("’", "'").strip("'-")
-        if not word or word in _SUBJECT_WORDS or word in FILLER or word in CHANGE_WORDS:
+        gap = text[previous : match.start()]
+        starts = previous == 0 or any(c in _SENTENCE_BREAKS for c in gap)
+        previous = match.end()
+        raw = match.group(0)
+        word = raw.lower().replace("’", "'").strip("'-")
+        is_name = join_names and not starts and raw[:1].isupper()
+        if (
+            not word
+            or word in _SUBJECT_WORDS
+            or word in FILLER
+            or word in CHANGE_WORDS
+            or word.endswith("n't")
+        ):
+            in_name = False
             continue
         if word.removesuffix("'s") == own:
+            in_name = False
             continue
         if word in FUNCTION_WORDS and not (keep_prepositions and word in _FRAME_PREPOSITIONS):
+            in_name = False
+            continue
+        if is_name and in_name and gap.strip() == "":
+            out[-1] = f"{out[-1]} {_normal(word)}"
             continue
         out.append(_normal(word))
+        in_name = is_name
     return out
 
 
@@ -181,9 +218,12 @@ def differ(a: str, b: str) -> str | None:
 
     A merge never joins statements that differ in a number or a date ("Ran 5 km" and "Ran
     50 km"), in a name (a place, person or thing: "Went to Seville" and "Went to Lyon"), or in
-    a thing put in another's place ("Likes jazz records" and "Likes jazz festivals"). One
-    statement saying more than the other ("Really loves hiking", "Loves hiking") or in other
-    forms of the same words ("Plans to visit", "Is planning to visit") is not a difference.
+    a thing put in another's place ("Likes jazz records" and "Likes jazz festivals"), in what
+    one says more ("... allergic to peanuts and shellfish" and "... allergic to peanuts": a
+    merge would lose the shellfish, whichever of the two came first), or in saying the
+    opposite ("Is not vegetarian", "Is vegetarian"). Filler ("Really loves hiking", "Loves
+    hiking") or other forms of the same words ("Plans to visit", "Is planning to visit") is
+    not a difference.
     """
     if facts_differ(a, b):
         return "another number or date"
@@ -191,6 +231,8 @@ def differ(a: str, b: str) -> str | None:
     if names_a != names_b:
         only = sorted(names_a ^ names_b)
         return f"another name ({', '.join(only)})"
+    if negated(a) != negated(b):
+        return "the opposite (one says not)"
     words_a, words_b = content_words(a), content_words(b)
     if words_a - words_b and words_b - words_a:
         return (
@@ -198,7 +240,39 @@ def differ(a: str, b: str) -> str | None:
             + ", ".join(sorted(words_b - words_a))
             + ")"
         )
+    if words_a != words_b:
+        return f"one says more ({', '.join(sorted(words_a ^ words_b))})"
     return None
+
+
+def negated(text: str) -> bool:
+    """Whether a statement is said in the negative ("not", "no longer", "never", "-n't").
+    Pure."""
+    return _NEGATION.search(_COMMENT.sub(" ", text)) is not None
+
+
+def adds(new: str, old: str) -> str | None:
+    """What statement `new` says beyond `old` when it says all that `old` says, or None. Pure.
+
+    "The user's son Leo is allergic to peanuts and shellfish" adds "shellfish" to "... allergic
+    to peanuts"; "Visited Porto and Lisbon in 2023" adds "lisbon". Every content word, name,
+    number and date of `old` is in `new`, both are said the same way (neither is the other's
+    negation), and `new` has something more: a fuller statement of the same fact, which a
+    merge would lose and a change of mind does not need a cue for (`pipeline.decide`).
+    """
+    if negated(new) != negated(old):
+        return None
+    words_new, words_old = content_words(new), content_words(old)
+    names_new, names_old = names(new), names(old)
+    facts_new, facts_old = facts_in(new), facts_in(old)
+    if not (words_old <= words_new and names_old <= names_new and facts_old <= facts_new):
+        return None
+    more = (words_new - words_old) | (names_new - names_old) | (facts_new - facts_old)
+    if not more:
+        return None
+    # As written ("shellfish", not its normal form): the words of `new` that stand for them.
+    said = {w for w in tokens(new) if w in more or _normal(w) in more or stem(w) in more}
+    return ", ".join(sorted(said or more))
 
 
 def change_kind(text: str) -> ChangeKind | None:
@@ -241,7 +315,10 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
     * switch: `new` puts one value in the place of another in the same frame ("Mostly works
       from the café now" over "Works from the library most days"; "Switched to Helix for
       editing" over "Uses Vim for editing"): aligned word by word, the two differ in exactly
-      one run of words, and share at least one content word beside it.
+      one run of words, and share at least one content word beside it (`_switch`); or `new`
+      names the value it replaces ("Switched to ruff format instead of black"); or a number
+      of the same measured thing changed ("The user's budget is now 5000 euros" over "...
+      4000 euros for the whole trip", `_renumbered`).
 
     Without a cue of change in `new` (`change_kind`) nothing is replaced: "Went to Seville"
     does not replace "Went to Lyon".
@@ -259,12 +336,16 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
             return None
         return Change("drop", "a plan given up")
     new_values, old_values = _values(new_words), _values(old_words)
-    if kind == "reschedule" or (new_values and old_values):
+    # A date moved: said so ("pushed to"), or a new date with "now". (A number alone with
+    # "now" is a measure, below: "Ran 10 km now" moves no date of "Ran 5 km on 7 May".)
+    if kind == "reschedule" or (new_values & _DATE_WORDS and old_values):
         topic = new_words - new_values
         if topic and topic == old_words - old_values and facts_differ(new, old):
             return Change("reschedule", "a date moved")
         if kind == "reschedule":
             return None
+    if new_values and old_values and _renumbered(new, old, subject):
+        return Change("switch", "a number changed")
     return _switch(new, old, subject)
 
 
@@ -278,25 +359,102 @@ _WHEN_PHRASES = re.compile(
 )
 
 
+#: "... instead of Y": the new statement names the value it replaces (up to a clause end).
+_INSTEAD_OF = re.compile(r"\binstead of\s+([^,.;:!?]+)", re.I)
+#: The most words (a run of names is one) a value may have when it is longer than the words
+#: the two statements share: "Takes the train to work" -> "Cycles to work now" (take, train
+#: beside work), "Uses VS Code for editing" -> "Switched to Neovim for editing" (use, VS Code
+#: beside for, edit). A longer run beside a shorter frame is another statement ("Wishes they
+#: weren't allergic" is not replaced by "Wishes they had a vacation lined up, but right now
+#: their writing is consuming them").
+MAX_VALUE_WORDS = 2
+
+
 def _switch(new: str, old: str, subject: str) -> Change | None:
-    """A switch: aligned word by word (prepositions kept, loose times left out), the two
-    statements differ in exactly one run of words, and the words they share beside it (a
-    content word among them) are at least half of the old statement's."""
+    """A switch. When `new` names what it replaces ("... instead of black"), `old` must hold
+    that value, `new` another, and the two share a content word beside it. Otherwise, aligned
+    word by word (prepositions kept, loose times left out, a run of names one unit), the two
+    statements differ in exactly one run of words and share a content word beside it; and
+    neither value (the run replaced, the run put in its place) is longer than the words they
+    share, unless it is short (`MAX_VALUE_WORDS`)."""
     if change_kind(old) == "drop":
         return None
-    a = _sequence(_WHEN_PHRASES.sub(" ", old), keep_prepositions=True, subject=subject)
-    b = _sequence(_WHEN_PHRASES.sub(" ", new), keep_prepositions=True, subject=subject)
+    instead = _INSTEAD_OF.search(new)
+    if instead is not None:
+        return _named_switch(new[: instead.start()] + new[instead.end() :], instead, old, subject)
+    a = _sequence(
+        _WHEN_PHRASES.sub(" ", old), keep_prepositions=True, subject=subject, join_names=True
+    )
+    b = _sequence(
+        _WHEN_PHRASES.sub(" ", new), keep_prepositions=True, subject=subject, join_names=True
+    )
     if max(len(a), len(b)) > MAX_SWITCH_WORDS:
         return None
     ops = SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
     changed = [op for op in ops if op[0] != "equal"]
     if len(changed) != 1 or changed[0][0] != "replace":
         return None
-    shared = [w for tag, i1, i2, _j1, _j2 in ops if tag == "equal" for w in a[i1:i2]]
-    if not [w for w in shared if w not in _FRAME_PREPOSITIONS] or 2 * len(shared) < len(a):
-        return None
     _tag, i1, i2, j1, j2 = changed[0]
     was, now = a[i1:i2], b[j1:j2]
+    shared = [w for tag, k1, k2, _l1, _l2 in ops if tag == "equal" for w in a[k1:k2]]
+    if not [w for w in shared if w not in _FRAME_PREPOSITIONS]:
+        return None
+    if max(len(was), len(now)) > max(len(shared), MAX_VALUE_WORDS):
+        return None
     if was[0] in _FRAME_PREPOSITIONS and now[0] in _FRAME_PREPOSITIONS and was[0] != now[0]:
         return None  # "works from the café" and "works on a project": two frames
     return Change("switch", "a change of mind")
+
+
+def _named_switch(rest: str, instead: re.Match[str], old: str, subject: str) -> Change | None:
+    """A switch that names what it replaces ("Switched to ruff format instead of black" over
+    "Always uses black for formatting"): the old statement holds the value named after
+    "instead of", the new one (`rest`, without that phrase) a value the old one lacks, and a
+    content word beside the values is shared."""
+    replaced = set(_sequence(instead.group(1), keep_prepositions=False, subject=subject))
+    said_now = set(_sequence(rest, keep_prepositions=False, subject=subject))
+    said_before = set(_sequence(old, keep_prepositions=False, subject=subject))
+    if max(len(said_now), len(said_before)) > MAX_SWITCH_WORDS:
+        return None
+    if not replaced or not replaced <= said_before or not said_now - said_before:
+        return None
+    if not (said_now & said_before) - replaced:
+        return None
+    return Change("switch", "a change of mind")
+
+
+def _renumbered(new: str, old: str, subject: str) -> bool:
+    """The same measured thing with another number ("The user's budget is now 5000 euros" over
+    "The user's budget is 4000 euros for the whole trip"): a number beside the same word (the
+    unit after it, or the word before it) differs, the new statement's other words are all
+    the old one's, with one besides the unit, and the old one holds no other number or date
+    the new one lacks (a dated event is not a measure that changed)."""
+    a = _sequence(old, keep_prepositions=False, subject=subject)
+    b = _sequence(new, keep_prepositions=False, subject=subject)
+    old_measures, new_measures = _measures(a), _measures(b)
+    changed = {
+        unit
+        for unit, number in new_measures.items()
+        if unit in old_measures and old_measures[unit] != number
+    }
+    if not changed:
+        return False
+    new_topic, old_topic = set(b) - _values(b), set(a) - _values(a)
+    if not new_topic <= old_topic or not new_topic - changed:
+        return False
+    measured = {old_measures[unit] for unit in changed}
+    return _values(a) - measured <= _values(b)
+
+
+def _measures(words: list[str]) -> dict[str, str]:
+    """Each number of a statement by the word it measures: the content word after it, or the
+    one before it when none follows."""
+    out = {}
+    for i, word in enumerate(words):
+        if not word.isdigit():
+            continue
+        if i + 1 < len(words) and not words[i + 1].isdigit():
+            out[words[i + 1]] = word
+        elif i > 0 and not words[i - 1].isdigit():
+            out[words[i - 1]] = word
+    return out

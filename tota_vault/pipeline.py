@@ -41,7 +41,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from .config import ExtractSettings
-from .conflicts import change_kind, differ, replaces, search_words
+from .conflicts import adds, change_kind, differ, replaces, search_words
 from .errors import InvalidNoteError, NoteChangedError, SecretError, TotaError, first_line
 from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
@@ -125,6 +125,11 @@ def decide(
 
     `earlier` are the subject's active memories a change of mind may replace (any type; looked
     up only when the candidate says something changed, `conflicts.change_kind`).
+
+    A candidate alike to a memory but saying more ("... allergic to peanuts and shellfish"
+    after "... allergic to peanuts", `conflicts.adds`) is neither merged (what it adds would
+    be lost) nor resolved as a conflict (both are true: the seed's rule picks between two
+    values of one slot, and here nothing is contradicted): it is another memory.
     """
     if forgotten:
         return Decision("skip", "a memory learned from this message was forgotten")
@@ -144,16 +149,24 @@ def decide(
         if change is not None:
             return _resolve(candidate, scores, row, f"{change.reason}: ")
     best: tuple[float, MemoryRow] | None = None
+    more: str | None = None
     for row in similar:
         if candidate.key and row.key == candidate.key:
             continue  # a slot's values are compared above, never by text alone
         alike = similarity(candidate.text, row.text)
-        if alike < threshold or differ(candidate.text, row.text) is not None:
+        if alike < threshold:
             continue
-        if best is None or alike > best[0]:
-            best = (alike, row)
+        if differ(candidate.text, row.text) is None:
+            if best is None or alike > best[0]:
+                best = (alike, row)
+        elif more is None:
+            more = adds(candidate.text, row.text)
     if best is not None:
         return Decision("merge", f"{best[0]:.0f}% alike", best[1])
+    if more is not None:
+        # Not a duplicate (a merge would lose what it adds) and not a contradiction (both
+        # are true, so neither loses by the conflict rule): another memory.
+        return Decision("create", f"says more ({more}) than an alike memory")
     return Decision("create", "new")
 
 

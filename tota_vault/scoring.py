@@ -39,6 +39,7 @@ __all__ = [
     "Scores",
     "confirm_confidence",
     "facts_differ",
+    "facts_in",
     "score",
     "slot_value",
     "similarity",
@@ -134,7 +135,9 @@ _NUMBER_WORDS = {
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b")
 
 
-def _facts(text: str) -> set[str]:
+def facts_in(text: str) -> set[str]:
+    """The numbers (digits or words: "twice" is 2) and month or weekday names of a statement,
+    as `facts_differ` compares them. Pure."""
     lowered = text.lower()
     numbers = set(_NUMBER.findall(lowered)) | {
         _NUMBER_WORDS[w] for w in _NUMBER_WORD.findall(lowered)
@@ -151,8 +154,11 @@ _SLOT_VALUE = {
         r"\b(?:lives?|living|based|moved|moving)\s+(?:in|to)\s+(.+)", re.I
     ),
     "identity/origin": re.compile(r"\b(?:from|grew up in|born in)\s+(.+)", re.I),
+    # "Works at Contoso", "Joined Contoso (in March, as a designer)": the name, not when or how
     "identity/employer": re.compile(
-        r"\b(?:works?|working|joined|started)\b.*?\b(?:at|for)\s+(.+)", re.I
+        r"\b(?:(?:works?|working|joined|started)\b.*?\b(?:at|for)|joined)\s+"
+        r"(.+?)(?=\s+(?:as|in|on|since|last|this|from|until|back)\b|[.,;!?]|$)",
+        re.I,
     ),
     "identity/age": re.compile(r"\b(\d{1,3})\b"),
 }
@@ -178,4 +184,4 @@ def facts_differ(a: str, b: str) -> bool:
     "Ran 5 km" and "Ran 50 km" are 90% alike and different facts; so are the same trip on
     two dates. The guard compares the sets of numbers and month or weekday names.
     """
-    return _facts(a) != _facts(b)
+    return facts_in(a) != facts_in(b)

@@ -162,7 +162,9 @@ _YOU = re.compile(r"\b(?:you|your|you're|you've|you'd|you'll|yours|yourself|ya|u
 #: A deictic subject or a pronoun object names something said before, not in the sentence:
 #: "That's why I love it", "I'm not very good at them", "I don't have time for it".
 DEICTIC_SUBJECT = re.compile(
-    r"^(?:that|this|it|they|those|these|he|she)(?:'s|'re| is| are| was| were| has| have)?\b"
+    # ("these days" is now, not things said before)
+    r"^(?:that|this|it|they|those|these(?! days\b)|he|she)"
+    r"(?:'s|'re| is| are| was| were| has| have)?\b"
     r"(?!'s \w+ to\b| is \w+ to\b)",
     re.I,
 )

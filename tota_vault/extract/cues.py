@@ -155,7 +155,11 @@ CUES: tuple[Cue, ...] = (
         "employer",
         T.IDENTITY,
         r"\bI (?:work|am working|'m working) (?:at|for)\s+[A-Z]|"
-        r"\bI(?:'ve| have) (?:just )?(?:started|joined) (?:working )?at\s+[A-Z]",
+        r"\bI(?:'ve| have) (?:just )?(?:started|joined) (?:working )?at\s+[A-Z]|"
+        # "I joined Contoso (last month / as a designer)": a name that ends the clause, not a
+        # person joined for something ("I joined Sam for dinner")
+        r"\bI(?:'ve| have)? (?:just )?joined (?-i:[A-Z][\w&-]*(?: [A-Z][\w&-]*)*)"
+        r"(?=\s*(?:$|[.,;!?])| as an? \w| (?:in|on|last|this|back in) \w+\s*[.!]?\s*$)",
         0.85,
         "identity/employer",
     ),
@@ -210,6 +214,20 @@ CUES: tuple[Cue, ...] = (
         r"\bwe(?:'re| are) not (?:allowed|permitted) to\b|"
         r"\bour (?:budget|deadline|limit|policy|rules?)\b",
         0.8,
+    ),
+    _cue(
+        # A plan or state given up, said outright: the newest word on it, as explicit as the
+        # statement it ends ("I'm no longer vegetarian" over "I'm vegetarian"), so a tie with
+        # any direct statement goes to the newer (docs/learning.md, Conflicts).
+        "drop",
+        T.DECISION,
+        # (Not "I quit my job", "I don't have a car anymore": what happened, an episode.)
+        r"\bI(?:'m| am) no longer\b|\bI (?:no longer|stopped|gave up)\b"
+        r"(?! (?:by|at|in|into|off|over|for|to|on the way)\b)|"
+        r"\bI(?:'ve| have) (?:just |finally |now |already )?(?:stopped|given up)\b"
+        r"(?! (?:by|at|in|into|off|over|for|to)\b)|"
+        r"\bI(?:'m| am) not\b(?:\s+[\w'-]+){1,4}?\s+any ?more\b",
+        0.9,
     ),
     _cue(
         "decision",

@@ -32,6 +32,7 @@ _ADVERBS = {
     "constantly", "mostly", "much", "strongly", "kinda", "kind", "sort", "certainly", "now",
     "currently", "maybe", "probably", "perhaps", "possibly", "literally", "seriously", "once",
     "barely", "hardly", "almost", "generally", "occasionally", "mainly",
+    "no", "longer",  # "I no longer work there": "No longer works there"
 }  # fmt: skip
 _PAST_IRREGULAR = {
     "went", "got", "made", "took", "saw", "ran", "won", "lost", "met", "read", "bought", "wrote",
