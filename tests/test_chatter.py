@@ -153,6 +153,12 @@ REASONS = [
     ("We can't ship copyleft code.", None),
     ("We should migrate to Postgres.", None),
     ("I'm sure I'll pass the bar exam in June.", None),
+    # talk about the conversation itself (issue #11)
+    ("I'm going to bed now, talk tomorrow.", "about the conversation"),
+    ("I'm back, sorry for the delay.", "about the conversation"),
+    ("I meant the second option, not the first one.", "about the conversation"),
+    ("I'm off to Paris next week for a conference.", None),
+    ("I'm back in Lisbon after two years in Berlin.", None),
 ]
 # fmt: on
 
@@ -207,6 +213,9 @@ def test_a_reaction_after_thanks_or_before_a_closing_marker_is_still_one():
         ("Thanks so much.", False),
         ("When is it?", False),
         ("I'm sorry to hear that.", False),
+        ("quick question", False),
+        ("A follow-up question.", False),
+        ("Probably the Lisbon trip.", True),
     ],
 )
 def test_a_short_answer_has_content(sentence: str, answers: bool):

@@ -218,6 +218,32 @@ USER_FACTS = [
          evidence=INF),
     # diet is a slot
     fact("I eat a strictly vegan diet.", "identity", "Eats a strictly vegan diet.", "identity/diet"),
+    # a short label before a colon that opens a message is residue, like a greeting; a "we"
+    # after it is still the user and others (found by a user-style review, issue #11)
+    fact("Update: my thesis deadline got pushed to July 15.", "constraint",
+         "The user's thesis deadline got pushed to July 15."),
+    fact("Big news: I got the job at Acme.", "episode", "Got the job at Acme."),
+    fact("Change of plans: we decided to stay in Porto.", "decision",
+         "The user and others decided to stay in Porto.", evidence=INF),
+    fact("Luckily we found a flat near the park.", "episode",
+         "Luckily the user and others found a flat near the park.", evidence=INF),
+    fact("I love two things: hiking and tea.", "preference", "Loves two things: hiking and tea."),
+    # the user's team's or family's facts, typed by their cue and stored (inferred)
+    fact("We use PostgreSQL 15 in production.", "preference",
+         "The user and others use PostgreSQL 15 in production.", evidence=INF),
+    fact("Our release deadline is March 3.", "constraint",
+         "The user's release deadline is March 3.", evidence=INF),
+    fact("We want to stay in Lagos for a week.", "goal",
+         "The user and others want to stay in Lagos for a week.", evidence=INF),
+    fact("We switched from Jenkins to GitHub Actions last year.", "decision",
+         "The user and others switched from Jenkins to GitHub Actions in 2022.", evidence=INF),
+    fact("Our team uses trunk-based development.", "preference",
+         "The user's team uses trunk-based development.", evidence=INF),
+    # a tool in use is a preference, a frequency or a routine a habit, a deadline a constraint
+    fact("I use VS Code for editing.", "preference", "Uses VS Code for editing."),
+    fact("I work from the library most days.", "habit", "Works from the library most days."),
+    fact("I take the train to work.", "habit", "Takes the train to work."),
+    fact("My thesis deadline is June 1.", "constraint", "The user's thesis deadline is June 1."),
 ]
 # fmt: on
 
@@ -877,6 +903,53 @@ def test_facts_about_people_the_user_named_are_relationship_memories():
         ("relationship", "The user's son Theo is crazy about dinosaurs."),
         ("relationship", "The user's advisor Prof. Lindqvist wants their draft by Friday."),
     ]
+
+
+# fmt: off
+#: Short facts about a person the user named as theirs: three words still say something of
+#: them; a verdict on them ("Ana is great!") is a reaction (issue #11).
+SHORT_ABOUT_THEIRS = [
+    ("Ana is vegetarian.", ["The user's wife Ana is vegetarian."]),
+    ("Ana hates flying.", ["The user's wife Ana hates flying."]),
+    ("Ana speaks Portuguese.", ["The user's wife Ana speaks Portuguese."]),
+    ("Ana is a vegetarian.", ["The user's wife Ana is a vegetarian."]),
+    ("Ana is great!", []),
+    ("Ana is so sweet.", []),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(
+    ("content", "texts"), SHORT_ABOUT_THEIRS, ids=[s[0] for s in SHORT_ABOUT_THEIRS]
+)
+def test_a_short_fact_about_a_person_the_user_named_is_learned(content: str, texts: list[str]):
+    messages = chat(("user", "My wife Ana is a nurse."), ("user", content))
+    candidates, _ = RuleExtractor().extract(messages, conversation_id="c")
+    assert [c.text for c in candidates] == ["The user's wife Ana is a nurse.", *texts]
+    assert all(c.type.value == "relationship" for c in candidates)
+
+
+# fmt: off
+#: Talk about the conversation is no fact: a discourse marker, leave-taking and returning, an
+#: apology for the talk, a correction of one's own words, a reply that only announces what
+#: comes (issue #11).
+CHATTER = [
+    ("I have to say, this is way better than what I had before.", None),
+    ("I'm going to bed now, talk tomorrow.", None),
+    ("I'm back, sorry for the delay.", None),
+    ("I meant the second option, not the first one.", None),
+    ("quick question", "What can I do for you?"),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("content", "before"), CHATTER, ids=[c[0] for c in CHATTER])
+def test_talk_about_the_conversation_is_not_learned(content: str, before: str | None):
+    turns = [("assistant", before)] if before else []
+    messages = chat(*turns, ("user", content))
+    candidates, skipped = RuleExtractor().extract(messages, conversation_id="c")
+    assert candidates == [], [c.text for c in candidates]
+    assert skipped
 
 
 # --- whole conversations: what each must yield, and what it must not -------------------------

@@ -35,6 +35,17 @@ def test_split_sentences(text: str, sentences: list[str]):
 
 # fmt: off
 STATEMENTS = [
+    # a label that opens a message is residue; a colon after a verb or a subject is not one
+    ("Update: my thesis deadline got pushed to July 15.",
+     ["My thesis deadline got pushed to July 15."]),
+    ("Change of plans: we decided to stay in Porto.", ["We decided to stay in Porto."]),
+    ("Note to self: I need to renew my passport.", ["I need to renew my passport."]),
+    ("My favourites: tea and jazz.", ["My favourites: tea and jazz."]),
+    ("I love two things: hiking and tea.", ["I love two things: hiking and tea."]),
+    # a first-person discourse marker is residue too
+    ("I have to say, I love this city.", ["I love this city."]),
+    ("I must admit that I love this city.", ["I love this city."]),
+    ("I have to say goodbye to my dog.", ["I have to say goodbye to my dog."]),
     # a new first-person clause is a statement of its own
     ("My name is Sam and I live in Porto.", ["My name is Sam", "I live in Porto."]),
     ("I'm vegetarian and my daughter is allergic to peanuts.",

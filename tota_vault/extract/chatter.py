@@ -475,6 +475,19 @@ _ELLIPSIS = re.compile(
 _WH_QUESTION = re.compile(r"^(?:what|which|where|who|whom|when|how)\b[^?]*\?\s*$", re.I)
 
 
+#: Talk about the conversation itself: leave-taking and returning ("I'm going to bed now, talk
+#: tomorrow", "I'm back"), an apology for the talk ("sorry for the delay"), a correction of
+#: one's own last words ("I meant the second option").
+_ABOUT_THE_TALK = re.compile(
+    r"^I(?:'m| am) (?:back|off|(?:going|heading|off) (?:to bed|to sleep|off|out))\b"
+    r"(?=(?: now)?\s*(?:[,.!]|$))|"
+    r"\b(?:talk|speak|chat|ttyl)(?: to you| with you)? (?:tomorrow|later|soon)\b|"
+    r"\bsorry (?:for|about) (?:the|my) (?:delay|wait|late reply|slow reply|confusion|typo)\b|"
+    r"^(?:no,?\s+)?I meant\b",
+    re.I,
+)
+
+
 @lru_cache(maxsize=4096)
 def conversational(sentence: str) -> str | None:
     """Why a sentence is about the conversation rather than a fact, or None.
@@ -501,6 +514,8 @@ def conversational(sentence: str) -> str | None:
         or (any(w in lower for w in _VERDICT_WORDS) and _VERDICT.search(sentence))
     ):
         return "a reaction"
+    if _ABOUT_THE_TALK.search(sentence):
+        return "about the conversation"
     if _OFFER.search(sentence):
         return "a promise about the conversation"
     if (_FUTURE_OR_DUTY.match(sentence) or re.match(r"(?i)we\b", sentence)) and (
@@ -567,6 +582,14 @@ _BARE_ANSWER = frozenset(
 )
 
 
+#: A reply that names a move in the talk, not a thing: "quick question", "a small favour".
+_SPEECH_ACT = re.compile(
+    r"^(?:[\w'-]+ ){0,2}(?:question|request|favou?r|follow-up|query|comment)s?"
+    r"\W*$",
+    re.I,
+)
+
+
 def is_answer(sentence: str) -> bool:
     """A short reply that answers with content ("By April 1.", "Definitely Star Wars!"), not
     a bare yes, "of course", thanks or reaction."""
@@ -575,6 +598,8 @@ def is_answer(sentence: str) -> bool:
         return False
     if SMALL_TALK.match(sentence) and len(words) < 4:
         return False
+    if _SPEECH_ACT.match(sentence):
+        return False  # "Quick question": the reply announces what comes, it answers nothing
     return any(w.lower() not in STOPWORDS and w.lower() not in _BARE_ANSWER for w in words)
 
 

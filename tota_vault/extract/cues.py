@@ -208,6 +208,9 @@ CUES: tuple[Cue, ...] = (
         T.CONSTRAINT,
         r"\bI (?:can't|cannot|can not|mustn't)\b|\bI(?:'m| am) not allowed to\b|"
         r"\bI (?:have to|must|need to)\b|\bmy (?:budget|deadline|limit)\b|"
+        # a budget or deadline named by what it is for: "my thesis deadline", "our release
+        # deadline" (a noun or two before the head noun)
+        r"\b(?:my|our) (?:[\w-]+ ){1,2}(?:budget|deadline|limit)\b|"
         r"\bI only have\b|\bnon-negotiable\b|"
         # the constraints of the user's team or family: "we can't ship copyleft code"
         r"\bwe (?:can't|cannot|can not|mustn't|have to|must|need to|only have)\b|"
@@ -234,7 +237,9 @@ CUES: tuple[Cue, ...] = (
         T.DECISION,
         r"\b(?:I|we)(?:'ve| have)? (?:just )?(?:decided|chose|chosen|"
         r"settled on|opted|picked|went with|switched to|committed to)\b|\b(?:I|we)(?:'m| am|'re| "
-        r"are) going (?:to go )?with\b|\bmy decision\b",
+        r"are) going (?:to go )?with\b|\bmy decision\b|"
+        # "We switched from Jenkins to GitHub Actions": the old one named before the new one
+        r"\b(?:I|we)(?:'ve| have)? (?:just )?switched from\b",
         0.85,
     ),
     _cue(
@@ -266,6 +271,7 @@ CUES: tuple[Cue, ...] = (
         r"\bI (?:want|wanna|hope|plan|aim|intend)\b|"
         r"\bI(?:'m| am) (?:planning|hoping|aiming|trying|saving|determined)\b|"
         r"\bwe(?:'re| are) (?:planning|hoping|aiming|saving)\b|"
+        r"\bwe (?:want|wanna|hope|plan|aim|intend)\b|"  # the user's family's or team's goals
         r"\bI(?:'m| am) (?:training|preparing|practi[cs]ing|studying) for\b|"
         r"\bI(?:'m| am) (?:learning|studying)\s+(?!about\b)\w|"
         r"\bI(?:'ve| have) (?:always |long )?(?:wanted|dreamed|dreamt|hoped) (?:to|of)\b|"
@@ -293,8 +299,22 @@ CUES: tuple[Cue, ...] = (
         r"\bwe (?:usually|always|often|normally|typically|regularly)\b|"
         r"\bevery (?:day|morning|evening|night|week|weekend|"
         r"month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(?:once|twice|"
-        r"three times) a (?:day|week|month|year)\b|\bI(?:'ve| have) been (?:\w+ing)\b",
+        r"three times) a (?:day|week|month|year)\b|\bI(?:'ve| have) been (?:\w+ing)\b|"
+        # a frequency by a quantifier ("most days", "on weekends"), or a routine: a way of
+        # going to the places of a person's week ("I take the train to work")
+        r"\b(?:most|many|some) (?:days|mornings|evenings|nights|weekends|weeks)\b|"
+        r"\bon (?:weekdays|weekends)\b|"
+        r"\b(?:I|we) (?:take|ride|catch|drive|walk|bike|cycle|commute)\b[^.,;!?]*?"
+        r"\bto (?:work|school|the office|class|college|uni)\b",
         0.75,
+    ),
+    _cue(
+        # a tool or method in use is a preference ("I use VS Code for editing", "Our team uses
+        # trunk-based development"): what an assistant should assume next time
+        "tool",
+        T.PREFERENCE,
+        r"\b(?:I|we) (?:use|rely on)\b|\bour (?:[\w-]+ ){1,2}(?:uses|relies on)\b",
+        0.8,
     ),
     _cue(
         "relationship",

@@ -97,6 +97,17 @@ _NAMED_OPENING = re.compile(
 )
 
 
+#: A three-word sentence about a named person that only judges them ("Ana is amazing", "Theo
+#: was so cute"): a copula or a verb of seeming before an evaluative word is a reaction.
+_STATIVE_SHORT = frozenset({"is", "was", "seems", "looks", "sounds", "'s"})
+_EVALUATIVE_END = re.compile(
+    r"\b(?:so|very|really|such|too|pretty)?\s*(?:great|amazing|awesome|nice|cool|sweet|cute|"
+    r"lovely|wonderful|fine|good|bad|ok|okay|funny|crazy|right|wrong|back|here|there|home|"
+    r"busy|tired|sick|fun)\W*$",
+    re.I,
+)
+
+
 @dataclass
 class _Turn:
     """What the rules know while they read one message: who speaks, what the message answers,
@@ -350,8 +361,10 @@ class RuleExtractor:
             return None
         theirs = turn.theirs
         name = next((n for n in theirs if match.group(1) == n or match.group(1).endswith(n)), None)
-        if name is None or len(re.findall(r"[\w']+", sentence)) < 4:
-            return None
+        if name is None or len(re.findall(r"[\w']+", sentence)) < 3:
+            return None  # "Ana is vegetarian": a name, a verb and what it says of her
+        if match.group(2).lower() in _STATIVE_SHORT and _EVALUATIVE_END.search(sentence):
+            return None  # "Ana is great!", "Ana is so sweet": a reaction, not a fact
         if conversational(sentence) is not None or sentence.endswith("?"):
             return None
         message, label = turn.message, turn.label

@@ -34,13 +34,28 @@ _FIRST_PERSON_HEAD = re.compile(r"^\s*(?:I|I'm|I've|I'd|I'll|My)\s")
 #: Words that open a spoken sentence and carry nothing: "Actually, I live in Lisbon".
 FILLER = re.compile(
     r"^(?:(?:actually|well|so|oh|anyway|anyways|btw|by the way|also|and|but|yeah|yes|um|uh|"
-    r"you know|honestly|basically|okay|ok|fyi|plus)\b[,!]?\s*)+",
+    r"you know|honestly|basically|okay|ok|fyi|plus)\b[,!]?\s*|"
+    # a discourse marker in the first person: "I have to say, ...", "I must admit (that) it
+    # ..."; before a clause of its own (a subject after it), not "I have to say goodbye"
+    r"I (?:have to|must|gotta|got to|need to) (?:say|admit|confess)(?:,\s*|\s*$|"
+    r"(?: that)?\s+(?=(?:I|it|this|that|we|they|he|she|the|my|our)\s+\w)))+",
     re.I,
 )
 #: A greeting before a statement is residue: "Hi, I'm planning a trip" is "I'm planning a trip".
 GREETING = re.compile(
     r"^(?:hi|hey|hello|hiya|heya|good (?:morning|afternoon|evening))"
     r"(?: so much| a lot)?(?: there| all| everyone| [A-Z][\w'-]+)?[,!.]*\s+(?=\S)",
+    re.I,
+)
+#: A label that opens a message is residue, like a greeting: "Update: my deadline moved",
+#: "Change of plans: we decided to stay". One to three words before a colon, none of them a
+#: pronoun, a possessive or an auxiliary (a label has no verb or subject of its own: "I
+#: love two things: ..." and "My favourites: ..." are statements), and a clause after it.
+LABEL = re.compile(
+    r"^(?!(?:[\w'-]+ ){0,2}(?:I|I'm|I've|I'd|I'll|me|my|we|we're|our|you|your|he|she|it|"
+    r"they|his|her|their|this|that|these|those|here|there|is|are|was|were|am|be|been|has|"
+    r"have|had|do|does|did|will|would|can|could|should|must|may|might)\b)"
+    r"[A-Z][\w'-]*(?: [\w'-]+){0,2}:\s+(?=[A-Za-z])",
     re.I,
 )
 #: A tag question after a statement asks only for agreement: "I started my own clothing store
@@ -151,6 +166,7 @@ def statements(text: str) -> list[str]:
     """Sentences, and within them the clauses that start a new first-person statement:
     "My name is Sam and I live in Porto" is two facts with two conflict slots."""
     out = []
+    text = LABEL.sub("", text.lstrip(), count=1)
     for part in (piece for whole in split_sentences(text) for piece in _questions_apart(whole)):
         if not part or not part.strip():
             continue

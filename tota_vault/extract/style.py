@@ -181,7 +181,14 @@ def third_person(sentence: str, subject: str) -> str:
         pieces[i] = "their" if (s in before or s.capitalize() in before) else f"{s}'s"
     text = "".join(pieces)
     text = re.sub(r"\bour\b", "their", text)
-    text = re.sub(r"(?<=\S )\bwe\b", "they", text)  # a later "we" is the same people again
+    # a later "we" is the same people again, once they are named ("... and others")
+    text = re.sub(
+        r"(?<=\S )\bwe\b",
+        lambda m: (
+            "they" if re.search(r"\bWe\b| and others", text[: m.start()]) else f"{s} and others"
+        ),
+        text,
+    )
     text = re.sub(r"\bOur\b", f"{s}'s", text)
     text = re.sub(r"\bWe\b", f"{s} and others", text)
     if s == "the user":
