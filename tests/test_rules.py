@@ -227,6 +227,9 @@ USER_FACTS = [
          "The user and others decided to stay in Porto.", evidence=INF),
     fact("Luckily we found a flat near the park.", "episode",
          "Luckily the user and others found a flat near the park.", evidence=INF),
+    fact("Without a car, we couldn't get to the places we love.", "episode",
+         "Without a car, the user and others couldn't get to the places they love.",
+         evidence=INF),
     fact("I love two things: hiking and tea.", "preference", "Loves two things: hiking and tea."),
     # the user's team's or family's facts, typed by their cue and stored (inferred)
     fact("We use PostgreSQL 15 in production.", "preference",

@@ -117,6 +117,10 @@ _THEY = {"i'm": "they're", "i've": "they've", "i'd": "they'd", "i'll": "they'll"
          "i": "they"}  # fmt: skip
 
 
+#: Where "we" was said or named before in a statement: a later "we" is "they" after it.
+_NAMED_WE = re.compile(r"\b[Ww]e\b| and others\b")
+
+
 def _they(match: re.Match[str]) -> str:
     """The subject is named once: "Sam is from California, so they're not used to the cold",
     not "... so Sam is not ...". A later "I" is "they", whose verb needs no inflection."""
@@ -184,9 +188,7 @@ def third_person(sentence: str, subject: str) -> str:
     # a later "we" is the same people again, once they are named ("... and others")
     text = re.sub(
         r"(?<=\S )\bwe\b",
-        lambda m: (
-            "they" if re.search(r"\bWe\b| and others", text[: m.start()]) else f"{s} and others"
-        ),
+        lambda m: "they" if _NAMED_WE.search(text, 0, m.start()) else f"{s} and others",
         text,
     )
     text = re.sub(r"\bOur\b", f"{s}'s", text)
