@@ -41,6 +41,7 @@ STATEMENTS = [
     ("Change of plans: we decided to stay in Porto.", ["We decided to stay in Porto."]),
     ("Note to self: I need to renew my passport.", ["I need to renew my passport."]),
     ("My favourites: tea and jazz.", ["My favourites: tea and jazz."]),
+    ("Tomorrow: I fly to Rome.", ["Tomorrow: I fly to Rome."]),
     ("I love two things: hiking and tea.", ["I love two things: hiking and tea."]),
     # a first-person discourse marker is residue too
     ("I have to say, I love this city.", ["I love this city."]),

@@ -50,11 +50,16 @@ GREETING = re.compile(
 #: A label that opens a message is residue, like a greeting: "Update: my deadline moved",
 #: "Change of plans: we decided to stay". One to three words before a colon, none of them a
 #: pronoun, a possessive or an auxiliary (a label has no verb or subject of its own: "I
-#: love two things: ..." and "My favourites: ..." are statements), and a clause after it.
+#: love two things: ..." and "My favourites: ..." are statements), nor a time ("Tomorrow:"),
+#: and a clause after it.
 LABEL = re.compile(
     r"^(?!(?:[\w'-]+ ){0,2}(?:I|I'm|I've|I'd|I'll|me|my|we|we're|our|you|your|he|she|it|"
     r"they|his|her|their|this|that|these|those|here|there|is|are|was|were|am|be|been|has|"
-    r"have|had|do|does|did|will|would|can|could|should|must|may|might)\b)"
+    r"have|had|do|does|did|will|would|can|could|should|must|may|might|"
+    # a time is no label but part of the fact: "Tomorrow: I fly to Rome", "Monday: ..."
+    r"today|tonight|tomorrow|yesterday|next|last|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)\b)"
     r"[A-Z][\w'-]*(?: [\w'-]+){0,2}:\s+(?=[A-Za-z])",
     re.I,
 )
