@@ -294,7 +294,7 @@ CUES: tuple[Cue, ...] = (
     _cue(
         "habit",
         T.HABIT,
-        r"\bI (?:usually|always|often|normally|typically|regularly|tend to|"
+        r"\bI (?:usually|always|often|mostly|normally|typically|regularly|tend to|"
         r"never miss|practice|practise)\b|"
         r"\bwe (?:usually|always|often|normally|typically|regularly)\b|"
         r"\bevery (?:day|morning|evening|night|week|weekend|"
