@@ -42,10 +42,12 @@ def named_entities(text: str, subject: str = "user") -> list[tuple[str, str]]:
     return list(_named(text, subject))
 
 
-@functools.lru_cache(maxsize=1 << 10)
+@functools.lru_cache(maxsize=1 << 15)
 def _named(text: str, subject: str) -> tuple[tuple[str, str], ...]:
     """`named_entities`, cached for the last statements read: `tota reflect` reads a name
-    group's members' names to group them, to show the name and to title the group."""
+    group's members' names to group them, to show the name and to title the group. Large
+    enough to hold a 100k vault's untagged statements from grouping to titling (they are
+    read once, not twice: issue #15), bounded so a larger vault costs no more memory."""
     found: list[tuple[str, str]] = []
     # Only the capitalised runs are looked at: most of a statement is lower case.
     for match in _CAPITALISED_RUN.finditer(text):
@@ -135,6 +137,13 @@ def _token(raw: str) -> tuple[str, bool, str | None] | None:
     return lower, word[:1].isupper(), _fold(lower) if content else None
 
 
+def _tokens(text: str) -> tuple[tuple[str, bool, str | None], ...]:
+    """A statement's `_token`s in order, the matches of only apostrophes and hyphens left
+    out: read in one call (`map`), not a call per word, as titling reads every member's
+    every word (issue #15)."""
+    return tuple(filter(None, map(_token, WORD_RE.findall(text))))
+
+
 def _terms(subject: str, topic: str | None, texts: Mapping[str, str]) -> dict[str, _Term]:
     """The names and content words two or more of the members' statements share, by fold,
     with who has them.
@@ -158,11 +167,7 @@ def _terms(subject: str, topic: str | None, texts: Mapping[str, str]) -> dict[st
         in_names = {part for folded, _ in names[path] for part in folded.split()}
         not_terms = own | in_names
         previous: _Term | None = None
-        for raw in WORD_RE.findall(text):
-            token = _token(raw)
-            if token is None:
-                continue
-            word, capitalised, fold = token
+        for word, capitalised, fold in _tokens(text):
             if word in single and word not in in_names:
                 if capitalised:  # a name at the start of a sentence
                     terms["name:" + word].carriers.add(path)
