@@ -42,12 +42,10 @@ def named_entities(text: str, subject: str = "user") -> list[tuple[str, str]]:
     return list(_named(text, subject))
 
 
-@functools.lru_cache(maxsize=1 << 15)
+@functools.lru_cache(maxsize=1 << 10)
 def _named(text: str, subject: str) -> tuple[tuple[str, str], ...]:
     """`named_entities`, cached for the last statements read: `tota reflect` reads a name
-    group's members' names to group them, to show the name and to title the group. Large
-    enough to hold a 100k vault's untagged statements from grouping to titling (they are
-    read once, not twice: issue #15), bounded so a larger vault costs no more memory."""
+    group's members' names to group them, to show the name and to title the group."""
     found: list[tuple[str, str]] = []
     # Only the capitalised runs are looked at: most of a statement is lower case.
     for match in _CAPITALISED_RUN.finditer(text):
