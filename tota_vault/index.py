@@ -1276,9 +1276,11 @@ WHERE error IS NULL AND type IS NOT NULL AND status = 'active'
 #: What a reflection plan needs of a memory: who it is about, its slot, its tags and its
 #: statement (a person's note may have no topic tags: its topics come from the statement).
 REFLECT_COLUMNS = ("path", "subject", "key", "type", "confidence", "tags", "text")
+#: Reflections are left out here, not by `reflect.member_of`: never members, and a vault holds
+#: thousands, each read with its statement for nothing (issue #15).
 REFLECT_ROWS = f"""
 SELECT {", ".join(REFLECT_COLUMNS)} FROM notes
-WHERE error IS NULL AND type IS NOT NULL AND status = 'active'
+WHERE error IS NULL AND type IS NOT NULL AND type != 'reflection' AND status = 'active'
 """
 #: What a reflection reads of each member it links (`reflect.reflection_memory`): no body,
 #: no History.

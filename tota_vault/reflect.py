@@ -203,7 +203,7 @@ def member_of(
     if type == _REFLECTION:
         return None
     if isinstance(tags, str):  # the index's column, space separated
-        topics = _topic_tags(tags.split()) if TOPIC_TAG in tags else ()
+        topics = _column_topics(tags) if TOPIC_TAG in tags else ()
     else:
         topics = _topic_tags([str(t) for t in tags or ()])
     # Whom, the slot and the topics repeat across a vault's memories: one copy of each is
@@ -223,6 +223,18 @@ def member_of(
 def _shared(topics: tuple[str, ...]) -> tuple[str, ...]:
     """The first of equal topic tuples: the one copy members share."""
     return topics
+
+
+#: A `topic/` tag in the index's space-separated column: one that starts a tag (`str.split`'s
+#: whitespace is `\s`'s).
+_COLUMN_TOPIC = re.compile(r"(?<!\S)" + re.escape(TOPIC_TAG) + r"\S*")
+
+
+def _column_topics(tags: str) -> tuple[str, ...]:
+    """`_topic_tags` of the index's tags column, found by one regex: `tota reflect` reads the
+    tags of every memory of the vault."""
+    found = _COLUMN_TOPIC.findall(tags)
+    return tuple(found) if len(found) < 2 else tuple(sorted(set(found)))
 
 
 def _topic_tags(tags: list[str]) -> tuple[str, ...]:

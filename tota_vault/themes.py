@@ -135,6 +135,13 @@ def _token(raw: str) -> tuple[str, bool, str | None] | None:
     return lower, word[:1].isupper(), _fold(lower) if content else None
 
 
+def _tokens(text: str) -> tuple[tuple[str, bool, str | None], ...]:
+    """A statement's `_token`s in order, the matches of only apostrophes and hyphens left
+    out: read in one call (`map`), not a call per word, as titling reads every member's
+    every word (issue #15)."""
+    return tuple(filter(None, map(_token, WORD_RE.findall(text))))
+
+
 def _terms(subject: str, topic: str | None, texts: Mapping[str, str]) -> dict[str, _Term]:
     """The names and content words two or more of the members' statements share, by fold,
     with who has them.
@@ -158,11 +165,7 @@ def _terms(subject: str, topic: str | None, texts: Mapping[str, str]) -> dict[st
         in_names = {part for folded, _ in names[path] for part in folded.split()}
         not_terms = own | in_names
         previous: _Term | None = None
-        for raw in WORD_RE.findall(text):
-            token = _token(raw)
-            if token is None:
-                continue
-            word, capitalised, fold = token
+        for word, capitalised, fold in _tokens(text):
             if word in single and word not in in_names:
                 if capitalised:  # a name at the start of a sentence
                     terms["name:" + word].carriers.add(path)
