@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Literal
 
 from .scoring import facts_differ, facts_in
-from .text import FUNCTION_WORDS, WORD_RE, stem, tokens
+from .text import FUNCTION_WORDS, WORD_RE, stem, token_of, tokens
 
 __all__ = [
     "Change",
@@ -153,7 +153,7 @@ def _sequence(
         starts = previous == 0 or any(c in _SENTENCE_BREAKS for c in gap)
         previous = match.end()
         raw = match.group(0)
-        word = raw.lower().replace("’", "'").strip("'-")
+        word = token_of(raw) or ""
         is_name = join_names and not starts and raw[:1].isupper()
         if (
             not word

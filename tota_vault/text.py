@@ -32,6 +32,7 @@ __all__ = [
     "fts_quote",
     "rarest_within",
     "stem",
+    "token_of",
     "tokens",
 ]
 
@@ -112,12 +113,7 @@ WORD_RE = re.compile(r"[A-Za-zÀ-ÿ0-9][\w'’+-]*")
 def tokens(text: str) -> list[str]:
     """The words of `text`, lower-cased, curly apostrophes straightened, and without the
     apostrophes and hyphens that only edge them ("'cause", "well-"). Pure."""
-    out = []
-    for match in WORD_RE.finditer(text):
-        word = match.group(0).lower().replace("’", "'").strip("'-")
-        if word:
-            out.append(word)
-    return out
+    return [word for word in map(token_of, WORD_RE.findall(text)) if word]
 
 
 #: Word-form endings `stem(forms=True)` strips after folding the plural, longest first.
@@ -237,8 +233,9 @@ def _continues(char: str) -> bool:
     return char.isalnum() or char in "_'’+-"
 
 
-def _folded(word: str) -> str | None:
-    """A `WORD_RE` match as `tokens` gives it (None when only edging apostrophes and hyphens)."""
+def token_of(word: str) -> str | None:
+    """A `WORD_RE` match as `tokens` gives it: lower-cased, curly apostrophes straightened,
+    edging apostrophes and hyphens stripped (None when nothing else is left)."""
     return word.lower().replace("’", "'").strip("'-") or None
 
 
@@ -320,10 +317,10 @@ class StemFinder:
         if start == at:
             # Between words (the usual hit: the word itself): a word starts here or nowhere.
             found = WORD_RE.match(text, at)
-            return None if found is None else _folded(found.group(0))
+            return None if found is None else token_of(found.group(0))
         for match in WORD_RE.finditer(text, start):
             if match.start() == at:
-                return _folded(match.group(0))
+                return token_of(match.group(0))
             if match.start() > at:
                 return None
         return None

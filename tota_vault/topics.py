@@ -21,7 +21,7 @@ import functools
 from collections.abc import Iterable, Sequence
 from itertools import chain
 
-from .text import WORD_RE, stem
+from .text import WORD_RE, stem, token_of
 
 #: `stem` is text.stem (plural folding), named here too: the lexicon is built on it.
 __all__ = [
@@ -140,7 +140,7 @@ def topics_of(text: str) -> tuple[str, ...]:
 def _topics_of_match(match: str) -> tuple[str, ...]:
     """The topics of one `WORD_RE` match, read as `text.tokens` reads it. Cached by the match
     as written: `tota reflect` reads the topics of every untagged statement of a vault."""
-    word = match.lower().replace("’", "'").strip("'-")
+    word = token_of(match)
     return topics_of_word(word) if word else ()
 
 
