@@ -39,6 +39,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -118,26 +119,41 @@ def message_stream(count: int, seed: int = 11) -> list[Message]:
     return out
 
 
+def _cycled(
+    count: int, sessions: Callable[[int], Iterator[tuple[str, list[Message]]]]
+) -> list[tuple[str, list[Message]]]:
+    """`sessions(cycle)` as (id-cycleN, messages), cycle after cycle, cut at `count` messages."""
+    out: list[tuple[str, list[Message]]] = []
+    total, cycle = 0, 0
+    while total < count:
+        for name, messages in sessions(cycle):
+            kept = messages[: count - total]
+            out.append((f"{name}-cycle{cycle}", kept))
+            total += len(kept)
+            if total >= count:
+                return out
+        cycle += 1
+    return out
+
+
 def locomo_stream(count: int, data: Path) -> list[tuple[str, list[Message]]]:
     """Real dialog turns as (conversation id, session messages), cycled to `count` messages."""
     evalkit = _kit.load_evalkit(data.parent)
     dataset = evalkit.load_locomo(str(data))
-    out: list[tuple[str, list[Message]]] = []
-    total, cycle = 0, 0
-    while total < count:
+
+    def sessions(cycle: int) -> Iterator[tuple[str, list[Message]]]:
         for conv in dataset.conversations:
             for _key, date, turns in evalkit.iter_sessions(conv):
                 when = parse_conversation(f"Date: {date}\nX: x", "text")[0].timestamp
-                session = [
-                    Message("user", t.text, t.local_id, name=t.speaker, timestamp=when)
-                    for t in turns
-                ][: count - total]
-                out.append((f"{conv.conv_id}-cycle{cycle}", session))
-                total += len(session)
-                if total >= count:
-                    return out
-        cycle += 1
-    return out
+                yield (
+                    conv.conv_id,
+                    [
+                        Message("user", t.text, t.local_id, name=t.speaker, timestamp=when)
+                        for t in turns
+                    ],
+                )
+
+    return _cycled(count, sessions)
 
 
 def lme_stream(count: int, folder: Path) -> list[tuple[str, list[Message]]]:
@@ -146,26 +162,25 @@ def lme_stream(count: int, folder: Path) -> list[tuple[str, list[Message]]]:
 
     evalkit = _kit.load_evalkit(folder.parent)
     dataset = evalkit.load_longmemeval(str(folder))
-    out: list[tuple[str, list[Message]]] = []
-    total, cycle, seen = 0, 0, set()
-    while total < count:
+    seen: set[str] = set()
+
+    def sessions(cycle: int) -> Iterator[tuple[str, list[Message]]]:
         for conv in dataset.conversations:
             for session, date, turns in evalkit.iter_sessions(conv):
                 if cycle == 0 and session in seen:
                     continue  # the haystacks share sessions: each is said once a cycle
                 seen.add(session)
                 when = lme_date(date)
-                messages = [
-                    Message(t.speaker, t.text, t.local_id.rsplit(":", 1)[1], timestamp=when)
-                    for t in turns
-                    if t.speaker in ("user", "assistant")
-                ][: count - total]
-                out.append((f"{session}-cycle{cycle}", messages))
-                total += len(messages)
-                if total >= count:
-                    return out
-        cycle += 1
-    return out
+                yield (
+                    session,
+                    [
+                        Message(t.speaker, t.text, t.local_id.rsplit(":", 1)[1], timestamp=when)
+                        for t in turns
+                        if t.speaker in ("user", "assistant")
+                    ],
+                )
+
+    return _cycled(count, sessions)
 
 
 def main(argv: list[str] | None = None) -> int:
