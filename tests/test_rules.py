@@ -918,6 +918,8 @@ SHORT_ABOUT_THEIRS = [
     ("Ana is a vegetarian.", ["The user's wife Ana is a vegetarian."]),
     ("Ana is great!", []),
     ("Ana is so sweet.", []),
+    # a longer sentence ending on such a word is a fact (review of the change: it was dropped)
+    ("Ana is moving back home.", ["The user's wife Ana is moving back home."]),
 ]
 # fmt: on
 

@@ -14,13 +14,8 @@ from functools import lru_cache
 
 from ..text import STOPWORDS
 from .cues import ADVERB_SLOT, CUES, FIRST_PERSON, IMPLICIT_I, RELATIONS, WE
-from .sentences import CLOSING, QUOTED_MARK
+from .sentences import CLOSING, QUESTION_START, QUOTED_MARK
 
-_QUESTION_START = re.compile(
-    r"^(?:what|how|why|when|where|who|whom|whose|which|do|does|did|are|is|was|were|can|could|"
-    r"would|should|shall|will|have|has|any|anything|wanna)\b(?!')",  # "Can't wait" asks nothing
-    re.I,
-)
 #: A subordinate clause before the main one, in a sentence that does not end in "?": "When
 #: we're feeling down, it's a way to stay positive", "Any time you need help, just call".
 _SUBORDINATE_START = re.compile(
@@ -405,7 +400,7 @@ def _unbound(sentence: str) -> bool:
 #: Support offered to the listener: "I'm here for you", "I've got your back".
 _HERE_FOR_YOU = re.compile(
     r"\bI(?:'m| am) (?:always )?here (?:for|to (?:help|support|listen to)) you\b|"
-    r"\bI(?:'ve)? got your back\b|\bI(?:'m| am) (?:so )?proud of you\b|"
+    r"\bI(?:'ve)? got your back\b|"
     r"\bI(?:'m| am) rooting for you\b",
     re.I,
 )
@@ -510,7 +505,7 @@ def conversational(sentence: str) -> str | None:
     lower = sentence.lower()  # the costly patterns are read only where their word is
     if (
         ("must" in lower and _SPECULATION.match(sentence))
-        or (" you" in lower and _PRAISE.search(sentence))
+        or ((" you" in lower or " ya" in lower) and _PRAISE.search(sentence))
         or (any(w in lower for w in _VERDICT_WORDS) and _VERDICT.search(sentence))
     ):
         return "a reaction"
@@ -541,7 +536,7 @@ def conversational(sentence: str) -> str | None:
 def skip_reason(sentence: str) -> str | None:
     stripped = sentence.strip()
     if stripped.endswith("?") or (
-        _QUESTION_START.match(stripped) and not _SUBORDINATE_START.match(stripped)
+        QUESTION_START.match(stripped) and not _SUBORDINATE_START.match(stripped)
     ):
         return "a question"
     if "[REDACTED " in stripped:

@@ -97,11 +97,12 @@ _NAMED_OPENING = re.compile(
 )
 
 
-#: A three-word sentence about a named person that only judges them ("Ana is amazing", "Theo
+#: A short sentence about a named person that only judges them ("Ana is amazing", "Theo
 #: was so cute"): a copula or a verb of seeming before an evaluative word is a reaction.
-_STATIVE_SHORT = frozenset({"is", "was", "seems", "looks", "sounds", "'s"})
+_STATIVE_SHORT = frozenset({"is", "was", "seems", "looks", "sounds"})
+_SHORT_WORDS = 4
 _EVALUATIVE_END = re.compile(
-    r"\b(?:so|very|really|such|too|pretty)?\s*(?:great|amazing|awesome|nice|cool|sweet|cute|"
+    r"\b(?:great|amazing|awesome|nice|cool|sweet|cute|"
     r"lovely|wonderful|fine|good|bad|ok|okay|funny|crazy|right|wrong|back|here|there|home|"
     r"busy|tired|sick|fun)\W*$",
     re.I,
@@ -344,11 +345,12 @@ class RuleExtractor:
             match = cue.pattern.search(sentence)
             if match is not None:
                 return self._build(sentence, message, subject, label, cue, cue_key(cue, match))
+        first = FIRST_PERSON.search(sentence)
         if not is_small_talk(sentence) and (
-            FIRST_PERSON.search(sentence) or WE.search(sentence) or IMPLICIT_I.match(sentence)
+            first or WE.search(sentence) or IMPLICIT_I.match(sentence)
         ):
             weak = WEAK
-            if not FIRST_PERSON.search(sentence) and WE_SUBJECT.match(sentence):
+            if not first and WE_SUBJECT.match(sentence):
                 weak = WE_WEAK
             return self._build(sentence, message, subject, label, weak, None)
         return None
@@ -361,9 +363,14 @@ class RuleExtractor:
             return None
         theirs = turn.theirs
         name = next((n for n in theirs if match.group(1) == n or match.group(1).endswith(n)), None)
-        if name is None or len(re.findall(r"[\w']+", sentence)) < 3:
+        words = len(re.findall(r"[\w']+", sentence))
+        if name is None or words < 3:
             return None  # "Ana is vegetarian": a name, a verb and what it says of her
-        if match.group(2).lower() in _STATIVE_SHORT and _EVALUATIVE_END.search(sentence):
+        if (
+            words <= _SHORT_WORDS
+            and match.group(2).lower() in _STATIVE_SHORT
+            and _EVALUATIVE_END.search(sentence)
+        ):
             return None  # "Ana is great!", "Ana is so sweet": a reaction, not a fact
         if conversational(sentence) is not None or sentence.endswith("?"):
             return None

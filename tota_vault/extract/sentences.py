@@ -72,10 +72,11 @@ TAG_QUESTION = re.compile(
     r"couldn't)\s+(?:it|they|he|she|you|we|I|there|that))\s*\?+\s*$",
     re.I,
 )
-#: A sentence that is a question by its first word: a tag after it leaves it one.
-_ASKS = re.compile(
+#: A sentence that is a question by its first word (a tag after it leaves it one); not a
+#: contraction: "Can't wait" asks nothing.
+QUESTION_START = re.compile(
     r"^(?:what|how|why|when|where|who|whom|whose|which|do|does|did|are|is|was|were|can|could|"
-    r"would|should|shall|will|have|has|any|anything|wanna)\b",
+    r"would|should|shall|will|have|has|any|anything|wanna)\b(?!')",
     re.I,
 )
 
@@ -83,7 +84,7 @@ _ASKS = re.compile(
 def without_tag(clause: str) -> str:
     """A statement with its tag question cut off ("I love Lisbon, don't you think?" is "I
     love Lisbon"); a question ("Is it far, right?") is left a question."""
-    if _ASKS.match(clause):
+    if "?" not in clause or QUESTION_START.match(clause):
         return clause
     return TAG_QUESTION.sub("", clause)
 
@@ -161,8 +162,8 @@ _DASH_QUESTION = re.compile(r"^(?P<head>[^?]+?)\s+[-–—]\s+(?P<tail>[^-–—
 def _questions_apart(part: str) -> list[str]:
     """A sentence whose question follows a statement after a dash, as the two; any other
     sentence as it is."""
-    match = _DASH_QUESTION.match(part)
-    if match is None or _ASKS.match(match.group("head").strip()):
+    match = _DASH_QUESTION.match(part) if "?" in part else None
+    if match is None or QUESTION_START.match(match.group("head").strip()):
         return [part]
     return [match.group("head"), match.group("tail")]
 
