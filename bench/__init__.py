@@ -25,5 +25,6 @@ ENTRIES: dict[str, str] = {
     "doctor_secrets": "what the doctor's scan for stored secrets adds to tota doctor",
     "startup": "`tota search` as a process against a bare sqlite3 process running the same query",
     "maintain": "`tota decay` and `tota reflect` against a no-change sync of the same vault",
+    "dryrun": "`tota extract --dry-run` against the real run of the same chat: CPU, outcomes",
     "turns": "conversation turns: size, cost per observe and recall p95 at 100k memories, 1M turns",
 }

@@ -386,6 +386,14 @@ def test_maintain_runs(work, tmp_path, capsys):
     assert not (work / f"vault-{SMALL}" / ".tota").exists()  # the vault left as generated
 
 
+def test_dryrun_runs_and_holds_the_prediction_to_the_real_run(tmp_path, capsys):
+    assert bench_main(["dryrun", "--out", str(tmp_path), "--messages", "40"]) == 0
+    (figures,) = json.loads((tmp_path / "dryrun.json").read_text())["sizes"].values()
+    assert figures["messages"] == 40 and figures["outcomes"] > 0  # and equal, or it exits
+    assert figures["dry_cpu_s"] > 0 and figures["real_cpu_s"] > 0
+    assert "| dry / real |" in capsys.readouterr().out
+
+
 def test_turns_runs(work, tmp_path, capsys):
     _run("turns", work, tmp_path, "--size", str(SMALL), "--turns", "300", "--messages", "4",
          "--repeat", "1", "--observes", "2")  # fmt: skip
