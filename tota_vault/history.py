@@ -37,12 +37,22 @@ __all__ = [
 #: statement this memory was kept over: they must not be learned from again.
 KEPT_OVER_KEY = "kept_over_sources"
 
-_HISTORY = re.compile(r"^##[ \t]+History[ \t]*$", re.MULTILINE)
-_NEXT_HEADING = re.compile(r"^#{1,2}[ \t]+\S", re.MULTILINE)
-#: Only these can hide a line that looks like a heading at the start of a line (a fence, an
-#: HTML block); without any of them the line regexes above read the body exactly as a Markdown
-#: parser would, and most notes never pay for a parse.
-_HIDING = ("```", "~~~", "<")
+_HISTORY = re.compile(r"^[ \t]*##[ \t]+History(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
+#: The next level-1 or level-2 ATX heading (an empty one, `#` alone, counts).
+_NEXT_HEADING = re.compile(r"^#{1,2}(?:[ \t]|$)", re.MULTILINE)
+#: Only a block that starts a line can hide a line that looks like a heading: a code fence
+#: (```, ~~~) or an HTML block (<), at the start of a line or after the markers of the block
+#: quotes and list items it sits in. Without such a line the regexes above read the body
+#: exactly as a Markdown parser would, and most notes never pay for a parse. A `<` or a fence
+#: inside a line hides nothing: tota's own History lines hold one ("confidence 0.60 < 0.82"),
+#: and reading them as a reason to parse made a note's every merge parse its whole History,
+#: so learning slowed with the square of the times a fact was restated.
+#: Two other kinds of line make the regexes unsure, so they also send the body to the parser:
+#: an indented `#` (a heading, or a list item's text, depending on what is above it) and a
+#: line of `=` or `-` alone (it can turn the paragraph above it into a heading).
+_HIDING_LINE = re.compile(
+    r"^(?:[ \t>*+\-\d.)]*(?:```|~~~|<)|[ \t]+#|[ \t]*(?:=+|-+)[ \t]*$)", re.MULTILINE
+)
 
 
 @lru_cache(maxsize=1)
@@ -64,7 +74,7 @@ def history_span(text: str) -> tuple[int, int] | None:
     match = _HISTORY.search(text)
     if match is None:
         return None
-    if not any(marker in text for marker in _HIDING):
+    if _HIDING_LINE.search(text) is None:
         following = _NEXT_HEADING.search(text, match.end())
         return match.start(), following.start() if following else len(text)
     return _parsed_span(text)
@@ -150,21 +160,25 @@ def kept_over_list(value: Any, source: str) -> list[str]:
     return listed if source in listed else [*listed, source]
 
 
-def append_history(text: str, entry: str) -> str:
+def append_history(text: str, entry: str, *, body_start: int = 0) -> str:
     """Add one entry to a note's History section, creating the section at the end if needed.
 
     Only lines are added: every existing byte of the note stays where it was, so appending to
     a person's note is as safe as a frontmatter patch. The file's line ending style is kept.
+    The section is looked for after `body_start` (where the note's frontmatter ends): a YAML
+    comment `## History` is not the section, and the frontmatter's `---` lines would send
+    every body to the Markdown parser.
     """
     newline = "\r\n" if "\r\n" in text else "\n"
+    head, text = text[:body_start], text[body_start:]
     lf = text.replace("\r\n", "\n")
     line = f"- {entry}\n"
     span = history_span(lf)
     if span is None:
-        body = lf if lf.endswith("\n") else lf + "\n"
+        body = lf if (head + lf).endswith("\n") else lf + "\n"
         out = body + "\n## History\n" + line
     else:
         end = span[1]
         section = lf[:end].rstrip("\n") + "\n"
         out = section + line + ("\n" + lf[end:] if end < len(lf) else "")
-    return out.replace("\n", newline) if newline == "\r\n" else out
+    return head + (out.replace("\n", newline) if newline == "\r\n" else out)

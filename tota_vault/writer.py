@@ -86,7 +86,7 @@ class NoteWriter:
         from .files import read_file
         from .history import append_history
         from .index import PATCHABLE_COLUMNS
-        from .notes import patch_frontmatter
+        from .notes import locate_frontmatter, patch_frontmatter
         from .seal import SealState, seal, seal_state
 
         data, fingerprint = read_file(self.root / rel)
@@ -104,7 +104,8 @@ class NoteWriter:
             known = seal_state(text) is SealState.SEALED
             text = patch_frontmatter(text, patch, verify=not known)
         if history:
-            text = append_history(text, history)
+            located = locate_frontmatter(text)
+            text = append_history(text, history, body_start=located[2] if located else 0)
         new = seal(text).encode("utf-8")
         written = self._write(self.root / rel, new, fingerprint)
         if rows and known and not history and set(patch) <= PATCHABLE_COLUMNS:
