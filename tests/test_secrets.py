@@ -122,6 +122,7 @@ SECRETS = [
     case(f"amex {AMEX}", "card_number", AMEX),
     case(f"old visa {VISA_13}", "card_number", VISA_13),
     case("postgres://app:S3cretPw@db.example.com/app", "url_credentials", "S3cretPw"),
+    case("https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/w9Xq", "webhook_url", "services/T0AB12CD3/B0EF45GH6/w9Xq"),
     case(f"my IBAN is {IBAN_DE}.", "iban", IBAN_DE),
     case("my SSN is 123-45-6789", "national_id", "123-45-6789"),
     case(f"My API key is {HEX_32}", "api_key", HEX_32),
@@ -279,6 +280,16 @@ PROSE_PASSWORDS = [
     case("I mirror it with sshpass -p Secr3t! ssh backup@nas nightly", "password", "Secr3t!"),
     case("the deploy script runs restic --password Tq9#vv21 backup", "password", "Tq9#vv21"),
     case("my passphrase \"correct horse\" is old", "password", "correct horse"),
+    # A second user-style review (2026-12-02): where and as whom before "with", a user and a
+    # slash, and a passphrase whose sentence goes on after it.
+    case("I log in to the staging box as root with Tr0ub4dor&3 every morning.", "password", "Tr0ub4dor&3"),
+    case("Logs in to staging as root with Tr0ub4dor&3.", "password", "Tr0ub4dor&3"),
+    case("I log into the router with admin / Sup3rS3cret!", "password", "Sup3rS3cret"),
+    case("My passphrase is correct horse battery staple and I love it.", "password", "correct horse battery staple"),
+]  # fmt: skip
+WEBHOOKS = [
+    case("I like using the Slack webhook https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX for alerts.", "webhook_url", "services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX"),
+    case("alerts go to https://discord.com/api/webhooks/123456789012345678/abcDEF_ghi-jkl now", "webhook_url", "123456789012345678/abcDEF_ghi-jkl"),
 ]  # fmt: skip
 URL_CREDENTIALS = [
     case("the db is postgres://admin:S3cretPw@db.example.com:5432/app", "url_credentials", "S3cretPw"),
@@ -304,7 +315,7 @@ NATIONAL_IDS = [
     case("tax ID = 12 345 678 901", "national_id", "12 345 678 901"),
     case("my national ID number is 80010112345", "national_id", "80010112345"),
 ]  # fmt: skip
-CORPUS = PROSE_PASSWORDS + URL_CREDENTIALS + IBANS + NATIONAL_IDS
+CORPUS = PROSE_PASSWORDS + URL_CREDENTIALS + WEBHOOKS + IBANS + NATIONAL_IDS
 
 
 @pytest.mark.parametrize(("text", "kind", "secret"), CORPUS)
@@ -326,6 +337,10 @@ NEAR_MISSES = [
     pytest.param("I log in with my fingerprint", id="login-with-fingerprint"),
     pytest.param("I sign in with 2FA now", id="login-with-2fa"),
     pytest.param("I log in with sam@example.com", id="login-with-email"),
+    pytest.param("I log in to the portal with Google", id="login-somewhere-with-google"),
+    pytest.param("I logged in to work with my badge", id="login-somewhere-with-badge"),
+    pytest.param("I sign in to Slack with SSO every day", id="login-somewhere-with-sso"),
+    pytest.param("see https://hooks.slack.com/ for the docs", id="webhook-host-only"),
     pytest.param("my username and password are saved in the browser", id="username-and-password"),
     pytest.param("see https://example.com/docs?page=2 for details", id="ordinary-url"),
     pytest.param("https://sam@git.example.org/repo.git", id="url-user-no-password"),
@@ -368,6 +383,7 @@ def test_corpus_figures() -> None:
     assert {row.values[1] for row in CORPUS} == {
         "password",
         "url_credentials",
+        "webhook_url",
         "iban",
         "national_id",
     }

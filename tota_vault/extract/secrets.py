@@ -75,6 +75,13 @@ _AWS_SECRET_KEY_RE = re.compile(
 _GITHUB_RE = re.compile(
     r"(?<![\w-])(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})(?![\w-])"
 )
+# Incoming webhook URLs are secrets: whoever holds one can post as the app. Slack's
+# `https://hooks.slack.com/services/T.../B.../...` (also `workflows/`, `triggers/`) and
+# Discord's `https://discord.com/api/webhooks/<id>/<token>`. The span is the path after the host.
+_WEBHOOK_RE = re.compile(
+    r"(?i:https?://(?:hooks\.slack\.com/|(?:canary\.|ptb\.)?discord(?:app)?\.com/api/webhooks/))"
+    r"(?P<secret>[A-Za-z0-9_/-]{12,})"
+)
 # GitLab personal access tokens: `glpat-` and 20+ characters.
 _GITLAB_RE = re.compile(r"(?<![\w-])glpat-[A-Za-z0-9_-]{20,}")
 # Slack tokens: bot, user, app, refresh... `xoxb-123-456-abc`, ending on a letter or digit.
@@ -107,13 +114,16 @@ _PASSWORD_RE = re.compile(
     re.IGNORECASE,
 )
 # A passphrase: as a password, but the value runs to the end of the clause, as passphrases
-# are several words ("correct horse battery staple").
+# are several words ("correct horse battery staple"); a conjunction and a pronoun start the
+# next clause ("... staple and I love it": the rest of the sentence is not the secret).
+_NEW_CLAUSE = r"[ \t]+(?:and|but|so|because|though|which)[ \t]+(?:I|I'm|I've|it|we|my|you|that)\b"
 _PASSPHRASE_RE = re.compile(
     r"(?<![A-Za-z0-9])pass[ \t-]?phrase[\"']?"
     r"(?:[ \t]+(?:for|to|of|on|at)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?[\w.@'-]+"
     r"(?:[ \t]+[\w.@'-]+){0,2})?"
     r"(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=][ \t]*)"
-    r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|[^\s\"'`.,;!?][^\n.,;!?]*)",
+    r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|[^\s\"'`.,;!?]"
+    r"(?:(?!" + _NEW_CLAUSE + r")[^\n.,;!?])*)",
     re.IGNORECASE,
 )
 # A PIN stated in text: `PIN is 1234`, `pin: 0000`, `PIN code = 482913`. Only digits count,
@@ -152,9 +162,13 @@ _CODE_RE = re.compile(
 # What a person logs in with: "I always log in with Hunter2024!", "sign in using x9#Lp".
 # Only a value that looks like a password counts (`_is_login_value`): "log in with Google",
 # "with my fingerprint", "with 2FA" are not secrets.
+#: Where and as whom may come between ("I log in to the staging box as root with X", "log
+#: into the router with admin / X": a user and a slash before the password).
 _LOGIN_RE = re.compile(
-    r"(?i:\b(?:log(?:ging|ged|s)?[ \t-]?(?:in|on)|login|logon|sign(?:ing|ed|s)?[ \t-]?in|"
-    r"unlock(?:s|ed|ing)?[ \t]+(?:it|(?:the|my)[ \t]+[\w-]+))[ \t]+(?:with|using)[ \t]+)" + _VALUE
+    r"(?i:\b(?:log(?:ging|ged|s)?[ \t-]?(?:in|on)(?:to)?|login|logon|sign(?:ing|ed|s)?[ \t-]?in"
+    r"(?:to)?|unlock(?:s|ed|ing)?[ \t]+(?:it|(?:the|my)[ \t]+[\w-]+))"
+    r"(?:[ \t]+(?!with\b|using\b)[\w.@'-]+){0,6}[ \t]+(?:with|using)[ \t]+"
+    r"(?:[^\s\"'`/:|,]+[ \t]*[/|][ \t]*)?)" + _VALUE
 )
 # A username and password together: "username alice and the password hunter22", "user: bob
 # pass: x9", "username sam, pw s3cret". The span is the password; the username is no secret,
@@ -399,6 +413,7 @@ PATTERNS: tuple[Row, ...] = (
     ("github_token", _GITHUB_RE, None, ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
     ("gitlab_token", _GITLAB_RE, None, ("glpat-",)),
     ("slack_token", _SLACK_RE, None, ("xox",)),
+    ("webhook_url", _WEBHOOK_RE, _has_digit, ("hooks.slack", "discord")),
     ("stripe_key", _STRIPE_RE, None, ("_live_", "_test_")),
     ("google_api_key", _GOOGLE_RE, None, ("aiza",)),
     ("huggingface_token", _HUGGINGFACE_RE, None, ("hf_",)),
@@ -453,6 +468,7 @@ KIND_NAMES = {
     "github_token": "a GitHub token",
     "gitlab_token": "a GitLab token",
     "slack_token": "a Slack token",
+    "webhook_url": "a webhook URL",
     "stripe_key": "a Stripe secret key",
     "google_api_key": "a Google API key",
     "huggingface_token": "a Hugging Face token",
