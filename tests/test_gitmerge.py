@@ -156,6 +156,25 @@ def test_a_conflicting_statement_goes_to_the_higher_confidence_and_the_loser_to_
     assert "confidence 0.60 < 0.90" in entry
 
 
+@pytest.mark.parametrize("manual_side", ["ours", "theirs", "both"])
+def test_a_persons_edit_sealed_by_a_sync_is_marked_not_moved_to_history(manual_side):
+    """A sync (or the daemon) seals a hand edit with evidence manual: its words are still a
+    person's, so a statement changed on both sides is left between markers (user review)."""
+    manual = {"evidence": Evidence.MANUAL, "confidence": 0.95}
+    ours = note(
+        text="Prefers dark roast coffee, black.",
+        updated=day(1),
+        **(manual if manual_side in ("ours", "both") else {}),
+    )
+    theirs = note(text="Prefers light roast coffee now, with oat milk.", updated=day(2),
+                  **(manual if manual_side in ("theirs", "both") else {}))  # fmt: skip
+    assert seal_state(ours) is SealState.SEALED and seal_state(theirs) is SealState.SEALED
+    result = merge_notes(note(), ours, theirs, path=PATH)
+    assert not result.clean
+    assert "<<<<<<< ours\nPrefers dark roast coffee, black.\n=======\n" in result.text
+    assert "## History" not in result.text
+
+
 def test_a_statement_tie_in_confidence_goes_to_the_newer():
     ours = note(text="Prefers green tea.", updated=day(5))
     theirs = note(text="Prefers black tea.", updated=day(2))
@@ -710,6 +729,32 @@ def test_a_persons_edits_to_different_paragraphs_survive_a_pull(clones: tuple[Pa
     memory = parse_note((desktop / rel).read_bytes(), rel).memory
     assert memory.text == "Run a marathon in Lisbon.\n\nTrain four times a week."
     assert memory.history == ()
+
+
+@needs_git
+def test_hand_edits_synced_on_both_clones_conflict_rather_than_move_to_history(
+    clones: tuple[Path, Path],
+):
+    """A user-style review: both devices edit the same line by hand and run `tota sync` (or
+    the daemon) before committing; the sync seals each edit, and the merge moved one side's
+    words into History. They are a person's words: a conflict, left between markers."""
+    laptop, desktop = clones
+    for root, new in ((laptop, "Prefers green tea over coffee, no sugar."),
+                      (desktop, "Prefers black tea now, with oat milk.")):  # fmt: skip
+        path = root / PATH
+        path.write_text(path.read_text().replace("Prefers tea over coffee.", new, 1))
+        with Vault.open(root) as vault:
+            vault.sync()
+        memory = parse_note(path.read_bytes(), PATH).memory
+        assert memory is not None and memory.evidence is Evidence.MANUAL
+        commit(root, "hand edit")
+    git(laptop, "push", "-q")
+    pulled = git(desktop, "pull", "--no-rebase", "-q", check=False)
+    assert "CONFLICT" in pulled.stdout + pulled.stderr
+    text = (desktop / PATH).read_text()
+    assert "Prefers green tea over coffee, no sugar." in text.split("=======")[1]
+    assert "Prefers black tea now, with oat milk." in text.split("=======")[0]
+    assert "replaced" not in text
 
 
 @needs_git

@@ -61,6 +61,7 @@ from .linemerge import Hunk, Lines, merge_lines, split_lines
 from .model import (
     FIELD_ORDER,
     SOURCES_COUNT_KEY,
+    Evidence,
     Memory,
     MemoryType,
     cap_sources,
@@ -534,12 +535,18 @@ class _Merger:
         return text
 
     def _tota_statements(self) -> bool:
-        """Both sides hold a statement exactly as tota wrote it (sealed), one paragraph each:
-        only those are decided by confidence. A person's prose is never moved to History."""
+        """Both sides hold a statement exactly as tota wrote it (sealed), one paragraph each,
+        learned rather than written by a person: only those are decided by confidence. A
+        person's prose is never moved to History, and a sync seals a hand edit too (with
+        evidence `manual`), so the seal alone does not say whose words these are."""
 
         def single(note: _Note) -> bool:
             said = _norm(split_quote(_split_body(note.body).pre)[0])
-            return note.state is SealState.SEALED and "\n\n" not in said
+            return (
+                note.state is SealState.SEALED
+                and note.memory.evidence is not Evidence.MANUAL
+                and "\n\n" not in said
+            )
 
         return single(self.ours) and single(self.theirs)
 
