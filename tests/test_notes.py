@@ -520,6 +520,25 @@ PATCHES = [
         "\ufeffWords.\n", {"id": "01NEW"}, "\ufeff---\nid: 01NEW\n---\nWords.\n",
         id="no-frontmatter-bom",
     ),
+    # A person's comment on a line tota patches stays (a user-style review: `tota confirm` and
+    # a sync dropped "# my guess").
+    pytest.param(
+        HAND, {"title": "New"}, HAND.replace('"Quoted Title"   #', 'New   #'),
+        id="trailing-comment-kept",
+    ),
+    pytest.param(
+        "\ufeff---\r\nconfidence: 0.7 # my guess\r\n---\r\nTea.\r\n", {"confidence": 0.83},
+        "\ufeff---\r\nconfidence: 0.83 # my guess\r\n---\r\nTea.\r\n", id="comment-crlf-bom",
+    ),
+    pytest.param(
+        '---\nname: "a # b"\n---\n', {"name": "c"}, "---\nname: c\n---\n",
+        id="hash-inside-quotes-is-no-comment",
+    ),
+    pytest.param("---\nx: a#b\n---\n", {"x": "c"}, "---\nx: c\n---\n", id="glued-hash"),
+    pytest.param(
+        "---\ntags: [a] # mine\n---\n", {"tags": ["b", "c"]}, "---\ntags:\n  - b\n  - c\n---\n",
+        id="comment-of-a-line-that-becomes-a-block",
+    ),
 ]
 # fmt: on
 

@@ -179,6 +179,25 @@ def test_hand_written_note_gets_an_id_by_surgical_patch(vault: Vault):
     assert not vault.sync().changed  # the patch is indexed, nothing left to do
 
 
+def test_a_hand_edit_keeps_the_comments_on_the_lines_tota_patches(vault: Vault):
+    """A user-style review: a sync of a hand edit, and `confirm`, rewrote `confidence:` and
+    dropped the person's comment on that line."""
+    stored = vault.remember("preference", "Prefers tea.", confidence=0.7)
+    path = vault.root / stored.path
+    text = path.read_text().replace("confidence: 0.70", "confidence: 0.70  # my guess")
+    text = text.replace("confidence: 0.7\n", "confidence: 0.7  # my guess\n")
+    assert "# my guess" in text
+    path.write_text(text.replace("Prefers tea.", "Prefers green tea."))
+    assert vault.sync().changed
+    assert "  # my guess\n" in path.read_text()
+    vault.confirm(stored.memory.id)
+    patched = path.read_text()
+    assert "  # my guess\n" in patched and "Prefers green tea." in patched
+    assert [line for line in patched.splitlines() if "# my guess" in line][0].startswith(
+        "confidence: "
+    )
+
+
 def test_templates_folder_is_not_indexed(vault: Vault):
     (vault.root / ".obsidian").mkdir()
     (vault.root / ".obsidian/templates.json").write_text('{"folder": "Templates"}')

@@ -619,6 +619,23 @@ def key_spans(lines: list[str]) -> dict[str, tuple[int, int]]:
     return _key_spans(lines)
 
 
+_NOT_CONTENT = (yaml.BlockEndToken, yaml.StreamEndToken)
+
+
+def _trailing_comment(line: str) -> str:
+    """The comment at the end of one `key: value` line, with the blanks before it ("" if
+    none). YAML's own scanner says where the value ends, so a `#` inside a quoted value or
+    glued to a word (`a#b`) is not mistaken for one."""
+    if "#" not in line:
+        return ""
+    try:
+        ends = [t.end_mark.column for t in yaml.scan(line) if not isinstance(t, _NOT_CONTENT)]
+    except yaml.YAMLError:
+        return ""
+    rest = line[max(ends, default=len(line)) :]
+    return rest.rstrip() if rest[:1] in (" ", "\t") and rest.lstrip().startswith("#") else ""
+
+
 def patch_frontmatter(text: str, changes: Mapping[str, Any], *, verify: bool = True) -> str:
     """Change only the frontmatter lines of the keys in `changes`; keep every other byte.
 
@@ -660,7 +677,13 @@ def patch_frontmatter(text: str, changes: Mapping[str, Any], *, verify: bool = T
     for name, value in changes.items():
         if name in spans:
             start, end = spans[name]
-            replacements[start] = (end, [] if value is REMOVE else rendered(name, value))
+            new_lines = [] if value is REMOVE else rendered(name, value)
+            if end - start == 1 and len(new_lines) == 1:
+                # A person's comment on the line ("confidence: 0.7  # my guess") stays.
+                comment = _trailing_comment(fm_lines[start].rstrip("\r\n"))
+                if comment:
+                    new_lines = [new_lines[0].removesuffix(newline) + comment + newline]
+            replacements[start] = (end, new_lines)
         elif value is not REMOVE:
             (prepended if name == "id" else appended).extend(rendered(name, value))
 
