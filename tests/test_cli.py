@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -107,6 +108,24 @@ def test_the_console_script_runs_as_a_process(sample_dir: Path):
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "Neovim" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "command", [["overview"], ["recent"], ["search", "neovim"], ["recall", "editor"]]
+)
+def test_a_reader_that_goes_away_ends_the_command_quietly(sample_dir: Path, command: list[str]):
+    """`tota overview | head -1` printed "tota: error: Broken pipe" and exited 1 (a user-style
+    review). The pipe's read end is closed before tota starts, so every write fails."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "tota_vault", "--vault", str(sample_dir), *command],
+            stdout=write, stderr=subprocess.PIPE, text=True, timeout=60,
+        )  # fmt: skip
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (141, "")
 
 
 def test_decay_lists_and_prints_json_as_one_document(vault_dir: Path):

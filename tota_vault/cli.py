@@ -23,7 +23,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from .cli_fast import _hook_argv, _HookUsageError, print_recall, print_search, run_hook_command
+from .cli_fast import (
+    _hook_argv,
+    _HookUsageError,
+    print_recall,
+    print_search,
+    quiet_broken_pipe,
+    run_hook_command,
+)
 from .errors import TotaError, ValidationError
 from .model import MANUAL_CONFIDENCE
 
@@ -57,6 +64,8 @@ class _TotaGroup(TyperGroup):
                     err=True,
                 )
             raise typer.Exit(1) from None
+        except BrokenPipeError:
+            raise typer.Exit(quiet_broken_pipe()) from None
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             typer.echo(f"tota: error: {where}{exc.strerror or exc}", err=True)
@@ -115,7 +124,13 @@ def _notice(message: str) -> None:
 def _console(stderr: bool = False) -> Console:
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            # rich's own exits 1, "a problem found"; the reader went away: as every command.
+            self.quiet = True
+            raise SystemExit(quiet_broken_pipe())
+
+    return _Console(stderr=stderr, highlight=False, soft_wrap=False)
 
 
 def _print_json(data: Any) -> None:

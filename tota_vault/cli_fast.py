@@ -228,11 +228,31 @@ def _run(command: Callable[[Vault, dict[str, Any]], None], args: dict[str, Any])
                 f"error: the index failed ({exc}); run `tota reindex` to rebuild it from the notes"
             )
         return 1
+    except BrokenPipeError:
+        return quiet_broken_pipe()
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         _error(f"error: {where}{exc.strerror or exc}")
         return 1
     return 0
+
+
+#: The exit code of a process the reader of its output went away from (`tota recent | head
+#: -1`): 128 + SIGPIPE, what a shell reports for `cat` or `git log` in the same pipe.
+BROKEN_PIPE_EXIT = 141
+
+
+def quiet_broken_pipe() -> int:
+    """The reader of stdout closed it: say nothing (there is no one to tell) and point stdout
+    at /dev/null, so the interpreter's flush at exit does not fail a second time."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return BROKEN_PIPE_EXIT
 
 
 class _HookUsageError(ValueError):
@@ -323,6 +343,9 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("tota: interrupted\n")
         code = 130
-    sys.stdout.flush()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = quiet_broken_pipe()
     if code:
         sys.exit(code)
