@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from datetime import datetime
 
 import pytest
@@ -107,6 +108,31 @@ def test_a_hand_edit_waits_for_quiet(vault: Vault):
     assert vault.index.get(path=stored.path)[0].evidence == "manual"
     report = vault.sync(quiet=0)  # the row was marked: the file is read again and patched
     assert report.hand_edits == [stored.path]
+    assert seal_state(path.read_text()) is SealState.SEALED
+
+
+@pytest.mark.parametrize("lock", [".{name}.swp", ".{name}.swo", ".#{name}"])
+def test_a_hand_edit_waits_while_an_editor_has_the_note_open(vault: Vault, lock: str):
+    """vim keeps a swap file beside the file it edits, Emacs a lock link: patching the note
+    then made vim warn at the next save that the file changed since it was read, and a
+    person who answered "no" lost the edit (a user-style review with `tota watch`)."""
+    stored = vault.remember("goal", "Run a marathon.", evidence="direct")
+    path = vault.root / stored.path
+    path.write_text(path.read_text().replace("marathon", "ultra"))
+    held = path.parent / lock.format(name=path.name)
+    if lock.startswith(".#"):
+        held.symlink_to("user@host.1234:1700000000")  # Emacs's lock: a dangling link
+    else:
+        held.write_bytes(b"b0VIM 9.0")
+    before = path.read_bytes()
+    started = time.time()
+    report = vault.sync(quiet=0)
+    assert path.read_bytes() == before
+    assert vault.index.get(path=stored.path)[0].evidence == "manual"
+    [(deferred, retry_at)] = report.deferred
+    assert deferred == stored.path and retry_at >= started + 1.0  # later, not in a busy loop
+    held.unlink()  # the editor closed the file
+    assert vault.sync(quiet=0).hand_edits == [stored.path]
     assert seal_state(path.read_text()) is SealState.SEALED
 
 

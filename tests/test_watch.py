@@ -170,6 +170,45 @@ def test_vim_save_through_tmux_is_a_hand_edit(notes_dir, tmux, start_daemon):
     assert_not_manual(notes_dir, ["goal/Run a marathon.md", "habit/Morning run.md"])
 
 
+@pytest.mark.slow
+def test_vim_saving_twice_is_not_told_the_file_changed(notes_dir, tmux, start_daemon):
+    """A user-style review: with the daemon running, vim warned at every second save that the
+    file had changed since it was read (the daemon had patched `evidence: manual` into it),
+    and answering "no" lost the edit. While vim's swap file is there the patch waits; the
+    index records the edit at once, and the note is patched once vim has closed it."""
+    path = notes_dir / EDITOR
+    vim = f"vim -u NONE -N -c 'set backupskip= writebackup nobackup' {shlex.quote(str(path))}"
+    start_daemon(notes_dir)
+
+    def screen() -> str:
+        return subprocess.run(
+            [*tmux, "capture-pane", "-p", "-t", "t"], capture_output=True, text=True
+        ).stdout
+
+    def keys(*typed: str) -> None:
+        subprocess.run([*tmux, "send-keys", "-t", "t", *typed], check=True)
+
+    subprocess.run(
+        [*tmux, "new-session", "-d", "-s", "t", "-x", "200", "-y", "50", vim], check=True
+    )
+    wait_for(lambda: "Prefers Neovim" in screen(), what="vim to show the note")
+    keys(":%s/Neovim/Helix/", "Enter", ":w", "Enter")
+    wait_for(lambda: "Helix" in (row(notes_dir, EDITOR) or {}).get("text", ""),
+             what="the daemon to index the first save")  # fmt: skip
+    assert (row(notes_dir, EDITOR) or {}).get("evidence") == "manual"
+    # Past the quiet time (0.3 s) and the retry after it (1 s): before, the patch came here.
+    time.sleep(1.6)
+    assert "evidence: manual" not in path.read_text("utf-8")
+    keys(":%s/Helix/Kakoune/", "Enter", ":w", "Enter")
+    wait_for(lambda: "Kakoune" in path.read_text("utf-8"), what="the second save")
+    assert "changed since reading" not in screen()
+    keys(":q", "Enter")
+    wait_for(lambda: "Kakoune" in (row(notes_dir, EDITOR) or {}).get("text", ""),
+             what="the second save indexed")  # fmt: skip
+    wait_for(lambda: is_recorded_hand_edit(notes_dir, EDITOR), what="the patch after vim quit")
+    assert "Kakoune" in path.read_text("utf-8")
+
+
 def test_sed_in_place_is_a_hand_edit(notes_dir, start_daemon):
     start_daemon(notes_dir)
     before = (notes_dir / EDITOR).read_text("utf-8")

@@ -491,6 +491,23 @@ def open_for_writing(path: Path) -> bool:
         os.close(fd)
 
 
+#: The swap files vim keeps beside a file it has open (`.name.md.swp`; `.swo`, `.swn` for a
+#: second and third session): vim's default 'directory' puts them in the file's own folder.
+_VIM_SWAP_SUFFIXES = (".swp", ".swo", ".swn")
+
+
+def held_by_editor(path: Path) -> bool:
+    """True when an editor has the file open in a buffer: vim's swap file or Emacs's lock
+    (`.#name.md`, a link) beside it. Such an editor keeps the text it read and warns at its
+    next save if the file changed on disk ("The file has been changed since reading it"), so
+    tota waits until it closes. Editors that keep neither (Obsidian, VS Code, neovim's swap in
+    its own state folder) are protected by the quiet period alone."""
+    folder, name = path.parent, path.name
+    if os.path.lexists(folder / f".#{name}"):
+        return True
+    return any(os.path.lexists(folder / f".{name}{suffix}") for suffix in _VIM_SWAP_SUFFIXES)
+
+
 def make_dirs(path: Path) -> None:
     """Create a folder and its missing parents, each new one private (0700)."""
     missing: list[Path] = []

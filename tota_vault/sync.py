@@ -32,6 +32,7 @@ from .files import (
     Snapshot,
     atomic_write,
     external_target,
+    held_by_editor,
     hidden_reason,
     hidden_target,
     is_note_path,
@@ -232,7 +233,7 @@ def _settled(root: Path, rel: str, fp: Fingerprint, quiet: float) -> bool:
     process holds it open for writing (a person still typing, a slow program)."""
     if time.time() - fp.mtime_ns / 1e9 < quiet:
         return False
-    return not open_for_writing(root / rel)
+    return not open_for_writing(root / rel) and not held_by_editor(root / rel)
 
 
 def _pending(fp: Fingerprint) -> Fingerprint:
@@ -499,7 +500,9 @@ class _Sync:
         """Give a person's note an id, or record a hand edit of a memory (see `_assign_id`,
         `_hand_edit`); keep the sources a capped note stopped listing observed."""
         path, memory, known = note.path, note.memory, self.scan.indexed.get(note.path)
-        report, when = self.report, fp.mtime_ns / 1e9 + self.quiet
+        # A patch put off once its quiet time is over (an editor holds the file, or it changed
+        # under us) is tried again a quiet time from now, not at once and again and again.
+        report, when = self.report, max(fp.mtime_ns / 1e9, time.time()) + max(self.quiet, 1.0)
         if memory is not None and known is not None and known.memory_id:
             _record_left_out(self.root, self.index, path, memory, known, report)
         if note.needs_id:
