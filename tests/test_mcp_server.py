@@ -100,6 +100,7 @@ def test_spawned_server_over_stdio(tmp_path: Path, vault_dir: Path):
             recalled = await client.call_tool("recall", {"message": "Where do I live?"})
             memories = recalled.structured_content["memories"]
             assert memories[0]["text"] == "Lives in Porto."
+            assert [m["rank"] for m in memories] == list(range(1, len(memories) + 1))
             assert memories[0]["sources"] == ["c1#m1"] and memories[0]["evidence"] == "direct"
             assert "Lives in Porto." in text_of(recalled)
 

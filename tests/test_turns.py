@@ -263,6 +263,7 @@ def test_recall_json_marks_a_quote(vault: Vault):
     )  # fmt: skip
     assert done.exit_code == 0, done.output
     rows = json.loads(done.output)
+    assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1))  # the list's own order
     quote = next(r for r in rows if r["kind"] == "turn")
     assert quote["role"] == "assistant" and quote["sources"] == ["c1#m2"]
 

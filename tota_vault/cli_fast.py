@@ -184,7 +184,9 @@ def print_recall(
 ) -> None:
     """Print `tota recall`'s answer: JSON in rank order, or the context block."""
     if as_json:
-        out = [r.to_dict() for r in results]
+        # `rank` says the order in so many words: a result's `score` is its own ranking's
+        # (memories and turns are ranked apart, then fused), not its place in this list.
+        out = [{"rank": i, **r.to_dict()} for i, r in enumerate(results, 1)]
         sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2, default=str) + "\n")
         return
     from .recall import context_block

@@ -95,7 +95,14 @@ class RecalledMemory(BaseModel):
     updated: str | None = Field(description="When the memory last changed (local time).")
     sources: list[str] = Field(description="The messages it came from: conversation#message.")
     path: str = Field(description="The note's path in the vault (empty for a turn).")
-    score: float = Field(description="The ranking score for this message (higher is better).")
+    rank: int = Field(
+        default=0, description="Its place in the list, 1 first: the order to read results in."
+    )
+    score: float = Field(
+        description="Its own ranking's score for this message (memories and turns each have "
+        "their own ranking). The list is the two rankings fused, and a memory also earns the "
+        "rank of the turns it was learned from, so a lower score can rank higher: use `rank`."
+    )
     kind: str = Field(
         default="memory",
         description="memory (something tota learned), or turn: the words of one message of a "
@@ -390,7 +397,7 @@ def create_server(root: Path) -> TotaServer:
         """The memories about this person most relevant to a message, best first, each with its
         id, type, text, confidence, evidence, date and sources. Call it before answering."""
         found = await vault.call(_recall, message, limit, types)
-        data = RecallResult(memories=[_recalled(r) for r in found])
+        data = RecallResult(memories=[_recalled(r, i) for i, r in enumerate(found, 1)])
         return _result(_recall_text(found), data)
 
     @server.tool(title="Remember", annotations=_writes())
@@ -535,10 +542,10 @@ def _recall(vault: Vault, message: str, limit: int, types: list[str] | None) -> 
     return [r for r in pool if r.type in types][:limit]
 
 
-def _recalled(result: Recalled) -> RecalledMemory:
+def _recalled(result: Recalled, rank: int) -> RecalledMemory:
     confidence = result.effective_confidence
     return RecalledMemory(
-        id=result.id, type=result.type, text=result.text, evidence=result.evidence,
+        rank=rank, id=result.id, type=result.type, text=result.text, evidence=result.evidence,
         confidence=None if confidence is None else round(confidence, 3),
         updated=result.updated, sources=list(result.sources), path=result.path,
         score=round(result.score, 4), kind=result.kind,
