@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ..text import ABBREVIATION_END
-from .slots import split_appositive
+from .slots import split_appositive, split_slots
 
 #: Code is never a statement about the person: fenced blocks, inline code, indented blocks.
 _FENCED = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.S)
@@ -195,7 +195,7 @@ def statements(text: str) -> list[str]:
             clause = re.sub(r"\s+", " ", clause).strip(" -–—*•,;")
             clause = FILLER.sub("", VERDICT.sub("", GREETING.sub("", without_tag(clause))))
             for piece in without_secrets(clause):
-                for fact in split_appositive(piece):
+                for fact in (f for a in split_appositive(piece) for f in split_slots(a)):
                     out.append(fact[0].upper() + fact[1:])
     return out
 
