@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..text import ABBREVIATION_END
+from ..text import ABBREVIATION_END, STOPWORDS
 from .slots import split_appositive, split_slots
 
 #: Code is never a statement about the person: fenced blocks, inline code, indented blocks.
@@ -143,11 +143,28 @@ def _unless_title(match: re.Match[str]) -> str:
     return f" {QUOTED_MARK} "
 
 
+#: Initials run together, "J.K.", "R.R.": a name goes on after them ("J.K. Rowling") unless
+#: the next word opens a sentence of its own ("I moved to the U.S. It was hard").
+_INITIALS_END = re.compile(r"(?<![\w.])(?:[A-Z]\.){2,}$")
+
+
+def _cut_inside(part: str, piece: str) -> bool:
+    """Whether the sentence end before `piece` is the period of an abbreviation or initials."""
+    if part.endswith("\n"):
+        return False
+    if ABBREVIATION_END.search(part.rstrip()):
+        return True
+    if not _INITIALS_END.search(part.rstrip()):
+        return False
+    word = re.match(r"[\w']+", piece)
+    return word is not None and word.group().lower() not in STOPWORDS
+
+
 def split_sentences(text: str) -> list[str]:
     """Split at sentence ends, but rejoin a piece cut after an abbreviation or an initial."""
     parts: list[str] = []
     for piece in _SENTENCE_END.split(text):
-        if parts and ABBREVIATION_END.search(parts[-1].rstrip()) and not parts[-1].endswith("\n"):
+        if parts and _cut_inside(parts[-1], piece):
             parts[-1] = f"{parts[-1].rstrip()} {piece}"
         else:
             parts.append(piece)
