@@ -252,3 +252,17 @@ def test_a_remark_that_speaks_of_you_is_about_the_listener(remark: str, listener
 )
 def test_a_stance_on_what_was_heard_is_a_reaction_with_its_i_left_out(sentence: str):
     assert conversational(sentence) == "a reaction"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "reason"),
+    [
+        ("I'm so proud to be part of the difference you're making.", "a reaction"),
+        ("I'm impressed by how calm you stayed through all of it.", "a reaction"),
+        ("I'm really grateful for your help with the move.", "a reaction"),
+        # a feeling of the speaker's own, with no listener in it, is a fact
+        ("I'm so proud of my daughter for finishing her degree.", None),
+    ],
+)
+def test_a_feeling_towards_the_listener_is_a_reaction(sentence: str, reason: str | None):
+    assert skip_reason(sentence) == reason

@@ -127,9 +127,12 @@ _VERDICT = re.compile(
 _VERDICT_WORDS = ("sound", "look", "seem", "heard", "could", "would")
 #: Praise of the listener: "Good on you for going after it", "I'm always so proud of you".
 _PRAISE = re.compile(r"\bgood (?:on|for) you\b|\bproud of (?:you|ya)\b", re.I)
-#: A stance that opens a clause about the listener: "I'm glad I could meet you".
+#: A stance that opens a clause about the listener: "I'm glad I could meet you", "I'm so
+#: proud to be part of the difference you're making", "I'm impressed by how positive you are".
+#: Adjectives of feeling towards someone, a closed class.
 _STANCE_CLAUSE = re.compile(
-    _I_SUBJECT + r"(?:so |very |really )*(?:glad|happy|sorry|sure|excited|thrilled|bet|hope)\b",
+    _I_SUBJECT + r"(?:so |very |really |truly |super )*(?:glad|happy|sorry|sure|excited|"
+    r"thrilled|bet|hope|proud|impressed|stoked|grateful|thankful|amazed|inspired)\b",
     re.I,
 )
 #: A promise about the conversation: a future or obligation over "it"/"that" ("I'll have to
