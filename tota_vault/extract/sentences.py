@@ -148,13 +148,9 @@ def _unless_title(match: re.Match[str]) -> str:
 _INITIALS_END = re.compile(r"(?<![\w.])(?:[A-Z]\.){2,}$")
 
 
-def _cut_inside(part: str, piece: str) -> bool:
-    """Whether the sentence end before `piece` is the period of an abbreviation or initials."""
-    if part.endswith("\n"):
-        return False
-    if ABBREVIATION_END.search(part.rstrip()):
-        return True
-    if not _INITIALS_END.search(part.rstrip()):
+def _initials_go_on(part: str, piece: str) -> bool:
+    """Whether `part` ends in initials ("J.K.") that the name in `piece` goes on from."""
+    if not _INITIALS_END.search(part):
         return False
     word = re.match(r"[\w']+", piece)
     return word is not None and word.group().lower() not in STOPWORDS
@@ -164,7 +160,10 @@ def split_sentences(text: str) -> list[str]:
     """Split at sentence ends, but rejoin a piece cut after an abbreviation or an initial."""
     parts: list[str] = []
     for piece in _SENTENCE_END.split(text):
-        if parts and _cut_inside(parts[-1], piece):
+        last = parts[-1].rstrip() if parts and not parts[-1].endswith("\n") else ""
+        if last and (
+            ABBREVIATION_END.search(last) or (last[-3:-2] == "." and _initials_go_on(last, piece))
+        ):
             parts[-1] = f"{parts[-1].rstrip()} {piece}"
         else:
             parts.append(piece)

@@ -69,7 +69,7 @@ def split_slots(clause: str) -> list[str]:
     moved to Leiden" replaces) and a household (a relationship that survives the move): two
     memories, so a change of one leaves the other standing. "I'm 34 and live in Oslo" is an
     age and a place, and the dropped "I" would leave "live" uninflected in the statement."""
-    if not any(word in clause for word in (" with ", " and ", " but ")):
+    if " with " not in clause and " and " not in clause and " but " not in clause:
         return [clause] if clause else []  # most clauses: no pattern below can match
     match = _AND_SLOT.match(clause)
     if match is not None:
