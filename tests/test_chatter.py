@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from tota_vault.extract.chatter import DANGLING, conversational, is_answer, skip_reason
+from tota_vault.extract.chatter import (
+    DANGLING,
+    about_the_listener,
+    conversational,
+    is_answer,
+    skip_reason,
+)
 
 # fmt: off
 REASONS = [
@@ -220,3 +226,43 @@ def test_a_reaction_after_thanks_or_before_a_closing_marker_is_still_one():
 )
 def test_a_short_answer_has_content(sentence: str, answers: bool):
     assert is_answer(sentence) is answers
+
+
+# fmt: off
+#: A remark (nothing of its speaker) that speaks of "you" is about the listener: praise,
+#: advice, a comment on their life.
+LISTENER_REMARKS = [
+    ("It's wonderful that all your hard work on the shelf paid off in the end.", True),
+    ("Mixing your two hobbies into one small business is super clever.", True),
+    ("Sleep is a priority, so make sure you take care of yourself.", True),
+    ("The stories at the group were so inspiring and moving for everyone.", False),
+    ("Pottery is so relaxing and creative for everyone who tries it.", False),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("remark", "listener"), LISTENER_REMARKS)
+def test_a_remark_that_speaks_of_you_is_about_the_listener(remark: str, listener: bool):
+    assert about_the_listener(remark) is listener
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Sorry to hear about the old one, but glad to see the new shelf.", "So glad to hear it."],
+)
+def test_a_stance_on_what_was_heard_is_a_reaction_with_its_i_left_out(sentence: str):
+    assert conversational(sentence) == "a reaction"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "reason"),
+    [
+        ("I'm so proud to be part of the difference you're making.", "a reaction"),
+        ("I'm impressed by how calm you stayed through all of it.", "a reaction"),
+        ("I'm really grateful for your help with the move.", "a reaction"),
+        # a feeling of the speaker's own, with no listener in it, is a fact
+        ("I'm so proud of my daughter for finishing her degree.", None),
+    ],
+)
+def test_a_feeling_towards_the_listener_is_a_reaction(sentence: str, reason: str | None):
+    assert skip_reason(sentence) == reason

@@ -1068,3 +1068,28 @@ def test_a_we_statement_is_stored_but_a_proposal_or_everyone_is_not(utterance: s
     kept = [c for c in candidates if score(c).confidence >= DEFAULT_MIN_CONFIDENCE]
     assert bool(kept) is stored, [(c.text, score(c).confidence) for c in candidates]
     assert all(c.evidence.value == INF for c in kept)
+
+
+def test_a_remark_about_the_listener_is_a_reaction_unless_it_answers_their_question():
+    unasked = chat(
+        ("Nate", "I finally finished the bookshelf for my study."),
+        ("Joanna", "It's wonderful that all your hard work on the shelf paid off in the end."),
+    )
+    assert [c.text for c in RuleExtractor().extract(unasked, conversation_id="c")[0]] == [
+        "Nate finally finished the bookshelf for their study."
+    ]
+    asked = chat(
+        ("Nate", "Which book should I take on my trip to Norway next week?"),
+        ("Joanna", "The Hobbit is a book that will take you to another world for days."),
+    )
+    assert [c.text for c in RuleExtractor().extract(asked, conversation_id="c")[0]] == [
+        'Asked "Which book should I take on my trip to Norway next week?", Joanna said: '
+        '"The Hobbit is a book that will take you to another world for days."'
+    ]
+
+
+def test_a_gerund_subject_before_a_verb_of_seeming_is_no_dropped_i():
+    candidates, _ = extract("Painting looks like a great outlet for the mind and the soul.")
+    assert [c.text for c in candidates] == [
+        "The user said: Painting looks like a great outlet for the mind and the soul."
+    ]

@@ -75,6 +75,10 @@ STATEMENTS = [
     # a companion in the subject after an opening phrase is no clause of its own either
     ("Speaking of trips, my wife and I just left for Rome.",
      ["Speaking of trips, my wife and I just left for Rome."]),
+    # initials run together go on into the name; before a sentence's opening word they end it
+    ("There's a quote by J.K. Rowling that I really like.",
+     ["There's a quote by J.K. Rowling that I really like."]),
+    ("I moved to the U.S. It was hard.", ["I moved to the U.S.", "It was hard."]),
     # a name with an appositive: one clause per slot
     ("I'm Tomás, a data analyst at Brightwell in Valencia.",
      ["My name is Tomás.", "I'm a data analyst.", "I work at Brightwell.",

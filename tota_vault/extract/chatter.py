@@ -44,9 +44,12 @@ SMALL_TALK = re.compile(
     re.I,
 )
 
-#: The speaker as the subject, or left out before "can't wait" ("Can't wait to hear about it").
+#: The speaker as the subject, or left out before "can't wait" ("Can't wait to hear about it")
+#: and before a stance on what they heard ("Sorry to hear that").
 _I_SUBJECT = (
-    r"^(?:(?:I|I'm|I am|Im|I've|I have|I'd|I would|I'll|I will)\s+|(?=can't wait|cannot wait))"
+    r"^(?:(?:I|I'm|I am|Im|I've|I have|I'd|I would|I'll|I will)\s+|(?=can't wait|cannot wait)|"
+    # the "I'm" of a stance left out, too: "Sorry to hear about the studio", "So glad to see it"
+    r"(?=(?:so |really |very )?(?:glad|happy|sorry|thrilled|excited) to (?:hear|see|know)\b))"
     + ADVERB_SLOT
 )
 #: A stance the speaker takes towards what was just said: "I'm glad you ...", "I'm sorry to
@@ -124,9 +127,12 @@ _VERDICT = re.compile(
 _VERDICT_WORDS = ("sound", "look", "seem", "heard", "could", "would")
 #: Praise of the listener: "Good on you for going after it", "I'm always so proud of you".
 _PRAISE = re.compile(r"\bgood (?:on|for) you\b|\bproud of (?:you|ya)\b", re.I)
-#: A stance that opens a clause about the listener: "I'm glad I could meet you".
+#: A stance that opens a clause about the listener: "I'm glad I could meet you", "I'm so
+#: proud to be part of the difference you're making", "I'm impressed by how positive you are".
+#: Adjectives of feeling towards someone, a closed class.
 _STANCE_CLAUSE = re.compile(
-    _I_SUBJECT + r"(?:so |very |really )*(?:glad|happy|sorry|sure|excited|thrilled|bet|hope)\b",
+    _I_SUBJECT + r"(?:so |very |really |truly |super )*(?:glad|happy|sorry|sure|excited|"
+    r"thrilled|bet|hope|proud|impressed|stoked|grateful|thankful|amazed|inspired)\b",
     re.I,
 )
 #: A promise about the conversation: a future or obligation over "it"/"that" ("I'll have to
@@ -565,6 +571,16 @@ def is_remark(sentence: str) -> bool:
     """A sentence worth keeping as something the person said: long enough to carry content."""
     words = re.findall(r"[\w']+", sentence)
     return len(words) >= REMARK_WORDS and not SMALL_TALK.match(sentence)
+
+
+def about_the_listener(remark: str) -> bool:
+    """Whether a remark (a sentence with nothing of its speaker: no "I", "my", "we") speaks of
+    the listener instead: praise, advice or a comment on their life ("It's great that you have
+    a passion that helps you grow", "Combining your two interests into a store is super cool",
+    "Make sure you take care of yourself"). Said unasked, it is a reaction to them, not a fact
+    of the speaker's; as the answer to a question put to the speaker it is what they were
+    asked for ("Any book for my trip?" / "It's a book that'll take you to another world")."""
+    return bool(_YOU.search(remark))
 
 
 DANGLING = "a reference to something not said"

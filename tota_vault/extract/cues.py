@@ -22,11 +22,12 @@ WE = re.compile(r"\b(?:we|we're|we've|our|us)\b", re.I)
 #: make time to dance" are the speaker's own statements.
 #: An "-ing" opening followed by a finite verb of its own clause is a gerund subject, not a
 #: dropped "I'm": "Having people who back you makes a huge difference", "Making a difference
-#: to those kids was great".
+#: to those kids was great", "Painting looks like a great outlet" (a verb of seeming, too).
 _GERUND_SUBJECT = (
     r"(?!(?:(?!\b(?:and|but|so|when|because|since|while|if|though|I|we)\b)[^,;:!?.\u2013\u2014])*?"
     r"\b(?:is|was|are|were|must|can|could|will|would|should|has|makes|made|helps|gives|brings|"
-    r"means|keeps|takes|feels|seems)\b)"
+    r"means|keeps|takes|feels|seems|felt|seemed|looks|looked|sounds|sounded|becomes|became|"
+    r"isn't|wasn't)\b)"
 )
 IMPLICIT_I = re.compile(
     r"^(?:just |finally |still |been |gotta |gonna |recently |also )?"

@@ -30,6 +30,7 @@ from .chatter import (
     DEICTIC_SUBJECT,
     PRONOUN_OBJECT,
     SMALL_TALK,
+    about_the_listener,
     conversational,
     is_answer,
     is_remark,
@@ -252,6 +253,7 @@ class RuleExtractor:
         if (
             reason == "not about the speaker"
             and is_remark(sentence)
+            and (turn.question is not None or not about_the_listener(sentence))
             and conversational(sentence) in (None, DANGLING)
         ):
             turn.remarks.append(sentence)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from ..text import ABBREVIATION_END
-from .slots import split_appositive
+from ..text import ABBREVIATION_END, STOPWORDS
+from .slots import split_appositive, split_slots
 
 #: Code is never a statement about the person: fenced blocks, inline code, indented blocks.
 _FENCED = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.S)
@@ -143,11 +143,27 @@ def _unless_title(match: re.Match[str]) -> str:
     return f" {QUOTED_MARK} "
 
 
+#: Initials run together, "J.K.", "R.R.": a name goes on after them ("J.K. Rowling") unless
+#: the next word opens a sentence of its own ("I moved to the U.S. It was hard").
+_INITIALS_END = re.compile(r"(?<![\w.])(?:[A-Z]\.){2,}$")
+
+
+def _initials_go_on(part: str, piece: str) -> bool:
+    """Whether `part` ends in initials ("J.K.") that the name in `piece` goes on from."""
+    if not _INITIALS_END.search(part):
+        return False
+    word = re.match(r"[\w']+", piece)
+    return word is not None and word.group().lower() not in STOPWORDS
+
+
 def split_sentences(text: str) -> list[str]:
     """Split at sentence ends, but rejoin a piece cut after an abbreviation or an initial."""
     parts: list[str] = []
     for piece in _SENTENCE_END.split(text):
-        if parts and ABBREVIATION_END.search(parts[-1].rstrip()) and not parts[-1].endswith("\n"):
+        last = parts[-1].rstrip() if parts and not parts[-1].endswith("\n") else ""
+        if last and (
+            ABBREVIATION_END.search(last) or (last[-3:-2] == "." and _initials_go_on(last, piece))
+        ):
             parts[-1] = f"{parts[-1].rstrip()} {piece}"
         else:
             parts.append(piece)
@@ -195,7 +211,7 @@ def statements(text: str) -> list[str]:
             clause = re.sub(r"\s+", " ", clause).strip(" -–—*•,;")
             clause = FILLER.sub("", VERDICT.sub("", GREETING.sub("", without_tag(clause))))
             for piece in without_secrets(clause):
-                for fact in split_appositive(piece):
+                for fact in (f for a in split_appositive(piece) for f in split_slots(a)):
                     out.append(fact[0].upper() + fact[1:])
     return out
 
