@@ -130,3 +130,18 @@ def test_a_cut_reflection_counts_the_turns_already_cited_as_free():
     # One place after it keeps room for one new turn: of four, c#5 and c#6 are new, c#1 free.
     assert picks[1].sources == ("c#5", "c#1", "c#6")
     assert kinds(picks) == [("memory", 0), ("memory", 1), ("memory", 2)]
+
+
+def test_turns_ranked_later_come_after_the_others_of_their_list():
+    # The assistant's reply (c#2) was the best turn; for a question about the person it
+    # ranks after the person's turns, which keep their order.
+    picks = fuse([], ["c#2", "c#3", "c#5"], limit=10, later=[True, False, False])
+    assert kinds(picks) == [("turn", 1), ("turn", 2), ("turn", 0)]
+    assert picks[0].score == pytest.approx(1 / (RRF_K + 1))
+    assert picks[2].score == pytest.approx(1 / (RRF_K + 3))
+
+
+def test_a_turn_ranked_later_still_lifts_the_memory_that_cites_it():
+    picks = fuse([("c#7",), ("c#2",)], ["c#2", "c#3"], limit=10, later=[True, False])
+    assert kinds(picks) == [("memory", 1), ("memory", 0), ("turn", 1)]
+    assert picks[0].score == pytest.approx(1 / (RRF_K + 2) + 1 / (RRF_K + 2))

@@ -14,6 +14,7 @@ from tota_vault.recall import (
     RARE_WEIGHT,
     MemoryQuery,
     QueryPlan,
+    about_the_person,
     build_query,
     context_block,
     estimate_tokens,
@@ -350,3 +351,21 @@ def test_a_reflection_no_member_of_which_is_a_candidate_keeps_its_sources():
         _row("other", -5.0, text="Pottery with friends", sources=["d#9"]),
     ]  # fmt: skip
     assert rank(rows, plan, NOW)[0].sources == ("c#1", "c#2")
+
+
+@pytest.mark.parametrize(
+    ("message", "personal"),
+    [
+        ("How many charity events did I participate in?", True),
+        ("What is the total number of siblings I have?", True),
+        ("I'm planning my meal prep next week, can you suggest new recipes?", True),
+        ("Do you know how much I raised?", True),
+        ("What did you recommend for my knee?", False),
+        ("Can you remind me of the song you wrote for me?", False),
+        ("I was going through our previous conversation, can you remind me?", False),
+        ("What did Caroline research?", False),  # no first person: a question about others
+    ],
+)
+def test_a_question_about_the_person_is_told_from_one_about_the_assistant(message, personal):
+    assert about_the_person(message) is personal
+    assert build_query(message).personal is personal

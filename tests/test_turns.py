@@ -131,6 +131,20 @@ def test_a_reply_found_by_the_words_of_a_learned_turn_is_not_quoted(vault: Vault
     assert ("turn", ("c1#2",)) in [(r.kind, r.sources) for r in vault.recall("Claude")]
 
 
+def test_a_question_about_the_person_quotes_their_words_before_the_reply(vault: Vault):
+    chat = [
+        {"role": "user", "content": "The tulip bulbs went in on Sunday.", "id": "1"},
+        {"role": "assistant", "content": "Tulip bulbs planted in autumn bloom in spring: "
+         "tulip bulbs love sun.", "id": "2"},
+    ]  # fmt: skip
+    vault.observe(chat, conversation_id="c1")
+    # bm25 ranks the reply first (it says the words twice); the question is the person's.
+    mine = vault.recall("When did I plant my tulip bulbs?")
+    assert [(r.kind, r.role) for r in mine] == [("turn", "user"), ("turn", "assistant")]
+    theirs = vault.recall("What did you say about tulip bulbs?")
+    assert [(r.kind, r.role) for r in theirs] == [("turn", "assistant"), ("turn", "user")]
+
+
 def test_a_limit_counts_memories_and_turns_alike(vault: Vault):
     for n in range(6):
         vault.observe(

@@ -15,6 +15,11 @@ Two rules make it a memory's fusion rather than a search engine's:
   (its context, turns.py) is an echo of that turn: when a ranked memory cites the turn
   before, the query's words were that memory's, and the echo (a reply such as "Noted.") is
   dropped rather than listed beside it.
+- **The person's own words first.** For a question about the person's own life
+  (`recall.about_the_person`), the assistant's turns rank after the person's turns in the
+  turn list (`later`): the question is answered by what the person said, and the replies
+  that repeat it ("Congratulations on the Bike-a-Thon!") would take the places of the other
+  sessions' answers. They are not dropped: the question's reading may be wrong.
 - **A context budget.** The first `BUDGET_RANKS` results cite at most `MAX_TURNS` distinct
   turns between them, always: each place of the top keeps room for one new turn for every
   place after it, so a result citing many turns cannot leave the rest of the top to results
@@ -83,6 +88,7 @@ def fuse(
     limit: int,
     echoes: Sequence[str | None] = (),
     cuttable: Sequence[bool] = (),
+    later: Sequence[bool] = (),
     k: float = RRF_K,
     turn_weight: float = TURN_WEIGHT,
     max_turns: int = MAX_TURNS,
@@ -94,8 +100,10 @@ def fuse(
     source (`<conversation>#<message>`), best first; `echoes`, where given, for each turn the
     source of the turn before it when the turn matched through that one's words only (else
     None); `cuttable`, where given, for each memory whether it may cite only the first of its
-    sources to fit the budget (a reflection, its sources best member first). With no turns
-    the memories keep their order (unless the budget moves one).
+    sources to fit the budget (a reflection, its sources best member first); `later`, where
+    given, for each turn whether it ranks after the turns that are not (each group keeping
+    its order: an assistant's reply to a question about the person). With no turns the
+    memories keep their order (unless the budget moves one).
     """
     earned: dict[tuple[Kind, int], float] = {}
     for i in range(len(memories)):
@@ -104,8 +112,15 @@ def fuse(
     for i, sources in enumerate(memories):
         for source in sources:
             first_citing.setdefault(source, i)
+    # Each turn's rank in its list: the ones ranked `later` after the others.
+    rank_of = {
+        j: r
+        for r, j in enumerate(
+            sorted(range(len(turns)), key=lambda j: (j < len(later) and later[j], j))
+        )
+    }
     for j, source in enumerate(turns):
-        share = turn_weight / (k + j + 1)
+        share = turn_weight / (k + rank_of[j] + 1)
         owner = first_citing.get(source)
         echo_of = echoes[j] if j < len(echoes) else None
         if owner is None and echo_of is not None and echo_of in first_citing:
@@ -115,7 +130,14 @@ def fuse(
         else:
             earned["turn", j] = share
     # Ties keep memories first, then each list's own order.
-    order = sorted(earned, key=lambda key: (-earned[key], key[0] != "memory", key[1]))
+    order = sorted(
+        earned,
+        key=lambda key: (
+            -earned[key],
+            key[0] != "memory",
+            key[1] if key[0] == "memory" else rank_of[key[1]],
+        ),
+    )
 
     def cites(key: tuple[Kind, int]) -> tuple[str, ...]:
         return tuple(memories[key[1]]) if key[0] == "memory" else (turns[key[1]],)

@@ -56,6 +56,7 @@ __all__ = [
     "MemoryQuery",
     "QueryPlan",
     "Recalled",
+    "about_the_person",
     "as_recalled",
     "build_query",
     "context_block",
@@ -98,6 +99,9 @@ class QueryPlan:
     terms: tuple[str, ...]
     weights: dict[str, float] = field(default_factory=dict)
     topics: tuple[str, ...] = ()
+    #: The message asks about the person's own life (`about_the_person`): what they said
+    #: answers it, not what an assistant replied (fusion.fuse ranks those turns after).
+    personal: bool = False
 
     @property
     def match(self) -> str:
@@ -129,7 +133,31 @@ def build_query(message: str) -> QueryPlan:
                 weight = RARE_WEIGHT
             weights[word] = max(weights.get(word, 0.0), weight)
     terms = tuple(sorted(weights, key=lambda w: (-weights[w], w)))
-    return QueryPlan(terms, weights, topics_of_words(terms))
+    return QueryPlan(terms, weights, topics_of_words(terms), about_the_person(message))
+
+
+#: The person speaking of themselves: "How many charity events did I attend?"
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b", re.IGNORECASE)
+#: A request put to the assistant ("Can you remind me ...", "Do you have ..."): a way of
+#: asking, not a question about what the assistant said or did.
+_REQUEST = re.compile(r"\b(?:can|could|would|will|do)\s+you\b", re.IGNORECASE)
+#: Words that bring the assistant into what is asked about ("what you recommended", "our
+#: previous conversation", "the songs we wrote").
+_ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|we|us|our|ours)\b", re.IGNORECASE)
+
+
+def about_the_person(message: str) -> bool:
+    """Whether a message asks about the person's own life: it speaks in the first person and
+    names no one else who took part ("you" outside a request such as "can you", "we", "our").
+
+    Such a question is answered by what the person said; the assistant's replies repeat
+    their words ("Congratulations on completing the Run for the Cure!") and, ranked beside
+    them, crowd out the other sessions' turns. A message that also says "you did" or "our
+    conversation" is not one: there the assistant's words may be the answer. Pure.
+    """
+    if not _FIRST_PERSON.search(message):
+        return False
+    return not _ADDRESSED.search(_REQUEST.sub(" ", message))
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,8 @@ def rankings(vault: Vault, question: str, now: datetime | None) -> dict[str, Any
         vault.open_index(), question, limit=KEPT_MEMORIES, now=now, cite_members=False
     )
     store = vault.open_index().turns()
-    hits = store.search(build_query(question).terms, limit=KEPT_TURNS)
+    plan = build_query(question)
+    hits = store.search(plan.terms, limit=KEPT_TURNS)
     return {
         "memories": [list(m.sources) for m in memories],
         # Each memory's type, and every source a reflection has (not only its members' that
@@ -44,6 +45,10 @@ def rankings(vault: Vault, question: str, now: datetime | None) -> dict[str, Any
         "whole": [list(m.sources) for m in whole],
         "turns": [h.source for h in hits],
         "echoes": [h.echo_source for h in hits],
+        # Whose each turn is, and whether the question is about the person: the assistant's
+        # turns then rank after the person's (`fuse(later=...)`).
+        "roles": [h.role for h in hits],
+        "personal": plan.personal,
         "settled": sorted(store.settled([h.source for h in hits])),
     }
 
@@ -62,12 +67,17 @@ def fused(
     settled = set(ranked.get("settled", ()))
     turns_read = ranked["turns"][:turn_depth]
     echoes = ranked.get("echoes") or [None] * len(ranked["turns"])  # kept before echoes were
-    kept = [(t, e) for t, e in zip(turns_read, echoes, strict=False) if t not in settled]
-    turns = [t for t, _ in kept]
+    roles = ranked.get("roles") or ["user"] * len(ranked["turns"])  # kept before roles were
+    kept = [
+        (t, e, r) for t, e, r in zip(turns_read, echoes, roles, strict=False) if t not in settled
+    ]
+    turns = [t for t, _, _ in kept]
     types = ranked.get("types") or []
+    personal = bool(ranked.get("personal"))
     picks = fuse(
-        memories, turns, limit=limit, echoes=[e for _, e in kept],
-        cuttable=[t == "reflection" for t in types], **params,
+        memories, turns, limit=limit, echoes=[e for _, e, _ in kept],
+        cuttable=[t == "reflection" for t in types],
+        later=[personal and r == "assistant" for _, _, r in kept], **params,
     )  # fmt: skip
     return [list(p.sources) for p in picks]
 
