@@ -180,12 +180,18 @@ def test_a_1mb_message_without_spaces_is_not_printed_or_stored_whole(tmp_path: P
     assert all(len(data) < 10_000 for data in notes(root).values())
 
 
-def test_a_long_message_with_spaces_is_cut_at_a_word(vault: Vault) -> None:
-    text = "I like " + " ".join(["marmalade"] * 1000) + "."
+def test_a_statement_too_long_for_a_memory_is_skipped_not_cut(vault: Vault) -> None:
+    """A user-style review: "I prefer really really ... short functions." was cut to "Prefers
+    really really …" at 2,000 characters and stored at 0.90: its object was lost. Cut, a
+    statement says something else; skipped, the message stays among the turns."""
+    text = "I prefer " + "really " * 600 + "short functions. I live in Porto."
     report = vault.observe([{"role": "user", "content": text}], conversation_id="c")
-    created = [o for o in report.outcomes if o.action == "create"]
-    assert created and len(created[0].text) <= MAX_STATEMENT_CHARS
-    assert created[0].text.endswith(" …")
+    created = [o.text for o in report.outcomes if o.action == "create"]
+    assert created == ["Lives in Porto."]
+    [skipped] = [o for o in report.outcomes if o.action == "skip" and "too long" in o.reason]
+    assert "2,000" in skipped.reason and len(skipped.text) <= 200
+    assert vault.recall("short functions")[0].kind == "turn"  # what was said is still there
+    assert all(len(data) <= 3 * MAX_STATEMENT_CHARS for data in notes(vault.root).values())
     all_valid(vault)
 
 

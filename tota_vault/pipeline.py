@@ -295,8 +295,8 @@ def guard(candidate: Candidate, quote: tuple[str, tuple[str, ...]] | None = None
 
     Its text fields are cleaned; secrets in its statement are redacted, and a statement that
     says nothing but the secret ("The wifi password is [REDACTED password]") is skipped; secrets
-    in its quote are redacted; a statement over `MAX_STATEMENT_CHARS` is cut at a word
-    boundary, or skipped when it has none; a statement the note format would read back
+    in its quote are redacted; a statement over `MAX_STATEMENT_CHARS` is skipped (cut, it
+    would say something else); a statement the note format would read back
     differently (`notes.statement_problem`) is skipped. `quote` is
     `guard_quote(candidate.quote)` when the caller has it (every candidate of a message shares
     one quote: it is scanned once).
@@ -312,12 +312,16 @@ def guard(candidate: Candidate, quote: tuple[str, tuple[str, ...]] | None = None
             skip = f"contains a secret ({found[0].kind})"
     if quote is None:
         quote = guard_quote(candidate.quote)
-    capped = cap_statement(text)
-    if capped is None:
-        skip = skip or f"too long ({len(text):,} characters, no word boundary to cut at)"
+    if len(text) > MAX_STATEMENT_CHARS:
+        # Cut, a statement keeps its start and loses what it was about ("Prefers really really
+        # ... " without "short functions"): no fact at all beats a wrong one. The message
+        # itself stays quoted among the conversation's turns.
+        skip = skip or (
+            f"too long to be one fact ({len(text):,} characters; a memory holds at most "
+            f"{MAX_STATEMENT_CHARS:,})"
+        )
         text = shorten(text)  # the report shows its beginning
     else:
-        text = capped
         problem = statement_problem(text)
         if problem is not None:
             skip = skip or f"cannot be stored as written: {problem}"
