@@ -131,6 +131,13 @@ DECISIONS = [
          id="create: says less than a memory (no merge either way)"),
     case(cand("Does not prefer Neovim over VS Code."), 0.85, [A], action="create",
          id="no merge: the opposite"),
+    # a person's note states its fact in its first paragraph; what they added below is theirs
+    # (a user-style review: the restated fact became a second note beside theirs)
+    case(cand(NEOVIM), 0.85, [stored("P", NEOVIM + "\n\n- my own note")], action="merge",
+         target=stored("P", NEOVIM + "\n\n- my own note"),
+         id="merge: the first paragraph of a person's note"),
+    case(cand("Prefers Helix over VS Code."), 0.85, [stored("P", NEOVIM + "\n\n- mine")],
+         action="create", id="no merge: the first paragraph names another thing"),
 ]
 # fmt: on
 
@@ -957,3 +964,23 @@ def test_a_conversation_is_learned_a_step_at_a_time_from_a_generator(vault: Vaul
     }  # fmt: skip
     assert quoted[vault.root.name] == quoted["one-step"]
     assert any("Where are you based?" in line for line in quoted["one-step"]), quoted
+
+
+def test_a_fact_a_person_wrote_with_notes_below_is_confirmed_not_duplicated(vault: Vault):
+    """A user-style review: a hand-written note (BOM, CRLF, comments, a list below the fact)
+    and then "I like green tea in the afternoon." made a second note with the same words."""
+    note = (
+        "\ufeff---\r\ntype: preference\r\nconfidence: 0.7 # my guess\r\n---\r\n"
+        "Likes green tea in the afternoon.\r\n\r\n- note one\r\n"
+    )
+    path = vault.root / "preference" / "Green tea.md"
+    path.write_bytes(note.encode())
+    vault.sync()
+    report = vault.observe(
+        [{"role": "user", "content": "I like green tea in the afternoon."}], conversation_id="c"
+    )
+    assert [(o.action, o.path) for o in report.outcomes] == [("merge", "preference/Green tea.md")]
+    assert sorted(p.name for p in (vault.root / "preference").glob("*.md")) == ["Green tea.md"]
+    text = path.read_bytes().decode()
+    assert "Likes green tea in the afternoon.\r\n\r\n- note one\r\n" in text
+    assert "# my guess" in text
