@@ -426,6 +426,23 @@ def test_wording_flags(utterance: str, hedged: bool, emphatic: bool, temporary: 
     assert (c.hedged, c.emphatic, c.temporary) == (hedged, emphatic, temporary)
 
 
+#: A reviewer's lines typed on macOS/iOS, with U+2019 for the apostrophe (issue #11): they
+#: were stored as first-person episodes ("I’m allergic to penicillin.") instead of facts.
+CURLY = [
+    ("I’m allergic to penicillin.", "constraint", "Is allergic to penicillin."),
+    ("I’ve been running every morning.", "habit", "Has been running every morning."),
+    ("I’d rather take the train than fly.", "preference", "Would rather take the train than fly."),
+]
+
+
+@pytest.mark.parametrize(("utterance", "type_", "text"), CURLY, ids=[c[0] for c in CURLY])
+def test_a_curly_apostrophe_reads_as_a_straight_one(utterance: str, type_: str, text: str):
+    (c,) = extract(utterance)[0]
+    (straight,) = extract(utterance.replace("’", "'"))[0]
+    assert (c.type.value, c.text) == (type_, text)
+    assert summary(c) == summary(straight)
+
+
 # --- what must not become a memory ------------------------------------------------------------
 
 

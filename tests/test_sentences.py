@@ -121,3 +121,10 @@ def test_code_and_quoted_speech_are_removed_and_a_title_kept():
     assert "pip install" not in text and "quoted reply" not in text
     assert "never move" not in text and QUOTED_MARK in text
     assert '"The Wheel of Time"' in text
+
+
+def test_curly_apostrophes_read_as_straight_ones():
+    # how macOS and iOS type "I'm": the rules are written with "'"
+    assert clean("I’m allergic to penicillin; it’s ‘serious’.") == (
+        "I'm allergic to penicillin; it's 'serious'."
+    )

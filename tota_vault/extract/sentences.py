@@ -100,8 +100,17 @@ VERDICT = re.compile(
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=[A-Z0-9\"'(])|\n+")
 
 
+#: Curly single quotes, as macOS and iOS type an apostrophe ("I’m"), read as the straight one:
+#: every rule that reads a word ("I'm", "don't", "Ana's") is written with "'".
+_CURLY_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
+
+
 def clean(content: str) -> str:
-    text = _FENCED.sub(" ", content)
+    """The text of a message the rules read: apostrophes straightened, and code, block quotes
+    and quoted speech removed (a quoted title kept). Everything the rules match, the
+    message's sentences and the turn it replies to, passes through here."""
+    text = content.translate(_CURLY_APOSTROPHES)
+    text = _FENCED.sub(" ", text)
     text = _INLINE_CODE.sub(" ", text)
     text = _INDENTED.sub(" ", text)
     text = _BLOCKQUOTE.sub(" ", text)
