@@ -864,6 +864,21 @@ def test_after_a_statement_of_their_own_a_reference_keeps_that_statement():
     ]
 
 
+def test_a_reference_to_the_speakers_own_thing_is_resolved_from_their_statement():
+    # a reviewer's line (issue #11): "it" is the sushi of the clause before, so the habit is
+    # said outright, not stored as 'The user said: "I love sushi. I eat it every Friday..."'
+    (loves, eats), _ = extract("I love sushi and I eat it every Friday with my sister.")
+    assert (loves.type.value, loves.text) == ("preference", "Loves sushi.")
+    assert (eats.type.value, eats.text) == ("habit", "Eats sushi every Friday with their sister.")
+
+
+def test_a_reference_to_a_bare_noun_in_the_same_sentence_is_learned():
+    # "I love sushi and eat it every Friday." was skipped whole as a reference to nothing said
+    candidates, skipped = extract("I love sushi and eat it every Friday.")
+    assert [c.type.value for c in candidates] == ["preference"]
+    assert "sushi" in candidates[0].text and skipped == []
+
+
 @pytest.mark.parametrize(("before", "reply", "statement"), REPLIES, ids=[r[1] for r in REPLIES])
 def test_a_reply_that_needs_the_message_before_is_learned_with_it(before, reply, statement):
     candidates, _ = RuleExtractor().extract(

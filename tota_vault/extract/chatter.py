@@ -251,7 +251,8 @@ def _dangles(sentence: str) -> bool:
     if re.search(r"\b(?:of|like) $", before):
         # "the challenge of it", "a job like that": what the pronoun complements is none
         before = re.sub(r"(?:\b(?:a|an|the|my|our)\s+)?(?:[\w-]+\s+){0,3}(?:of|like) $", "", before)
-    return not _ANTECEDENT.search(before)
+    # a bare noun in a clause before it is one too: "I love sushi and eat it every Friday"
+    return not (_ANTECEDENT.search(before) or _object_antecedent(before, plural=False))
 
 
 #: Where a new clause starts: punctuation or a conjunction. A pronoun after one of these is
@@ -285,7 +286,7 @@ _AFTER_PRONOUN = re.compile(
 #: right before a subject pronoun heads the relative clause the pronoun is in ("the way it
 #: flows"): neither can be what the pronoun stands for.
 _CLAUSE_END = re.compile(rf"{_CLAUSE_BREAK}\s*$", re.I)
-_WORD = rf"(?!{_CLAUSE_BREAK})[\w'-]+"
+_WORD = rf"\b(?!{_CLAUSE_BREAK})[\w'-]+"  # a whole word: "nd" of "and" is none
 _GOVERNOR = re.compile(
     rf"(?:\b(?:a|an|the|my|our|his|her|their|your)\s+(?:{_WORD}\s+){{0,2}}?)?{_WORD}\s+"
     r"(?:(?:would|will|could|can|should|might|must|does|did|do|don't|didn't|has|have|had|is|"

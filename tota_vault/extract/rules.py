@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ..model import Evidence, MemoryType
-from .base import Candidate, Skip
+from .base import Candidate, Skip, role_message
 from .chatter import (
     DANGLING,
     DEICTIC_SUBJECT,
@@ -150,7 +150,7 @@ class RuleExtractor:
             if message.role != "user":
                 if message.content.strip():
                     skipped.append(
-                        Skip(message.id, message.content[:80], f"{message.role} message")
+                        Skip(message.id, message.content[:80], role_message(message.role))
                     )
                 continue
             content = self._redacted(message, skipped)
@@ -270,12 +270,14 @@ class RuleExtractor:
         own_thing = turn.said if turn.said and _HAS_A_THING.search(turn.said) else None
         if not own and turn.question is not None:  # "Neovim, always. I prefer it over ..."
             resolved = resolve_with_answer(turn.answer, sentence)
-        if resolved is None and not own:
+        if resolved is None:
             # the nearest sentence that names one thing: the message's own sentence before
-            # ("I've heard good things about Bake Off. I've never seen it."), then the last
-            # turn's sentence it answers, then anything the last turn named, if one thing
+            # ("I've heard good things about Bake Off. I've never seen it.", "I love sushi and
+            # I eat it every Friday", a statement of the speaker's own), then, unless they
+            # said one, the last turn's sentence it answers, then anything the last turn
+            # named, if one thing
             resolved = resolve_from(turn.said, sentence)
-            if resolved is None and own_thing is None and _passes_on(turn.said):
+            if resolved is None and not own and own_thing is None and _passes_on(turn.said):
                 resolved = resolve_reference(turn.antecedent, sentence) or resolve_from(
                     turn.context, sentence
                 )
