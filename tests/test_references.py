@@ -15,9 +15,11 @@ from tota_vault.extract.references import (
     named_people,
     one_person,
     only_definite,
+    owned_things,
     question_of,
     reply_context,
     resolve_from,
+    resolve_owned,
     resolve_person,
     resolve_reference,
     resolve_with_answer,
@@ -273,3 +275,16 @@ def test_a_subject_it_is_resolved_only_when_asked_and_never_when_it_announces():
     assert resolve_from(before, said) is None  # an object "it" only, by default
     assert resolve_from(before, said, subject=True) == "Playing ping pong is a great way to unwind."
     assert resolve_from(before, "It's hard to say.", subject=True) is None
+
+
+def test_the_thing_the_speaker_said_was_theirs_stays_theirs():
+    # issue #11: "The migration deadline moved ..." was skipped as not about the speaker
+    owned = owned_things("My migration deadline is March 14.")
+    assert owned == {"migration deadline"}
+    assert resolve_owned("The migration deadline moved to April 30.", owned) == (
+        "My migration deadline moved to April 30."
+    )
+    assert resolve_owned("The migration team moved to Berlin.", owned) == (
+        "The migration team moved to Berlin."
+    )
+    assert resolve_owned("The migration deadlines are hard.", owned).startswith("The ")

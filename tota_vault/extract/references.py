@@ -142,6 +142,32 @@ def named_people(sentence: str) -> dict[str, str]:
     return found
 
 
+#: A thing of the speaker's as a sentence's subject: "My migration deadline is March 14".
+_OWN_SUBJECT = re.compile(
+    r"^[Mm]y ((?:[a-z][\w-]* ){0,2}[a-z][\w-]*) (?:is|was|are|were|has|had|got|gets|will|"
+    r"moved|changed)\b"
+)
+
+
+def owned_things(sentence: str) -> set[str]:
+    """The things a sentence names as the speaker's, as its subject: {"migration deadline"}."""
+    match = _OWN_SUBJECT.match(sentence)
+    return {match.group(1).lower()} if match else set()
+
+
+def resolve_owned(sentence: str, owned: set[str]) -> str:
+    """A sentence about "the" thing the speaker said was theirs, as theirs: "The migration
+    deadline moved to April 30." after "My migration deadline is March 14." is about their
+    deadline ("My migration deadline moved to April 30."), not someone else's."""
+    if not owned or not sentence.startswith("The "):
+        return sentence
+    head = sentence[4:].lower()
+    for thing in owned:
+        if head.startswith(thing) and not head[len(thing) : len(thing) + 1].isalnum():
+            return f"My {sentence[4:]}"
+    return sentence
+
+
 _RELATIVE = re.compile(
     r"\b[Mm]y ((?:(?:little|older|younger|big|eldest|youngest|oldest|new|best) )?"
     rf"(?:{RELATIONS}))\b"

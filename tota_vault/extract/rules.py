@@ -60,10 +60,12 @@ from .references import (
     named_people,
     one_person,
     only_definite,
+    owned_things,
     question_of,
     quote_message,
     reply_context,
     resolve_from,
+    resolve_owned,
     resolve_person,
     resolve_reference,
     resolve_with_answer,
@@ -120,6 +122,7 @@ class _Turn:
     quote: str  # the note's quote: the message, after the one it answered
     first: int  # where this message's candidates start in the conversation's list
     theirs: dict[str, str]  # the people the speaker named as theirs: {"Theo": "son"}
+    owned: set[str] = field(default_factory=set)  # things they named as theirs: "my deadline"
     antecedent: str | None = None  # the last turn's sentence a reference can lean on
     question: str | None = None  # the antecedent, when it asked the speaker something
     answer: str | None = None  # a short answer with content, once seen ("" when none)
@@ -144,6 +147,7 @@ class RuleExtractor:
         previous: Message | None = None
         previous_text: str | None = None  # `previous`, cleaned and redacted, if it was a user's
         people: dict[str, dict[str, str]] = {}  # speaker -> {"Theo": "son"}, as they named them
+        owned: dict[str, set[str]] = {}  # speaker -> {"migration deadline"}, said as theirs
         for message in messages:
             replied_to, replied_text = previous, previous_text
             previous, previous_text = message, None
@@ -156,6 +160,7 @@ class RuleExtractor:
             content = self._redacted(message, skipped)
             previous_text = content.replace(QUOTED_MARK, " ")
             turn = self._turn(message, previous_text, replied_to, replied_text, people)
+            turn.owned = owned.setdefault(turn.subject, set())
             turn.first = len(candidates)
             for sentence in statements(content):
                 self._read(sentence, turn, candidates, skipped)
@@ -207,6 +212,8 @@ class RuleExtractor:
     ) -> None:
         """One sentence of a message: a candidate, kept with its antecedent, or a skip."""
         turn.theirs.update(named_people(sentence))
+        sentence = resolve_owned(sentence, turn.owned)
+        turn.owned.update(owned_things(sentence))
         resolved = resolve_person(sentence, turn.last_person)
         turn.last_person = one_person(sentence, turn.theirs)
         sentence = resolved
