@@ -86,6 +86,11 @@ NAMINGS = [
     ("Dana is my manager.", {"Dana": "manager"}),
     ("My sister and I went to Oslo.", {}),
     ("My dog The Rock is huge.", {}),
+    # children a household has, then names (issue #11): each is one of theirs
+    ("We have two kids, Leo and Mia.", {"Leo": "child", "Mia": "child"}),
+    ("I have three kids, Ana, Leo and Mia.", {"Ana": "child", "Leo": "child", "Mia": "child"}),
+    ("We have a daughter named Mia.", {"Mia": "daughter"}),
+    ("We have two kids.", {}),
 ]
 # fmt: on
 

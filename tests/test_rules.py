@@ -940,6 +940,21 @@ def test_facts_about_people_the_user_named_are_relationship_memories():
     ]
 
 
+def test_children_a_household_names_are_the_users_people():
+    # a reviewer's lines (issue #11): the allergy was skipped as not about the speaker, and the
+    # kids line was an episode
+    messages = chat(
+        ("user", "We have two kids, Leo and Mia."),
+        ("assistant", "Ok."),
+        ("user", "Mia is allergic to sesame."),
+    )
+    candidates, _ = RuleExtractor().extract(messages, conversation_id="c")
+    assert [(c.type.value, c.text) for c in candidates] == [
+        ("relationship", "The user and others have two kids, Leo and Mia."),
+        ("relationship", "The user's child Mia is allergic to sesame."),
+    ]
+
+
 # fmt: off
 #: Short facts about a person the user named as theirs: three words still say something of
 #: them; a verdict on them ("Ana is great!") is a reaction (issue #11).

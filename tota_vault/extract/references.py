@@ -131,14 +131,32 @@ _NAMING = (
 )  # fmt: skip
 
 
+#: Kin a person says they have, then names: "We have two kids, Leo and Mia", "I have a
+#: daughter named Mia", "we have a son, Leo".
+_HAVE_NAMED = re.compile(
+    r"\b(?:I|we|We) have (?:a|an|one|two|three|four|five) (?:(?:little|young|grown) )?"
+    r"(kids|children|sons|daughters|son|daughter|child|baby|twins|boys|girls)"
+    r"(?:,| named| called)\s+([A-Z][\w'-]+)((?:, [A-Z][\w'-]+)*,? and [A-Z][\w'-]+)?"
+)
+#: How a statement names one of several: "The user's child Mia".
+_ONE_OF = {"kids": "child", "children": "child", "twins": "child", "boys": "son",
+           "girls": "daughter", "sons": "son", "daughters": "daughter"}  # fmt: skip
+
+
 def named_people(sentence: str) -> dict[str, str]:
-    """The people a sentence names as the speaker's: {"Theo": "son"}."""
+    """The people a sentence names as the speaker's: {"Theo": "son"}, and {"Leo": "child",
+    "Mia": "child"} for "We have two kids, Leo and Mia" (a household's children are the
+    speaker's as much as "my son Theo" is)."""
     found: dict[str, str] = {}
     for index, pattern in enumerate(_NAMING):
         for match in pattern.finditer(sentence):
             relation, name = match.groups() if index == 0 else match.groups()[::-1]
             if name.split()[-1] not in ("I", "My", "The", "We") and relation.islower():
                 found[name] = relation
+    for match in _HAVE_NAMED.finditer(sentence):
+        relation = _ONE_OF.get(match.group(1), match.group(1))
+        for name in [match.group(2), *re.findall(r"[A-Z][\w'-]+", match.group(3) or "")]:
+            found[name] = relation
     return found
 
 
