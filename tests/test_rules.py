@@ -15,11 +15,12 @@ from datetime import date, datetime
 
 import pytest
 
+from tota_vault.conflicts import differ
 from tota_vault.extract.base import Candidate, Skip
 from tota_vault.extract.chatter import DANGLING
 from tota_vault.extract.messages import Message
 from tota_vault.extract.rules import RuleExtractor
-from tota_vault.scoring import DEFAULT_MIN_CONFIDENCE, score
+from tota_vault.scoring import DEFAULT_MIN_CONFIDENCE, MERGE_THRESHOLD, score, similarity
 
 #: Monday 8 May 2023, 13:56: the anchor for every relative date below.
 TS = datetime(2023, 5, 8, 13, 56)
@@ -938,6 +939,18 @@ def test_facts_about_people_the_user_named_are_relationship_memories():
         ("relationship", "The user's son Theo is crazy about dinosaurs."),
         ("relationship", "The user's advisor Prof. Lindqvist wants their draft by Friday."),
     ]
+
+
+def test_an_opener_or_another_word_for_naming_does_not_block_a_merge():
+    # a reviewer's lines (issue #11): "Just so you know," stayed in the statement, and
+    # "called" and "named" were two statements (66% alike), so neither merged
+    (neovim,), _ = extract("Just so you know, I prefer Neovim to VS Code.")
+    assert neovim.text == "Prefers Neovim to VS Code."
+    assert similarity(neovim.text, "Prefers Neovim over VS Code.") >= MERGE_THRESHOLD
+    assert differ(neovim.text, "Prefers Neovim over VS Code.") is None
+    (called,), _ = extract("I have a dog called Rex.")
+    (named,), _ = extract("I have a dog named Rex.")
+    assert called.text == named.text == "Has a dog named Rex."
 
 
 def test_children_a_household_names_are_the_users_people():

@@ -61,6 +61,9 @@ STATEMENTS = [
     ("Hi, I'm planning a trip to Japan.", ["I'm planning a trip to Japan."]),
     ("That's cool, I like jazz.", ["I like jazz."]),
     ("Actually, well, I live in Lisbon.", ["I live in Lisbon."]),
+    # a note to the listener that a fact follows (issue #11)
+    ("Just so you know, I prefer Neovim to VS Code.", ["I prefer Neovim to VS Code."]),
+    ("For the record, I live in Lisbon.", ["I live in Lisbon."]),
     # a tag question after a statement asks only for agreement; a question stays one
     ("Oh, and I started my own online clothing store last month, pretty cool, huh?",
      ["I started my own online clothing store last month, pretty cool"]),
