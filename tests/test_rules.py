@@ -873,6 +873,14 @@ def test_a_reference_to_the_speakers_own_thing_is_resolved_from_their_statement(
     assert (eats.type.value, eats.text) == ("habit", "Eats sushi every Friday with their sister.")
 
 
+def test_a_reference_half_resolved_from_the_speakers_statement_keeps_the_statement():
+    # two "it"s and one resolved would read "recommend it if you have never heard jazz"
+    (_loves, kept), _ = extract("I love jazz and I recommend it if you have never heard it before.")
+    assert kept.text == (
+        'The user said: "I love jazz. I recommend it if you have never heard it before."'
+    )
+
+
 def test_a_reference_to_a_bare_noun_in_the_same_sentence_is_learned():
     # "I love sushi and eat it every Friday." was skipped whole as a reference to nothing said
     candidates, skipped = extract("I love sushi and eat it every Friday.")

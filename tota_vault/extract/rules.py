@@ -284,6 +284,8 @@ class RuleExtractor:
             # said one, the last turn's sentence it answers, then anything the last turn
             # named, if one thing
             resolved = resolve_from(turn.said, sentence)
+            if own and resolved is not None and _IT.search(resolved):
+                resolved = None  # half resolved ("I recommend it if you never played X"): kept
             if resolved is None and not own and own_thing is None and _passes_on(turn.said):
                 resolved = resolve_reference(turn.antecedent, sentence) or resolve_from(
                     turn.context, sentence
@@ -491,6 +493,10 @@ class RuleExtractor:
             days=tuple(days),
             timestamp=message.timestamp,
         )
+
+
+#: An "it" left in a sentence after one was resolved.
+_IT = re.compile(r"\bit\b", re.I)
 
 
 def _points_back(sentence: str) -> bool:
