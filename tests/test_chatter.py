@@ -74,6 +74,10 @@ REASONS = [
     ("I used to spend every summer out there.", DANGLING),
     ("I really miss those evenings.", DANGLING),  # a plural demonstrative points back
     ("I still wear that jacket all the time.", DANGLING),  # only an adverbial after it
+    # a bare noun in a clause before "it" is what it stands for (issue #11): "it" is sushi
+    ("I love sushi and eat it every Friday.", None),
+    ("I love it every Friday.", DANGLING),
+    ("I felt liberated and empowered doing it.", DANGLING),  # no thing before (LoCoMo)
     ("I love helping those who struggle with maths.", None),  # the relative says who
     ("I treasure those mornings when we fished together.", None),
     ("I'm going to buy a cheap one.", DANGLING),  # "one" stands for a noun said before

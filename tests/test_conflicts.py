@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from pathlib import Path
+
 import pytest
 
+from tota_vault import Vault
 from tota_vault.conflicts import adds, change_kind, differ, names, negated, replaces
+from tota_vault.extract.messages import Message
 from tota_vault.scoring import MERGE_THRESHOLD, similarity
 
 # --- differ: what a merge must never join ----------------------------------------------------
@@ -206,6 +211,14 @@ CHANGES = [
                  id="a habit of two words switched"),
     pytest.param("These days the user cycles to work.", "Takes the train to work.", "switch",
                  id="these days"),
+    # found by review (issue #11): a move, a plan renamed, a preference reversed
+    pytest.param("The user's sister Ana moved to Munich.", "The user's sister Ana lives in Berlin.",
+                 "switch", id="someone of theirs moved"),
+    pytest.param("The user and others decided to go to Korea instead of Japan.",
+                 "The user and others are planning a family trip to Japan.", "switch",
+                 id="a plan's place renamed"),
+    pytest.param("Now prefers spaces over tabs.", "Prefers tabs over spaces.", "switch",
+                 id="a preference reversed"),
 ]
 NO_CHANGE = [
     pytest.param("Went to Seville for a conference.", "Went to Lyon for a conference.",
@@ -239,6 +252,14 @@ NO_CHANGE = [
                  id="a long run for a short one (LoCoMo)"),
     pytest.param("Stopped by the bakery on the way home.", "Loves the bakery.",
                  id="stopped by is no drop"),
+    pytest.param("The user's sister Ana moved to Munich.", "The user's brother Tom lives in Berlin.",
+                 id="another person's home"),
+    pytest.param("The user's sister Ana moved to Munich.", "The user's sister Ana lives in Munich.",
+                 id="the same place: no move"),
+    pytest.param("Went to Korea instead of Japan.", "The user's sister Ana lives in Japan.",
+                 id="a name replaced in no plan"),
+    pytest.param("Now prefers spaces over tabs.", "Prefers spaces over tabs.",
+                 id="the same preference"),
 ]
 # fmt: on
 
@@ -276,3 +297,42 @@ def test_the_subjects_own_name_is_no_frame():
     assert replaces(new, "Jon won't give up.", subject="Jon") is None
     assert replaces("Jon mostly trains at the studio now.", "Jon trains at the gym.",
                     subject="Jon") is not None  # fmt: skip
+
+
+def test_a_reversed_preference_is_no_duplicate():
+    # "Now prefers spaces over tabs." merged into "Prefers tabs over spaces." (92% alike)
+    assert differ("Now prefers spaces over tabs.", "Prefers tabs over spaces.") is not None
+    assert differ("Prefers Neovim to VS Code.", "Prefers Neovim over VS Code.") is None
+
+
+#: A reviewer's changes of mind (issue #11), each said after the fact it changes, in one chat:
+#: (the first message, the change, the old statement that must be in History).
+CHANGED_MINDS = [
+    ("My migration deadline is March 14.", "The migration deadline moved to April 30.",
+     "The user's migration deadline is March 14."),
+    ("We are planning a family trip to Japan.", "We decided to go to Korea instead of Japan.",
+     "The user and others are planning a family trip to Japan."),
+    ("My sister Ana lives in Berlin.", "My sister Ana moved to Munich.",
+     "The user's sister Ana lives in Berlin."),
+    ("I prefer tabs over spaces.", "I now prefer spaces over tabs.", "Prefers tabs over spaces."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("first", "change", "old"), CHANGED_MINDS, ids=[c[1] for c in CHANGED_MINDS]
+)
+def test_a_change_of_mind_supersedes_through_observe(tmp_path: Path, first, change, old):
+    when = datetime(2023, 5, 8, 10, 0)
+    messages = [
+        Message(role="user", content=first, id="1", timestamp=when),
+        Message(role="assistant", content="Ok.", id="2", timestamp=when),
+        Message(role="user", content=change, id="3", timestamp=when),
+    ]
+    with Vault.open(tmp_path / "v") as vault:
+        report = vault.observe(messages, conversation_id="c")
+    assert [o.action for o in report.outcomes] == ["create", "supersede"], report.outcomes
+    created, superseded = report.outcomes
+    assert created.text == old
+    new_note = (tmp_path / "v" / str(superseded.path)).read_text("utf-8")
+    assert f'replaced "{old}"' in new_note.split("## History", 1)[1]
+    assert "status: superseded" in (tmp_path / "v" / str(created.path)).read_text("utf-8")

@@ -188,6 +188,19 @@ def test_plain_output_summarises(tmp_path: Path, chat):
     assert SECRET not in result.stdout
 
 
+def test_a_sentence_left_out_is_counted_as_skipped(tmp_path: Path):
+    # issue #11: a message whose only sentence was dropped read "0 skipped" with nothing stored
+    chat = tmp_path / "chat.txt"
+    chat.write_text("User: I love it every day.\nAssistant: Noted.\nUser: I live in Porto.\n")
+    result = tota("--vault", str(tmp_path / "v"), "extract", str(chat))
+    assert result.exit_code == 0, result.output
+    first = result.stdout.splitlines()[0]
+    assert first.endswith("1 created, 0 merged, 0 superseded, 0 kept over a contradiction, "
+                          "1 skipped (1 sentence not proposed)"), first  # fmt: skip
+    again = tota("--vault", str(tmp_path / "v"), "extract", str(chat))
+    assert "0 created" in again.stdout and "2 skipped (1 sentence not proposed)" in again.stdout
+
+
 def test_json_output_does_not_print_the_secret(tmp_path: Path, chat):
     result = tota("--vault", str(tmp_path / "v"), "extract", str(chat["text"]), "--json")
     assert SECRET not in result.stdout

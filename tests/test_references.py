@@ -15,9 +15,11 @@ from tota_vault.extract.references import (
     named_people,
     one_person,
     only_definite,
+    owned_things,
     question_of,
     reply_context,
     resolve_from,
+    resolve_owned,
     resolve_person,
     resolve_reference,
     resolve_with_answer,
@@ -84,6 +86,11 @@ NAMINGS = [
     ("Dana is my manager.", {"Dana": "manager"}),
     ("My sister and I went to Oslo.", {}),
     ("My dog The Rock is huge.", {}),
+    # children a household has, then names (issue #11): each is one of theirs
+    ("We have two kids, Leo and Mia.", {"Leo": "child", "Mia": "child"}),
+    ("I have three kids, Ana, Leo and Mia.", {"Ana": "child", "Leo": "child", "Mia": "child"}),
+    ("We have a daughter named Mia.", {"Mia": "daughter"}),
+    ("We have two kids.", {}),
 ]
 # fmt: on
 
@@ -273,3 +280,16 @@ def test_a_subject_it_is_resolved_only_when_asked_and_never_when_it_announces():
     assert resolve_from(before, said) is None  # an object "it" only, by default
     assert resolve_from(before, said, subject=True) == "Playing ping pong is a great way to unwind."
     assert resolve_from(before, "It's hard to say.", subject=True) is None
+
+
+def test_the_thing_the_speaker_said_was_theirs_stays_theirs():
+    # issue #11: "The migration deadline moved ..." was skipped as not about the speaker
+    owned = owned_things("My migration deadline is March 14.")
+    assert owned == {"migration deadline"}
+    assert resolve_owned("The migration deadline moved to April 30.", owned) == (
+        "My migration deadline moved to April 30."
+    )
+    assert resolve_owned("The migration team moved to Berlin.", owned) == (
+        "The migration team moved to Berlin."
+    )
+    assert resolve_owned("The migration deadlines are hard.", owned).startswith("The ")

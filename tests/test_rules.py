@@ -15,11 +15,12 @@ from datetime import date, datetime
 
 import pytest
 
+from tota_vault.conflicts import differ
 from tota_vault.extract.base import Candidate, Skip
 from tota_vault.extract.chatter import DANGLING
 from tota_vault.extract.messages import Message
 from tota_vault.extract.rules import RuleExtractor
-from tota_vault.scoring import DEFAULT_MIN_CONFIDENCE, score
+from tota_vault.scoring import DEFAULT_MIN_CONFIDENCE, MERGE_THRESHOLD, score, similarity
 
 #: Monday 8 May 2023, 13:56: the anchor for every relative date below.
 TS = datetime(2023, 5, 8, 13, 56)
@@ -424,6 +425,23 @@ FLAGS = [
 def test_wording_flags(utterance: str, hedged: bool, emphatic: bool, temporary: bool):
     (c,) = extract(utterance)[0]
     assert (c.hedged, c.emphatic, c.temporary) == (hedged, emphatic, temporary)
+
+
+#: A reviewer's lines typed on macOS/iOS, with U+2019 for the apostrophe (issue #11): they
+#: were stored as first-person episodes ("I’m allergic to penicillin.") instead of facts.
+CURLY = [
+    ("I’m allergic to penicillin.", "constraint", "Is allergic to penicillin."),
+    ("I’ve been running every morning.", "habit", "Has been running every morning."),
+    ("I’d rather take the train than fly.", "preference", "Would rather take the train than fly."),
+]
+
+
+@pytest.mark.parametrize(("utterance", "type_", "text"), CURLY, ids=[c[0] for c in CURLY])
+def test_a_curly_apostrophe_reads_as_a_straight_one(utterance: str, type_: str, text: str):
+    (c,) = extract(utterance)[0]
+    (straight,) = extract(utterance.replace("’", "'"))[0]
+    assert (c.type.value, c.text) == (type_, text)
+    assert summary(c) == summary(straight)
 
 
 # --- what must not become a memory ------------------------------------------------------------
@@ -847,6 +865,29 @@ def test_after_a_statement_of_their_own_a_reference_keeps_that_statement():
     ]
 
 
+def test_a_reference_to_the_speakers_own_thing_is_resolved_from_their_statement():
+    # a reviewer's line (issue #11): "it" is the sushi of the clause before, so the habit is
+    # said outright, not stored as 'The user said: "I love sushi. I eat it every Friday..."'
+    (loves, eats), _ = extract("I love sushi and I eat it every Friday with my sister.")
+    assert (loves.type.value, loves.text) == ("preference", "Loves sushi.")
+    assert (eats.type.value, eats.text) == ("habit", "Eats sushi every Friday with their sister.")
+
+
+def test_a_reference_half_resolved_from_the_speakers_statement_keeps_the_statement():
+    # two "it"s and one resolved would read "recommend it if you have never heard jazz"
+    (_loves, kept), _ = extract("I love jazz and I recommend it if you have never heard it before.")
+    assert kept.text == (
+        'The user said: "I love jazz. I recommend it if you have never heard it before."'
+    )
+
+
+def test_a_reference_to_a_bare_noun_in_the_same_sentence_is_learned():
+    # "I love sushi and eat it every Friday." was skipped whole as a reference to nothing said
+    candidates, skipped = extract("I love sushi and eat it every Friday.")
+    assert [c.type.value for c in candidates] == ["preference"]
+    assert "sushi" in candidates[0].text and skipped == []
+
+
 @pytest.mark.parametrize(("before", "reply", "statement"), REPLIES, ids=[r[1] for r in REPLIES])
 def test_a_reply_that_needs_the_message_before_is_learned_with_it(before, reply, statement):
     candidates, _ = RuleExtractor().extract(
@@ -905,6 +946,33 @@ def test_facts_about_people_the_user_named_are_relationship_memories():
         ("relationship", "The user's advisor is Prof. Lindqvist."),
         ("relationship", "The user's son Theo is crazy about dinosaurs."),
         ("relationship", "The user's advisor Prof. Lindqvist wants their draft by Friday."),
+    ]
+
+
+def test_an_opener_or_another_word_for_naming_does_not_block_a_merge():
+    # a reviewer's lines (issue #11): "Just so you know," stayed in the statement, and
+    # "called" and "named" were two statements (66% alike), so neither merged
+    (neovim,), _ = extract("Just so you know, I prefer Neovim to VS Code.")
+    assert neovim.text == "Prefers Neovim to VS Code."
+    assert similarity(neovim.text, "Prefers Neovim over VS Code.") >= MERGE_THRESHOLD
+    assert differ(neovim.text, "Prefers Neovim over VS Code.") is None
+    (called,), _ = extract("I have a dog called Rex.")
+    (named,), _ = extract("I have a dog named Rex.")
+    assert called.text == named.text == "Has a dog named Rex."
+
+
+def test_children_a_household_names_are_the_users_people():
+    # a reviewer's lines (issue #11): the allergy was skipped as not about the speaker, and the
+    # kids line was an episode
+    messages = chat(
+        ("user", "We have two kids, Leo and Mia."),
+        ("assistant", "Ok."),
+        ("user", "Mia is allergic to sesame."),
+    )
+    candidates, _ = RuleExtractor().extract(messages, conversation_id="c")
+    assert [(c.type.value, c.text) for c in candidates] == [
+        ("relationship", "The user and others have two kids, Leo and Mia."),
+        ("relationship", "The user's child Mia is allergic to sesame."),
     ]
 
 

@@ -61,6 +61,9 @@ STATEMENTS = [
     ("Hi, I'm planning a trip to Japan.", ["I'm planning a trip to Japan."]),
     ("That's cool, I like jazz.", ["I like jazz."]),
     ("Actually, well, I live in Lisbon.", ["I live in Lisbon."]),
+    # a note to the listener that a fact follows (issue #11)
+    ("Just so you know, I prefer Neovim to VS Code.", ["I prefer Neovim to VS Code."]),
+    ("For the record, I live in Lisbon.", ["I live in Lisbon."]),
     # a tag question after a statement asks only for agreement; a question stays one
     ("Oh, and I started my own online clothing store last month, pretty cool, huh?",
      ["I started my own online clothing store last month, pretty cool"]),
@@ -125,3 +128,10 @@ def test_code_and_quoted_speech_are_removed_and_a_title_kept():
     assert "pip install" not in text and "quoted reply" not in text
     assert "never move" not in text and QUOTED_MARK in text
     assert '"The Wheel of Time"' in text
+
+
+def test_curly_apostrophes_read_as_straight_ones():
+    # how macOS and iOS type "I'm": the rules are written with "'"
+    assert clean("I’m allergic to penicillin; it’s ‘serious’.") == (
+        "I'm allergic to penicillin; it's 'serious'."
+    )

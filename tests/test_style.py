@@ -61,6 +61,10 @@ THIRD_PERSON = [
        "Sam is from California, so they're not used to the cold."),
     tp("I decided I needed a change, so I quit my job", "the user",
        "Decided they needed a change, so they quit their job."),
+    # one word for naming (issue #11): "called" and "named" are one statement; the verb stays
+    tp("I have a dog called Rex", "the user", "Has a dog named Rex."),
+    tp("I have a dog named Rex", "the user", "Has a dog named Rex."),
+    tp("I called Mom yesterday", "the user", "Called Mom yesterday."),
 ]
 # fmt: on
 

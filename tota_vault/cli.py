@@ -616,10 +616,18 @@ def _print_extract(
     counts = summary["counts"]
     verb = "Would store" if dry_run else "Stored"
     scope = f" in {len(reports)} conversations" if len(reports) > 1 else ""
+    # A sentence the extractor left out is skipped too, or "I love sushi and eat it every
+    # Friday." alone would read "0 skipped" with nothing stored.
+    from .extract.base import dropped_sentences
+
+    dropped = sum(dropped_sentences(report.skipped) for report in reports)
+    sentences = "sentence" if dropped == 1 else "sentences"
+    not_proposed = f" ({dropped} {sentences} not proposed)" if dropped else ""
     print(
         f"{verb} from {summary['messages']} messages{scope}: {counts['create']} created, "
         f"{counts['merge']} merged, {counts['supersede']} superseded, "
-        f"{counts['keep']} kept over a contradiction, {counts['skip']} skipped"
+        f"{counts['keep']} kept over a contradiction, {counts['skip'] + dropped} skipped"
+        f"{not_proposed}"
     )
     if summary["reflections"]:
         written = summary["reflections"]

@@ -233,6 +233,8 @@ def differ(a: str, b: str) -> str | None:
         return f"another name ({', '.join(only)})"
     if negated(a) != negated(b):
         return "the opposite (one says not)"
+    if _reversed(a, b, "user"):
+        return "the opposite (the two compared the other way round)"
     words_a, words_b = content_words(a), content_words(b)
     if words_a - words_b and words_b - words_a:
         return (
@@ -335,6 +337,11 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
         if not names(new) <= names(old):
             return None
         return Change("drop", "a plan given up")
+    moved = _moved(new, old, subject)
+    if moved is not None:
+        return moved
+    if _reversed(new, old, subject):
+        return Change("switch", "a preference reversed")
     new_values, old_values = _values(new_words), _values(old_words)
     # A date moved: said so ("pushed to"), or a new date with "now". (A number alone with
     # "now" is a measure, below: "Ran 10 km now" moves no date of "Ran 5 km on 7 May".)
@@ -418,9 +425,86 @@ def _named_switch(rest: str, instead: re.Match[str], old: str, subject: str) -> 
         return None
     if not replaced or not replaced <= said_before or not said_now - said_before:
         return None
-    if not (said_now & said_before) - replaced:
+    if not (said_now & said_before) - replaced and not _plan_renamed(rest, replaced, old):
         return None
     return Change("switch", "a change of mind")
+
+
+#: The words of a plan: "planning a family trip to Japan", "hoping to visit Rome".
+_PLAN = re.compile(
+    r"\b(?:plan|plans|planning|planned|going to|gonna|want|wants|wanted|hoping|hopes to|"
+    r"intend|intends|intending|thinking about|considering|looking forward to)\b",
+    re.I,
+)
+
+
+def _plan_renamed(rest: str, replaced: set[str], old: str) -> bool:
+    """Whether a decision puts one name in the place of the name a plan had ("Decided to go
+    to Korea instead of Japan" over "Is planning a family trip to Japan"): the two share no
+    word beside the names ("go" is no "trip"), but the value replaced is the old plan's
+    name, and the new statement names another."""
+    return bool(
+        _PLAN.search(old)
+        and replaced <= names(old)
+        and names(rest) - names(old)
+        and not _PLAN.search(rest)
+    )
+
+
+#: "Moved to Munich", "moved back to New York": a move to a named place.
+_MOVED_TO = re.compile(
+    r"\bmoved (?:back |away |over )?to (?P<place>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)"
+)
+#: Where someone lives, as a statement says it: "lives in Berlin", "is based in Leeds".
+_LIVES_IN = re.compile(
+    r"\b(?:lives|lived|is living|was living|is based|was based|resides|moved (?:back )?to)"
+    r"(?: in)? (?P<place>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)"
+)
+#: The words of living somewhere, removed before the rest of two statements is compared.
+_DWELLING_WORDS = frozenset({_normal(w) for w in "live lives lived living based resides".split()})
+
+
+def _moved(new: str, old: str, subject: str) -> Change | None:
+    """A move of someone to another place ("The user's sister Ana moved to Munich" over
+    "The user's sister Ana lives in Berlin"): the same person, by every other word, and
+    another place. (The speaker's own home is a slot of its own, `identity/location`; this
+    is a move of anyone else the speaker tells of.)"""
+    went, lived = _MOVED_TO.search(new), _LIVES_IN.search(old)
+    if went is None or lived is None:
+        return None
+    place_new = _sequence(went.group("place"), keep_prepositions=False, subject=subject)
+    place_old = _sequence(lived.group("place"), keep_prepositions=False, subject=subject)
+    if not place_new or set(place_new) & _DATE_WORDS or place_new == place_old:
+        return None  # "moved to April 30" is a date, and the same place is no move
+    who_new = content_words(new[: went.start()] + new[went.end() :])
+    who_old = content_words(old[: lived.start()] + old[lived.end() :]) - _DWELLING_WORDS
+    if not who_new or who_new != who_old:
+        return None
+    return Change("switch", "a move")
+
+
+#: A preference said as a comparison: "Prefers tabs over spaces", "would rather X than Y".
+_COMPARED = re.compile(
+    r"\b(?:prefers?|preferred|rather|likes? \w+ better)\b(?P<a>.+?)\b(?:over|to|than|"
+    r"rather than|instead of)\b(?P<b>.+?)\W*$",
+    re.I,
+)
+
+
+def _reversed(new: str, old: str, subject: str) -> bool:
+    """Whether two preferences compare the same two things the other way round ("Prefers
+    spaces over tabs" and "Prefers tabs over spaces"): the same words, opposite facts."""
+    a, b = _COMPARED.search(new), _COMPARED.search(old)
+    if a is None or b is None:
+        return False
+
+    def words(match: re.Match[str], group: str) -> list[str]:
+        return _sequence(match.group(group), keep_prepositions=False, subject=subject)
+
+    first, second = words(a, "a"), words(a, "b")
+    return bool(first and second and first != second) and (
+        first == words(b, "b") and second == words(b, "a")
+    )
 
 
 def _renumbered(new: str, old: str, subject: str) -> bool:

@@ -27,7 +27,7 @@ from typing import Protocol, runtime_checkable
 from ..model import Evidence, MemoryType
 from .messages import Message
 
-__all__ = ["Candidate", "Extractor", "Skip"]
+__all__ = ["Candidate", "Extractor", "Skip", "dropped_sentences", "role_message"]
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,23 @@ class Skip:
     text: str
     reason: str
     secret: str | None = None  # the kind, when what was skipped is a secret (never its value)
+
+
+def role_message(role: str) -> str:
+    """The reason an extractor skips a message no person wrote ("assistant message"): it is
+    no sentence of theirs left out, and `dropped_sentences` does not count it."""
+    return f"{role} message"
+
+
+_ROLE_MESSAGES = frozenset(role_message(r) for r in ("assistant", "system", "tool"))
+
+
+def dropped_sentences(skipped: Sequence[Skip]) -> int:
+    """How many of a person's sentences an extractor chose not to propose (a question, small
+    talk, a reference to something not said, a secret): what a summary counts as skipped
+    beside the candidates the pipeline skipped, so a message whose only sentence was dropped
+    does not read as "0 skipped"."""
+    return sum(1 for skip in skipped if skip.reason not in _ROLE_MESSAGES)
 
 
 @runtime_checkable

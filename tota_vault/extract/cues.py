@@ -321,7 +321,7 @@ CUES: tuple[Cue, ...] = (
         "relationship",
         T.RELATIONSHIP,
         rf"\bmy (?:(?:\w+|little|older|younger|big) )?"
-        rf"(?:{RELATIONS})\b|\bI(?:'m| am) (?:married|engaged|dating)\b|\bI have (?:\w+ )?"
+        rf"(?:{RELATIONS})\b|\bI(?:'m| am) (?:married|engaged|dating)\b|\b(?:I|we) have (?:\w+ )?"
         rf"(?:kids|children|sons|daughters|siblings|sisters|brothers|a son|a daughter|"
         rf"a sister|a brother|a dog|a cat|pets?)\b",
         0.75,

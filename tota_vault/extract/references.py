@@ -131,15 +131,59 @@ _NAMING = (
 )  # fmt: skip
 
 
+#: Kin a person says they have, then names: "We have two kids, Leo and Mia", "I have a
+#: daughter named Mia", "we have a son, Leo".
+_HAVE_NAMED = re.compile(
+    r"\b(?:I|we|We) have (?:a|an|one|two|three|four|five) (?:(?:little|young|grown) )?"
+    r"(kids|children|sons|daughters|son|daughter|child|baby|twins|boys|girls)"
+    r"(?:,| named| called)\s+([A-Z][\w'-]+)((?:, [A-Z][\w'-]+)*,? and [A-Z][\w'-]+)?"
+)
+#: How a statement names one of several: "The user's child Mia".
+_ONE_OF = {"kids": "child", "children": "child", "twins": "child", "boys": "son",
+           "girls": "daughter", "sons": "son", "daughters": "daughter"}  # fmt: skip
+
+
 def named_people(sentence: str) -> dict[str, str]:
-    """The people a sentence names as the speaker's: {"Theo": "son"}."""
+    """The people a sentence names as the speaker's: {"Theo": "son"}, and {"Leo": "child",
+    "Mia": "child"} for "We have two kids, Leo and Mia" (a household's children are the
+    speaker's as much as "my son Theo" is)."""
     found: dict[str, str] = {}
     for index, pattern in enumerate(_NAMING):
         for match in pattern.finditer(sentence):
             relation, name = match.groups() if index == 0 else match.groups()[::-1]
             if name.split()[-1] not in ("I", "My", "The", "We") and relation.islower():
                 found[name] = relation
+    for match in _HAVE_NAMED.finditer(sentence):
+        relation = _ONE_OF.get(match.group(1), match.group(1))
+        for name in [match.group(2), *re.findall(r"[A-Z][\w'-]+", match.group(3) or "")]:
+            found[name] = relation
     return found
+
+
+#: A thing of the speaker's as a sentence's subject: "My migration deadline is March 14".
+_OWN_SUBJECT = re.compile(
+    r"^[Mm]y ((?:[a-z][\w-]* ){0,2}[a-z][\w-]*) (?:is|was|are|were|has|had|got|gets|will|"
+    r"moved|changed)\b"
+)
+
+
+def owned_things(sentence: str) -> set[str]:
+    """The things a sentence names as the speaker's, as its subject: {"migration deadline"}."""
+    match = _OWN_SUBJECT.match(sentence)
+    return {match.group(1).lower()} if match else set()
+
+
+def resolve_owned(sentence: str, owned: set[str]) -> str:
+    """A sentence about "the" thing the speaker said was theirs, as theirs: "The migration
+    deadline moved to April 30." after "My migration deadline is March 14." is about their
+    deadline ("My migration deadline moved to April 30."), not someone else's."""
+    if not owned or not sentence.startswith("The "):
+        return sentence
+    head = sentence[4:].lower()
+    for thing in owned:
+        if head.startswith(thing) and not head[len(thing) : len(thing) + 1].isalnum():
+            return f"My {sentence[4:]}"
+    return sentence
 
 
 _RELATIVE = re.compile(

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ..model import Evidence, MemoryType
-from .base import Candidate, Skip
+from .base import Candidate, Skip, role_message
 from .chatter import (
     DANGLING,
     DEICTIC_SUBJECT,
@@ -61,10 +61,12 @@ from .references import (
     named_people,
     one_person,
     only_definite,
+    owned_things,
     question_of,
     quote_message,
     reply_context,
     resolve_from,
+    resolve_owned,
     resolve_person,
     resolve_reference,
     resolve_with_answer,
@@ -121,6 +123,7 @@ class _Turn:
     quote: str  # the note's quote: the message, after the one it answered
     first: int  # where this message's candidates start in the conversation's list
     theirs: dict[str, str]  # the people the speaker named as theirs: {"Theo": "son"}
+    owned: set[str] = field(default_factory=set)  # things they named as theirs: "my deadline"
     antecedent: str | None = None  # the last turn's sentence a reference can lean on
     question: str | None = None  # the antecedent, when it asked the speaker something
     answer: str | None = None  # a short answer with content, once seen ("" when none)
@@ -145,18 +148,20 @@ class RuleExtractor:
         previous: Message | None = None
         previous_text: str | None = None  # `previous`, cleaned and redacted, if it was a user's
         people: dict[str, dict[str, str]] = {}  # speaker -> {"Theo": "son"}, as they named them
+        owned: dict[str, set[str]] = {}  # speaker -> {"migration deadline"}, said as theirs
         for message in messages:
             replied_to, replied_text = previous, previous_text
             previous, previous_text = message, None
             if message.role != "user":
                 if message.content.strip():
                     skipped.append(
-                        Skip(message.id, message.content[:80], f"{message.role} message")
+                        Skip(message.id, message.content[:80], role_message(message.role))
                     )
                 continue
             content = self._redacted(message, skipped)
             previous_text = content.replace(QUOTED_MARK, " ")
             turn = self._turn(message, previous_text, replied_to, replied_text, people)
+            turn.owned = owned.setdefault(turn.subject, set())
             turn.first = len(candidates)
             for sentence in statements(content):
                 self._read(sentence, turn, candidates, skipped)
@@ -208,6 +213,8 @@ class RuleExtractor:
     ) -> None:
         """One sentence of a message: a candidate, kept with its antecedent, or a skip."""
         turn.theirs.update(named_people(sentence))
+        sentence = resolve_owned(sentence, turn.owned)
+        turn.owned.update(owned_things(sentence))
         resolved = resolve_person(sentence, turn.last_person)
         turn.last_person = one_person(sentence, turn.theirs)
         sentence = resolved
@@ -272,12 +279,16 @@ class RuleExtractor:
         own_thing = turn.said if turn.said and _HAS_A_THING.search(turn.said) else None
         if not own and turn.question is not None:  # "Neovim, always. I prefer it over ..."
             resolved = resolve_with_answer(turn.answer, sentence)
-        if resolved is None and not own:
+        if resolved is None:
             # the nearest sentence that names one thing: the message's own sentence before
-            # ("I've heard good things about Bake Off. I've never seen it."), then the last
-            # turn's sentence it answers, then anything the last turn named, if one thing
+            # ("I've heard good things about Bake Off. I've never seen it.", "I love sushi and
+            # I eat it every Friday", a statement of the speaker's own), then, unless they
+            # said one, the last turn's sentence it answers, then anything the last turn
+            # named, if one thing
             resolved = resolve_from(turn.said, sentence)
-            if resolved is None and own_thing is None and _passes_on(turn.said):
+            if own and resolved is not None and _IT.search(resolved):
+                resolved = None  # half resolved ("I recommend it if you never played X"): kept
+            if resolved is None and not own and own_thing is None and _passes_on(turn.said):
                 resolved = resolve_reference(turn.antecedent, sentence) or resolve_from(
                     turn.context, sentence
                 )
@@ -484,6 +495,10 @@ class RuleExtractor:
             days=tuple(days),
             timestamp=message.timestamp,
         )
+
+
+#: An "it" left in a sentence after one was resolved.
+_IT = re.compile(r"\bit\b", re.I)
 
 
 def _points_back(sentence: str) -> bool:

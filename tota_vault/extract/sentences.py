@@ -34,7 +34,10 @@ _FIRST_PERSON_HEAD = re.compile(r"^\s*(?:I|I'm|I've|I'd|I'll|My)\s")
 #: Words that open a spoken sentence and carry nothing: "Actually, I live in Lisbon".
 FILLER = re.compile(
     r"^(?:(?:actually|well|so|oh|anyway|anyways|btw|by the way|also|and|but|yeah|yes|um|uh|"
-    r"you know|honestly|basically|okay|ok|fyi|plus)\b[,!]?\s*|"
+    r"you know|honestly|basically|okay|ok|fyi|plus|"
+    # a note to the listener that a fact follows: "Just so you know, I prefer Neovim"
+    r"(?:just )?so you know|just to let you know|for the record|for your information|"
+    r"heads up)\b[,!:]?\s*|"
     # a discourse marker in the first person: "I have to say, ...", "I must admit (that) it
     # ..."; before a clause of its own (a subject after it), not "I have to say goodbye"
     r"I (?:have to|must|gotta|got to|need to) (?:say|admit|confess)(?:,\s*|\s*$|"
@@ -100,8 +103,17 @@ VERDICT = re.compile(
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=[A-Z0-9\"'(])|\n+")
 
 
+#: Curly single quotes, as macOS and iOS type an apostrophe ("I’m"), read as the straight one:
+#: every rule that reads a word ("I'm", "don't", "Ana's") is written with "'".
+_CURLY_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
+
+
 def clean(content: str) -> str:
-    text = _FENCED.sub(" ", content)
+    """The text of a message the rules read: apostrophes straightened, and code, block quotes
+    and quoted speech removed (a quoted title kept). Everything the rules match, the
+    message's sentences and the turn it replies to, passes through here."""
+    text = content.translate(_CURLY_APOSTROPHES)
+    text = _FENCED.sub(" ", text)
     text = _INLINE_CODE.sub(" ", text)
     text = _INDENTED.sub(" ", text)
     text = _BLOCKQUOTE.sub(" ", text)

@@ -129,6 +129,11 @@ def _they(match: re.Match[str]) -> str:
     return _THEY[match.group(0).lower()]
 
 
+#: "Called" naming what a noun phrase stands for ("a dog called Rex"), not the verb ("I called
+#: Mom"): after a determiner and its noun, before a name.
+_CALLED = re.compile(r"\b((?:a|an|the|their|his|her) (?:[\w-]+ ){0,2}[a-z][\w-]*) called (?=[A-Z])")
+
+
 def third_person(sentence: str, subject: str) -> str:
     """Rewrite a first-person sentence about `subject` ("Caroline", or "the user").
 
@@ -203,6 +208,8 @@ def third_person(sentence: str, subject: str) -> str:
     if text and text[-1] not in ".!?":
         text += "."
     text = re.sub(r"!+$", ".", text)
+    # One word for naming: "a dog called Rex" and "a dog named Rex" are one statement.
+    text = _CALLED.sub(r"\1 named ", text)
     text = re.sub("\ue000(\\d+)\ue001", lambda m: titles[int(m.group(1))], text)
     # A title that ends the sentence with its own "?" or "!" ends it: no period after it.
     return re.sub(r"(?<=[?!][\"”»])\.$", "", text)
