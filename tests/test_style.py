@@ -65,6 +65,16 @@ THIRD_PERSON = [
     tp("I have a dog called Rex", "the user", "Has a dog named Rex."),
     tp("I have a dog named Rex", "the user", "Has a dog named Rex."),
     tp("I called Mom yesterday", "the user", "Called Mom yesterday."),
+    # a second verb after "and" has the same subject (a user-style review: "Loves sushi and
+    # eat it every Friday."); a noun after "and" stays, and so does an infinitive's verb
+    tp("I love sushi and eat it every Friday", "the user", "Loves sushi and eats it every Friday."),
+    tp("I live in Porto and work at Acme", "the user", "Lives in Porto and works at Acme."),
+    tp("I love my dog and walk him daily", "Sam", "Sam loves their dog and walks him daily."),
+    tp("I play guitar and sing in a choir", "Sam", "Sam plays guitar and sings in a choir."),
+    tp("I love pizza and pasta with friends", "the user", "Loves pizza and pasta with friends."),
+    tp("I love hiking and camping", "the user", "Loves hiking and camping."),
+    tp("I want to travel and live in Paris", "the user", "Wants to travel and live in Paris."),
+    tp("I like tea and I drink it daily", "Sam", "Sam likes tea and they drink it daily."),
 ]
 # fmt: on
 

@@ -134,6 +134,27 @@ def _they(match: re.Match[str]) -> str:
 _CALLED = re.compile(r"\b((?:a|an|the|their|his|her) (?:[\w-]+ ){0,2}[a-z][\w-]*) called (?=[A-Z])")
 
 
+#: Verbs that a person's "I ... and <verb>" goes on with, in their base form. A word after
+#: "and" is taken for one of them only before what a verb takes (an object pronoun, an
+#: article or possessive, a preposition, a time): "loves pizza and pasta" has no verb, and
+#: "eat it", "work at Acme", "walk him", "sing in a choir" do.
+_AND_VERBS = (
+    "eat drink work live play sing walk run swim teach coach cook bake write read drive ride "
+    "study go watch visit travel volunteer help take make love like enjoy hate have own use "
+    "practice practise train paint draw dance hike climb bike cycle fish knit sew build fix "
+    "collect attend listen spend keep try want need plan hope call see meet care look feel "
+    "get give buy sell manage lead shop grow raise"
+).split()
+_SECOND_VERB = re.compile(
+    r"(\band (?:(?:also|then|often|usually|sometimes|always|still) )?)("
+    + "|".join(_AND_VERBS)
+    + r")\b(?= (?:it|him|her|them|us|a|an|the|my|their|his|its|at|in|on|to|for|with|from|"
+    r"every|each|daily|weekly|most|some|out|up|there|here|after|around|together)\b)"
+)
+
+_INFINITIVE = re.compile(r"\bto (?:" + "|".join(_AND_VERBS) + r")\b")
+
+
 def third_person(sentence: str, subject: str) -> str:
     """Rewrite a first-person sentence about `subject` ("Caroline", or "the user").
 
@@ -175,11 +196,20 @@ def third_person(sentence: str, subject: str) -> str:
     ]
     for pattern, repl in rules:
         text = re.sub(pattern, repl, text)
-    text = re.sub(
+    text, verbs = re.subn(
         r"\bI ((?:(?:" + "|".join(_ADVERBS) + r"|" + _LY_ADVERB + r") )*[\w']+)",
         lambda m: _verb_after_i(m, s, habitual),
         text,
     )
+    if verbs:
+        # "I love sushi and eat it every Friday": the second verb has the same subject. Not
+        # after an infinitive: in "wants to travel and live in Paris" it is the infinitive's.
+        def second(m: re.Match[str]) -> str:
+            if _INFINITIVE.search(text, 0, m.start()):
+                return m.group(0)
+            return m.group(1) + conjugate(m.group(2), habitual)
+
+        text = _SECOND_VERB.sub(second, text)
 
     text = re.sub(r"\bme\b", s if s != "the user" else "them", text)
     text = re.sub(r"\bMe\b", s, text)
