@@ -33,6 +33,8 @@ _CONTENT_WORD = re.compile(r"[a-zà-ÿ][a-zà-ÿ'-]{3,}")
 _BREAKS = frozenset('.!?:;"“”()[]')
 #: Capitalised words (a letter, then the characters of `text.WORD_RE`) in a run of spaces.
 _CAPITALISED_RUN = re.compile(r"[A-ZÀ-ÖØ-Þ][\w'’+-]*(?:[ \t]+[A-ZÀ-ÖØ-Þ][\w'’+-]*)*")
+#: The same, captured: `split` gives the text between the runs beside each run.
+_CAPITALISED_SPLIT = re.compile(f"({_CAPITALISED_RUN.pattern})")
 
 
 def named_entities(text: str, subject: str = "user") -> list[tuple[str, str]]:
@@ -47,9 +49,16 @@ def _named(text: str, subject: str) -> tuple[tuple[str, str], ...]:
     """`named_entities`, cached for the last statements read: `tota reflect` reads a name
     group's members' names to group them, to show the name and to title the group."""
     found: list[tuple[str, str]] = []
-    # Only the capitalised runs are looked at: most of a statement is lower case.
-    for match in _CAPITALISED_RUN.finditer(text):
-        found += _run_names(match.group(0), _sentence_start(text, match.start()), subject)
+    # Only the capitalised runs are looked at: most of a statement is lower case. One `split`
+    # gives each run (odd places) after the text before it (even places), so whether it opens
+    # a sentence is read from that text alone, with no slice of the statement for each run.
+    parts = _CAPITALISED_SPLIT.split(text)
+    for at in range(1, len(parts), 2):
+        run = parts[at]
+        if not _opens(parts[at - 1], at == 1):
+            found += _run_names(run, False, subject)
+        elif " " in run or "\t" in run:  # a sentence's first word alone names nothing
+            found += _run_names(run, True, subject)
     return tuple(found)
 
 
@@ -77,13 +86,17 @@ def _run_names(run: str, opens: bool, subject: str) -> tuple[tuple[str, str], ..
     return tuple(found)
 
 
-def _sentence_start(text: str, at: int) -> bool:
-    """Whether the word at `at` opens a sentence, a quote or an aside (after " - ")."""
-    before = text[:at].rstrip()
+def _opens(between: str, first: bool) -> bool:
+    """Whether a capitalised run opens a sentence, a quote or an aside (after " - "), from
+    the text `between` it and the run before it (the `first` run: the text before it).
+
+    Only whitespace between two runs: the one before ends in a word's character, never a
+    break. A dash alone between them follows that word's character, never a space."""
+    before = between.rstrip()
     if not before:
-        return True
+        return first
     last = before[-1]
-    return last in _BREAKS or (last in "-–—" and before[:-1].endswith(" "))
+    return last in _BREAKS or (last in "-–—" and before[-2:-1] == " ")
 
 
 def _possessive(word: str) -> str:
@@ -135,10 +148,12 @@ def _token(raw: str) -> tuple[str, bool, str | None] | None:
     return lower, word[:1].isupper(), _fold(lower) if content else None
 
 
+@functools.lru_cache(maxsize=1 << 10)
 def _tokens(text: str) -> tuple[tuple[str, bool, str | None], ...]:
     """A statement's `_token`s in order, the matches of only apostrophes and hyphens left
     out: read in one call (`map`), not a call per word, as titling reads every member's
-    every word (issue #15)."""
+    every word (issue #15). Cached for the last statements read: a member of a slot's
+    reflection is titled again in its topic's, a subject's reflections one after another."""
     return tuple(filter(None, map(_token, WORD_RE.findall(text))))
 
 
