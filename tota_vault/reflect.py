@@ -54,7 +54,6 @@ from .files import atomic_write, read_file
 from .index import GROUP_COLUMNS, STATEMENT_COLUMNS
 from .model import Evidence, Memory, MemoryType, Status, new_id, parse_date
 from .rows import MemoryRow
-from .seal import SealState, render_sealed, seal_state
 from .themes import derive_title, named_entities
 from .topics import TOPIC_TAG, topics_of
 
@@ -100,6 +99,11 @@ class Member(NamedTuple):
     key: str | None
     topics: tuple[str, ...]
     names: tuple[str, ...] = ()
+
+
+#: `Member(*fields)` without its Python-level `__new__` (every field given): `member_of` makes
+#: one for each memory of the vault (issue #15).
+_member: Callable[[tuple[Any, ...]], Member] = functools.partial(tuple.__new__, Member)
 
 
 @dataclass(frozen=True)
@@ -211,12 +215,12 @@ def member_of(
     who = intern(subject or "user")
     slot = intern(key) if key else None
     if topics:
-        return Member(path, who, float(confidence or 0.0), slot, _shared(topics))
+        return _member((path, who, float(confidence or 0.0), slot, _shared(topics), ()))
     topics = _shared(tuple(TOPIC_TAG + t for t in topics_of(text or "")))
     names: tuple[str, ...] = ()
     if not topics:
         names = tuple(sorted({folded for folded, _ in named_entities(text or "", who)}))
-    return Member(path, who, float(confidence or 0.0), slot, topics, names)
+    return _member((path, who, float(confidence or 0.0), slot, topics, names))
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -433,7 +437,7 @@ _LINK = re.compile(r"\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]")
 def linked_titles(body: str, *, fold: bool = True) -> set[str]:
     """The note titles a body links to (`[[Title]]`, `[[Title|shown]]`), case-folded unless
     `fold` is False. Pure."""
-    titles = {m.group(1).strip() for m in _LINK.finditer(body)}
+    titles = {title.strip() for title in _LINK.findall(body)}  # its one group: the title
     return {t.casefold() for t in titles} if fold else titles
 
 
@@ -635,6 +639,10 @@ def _update(
     dry_run: bool,
     at: datetime,
 ) -> None:
+    # Imported here: the seal reads notes through frontmatter and YAML, which a dry run
+    # that finds no reflection of tota's to compare never needs (issue #15).
+    from .seal import SealState, render_sealed, seal_state
+
     created = parse_date(current.created) if current.created else None
     memory = reflection_memory(group, at, memory_id=current.memory_id, created=created)
     same = (
