@@ -54,7 +54,7 @@ from .files import atomic_write, read_file
 from .index import GROUP_COLUMNS, STATEMENT_COLUMNS
 from .model import Evidence, Memory, MemoryType, Status, new_id, parse_date
 from .rows import MemoryRow
-from .themes import derive_title, named_entities
+from .themes import derive_title, named_entities, written_as
 from .topics import TOPIC_TAG, topics_of
 
 if TYPE_CHECKING:
@@ -358,15 +358,9 @@ def _with_display(group: Group) -> Group:
     """A name group shows its name as the members write it ("Ferrovia Labs")."""
     if group.theme.startswith(TOPIC_TAG) or "/" in group.theme:
         return group
-    written = Counter(
-        surface
-        for row in group.members
-        for folded, surface in named_entities(row.text, group.subject)
-        if folded == group.theme
-    )
-    if not written:
+    display = written_as(group.theme, group.subject, (row.text for row in group.members))
+    if display is None:
         return group
-    display = min(written, key=lambda s: (-written[s], s))
     return Group(group.subject, group.theme, group.members, display)
 
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .text import CUE_WORDS, REFLECTION_STOP, STOPWORDS, WORD_RE, stem
 from .topics import TOPIC_TAG, topics_of_word
 
-__all__ = ["derive_title", "named_entities"]
+__all__ = ["derive_title", "named_entities", "written_as"]
 
 #: Month and day names, and adverb and past forms, name no area of a life ("august",
 #: "decided", "really"); nor do the words tota frames a quoted answer with.
@@ -42,6 +42,17 @@ def named_entities(text: str, subject: str = "user") -> list[tuple[str, str]]:
     inside a sentence ("Ferrovia Labs", "Lisbon"), not the first word of a sentence or quote
     (capitalised by grammar), not the subject's own name, not a date word. Pure."""
     return list(_named(text, subject))
+
+
+def written_as(name: str, subject: str, texts: Iterable[str]) -> str | None:
+    """How `texts` most often write the name folded as `name` ("Ferrovia Labs" for "ferrovia
+    labs"; the first in sort order among equals), None when none names it. Pure."""
+    written: dict[str, int] = {}
+    for text in texts:
+        for folded, surface in _named(text, subject):
+            if folded == name:
+                written[surface] = written.get(surface, 0) + 1
+    return min(written, key=lambda s: (-written[s], s)) if written else None
 
 
 @functools.lru_cache(maxsize=1 << 10)
