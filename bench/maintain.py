@@ -1,6 +1,7 @@
 """Maintenance against the same vault: `tota decay` and `tota reflect` beside a no-change sync.
 
     python -m bench.maintain --size 100000 --runs 3
+    python -m bench.maintain --size 100000 --runs 5 --apply-runs 0 --code AFTER --against BEFORE
 
 The generated vault (bench.gen_vault, seed 7) is copied to the work folder and synced once,
 untimed. Then every figure is one child process (`python -c`, the same interpreter), so each
@@ -20,7 +21,10 @@ them. Each child times its call (wall, `perf_counter`; CPU, its own user + syste
 opening the vault, and the figures are the medians' ratios to the sync's. Decay is judged at a
 fixed moment (`--now`) so the stale set is the same in every run. `--code DIR` measures the
 `tota_vault` package found in DIR instead (a checkout of an earlier commit, for a before and
-after). Results go to stdout as a Markdown table and to bench/out/maintain-<size>.json.
+after); `--against DIR` runs another checkout's dry jobs in the same rounds, on the same copy,
+so a before and after are interleaved in one session (their figures under "against", each
+ratio to that code's own sync). Results go to stdout as a Markdown table and to
+bench/out/maintain-<size>.json.
 """
 
 from __future__ import annotations
