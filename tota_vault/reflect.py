@@ -230,8 +230,9 @@ def _shared(topics: tuple[str, ...]) -> tuple[str, ...]:
 
 
 #: A `topic/` tag in the index's space-separated column: one that starts a tag (`str.split`'s
-#: whitespace is `\s`'s).
-_COLUMN_TOPIC = re.compile(r"(?<!\S)" + re.escape(TOPIC_TAG) + r"\S*")
+#: whitespace is `\s`'s), found as the literal first and then not after a non-space (so `re`
+#: scans for the literal, where a look-behind first is tried at every character).
+_COLUMN_TOPIC = re.compile(re.escape(TOPIC_TAG) + r"(?<!\S" + re.escape(TOPIC_TAG) + r")\S*")
 
 
 def _column_topics(tags: str) -> tuple[str, ...]:
