@@ -1,6 +1,7 @@
 """Maintenance against the same vault: `tota decay` and `tota reflect` beside a no-change sync.
 
     python -m bench.maintain --size 100000 --runs 3
+    python -m bench.maintain --size 100000 --runs 5 --apply-runs 0 --code AFTER --against BEFORE
 
 The generated vault (bench.gen_vault, seed 7) is copied to the work folder and synced once,
 untimed. Then every figure is one child process (`python -c`, the same interpreter), so each
@@ -20,7 +21,10 @@ them. Each child times its call (wall, `perf_counter`; CPU, its own user + syste
 opening the vault, and the figures are the medians' ratios to the sync's. Decay is judged at a
 fixed moment (`--now`) so the stale set is the same in every run. `--code DIR` measures the
 `tota_vault` package found in DIR instead (a checkout of an earlier commit, for a before and
-after). Results go to stdout as a Markdown table and to bench/out/maintain-<size>.json.
+after); `--against DIR` runs another checkout's dry jobs in the same rounds, on the same copy,
+so a before and after are interleaved in one session (their figures under "against", each
+ratio to that code's own sync). Results go to stdout as a Markdown table and to
+bench/out/maintain-<size>.json.
 """
 
 from __future__ import annotations
@@ -126,25 +130,52 @@ def fresh_copy(synced: Path, target: Path) -> Path:
 
 def bench(args: Any) -> dict[str, Any]:
     code = args.code.resolve() if args.code else None
+    against = args.against.resolve() if args.against else None
     vault = prepare(args.size, args.work, _kit.SEED, code)
-    runs: dict[str, list[dict[str, Any]]] = {"sync": [], "decay": [], "reflect": []}
+    dry = ("sync", "decay", "reflect")
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in dry}
+    before: dict[str, list[dict[str, Any]]] = {name: [] for name in dry}
 
-    def job(name: str) -> Any:
+    def job(name: str, into: dict[str, list[dict[str, Any]]], where: Path | None) -> Any:
         def run() -> float:
-            figures = measure(name, vault, args.now, code)
-            runs[name].append(figures)
+            figures = measure(name, vault, args.now, where)
+            into[name].append(figures)
             return figures["wall_s"]
 
         return run
 
+    jobs = {name: job(name, runs, code) for name in dry}
+    if against is not None:  # the other code's jobs in the same rounds, on the same copy
+        jobs.update({f"against-{name}": job(name, before, against) for name in dry})
     load_before = _kit.machine()["load_average_1min"]
-    _kit.interleave(args.runs, {name: job(name) for name in runs})
+    _kit.interleave(args.runs, jobs)
     runs["decay-apply"] = []
     for n in range(args.apply_runs):
         _kit.log(f"decay --apply on a fresh copy ({n + 1}/{args.apply_runs})")
         copy = fresh_copy(vault, args.work / f"maintain-apply-{args.size}")
         runs["decay-apply"].append(measure("decay-apply", copy, args.now, code))
         shutil.rmtree(copy)
+    result = {
+        "size": args.size,
+        "now": args.now,
+        "code": str(code) if code else "this checkout",
+        "measured_module": runs["sync"][0]["code"],  # the tota_vault the children imported
+        "load_average_1min_before": load_before,
+        "load_average_1min_after": _kit.machine()["load_average_1min"],
+        "figures": summary(runs),
+        "targets": {"time_ratio": TARGET_TIME_RATIO, "rss_ratio": TARGET_RSS_RATIO},
+    }
+    if against is not None:
+        result["against"] = {
+            "code": str(against),
+            "measured_module": before["sync"][0]["code"],
+            "figures": summary(before),
+        }
+    return result
+
+
+def summary(runs: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """Each job's medians and their ratios to the no-change sync's (of the same code)."""
     base = {k: statistics.median(f[k] for f in runs["sync"]) for k in ("wall_s", "cpu_s", "rss_mb")}
     figures = {}
     for name, values in runs.items():
@@ -161,17 +192,9 @@ def bench(args: Any) -> dict[str, Any]:
             "cpu_ratio": _kit.ratio(med["cpu_s"], base["cpu_s"]) if base["cpu_s"] > 0 else None,
             "rss_ratio": _kit.ratio(med["rss_mb"], base["rss_mb"]),
             "all_wall_s": [round(f["wall_s"], 3) for f in values],
+            "all_cpu_s": [round(f["cpu_s"], 3) for f in values],
         }
-    return {
-        "size": args.size,
-        "now": args.now,
-        "code": str(code) if code else "this checkout",
-        "measured_module": runs["sync"][0]["code"],  # the tota_vault the children imported
-        "load_average_1min_before": load_before,
-        "load_average_1min_after": _kit.machine()["load_average_1min"],
-        "figures": figures,
-        "targets": {"time_ratio": TARGET_TIME_RATIO, "rss_ratio": TARGET_RSS_RATIO},
-    }
+    return figures
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -181,6 +204,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--apply-runs", type=int, default=1, help="runs of decay --apply")
     p.add_argument("--now", default=NOW, help="the moment decay is judged at (ISO)")
     p.add_argument("--code", type=Path, help="a folder holding the tota_vault to measure")
+    p.add_argument(
+        "--against",
+        type=Path,
+        help="another folder's tota_vault, its dry jobs in the same rounds (a before and after)",
+    )
     args = p.parse_args(argv)
     datetime.fromisoformat(args.now)  # a bad --now fails here, not in every child
     result = bench(args)
@@ -190,12 +218,17 @@ def main(argv: list[str] | None = None) -> int:
         "reflect": "`tota reflect --dry-run`",
         "decay-apply": "`tota decay --apply`",
     }
+    measured = [("", result["figures"])]
+    if "against" in result:
+        measured.append(("against: ", result["against"]["figures"]))
     rows = [
-        (label[name], f["count"], f"{f['wall_s']:.2f} s", f"{f['wall_ratio']:.2f}×",
-         f"{f['cpu_s']:.2f} s", f"{f['rss_mb']:.0f} MB", f"{f['rss_ratio']:.2f}×")
-        for name, f in result["figures"].items()
+        (prefix + label[name], f["count"], f"{f['wall_s']:.2f} s", f"{f['wall_ratio']:.2f}×",
+         f"{f['cpu_s']:.2f} s", f"{f['cpu_ratio'] or 0:.2f}×", f"{f['rss_mb']:.0f} MB",
+         f"{f['rss_ratio']:.2f}×")
+        for prefix, figures in measured
+        for name, f in figures.items()
     ]  # fmt: skip
-    header = ["job", "found", "wall", "÷ sync", "CPU", "peak RSS", "÷ sync"]
+    header = ["job", "found", "wall", "÷ sync", "CPU", "÷ sync", "peak RSS", "÷ sync"]
     print(_kit.table(header, rows))
     _kit.write_result(args.out, f"maintain-{args.size}", result)
     return 0

@@ -386,6 +386,20 @@ def test_maintain_runs(work, tmp_path, capsys):
     assert not (work / f"vault-{SMALL}" / ".tota").exists()  # the vault left as generated
 
 
+@pytest.mark.slow  # a child process per job: most of it is interpreter starts
+def test_maintain_measures_another_code_in_the_same_rounds(work, tmp_path, capsys):
+    _run("maintain", work, tmp_path, "--size", str(SMALL), "--runs", "1", "--apply-runs", "0",
+         "--against", str(ROOT))  # fmt: skip
+    data = json.loads((tmp_path / f"maintain-{SMALL}.json").read_text())
+    assert set(data["figures"]) == set(data["against"]["figures"]) == {"sync", "decay", "reflect"}
+    against = data["against"]["figures"]
+    assert data["against"]["measured_module"].startswith(str(ROOT))
+    # The same vault: the same counts, each ratio to its own code's sync.
+    assert all(against[job]["count"] == data["figures"][job]["count"] for job in against)
+    assert against["sync"]["wall_ratio"] == 1.0
+    assert "| against: `tota reflect --dry-run` |" in capsys.readouterr().out
+
+
 def test_dryrun_runs_and_holds_the_prediction_to_the_real_run(tmp_path, capsys):
     assert bench_main(["dryrun", "--out", str(tmp_path), "--messages", "40"]) == 0
     (figures,) = json.loads((tmp_path / "dryrun.json").read_text())["sizes"].values()

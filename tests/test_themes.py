@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tota_vault.themes import derive_title, named_entities
+from tota_vault.themes import derive_title, named_entities, written_as
 
 
 @pytest.mark.parametrize(
@@ -75,3 +75,11 @@ def test_the_same_statement_names_differently_for_each_subject():
     # A run that opens a sentence loses its first word; the same run inside one does not.
     assert named_entities("Caroline Reyes called.") == [("reyes", "Reyes")]
     assert named_entities("Called Caroline Reyes.") == [("caroline reyes", "Caroline Reyes")]
+
+
+def test_a_name_is_shown_as_most_of_the_statements_write_it():
+    texts = ["Works at Ferrovia Labs.", "Left FERROVIA LABS early.", "Joined Ferrovia Labs in May."]
+    assert written_as("ferrovia labs", "user", texts) == "Ferrovia Labs"
+    # Among forms written as often, the first in sort order; a name none writes: None.
+    assert written_as("ferrovia labs", "user", texts[:2]) == "FERROVIA LABS"
+    assert written_as("lisbon", "user", texts) is None

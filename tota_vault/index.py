@@ -1135,6 +1135,22 @@ class Index:
         """Every active reflection note (tota's and a person's), with its body for its links."""
         return memory_rows(self._conn.execute(REFLECTIONS))
 
+    def tota_reflection_rows(self) -> list[MemoryRow]:
+        """tota's own active reflections (a `reflection/...` key), whole but for History."""
+        return self._plain_rows(TOTA_REFLECTIONS)
+
+    def person_reflection_links(self) -> list[MemoryRow]:
+        """Path, subject, key and body of every other active reflection (a person's): what
+        `reflect.covers_of` reads of them."""
+        return self._plain_rows(PERSON_REFLECTION_LINKS)
+
+    def _plain_rows(self, sql: str) -> list[MemoryRow]:
+        """A statement's rows read as plain tuples and made into rows by one plan."""
+        cursor = self._conn.cursor()
+        cursor.row_factory = None
+        rows = cursor.execute(sql).fetchall()
+        return list(map(row_maker(cursor), rows)) if rows else []
+
     def reflection_by_key(self, key: str, subject: str) -> MemoryRow | None:
         """tota's reflection with this identity (`reflect.Group.key`), or None."""
         row = self._conn.execute(REFLECTION_BY_KEY, (key, subject)).fetchone()
@@ -1293,6 +1309,23 @@ REFLECTIONS = """
 SELECT path, title, text, body, subject, key, confidence, evidence, sources, created, updated,
        memory_id
 FROM notes WHERE error IS NULL AND type = 'reflection' AND status = 'active' ORDER BY path
+"""
+#: `tota reflect` reads the two kinds apart: tota's own whole (a plan is compared with it),
+#: and of a person's only what a cover needs, the links in its body (a vault may hold
+#: thousands; issue #15). tota's key starts `reflection/`, as `reflect.covers_of` reads it
+#: (case and all: `substr`, not `LIKE`).
+TOTA_REFLECTIONS = """
+SELECT path, title, text, body, subject, key, confidence, evidence, sources, created, updated,
+       memory_id
+FROM notes WHERE error IS NULL AND type = 'reflection' AND status = 'active'
+  AND substr(key, 1, 11) = 'reflection/'
+ORDER BY path
+"""
+PERSON_REFLECTION_LINKS = """
+SELECT path, subject, key, body
+FROM notes WHERE error IS NULL AND type = 'reflection' AND status = 'active'
+  AND (key IS NULL OR substr(key, 1, 11) != 'reflection/')
+ORDER BY path
 """
 REFLECTION_BY_KEY = """
 SELECT path, title, text, body, subject, key, confidence, evidence, sources, created, updated,

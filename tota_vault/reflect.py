@@ -39,7 +39,6 @@ titles and statements, and the rest of their rows only for a reflection it write
 from __future__ import annotations
 
 import functools
-import heapq
 import json
 import re
 from collections import Counter
@@ -47,6 +46,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import chain, starmap
+from operator import attrgetter
 from sys import intern
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -54,8 +54,7 @@ from .files import atomic_write, read_file
 from .index import GROUP_COLUMNS, STATEMENT_COLUMNS
 from .model import Evidence, Memory, MemoryType, Status, new_id, parse_date
 from .rows import MemoryRow
-from .seal import SealState, render_sealed, seal_state
-from .themes import derive_title, named_entities
+from .themes import derive_title, named_entities, written_as
 from .topics import TOPIC_TAG, topics_of
 
 if TYPE_CHECKING:
@@ -100,6 +99,11 @@ class Member(NamedTuple):
     key: str | None
     topics: tuple[str, ...]
     names: tuple[str, ...] = ()
+
+
+#: `Member(*fields)` without its Python-level `__new__` (every field given): `member_of` makes
+#: one for each memory of the vault (issue #15).
+_member: Callable[[tuple[Any, ...]], Member] = functools.partial(tuple.__new__, Member)
 
 
 @dataclass(frozen=True)
@@ -211,12 +215,12 @@ def member_of(
     who = intern(subject or "user")
     slot = intern(key) if key else None
     if topics:
-        return Member(path, who, float(confidence or 0.0), slot, _shared(topics))
+        return _member((path, who, float(confidence or 0.0), slot, _shared(topics), ()))
     topics = _shared(tuple(TOPIC_TAG + t for t in topics_of(text or "")))
     names: tuple[str, ...] = ()
     if not topics:
         names = tuple(sorted({folded for folded, _ in named_entities(text or "", who)}))
-    return Member(path, who, float(confidence or 0.0), slot, topics, names)
+    return _member((path, who, float(confidence or 0.0), slot, topics, names))
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -226,8 +230,9 @@ def _shared(topics: tuple[str, ...]) -> tuple[str, ...]:
 
 
 #: A `topic/` tag in the index's space-separated column: one that starts a tag (`str.split`'s
-#: whitespace is `\s`'s).
-_COLUMN_TOPIC = re.compile(r"(?<!\S)" + re.escape(TOPIC_TAG) + r"\S*")
+#: whitespace is `\s`'s), found as the literal first and then not after a non-space (so `re`
+#: scans for the literal, where a look-behind first is tried at every character).
+_COLUMN_TOPIC = re.compile(re.escape(TOPIC_TAG) + r"(?<!\S" + re.escape(TOPIC_TAG) + r")\S*")
 
 
 def _column_topics(tags: str) -> tuple[str, ...]:
@@ -292,7 +297,7 @@ def _subject_plans(
         for theme in sorted(buckets):
             if len(buckets[theme]) >= min_members:
                 plans.append(Plan(subject, theme, _top(buckets[theme], max_members)))
-                taken.update([m.path for m in buckets[theme]])
+                taken.update(map(_PATH, buckets[theme]))
     rest = [m for m in members if m.names and m.path not in taken]
     ceiling = max(max_members, int(len(members) * MAX_SHARE))
     df = Counter(chain.from_iterable(m.names for m in rest))
@@ -319,10 +324,17 @@ def _bucket(
     return buckets
 
 
+_PATH = attrgetter("path")
+_CONFIDENCE = attrgetter("confidence")
+
+
 def _top(members: list[Member], limit: int) -> tuple[str, ...]:
-    """The `limit` most confident members' paths, in path order."""
-    ranked = heapq.nsmallest(limit, members, key=lambda m: (-m.confidence, m.path))
-    return tuple(sorted(m.path for m in ranked))
+    """The `limit` most confident members' paths (the first paths among equals), in path
+    order. Two sorts in C, by path and then (stably) by confidence, most first: a topic's
+    bucket holds hundreds of members, and a key made in Python for each cost more."""
+    if len(members) > limit:
+        members = sorted(sorted(members, key=_PATH), key=_CONFIDENCE, reverse=True)[:limit]
+    return tuple(sorted(map(_PATH, members)))
 
 
 def plan_reflections(
@@ -347,15 +359,9 @@ def _with_display(group: Group) -> Group:
     """A name group shows its name as the members write it ("Ferrovia Labs")."""
     if group.theme.startswith(TOPIC_TAG) or "/" in group.theme:
         return group
-    written = Counter(
-        surface
-        for row in group.members
-        for folded, surface in named_entities(row.text, group.subject)
-        if folded == group.theme
-    )
-    if not written:
+    display = written_as(group.theme, group.subject, (row.text for row in group.members))
+    if display is None:
         return group
-    display = min(written, key=lambda s: (-written[s], s))
     return Group(group.subject, group.theme, group.members, display)
 
 
@@ -433,7 +439,7 @@ _LINK = re.compile(r"\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]")
 def linked_titles(body: str, *, fold: bool = True) -> set[str]:
     """The note titles a body links to (`[[Title]]`, `[[Title|shown]]`), case-folded unless
     `fold` is False. Pure."""
-    titles = {m.group(1).strip() for m in _LINK.finditer(body)}
+    titles = {title.strip() for title in _LINK.findall(body)}  # its one group: the title
     return {t.casefold() for t in titles} if fold else titles
 
 
@@ -569,12 +575,9 @@ def _write_plans(
     if not plans:
         return report
     index = store.index
-    reflections = index.reflection_rows()
-    covers = covers_of(reflections)
+    covers = covers_of(index.person_reflection_links())
     existing: dict[tuple[str | None, str], MemoryRow] = {
-        (r.key, r.subject or "user"): r
-        for r in reflections
-        if (r.key or "").startswith("reflection/")
+        (r.key, r.subject or "user"): r for r in index.tota_reflection_rows()
     }
     with store.batch():
         for chunk in _chunks(plans, 200):
@@ -635,6 +638,10 @@ def _update(
     dry_run: bool,
     at: datetime,
 ) -> None:
+    # Imported here: the seal reads notes through frontmatter and YAML, which a dry run
+    # that finds no reflection of tota's to compare never needs (issue #15).
+    from .seal import SealState, render_sealed, seal_state
+
     created = parse_date(current.created) if current.created else None
     memory = reflection_memory(group, at, memory_id=current.memory_id, created=created)
     same = (

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from .text import CUE_WORDS, REFLECTION_STOP, STOPWORDS, WORD_RE, stem
 from .topics import TOPIC_TAG, topics_of_word
 
-__all__ = ["derive_title", "named_entities"]
+__all__ = ["derive_title", "named_entities", "written_as"]
 
 #: Month and day names, and adverb and past forms, name no area of a life ("august",
 #: "decided", "really"); nor do the words tota frames a quoted answer with.
@@ -33,6 +33,8 @@ _CONTENT_WORD = re.compile(r"[a-zà-ÿ][a-zà-ÿ'-]{3,}")
 _BREAKS = frozenset('.!?:;"“”()[]')
 #: Capitalised words (a letter, then the characters of `text.WORD_RE`) in a run of spaces.
 _CAPITALISED_RUN = re.compile(r"[A-ZÀ-ÖØ-Þ][\w'’+-]*(?:[ \t]+[A-ZÀ-ÖØ-Þ][\w'’+-]*)*")
+#: The same, captured: `split` gives the text between the runs beside each run.
+_CAPITALISED_SPLIT = re.compile(f"({_CAPITALISED_RUN.pattern})")
 
 
 def named_entities(text: str, subject: str = "user") -> list[tuple[str, str]]:
@@ -42,14 +44,32 @@ def named_entities(text: str, subject: str = "user") -> list[tuple[str, str]]:
     return list(_named(text, subject))
 
 
+def written_as(name: str, subject: str, texts: Iterable[str]) -> str | None:
+    """How `texts` most often write the name folded as `name` ("Ferrovia Labs" for "ferrovia
+    labs"; the first in sort order among equals), None when none names it. Pure."""
+    written: dict[str, int] = {}
+    for text in texts:
+        for folded, surface in _named(text, subject):
+            if folded == name:
+                written[surface] = written.get(surface, 0) + 1
+    return min(written, key=lambda s: (-written[s], s)) if written else None
+
+
 @functools.lru_cache(maxsize=1 << 10)
 def _named(text: str, subject: str) -> tuple[tuple[str, str], ...]:
     """`named_entities`, cached for the last statements read: `tota reflect` reads a name
     group's members' names to group them, to show the name and to title the group."""
     found: list[tuple[str, str]] = []
-    # Only the capitalised runs are looked at: most of a statement is lower case.
-    for match in _CAPITALISED_RUN.finditer(text):
-        found += _run_names(match.group(0), _sentence_start(text, match.start()), subject)
+    # Only the capitalised runs are looked at: most of a statement is lower case. One `split`
+    # gives each run (odd places) after the text before it (even places), so whether it opens
+    # a sentence is read from that text alone, with no slice of the statement for each run.
+    parts = _CAPITALISED_SPLIT.split(text)
+    for at in range(1, len(parts), 2):
+        run = parts[at]
+        if not _opens(parts[at - 1], at == 1):
+            found += _run_names(run, False, subject)
+        elif " " in run or "\t" in run:  # a sentence's first word alone names nothing
+            found += _run_names(run, True, subject)
     return tuple(found)
 
 
@@ -77,13 +97,17 @@ def _run_names(run: str, opens: bool, subject: str) -> tuple[tuple[str, str], ..
     return tuple(found)
 
 
-def _sentence_start(text: str, at: int) -> bool:
-    """Whether the word at `at` opens a sentence, a quote or an aside (after " - ")."""
-    before = text[:at].rstrip()
+def _opens(between: str, first: bool) -> bool:
+    """Whether a capitalised run opens a sentence, a quote or an aside (after " - "), from
+    the text `between` it and the run before it (the `first` run: the text before it).
+
+    Only whitespace between two runs: the one before ends in a word's character, never a
+    break. A dash alone between them follows that word's character, never a space."""
+    before = between.rstrip()
     if not before:
-        return True
+        return first
     last = before[-1]
-    return last in _BREAKS or (last in "-–—" and before[:-1].endswith(" "))
+    return last in _BREAKS or (last in "-–—" and before[-2:-1] == " ")
 
 
 def _possessive(word: str) -> str:
@@ -102,17 +126,27 @@ def _fold(word: str) -> str:
     return base
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class _Term:
     """A word or name the members share: who carries it, how they write it (each form and
     how often), and what follows it in each statement (to tell a phrase, "mental health",
-    from two words)."""
+    from two words).
 
-    carriers: set[str] = field(default_factory=set)
-    forms: dict[str, int] = field(default_factory=dict)
-    is_name: bool = False
-    in_topic: bool = False
-    next_words: set[tuple[str, str]] = field(default_factory=set)  # (path, fold after it)
+    Its own `__init__`: the dataclass's, with a default factory for three fields, cost twice
+    as much, and titling makes one for each word of a group (131,000 at 100k notes)."""
+
+    carriers: set[str]
+    forms: dict[str, int]
+    is_name: bool
+    in_topic: bool
+    next_words: set[tuple[str, str]]  # (path, fold after it)
+
+    def __init__(self, *, is_name: bool = False) -> None:
+        self.carriers = set()
+        self.forms = {}
+        self.is_name = is_name
+        self.in_topic = False
+        self.next_words = set()
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -135,10 +169,12 @@ def _token(raw: str) -> tuple[str, bool, str | None] | None:
     return lower, word[:1].isupper(), _fold(lower) if content else None
 
 
+@functools.lru_cache(maxsize=1 << 10)
 def _tokens(text: str) -> tuple[tuple[str, bool, str | None], ...]:
     """A statement's `_token`s in order, the matches of only apostrophes and hyphens left
     out: read in one call (`map`), not a call per word, as titling reads every member's
-    every word (issue #15)."""
+    every word (issue #15). Cached for the last statements read: a member of a slot's
+    reflection is titled again in its topic's, a subject's reflections one after another."""
     return tuple(filter(None, map(_token, WORD_RE.findall(text))))
 
 
@@ -164,9 +200,10 @@ def _terms(subject: str, topic: str | None, texts: Mapping[str, str]) -> dict[st
     for path, text in texts.items():
         in_names = {part for folded, _ in names[path] for part in folded.split()}
         not_terms = own | in_names
+        opening = single - in_names  # another member's one-word names: one look-up a word
         previous: _Term | None = None
         for word, capitalised, fold in _tokens(text):
-            if word in single and word not in in_names:
+            if opening and word in opening:
                 if capitalised:  # a name at the start of a sentence
                     terms["name:" + word].carriers.add(path)
                     continue
