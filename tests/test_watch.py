@@ -131,19 +131,29 @@ def tmux(tmp_path: Path) -> Iterator[list[str]]:
     subprocess.run([*command, "kill-server"], capture_output=True, check=False)
 
 
+def vim_command(path: Path) -> str:
+    """vim on one note, with no vimrc. Outside /tmp vim saves by renaming the note to a backup
+    and writing a new file; inside (pytest's tmp_path) only with an empty `backupskip` (field
+    notes D)."""
+    return f"vim -u NONE -N -c 'set backupskip= writebackup nobackup' {shlex.quote(str(path))}"
+
+
+def tmux_screen(tmux: list[str]) -> str:
+    """What the tmux session "t" shows now."""
+    return subprocess.run(
+        [*tmux, "capture-pane", "-p", "-t", "t"], capture_output=True, text=True
+    ).stdout
+
+
 @pytest.mark.slow
 def test_vim_save_through_tmux_is_a_hand_edit(notes_dir, tmux, start_daemon):
     path = notes_dir / EDITOR
     before = path.read_text("utf-8")
-    # Outside /tmp vim saves by renaming the note to a backup and writing a new file; inside
-    # (pytest's tmp_path) only with an empty `backupskip` (field notes D).
-    vim = f"vim -u NONE -N -c 'set backupskip= writebackup nobackup' {shlex.quote(str(path))}"
+    vim = vim_command(path)
     start_daemon(notes_dir)
 
     def screen() -> str:
-        return subprocess.run(
-            [*tmux, "capture-pane", "-p", "-t", "t"], capture_output=True, text=True
-        ).stdout
+        return tmux_screen(tmux)
 
     def vim_running() -> bool:
         return (
@@ -177,13 +187,11 @@ def test_vim_saving_twice_is_not_told_the_file_changed(notes_dir, tmux, start_da
     and answering "no" lost the edit. While vim's swap file is there the patch waits; the
     index records the edit at once, and the note is patched once vim has closed it."""
     path = notes_dir / EDITOR
-    vim = f"vim -u NONE -N -c 'set backupskip= writebackup nobackup' {shlex.quote(str(path))}"
+    vim = vim_command(path)
     start_daemon(notes_dir)
 
     def screen() -> str:
-        return subprocess.run(
-            [*tmux, "capture-pane", "-p", "-t", "t"], capture_output=True, text=True
-        ).stdout
+        return tmux_screen(tmux)
 
     def keys(*typed: str) -> None:
         subprocess.run([*tmux, "send-keys", "-t", "t", *typed], check=True)
