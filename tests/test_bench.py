@@ -342,6 +342,47 @@ def test_the_locomo_evaluation_runs_on_one_conversation(work, tmp_path):
     assert len(scores["per_conversation"]) == 1 and scores["extraction"]["memories"] > 0
 
 
+class _Said:
+    """A turn as the evaluation kit gives it (speaker, text, `<session>:<index>`)."""
+
+    def __init__(self, speaker: str, text: str, local_id: str) -> None:
+        self.speaker, self.text, self.local_id = speaker, text, local_id
+
+
+class _Kit:
+    """The one call of the evaluation kit `longmemeval.ingest` makes, over one session."""
+
+    @staticmethod
+    def iter_sessions(conv):
+        yield (
+            "s1",
+            "2023/05/20 (Sat) 02:21",
+            [
+                _Said("user", "I just ran 5 kilometers in the Run for the Cure.", "s1:0"),
+                _Said("assistant", "Congratulations on the run!", "s1:1"),
+            ],
+        )
+
+
+def test_a_kept_lme_vault_is_reused_only_once_its_observation_finished(tmp_path):
+    from bench.quality.longmemeval import kept_or_ingest
+
+    root = tmp_path / "q1"
+    vault, turns, _seconds = kept_or_ingest(_Kit, None, root, True)
+    notes = sorted(p.name for p in root.rglob("*.md"))
+    vault.close()
+    assert turns == 2 and notes and (tmp_path / "q1.observed").exists()
+    vault, turns, _seconds = kept_or_ingest(_Kit, None, root, True)  # reused: nothing observed
+    vault.close()
+    assert turns == 0 and sorted(p.name for p in root.rglob("*.md")) == notes
+    # A folder left by a run that stopped before the marker is observed again from nothing.
+    (tmp_path / "q1.observed").unlink()
+    (root / "stray.md").write_text("left by a run that stopped\n")
+    vault, turns, _seconds = kept_or_ingest(_Kit, None, root, True)
+    vault.close()
+    assert turns == 2 and not (root / "stray.md").exists()
+
+
 def test_capped_runs(tmp_path, capsys):
     _run("capped", tmp_path, tmp_path, "--lines", "0", "--runs", "2")
     data = json.loads((tmp_path / "capped.json").read_text())

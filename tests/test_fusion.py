@@ -145,3 +145,17 @@ def test_a_turn_ranked_later_still_lifts_the_memory_that_cites_it():
     picks = fuse([("c#7",), ("c#2",)], ["c#2", "c#3"], limit=10, later=[True, False])
     assert kinds(picks) == [("memory", 1), ("memory", 0), ("turn", 1)]
     assert picks[0].score == pytest.approx(1 / (RRF_K + 2) + 1 / (RRF_K + 2))
+
+
+def test_a_result_citing_only_turns_already_cited_moves_after_the_top():
+    # The third memory was learned from the message the first was: its place goes to the
+    # next message's memory. Past the top it keeps its order.
+    memories = [("c#1",), ("c#2",), ("c#1",), ("c#3",)]
+    assert kinds(fuse(memories, [], limit=4, budget_ranks=3)) == [
+        ("memory", 0), ("memory", 1), ("memory", 3), ("memory", 2),
+    ]  # fmt: skip
+    # A memory citing an already cited turn and a new one adds something: it stays.
+    memories = [("c#1",), ("c#1", "c#2"), ("c#3",)]
+    assert kinds(fuse(memories, [], limit=3)) == [("memory", 0), ("memory", 1), ("memory", 2)]
+    # A memory that cites nothing is not a repeat.
+    assert kinds(fuse([("c#1",), ()], [], limit=2)) == [("memory", 0), ("memory", 1)]

@@ -27,6 +27,10 @@ Two rules make it a memory's fusion rather than a search engine's:
   reflection: it stands for its members, and it cites as many of the members' sources the
   message reached as fit (`cuttable`, best member first), so an overview of an area of a
   life still reaches the top, citing the members that answer, not all sixteen.
+- **Something new in each place.** A result all of whose turns the results above it already
+  cite also moves after the top, as recall moves such a memory down its own list
+  (`recall._diversify`): a memory lifted by its turn's share can outrank the memories that
+  list put before it, and the place is worth more spent on another message.
 
 Everything here is pure: plain lists of sources in, positions out. `Vault.recall` does the
 look-ups and builds the results. The constants are justified in docs/quality.md on data they
@@ -153,6 +157,9 @@ def fuse(
         # when the candidates that would still fit run out.
         room = max_turns - (places - len(head) - 1)
         adds = cites(key)
+        if adds and cited.issuperset(adds):
+            moved.append(key)
+            continue
         if len(cited.union(adds)) > room:
             if key[0] == "memory" and key[1] < len(cuttable) and cuttable[key[1]]:
                 part = _fitting(adds, cited, room)

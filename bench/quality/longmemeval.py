@@ -11,6 +11,12 @@ kit (evidence: the turns flagged `has_answer`; some are the assistant's own word
 
     python -m bench.quality.longmemeval                 # every question of ../shared/eval/lme-dev
     python -m bench.quality.longmemeval --limit 3       # the first three
+    python -m bench.quality.longmemeval --keep /tmp/lme-vaults   # observe once, recall again
+
+With `--keep` each question's vault is left in that folder and, on a later run, opened
+instead of observed again (a vault is reused only when its observation finished): recall-side
+changes are then measured in a minute. A vault kept by other extraction code gives that
+code's memories, so keep a folder per checkout of the write side.
 
 Beside the product's figures it prints, for the tuning and the untouched part
 (`fused.split_of`), memories alone, turns alone and the two fused, and it keeps both
@@ -21,6 +27,7 @@ from ../shared/eval/ and never copied here; its figures are in docs/quality.md.
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -64,6 +71,20 @@ def ingest(evalkit, conv, root: Path) -> tuple[Vault, int, float]:
     return vault, turns, time.perf_counter() - started
 
 
+def kept_or_ingest(evalkit, conv, root: Path, keep: bool) -> tuple[Vault, int, float]:
+    """The vault kept at `root` by an earlier run (its observation finished: the marker file
+    is written after it), or a new one observed there; turns and seconds are 0 when reused."""
+    marker = root.parent / f"{root.name}.observed"
+    if keep and marker.exists():
+        return Vault.open(root), 0, 0.0
+    if root.exists():
+        shutil.rmtree(root)
+    vault, turns, seconds = ingest(evalkit, conv, root)
+    if keep:
+        marker.write_text(f"{turns}\n")
+    return vault, turns, seconds
+
+
 def short_turn(source: str) -> str:
     """`<session>#3` as the kit's short id `<session>:3`."""
     session, _, index = source.rpartition("#")
@@ -76,12 +97,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval-dir", type=Path, default=_kit.eval_dir())
     parser.add_argument("--data", type=Path, help="default: lme-dev/ in --eval-dir")
     parser.add_argument("--limit", type=int, default=0, help="only the first N questions")
+    parser.add_argument("--split", choices=("tune", "held"), help="only that part's questions")
+    parser.add_argument("--keep", type=Path, help="keep the vaults here and reuse them")
     args = parser.parse_args(argv)
     args.data = args.data or args.eval_dir / "lme-dev"
 
     evalkit = _kit.load_evalkit(args.eval_dir)
     dataset = evalkit.load_longmemeval(str(args.data))
     questions = sorted(dataset.questions, key=lambda q: q.question_id)
+    if args.split:
+        questions = [q for q in questions if fused.split_of(q.question_id) == args.split]
     if args.limit:
         questions = questions[: args.limit]
     args.out.mkdir(parents=True, exist_ok=True)
@@ -92,7 +117,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="lme-", dir=args.work) as tmp:
         for number, question in enumerate(questions, 1):
             conv = dataset.conversation(question.conv_id)
-            vault, turns, seconds = ingest(evalkit, conv, Path(tmp) / question.question_id)
+            vault, turns, seconds = kept_or_ingest(
+                evalkit, conv, (args.keep or Path(tmp)) / question.question_id, bool(args.keep)
+            )
             timing["turns"] += turns
             timing["seconds"] += seconds
             now = lme_date(question.question_date)
