@@ -35,6 +35,7 @@ Results go to bench/out/observe-<stream>.json.
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 import sys
@@ -49,6 +50,7 @@ from tota_vault.extract.formats import parse_conversation
 from tota_vault.extract.messages import Message
 from tota_vault.extract.rules import RuleExtractor
 from tota_vault.index import Index
+from tota_vault.pipeline import Outcome
 
 #: The house targets: messages per second through observe, and the merge look-up's p95.
 TARGET_RATE = 500
@@ -193,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stream", choices=("locomo", "synthetic", "lme"), default="locomo")
     parser.add_argument("--data", type=Path, help="locomo-dev.json, or the lme-dev folder")
     parser.add_argument("--phases", action="store_true", help="time the pipeline's phases")
+    parser.add_argument("--outcomes", type=Path,
+                        help="write each candidate's outcome here (JSON lines)")  # fmt: skip
     args = parser.parse_args(argv)
 
     source = args.vault or _kit.generated_vault(args.size, work=args.work)
@@ -229,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     Index.similar = timed_similar  # type: ignore[method-assign]
     phases = _phase_timers() if args.phases else None
     counts: dict[str, int] = {}
+    outcomes: list[str] = []
     with Vault.open(work) as vault:
         t0 = time.perf_counter()
         vault.sync()
@@ -239,12 +244,17 @@ def main(argv: list[str] | None = None) -> int:
             report = vault.observe(turn, conversation_id=cid)
             for action, n in report.to_dict()["counts"].items():
                 counts[action] = counts.get(action, 0) + n
+            if args.outcomes is not None:
+                outcomes.extend(_outcome_line(o) for o in report.outcomes)
         seconds = time.perf_counter() - started
         cpu = time.process_time() - cpu_started
     Index.similar = original  # type: ignore[method-assign]
     if phases is not None:
         phases.undo()
 
+    if args.outcomes is not None:
+        args.outcomes.parent.mkdir(parents=True, exist_ok=True)
+        args.outcomes.write_text("".join(line + "\n" for line in outcomes), "utf-8")
     rate = len(messages) / seconds
     result = {
         "stream": args.stream,
@@ -285,6 +295,14 @@ def main(argv: list[str] | None = None) -> int:
     met = "met" if p95 < TARGET_LOOKUP_P95_MS else "NOT met"
     print(f"merge look-up p95 {p95} ms (target < {TARGET_LOOKUP_P95_MS:.0f} ms): {met}")
     return 0
+
+
+def _outcome_line(outcome: Outcome) -> str:
+    """One candidate's outcome as one JSON line (source, action, statement, note), so two runs
+    of the same stream can be compared message for message."""
+    return json.dumps(
+        [outcome.source, outcome.action, outcome.text, outcome.path], ensure_ascii=False
+    )
 
 
 class _PhaseTimers:

@@ -233,6 +233,18 @@ def test_observe_runs_the_synthetic_stream(work, tmp_path, capsys):
     assert "merge look-up p95" in capsys.readouterr().out
 
 
+def test_observe_writes_each_outcome_the_same_on_a_second_run(work, tmp_path):
+    lines = []
+    for run in ("a", "b"):
+        _run("observe", work, tmp_path, "--size", str(SMALL), "--messages", "24",
+             "--stream", "synthetic", "--outcomes", str(tmp_path / f"{run}.jsonl"))  # fmt: skip
+        lines.append((tmp_path / f"{run}.jsonl").read_text("utf-8").splitlines())
+    data = json.loads((tmp_path / "observe-synthetic.json").read_text())
+    assert len(lines[0]) == sum(data["outcomes"].values()) > 0
+    assert {json.loads(line)[1] for line in lines[0]} <= set(data["outcomes"])
+    assert lines[0] == lines[1]  # a fresh copy each run: the same decisions, note for note
+
+
 def test_observe_runs_real_dialog(work, tmp_path):
     if not (_kit.eval_dir() / "locomo-dev.json").exists():
         pytest.skip("the shared evaluation folder is not beside this checkout")
