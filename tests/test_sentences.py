@@ -86,6 +86,14 @@ STATEMENTS = [
     ("I'm Tomás, a data analyst at Brightwell in Valencia.",
      ["My name is Tomás.", "I'm a data analyst.", "I work at Brightwell.",
       "I'm based in Valencia."]),
+    # "and my" opens a clause only when a verb follows what it names: a second companion or
+    # thing stays in its sentence ("The user's sister last weekend." was a memory of its own)
+    ("I went hiking with my mom and my sister last weekend.",
+     ["I went hiking with my mom and my sister last weekend."]),
+    ("I live with my husband and my two cats.", ["I live with my husband and my two cats."]),
+    ("I live in Oslo and my wife works at Equinor.", ["I live in Oslo", "My wife works at Equinor."]),
+    ("We went camping and my kids loved it.", ["We went camping", "My kids loved it."]),
+    ("I like tea, and my favorite is green tea.", ["I like tea", "My favorite is green tea."]),
 ]
 # fmt: on
 

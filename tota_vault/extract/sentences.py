@@ -29,6 +29,15 @@ _CLAUSE = re.compile(
     # two statements joined by a comma alone: "I like to go to the movies, I love new films"
     r"(?P<comma>,\s+)(?=(?:I|I'm|I've|I'd|I'll|my|My)\s)"
 )
+#: "my" after "and": a clause of its own only when a verb follows the thing it names ("and
+#: my sister is a nurse", "and my wife works at Equinor", "and my kids loved it"), not a
+#: list of companions or things ("with my mom and my sister", "my husband and my two cats").
+_MY = re.compile(r"[Mm]y\b")
+_MY_CLAUSE = re.compile(
+    r"[Mm]y (?:[\w'-]+ ){1,3}?(?:is|are|was|were|has|have|had|will|would|can|could|does|did|"
+    r"doesn't|don't|didn't|isn't|aren't|wasn't|won't|can't|just|also|still|never|always|"
+    r"[a-z]+(?:s|ed))\b(?! *[.,;!?]*$)"
+)
 #: A clause that opens with the speaker as its subject: after it, a comma can end a statement.
 _FIRST_PERSON_HEAD = re.compile(r"^\s*(?:I|I'm|I've|I'd|I'll|My)\s")
 #: Words that open a spoken sentence and carry nothing: "Actually, I live in Lisbon".
@@ -216,6 +225,10 @@ def statements(text: str) -> list[str]:
                 continue
             if boundary.group("comma") and not _FIRST_PERSON_HEAD.match(head):
                 continue  # "When I was young, I lived in Rome": one statement
+            if _MY.match(part, boundary.end()) and not _MY_CLAUSE.match(part, boundary.end()):
+                # "... with my mom and my sister last weekend": a second companion, not a
+                # clause ("The user's sister last weekend." was a memory of its own)
+                continue
             clauses.append(head)
             begin = boundary.end()
         clauses.append(part[begin:])
