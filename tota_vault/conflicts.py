@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Literal
 
 from .scoring import facts_differ, facts_in
-from .text import FUNCTION_WORDS, WORD_RE, stem, token_of, tokens
+from .text import FUNCTION_WORDS, NOT_A_STOP, WORD_RE, stem, token_of, tokens
 
 __all__ = [
     "Change",
@@ -71,7 +71,7 @@ FILLER = frozenset(
 _DROP = re.compile(
     r"\b(?:(?:decided|chosen|chose|decide|deciding) (?:not to|against)|no longer|"
     r"(?:not|never) (?:going|planning) to|(?:won't|will not|not)\b.*\bafter all|gave up|"
-    r"given up|giving up|(?:stopped|quit)(?! (?:by|at|in|into|off|over|for|to)\b)|"
+    r"given up|giving up|(?:stopped|quit)" + NOT_A_STOP + "|"
     r"cancell?ed|called off|dropped|abandoned|"
     r"changed (?:my|our|his|her|their) mind)\b|"
     # "Is not vegetarian anymore", "Doesn't drink coffee any more"

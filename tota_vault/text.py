@@ -21,6 +21,7 @@ from .errors import QueryError
 __all__ = [
     "ABBREVIATION_END",
     "CUE_WORDS",
+    "NOT_A_STOP",
     "FUNCTION_WORDS",
     "REFLECTION_STOP",
     "STOPWORDS",
@@ -44,6 +45,11 @@ ABBREVIATION_END = re.compile(
     r"e\.g|i\.e|cf|Inc|Ltd|Co)|(?<![\w.])[A-HJ-Z])\.$"  # "I." ends "So do I."
 )
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n")
+
+#: After "stopped" or "quit": a stop on the way, not a thing given up ("stopped by the bakery",
+#: "stopped at a café", "stopped on the way home"). A regular-expression lookahead, shared by
+#: the extractor's drop cue and a change of mind's drop (`conflicts`).
+NOT_A_STOP = r"(?! (?:by|at|in|into|off|over|for|to|on the way)\b)"
 
 
 def first_sentence(text: str) -> str:

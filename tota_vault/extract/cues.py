@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ..model import MemoryType
+from ..text import NOT_A_STOP
 
 T = MemoryType
 
@@ -226,10 +227,10 @@ CUES: tuple[Cue, ...] = (
         "drop",
         T.DECISION,
         # (Not "I quit my job", "I don't have a car anymore": what happened, an episode.)
-        r"\bI(?:'m| am) no longer\b|\bI (?:no longer|stopped|gave up)\b"
-        r"(?! (?:by|at|in|into|off|over|for|to|on the way)\b)|"
+        r"\bI(?:'m| am) no longer\b|\bI (?:no longer|stopped|gave up)\b" + NOT_A_STOP + "|"
         r"\bI(?:'ve| have) (?:just |finally |now |already )?(?:stopped|given up)\b"
-        r"(?! (?:by|at|in|into|off|over|for|to)\b)|"
+        + NOT_A_STOP
+        + "|"
         r"\bI(?:'m| am) not\b(?:\s+[\w'-]+){1,4}?\s+any ?more\b",
         0.9,
     ),
