@@ -154,22 +154,19 @@ def decide(
         if candidate.key and row.key == candidate.key:
             continue  # a slot's values are compared above, never by text alone
         alike = similarity(candidate.text, row.text)
+        difference = differ(candidate.text, row.text) if alike >= threshold else "unlike"
         first = row.text.split("\n\n", 1)[0]
-        if first != row.text and differ(candidate.text, row.text) is not None:
+        if difference is not None and first != row.text:
             # A person's note of several paragraphs ("Likes green tea in the afternoon." and a
             # list of their own below it) states its fact first: the candidate that restates
             # that paragraph is a duplicate of the note, whatever the person added below it.
             alike = max(alike, similarity(candidate.text, first))
             if alike >= threshold and differ(candidate.text, first) is None:
-                if best is None or alike > best[0]:
-                    best = (alike, row)
-                continue
-        if alike < threshold:
-            continue
-        if differ(candidate.text, row.text) is None:
+                difference = None
+        if difference is None:
             if best is None or alike > best[0]:
                 best = (alike, row)
-        elif more is None:
+        elif alike >= threshold and more is None:
             more = adds(candidate.text, row.text)
     if best is not None:
         return Decision("merge", f"{best[0]:.0f}% alike", best[1])
