@@ -17,6 +17,7 @@ from tota_vault.reflect import (
     covers_of,
     pending_topics,
     plan_reflections,
+    ready_topics,
     reflection_key,
     reflection_text,
 )
@@ -238,6 +239,25 @@ def test_new_members_wait_in_their_topic_until_it_is_due(pending, new, kept, due
     assert pending_topics(pending, new, 3) == (kept, due)
 
 
+@pytest.mark.parametrize(
+    ("due", "linked", "waiting", "ready"),
+    [
+        ({("user", "t"): ["a", "b", "c"]}, {}, {}, {("user", "t"): ["a", "b", "c"]}),  # new topic
+        ({("user", "t"): ["a", "b", "c"]}, {("user", "t"): 6}, {}, {("user", "t"): ["a", "b", "c"]}),
+        ({("user", "t"): ["a", "b", "c"]}, {("user", "t"): 8}, {("user", "t"): ["a", "b", "c"]}, {}),
+        ({("user", "t"): list("abcd")}, {("user", "t"): 8}, {}, {("user", "t"): list("abcd")}),
+        ({("user", "t"): list("abcdefg")}, {("user", "t"): 16}, {("user", "t"): list("abcdefg")},
+         {}),  # a reflection of 16 waits for 8 new members
+        ({("user", "t"): list("abc"), ("Ana", "t"): list("abc")}, {("user", "t"): 16},
+         {("user", "t"): list("abc")}, {("Ana", "t"): list("abc")}),  # each subject its own
+    ],
+)  # fmt: skip
+def test_a_large_reflection_waits_for_new_members_in_proportion_to_its_size(
+    due, linked, waiting, ready
+):
+    assert ready_topics(due, linked) == (waiting, ready)
+
+
 FOOD = [
     "I love cooking Thai curries for my friends.",
     "I bake sourdough bread every weekend.",
@@ -414,3 +434,21 @@ def test_tota_extract_says_which_reflections_it_wrote(tmp_path):
     assert f"reflect   reflection/{path.name}" in shown.stdout
     again = runner.invoke(app, ["--vault", str(root), "extract", str(chat), "--json"])
     assert json.loads(again.stdout)["reflections"] == []
+
+
+def test_a_large_reflection_is_rewritten_after_observe_only_as_its_topic_grows_by_half(
+    vault: Vault,
+):
+    """A reflection of nine waits for four new members (`AUTO_GROWTH`), not three."""
+    even_more = ["I bake bagels at home.", "I cook risotto for my family.",
+                 "I cook lentil soup in winter.", "I bake apple pie in autumn.",
+                 "I make pasta by hand.", "I bake cookies with my kids.",
+                 "I cook curry every Tuesday."]  # fmt: skip
+    _observe(vault, FOOD + MORE_FOOD + even_more[:3])
+    (path,) = (vault.root / "reflection").glob("*.md")
+    assert parse_note(path.read_bytes(), path.name).body.count("[[") == 9
+    before = path.read_bytes()
+    _observe(vault, even_more[3:6], start=20)  # three new: a third of nine, not yet half
+    assert path.read_bytes() == before
+    _observe(vault, even_more[6:], start=30)  # the fourth: the reflection is rewritten
+    assert parse_note(path.read_bytes(), path.name).body.count("[[") == 13

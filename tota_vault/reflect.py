@@ -31,8 +31,9 @@ half of the members) gets none of tota's.
 Reflections come by themselves too: after `observe`, each new memory joins its subject's
 topics' pending lists (`note_new_members`, one value in the index's state table), and a topic
 that gained `AUTO_NEW_MEMBERS` is reflected on again from its reflection's members and the
-new memories alone, so the cost does not grow with the vault. `tota reflect` reads the whole
-vault one row at a time (a few columns: issue #15), then only the members it keeps: their
+new memories alone, so the cost does not grow with the vault; a reflection that links many
+waits until its topic gained half as many as it links (`AUTO_GROWTH`). `tota reflect` reads
+the whole vault one row at a time (a few columns: issue #15), then only the members it keeps: their
 titles and statements, and the rest of their rows only for a reflection it writes or compares.
 """
 
@@ -81,6 +82,11 @@ MAX_MEMBERS = 16
 MAX_SHARE = 0.2
 #: New memories of a topic that make tota reflect on it again by itself (after `observe`).
 AUTO_NEW_MEMBERS = 3
+#: ...or, for a reflection that already links more, this share of what it links: a rewrite
+#: reads every member again, so a fixed step would rewrite a reflection of 16 for every third
+#: new memory of its topic (in a long conversation, one observe call in three); a step that
+#: grows with the reflection rewrites it as often as its contents change by that share.
+AUTO_GROWTH = 0.5
 #: Where the new members of each topic wait (the index's `state` table; local, like the index:
 #: a rebuilt index forgets them, and the next `tota reflect` reads everything anyway).
 PENDING_STATE = "reflect-pending"
@@ -502,11 +508,49 @@ def pending_topics(
     return kept, dict(sorted(due.items()))
 
 
+def members_needed(linked: int) -> int:
+    """How many new members make a topic whose reflection links `linked` due again. Pure."""
+    return max(AUTO_NEW_MEMBERS, int(linked * AUTO_GROWTH))
+
+
+def ready_topics(
+    due: Mapping[tuple[str, str], Sequence[str]], linked: Mapping[tuple[str, str], int]
+) -> tuple[dict[tuple[str, str], list[str]], dict[tuple[str, str], list[str]]]:
+    """Of the topics `pending_topics` found due, those whose reflection already links
+    `linked[pair]` members wait for `members_needed` of them: return (still waiting, ready).
+    A topic with no reflection yet is ready. Pure."""
+    waiting: dict[tuple[str, str], list[str]] = {}
+    ready: dict[tuple[str, str], list[str]] = {}
+    for pair, paths in due.items():
+        (ready if len(paths) >= members_needed(linked.get(pair, 0)) else waiting)[pair] = list(
+            paths
+        )
+    return waiting, ready
+
+
+def _read_pending(
+    raw: str | None,
+) -> tuple[dict[tuple[str, str], list[str]], dict[tuple[str, str], int]]:
+    """The pending lists as stored (`[subject, topic, paths]`, and the members a waiting
+    topic needs as a fourth item), and those needs."""
+    stored: dict[tuple[str, str], list[str]] = {}
+    needs: dict[tuple[str, str], int] = {}
+    try:
+        for item in json.loads(raw) if raw else []:
+            stored[item[0], item[1]] = list(item[2])
+            if len(item) > 3:
+                needs[item[0], item[1]] = int(item[3])
+    except (ValueError, TypeError, IndexError, KeyError):
+        return {}, {}  # a damaged list is only a delay, never an error
+    return stored, needs
+
+
 def note_new_members(
     store: MemoryStore, paths: Iterable[str], *, now: datetime | None = None
 ) -> ReflectReport:
     """After `observe`: add the new memories at `paths` to their topics' pending lists, and
-    reflect on each topic that gained `AUTO_NEW_MEMBERS` since tota last did.
+    reflect on each topic that gained `AUTO_NEW_MEMBERS` since tota last did (or, when its
+    reflection links more, `AUTO_GROWTH` of what it links: `ready_topics`).
 
     Costs the same at 100k notes as at 100: it reads the new memories, one state value, and
     for a topic that is due only its reflection, its members (by title) and the new ones, never
@@ -520,21 +564,33 @@ def note_new_members(
             new += [(member.subject, topic, member.path) for topic in member.topics]
     if not new:
         return ReflectReport()
-    raw = index.get_state(PENDING_STATE)
-    try:
-        stored = {(s, t): list(p) for s, t, p in json.loads(raw)} if raw else {}
-    except (ValueError, TypeError):
-        stored = {}  # a damaged list is only a delay, never an error
+    stored, needs = _read_pending(index.get_state(PENDING_STATE))
     kept, due = pending_topics(stored, new, AUTO_NEW_MEMBERS)
-    value = json.dumps(sorted([s, t, p] for (s, t), p in kept.items()), ensure_ascii=False)
-    index.set_state(PENDING_STATE, value)
+    # A topic found waiting is looked at again only once it has the members it waits for.
+    for pair in [pair for pair, fresh in due.items() if len(fresh) < needs.get(pair, 0)]:
+        kept[pair] = due.pop(pair)
+    currents = {pair: index.reflection_by_key(reflection_key(*pair), pair[0]) for pair in due}
+    linked = {
+        pair: len(linked_titles(row.body, fold=False))
+        for pair, row in currents.items()
+        if row is not None
+    }
+    waiting, due = ready_topics(due, linked)
+    kept.update(waiting)
+    needs.update((pair, members_needed(linked[pair])) for pair in waiting)
+    value = json.dumps(
+        sorted(
+            [s, t, p, *([needs[s, t]] if (s, t) in needs else [])] for (s, t), p in kept.items()
+        ),
+        ensure_ascii=False,
+    )
     report = ReflectReport()
-    if not due:
-        return report
     at = now or datetime.now()
+    # One transaction: the pending lists and the reflections they made due commit together.
     with store.batch():
+        index.set_state(PENDING_STATE, value)
         for (subject, tag), fresh in due.items():
-            _reflect_topic(store, subject, tag, fresh, report, at=at)
+            _reflect_topic(store, subject, tag, fresh, currents[subject, tag], report, at=at)
     return report
 
 
@@ -543,13 +599,14 @@ def _reflect_topic(
     subject: str,
     tag: str,
     fresh: Sequence[str],
+    current: MemoryRow | None,
     report: ReflectReport,
     *,
     at: datetime,
 ) -> None:
-    """One subject's topic again, from its reflection's members and the new memories."""
+    """One subject's topic again, from its reflection (`current`, if it has one) and the new
+    memories."""
     index = store.index
-    current = index.reflection_by_key(reflection_key(subject, tag), subject)
     paths = set(fresh)
     if current is not None:
         paths.update(index.paths_titled(linked_titles(current.body, fold=False)))
