@@ -51,7 +51,7 @@ from operator import attrgetter
 from sys import intern
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .files import atomic_write, read_file
+from .files import read_file
 from .index import GROUP_COLUMNS, STATEMENT_COLUMNS
 from .model import Evidence, Memory, MemoryType, Status, new_id, parse_date
 from .rows import MemoryRow
@@ -697,7 +697,7 @@ def _update(
 ) -> None:
     # Imported here: the seal reads notes through frontmatter and YAML, which a dry run
     # that finds no reflection of tota's to compare never needs (issue #15).
-    from .seal import SealState, render_sealed, seal_state
+    from .seal import SealState, seal_state
 
     created = parse_date(current.created) if current.created else None
     memory = reflection_memory(group, at, memory_id=current.memory_id, created=created)
@@ -716,9 +716,7 @@ def _update(
         report.left_alone.append(current.path)
         return
     if not dry_run:
-        new = render_sealed(memory).encode("utf-8")
-        written = atomic_write(store.root / current.path, new, expected=fingerprint)
-        store.index_written(current.path, new, written, memory=memory)
+        store.write_over(current.path, memory, fingerprint)
     report.updated.append(current.path)
 
 

@@ -60,10 +60,9 @@ class MemoryStore(Protocol):
         """Patch one note's frontmatter as tota does (and optionally add one History line)."""
         ...
 
-    def index_written(
-        self, rel: str, data: bytes, fingerprint: Fingerprint, *, memory: Memory | None = None
-    ) -> None:
-        """Index a note just written with these bytes (`memory`: what they render)."""
+    def write_over(self, rel: str, memory: Memory, expected: Fingerprint) -> Fingerprint:
+        """Write a memory's note again over the one read as `expected` (refused if it changed
+        since) and index it; return the new file's fingerprint."""
         ...
 
     def batch(self) -> AbstractContextManager[None]:

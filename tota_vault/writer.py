@@ -76,6 +76,17 @@ class NoteWriter:
         self.index_written(rel, data, fingerprint, memory=memory)
         return StoredMemory(memory, rel, fingerprint)
 
+    def write_over(self, rel: str, memory: Memory, expected: Fingerprint) -> Fingerprint:
+        """Write `memory`'s note at `rel` again, whole, over the file tota read as `expected`
+        (a reflection whose members changed): atomically, refused over a newer edit
+        (`NoteChangedError`), the folder's fsync left to the end of a batch, indexed at once."""
+        from .seal import render_sealed
+
+        data = render_sealed(memory).encode("utf-8")
+        written = self._write(self.root / rel, data, expected)
+        self.index_written(rel, data, written, memory=memory)
+        return written
+
     def edit(self, rel: str, changes: Patcher, *, history: str | None = None) -> None:
         """Change a note as tota does: a surgical frontmatter patch (and optionally one History
         entry), resealed, written atomically, indexed at once.
