@@ -167,6 +167,22 @@ def test_decide_merges_at_exactly_the_threshold():
     assert decide(cand(NEOVIM), scores, threshold=alike + 0.01, **common).action == "create"
 
 
+def test_decide_skips_a_merge_into_a_note_its_message_was_already_learned_into():
+    common = {"min_confidence": 0.55, "already_observed": False, "similar": [A], "same_key": []}
+    scores = Scores(0.85, 0.5, 0.8)
+    assert decide(cand(NEOVIM), scores, **common).action == "merge"
+    again = decide(cand(NEOVIM), scores, learned={A.path}, **common)
+    assert (again.action, again.target) == ("skip", A)
+    assert "same message" in again.reason
+    assert decide(cand(NEOVIM), scores, learned={"preference/Other.md"}, **common).action == (
+        "merge"
+    )
+    slot = {"min_confidence": 0.55, "already_observed": False, "similar": [],
+            "same_key": [OLD_SLOT]}  # fmt: skip
+    said = decide(cand("Prefers Emacs.", key=SLOT), scores, learned={OLD_SLOT.path}, **slot)
+    assert said.action == "skip"  # a slot's value said twice in one message, confirmed once
+
+
 def test_decide_does_not_mutate_its_inputs():
     similar, same_key = [A, B], [OLD_SLOT]
     before = (repr(similar), repr(same_key))
@@ -215,6 +231,32 @@ def test_create_writes_a_sealed_note_with_the_scores(vault: Vault):
         "Prefers Neovim over VS Code.\n\n> I prefer Neovim over VS Code. (the user, 8 May 2023)\n"
     )
     assert vault.search("Neovim")[0].row.path == path
+
+
+def test_one_message_that_says_a_thing_three_times_confirms_it_once(vault: Vault):
+    report = vault.observe([say("I love jazz. I love jazz. I love jazz.")], conversation_id="c1")
+    assert [o.action for o in report.outcomes] == ["create", "skip", "skip"]
+    (row,) = vault.index.get(path=report.outcomes[0].path)
+    assert row.confirmations in (None, 1) and row.sources == ("c1#1",)
+    assert row.confidence == report.outcomes[0].confidence  # not raised by its own repeats
+
+
+@pytest.mark.parametrize("dry_run", [False, True])
+def test_a_repeat_merges_however_many_alike_notes_are_newer(vault: Vault, dry_run: bool):
+    """Ten notes alike but for the city ("...'s friend Ana lives in Rome") are newer than the
+    one the last message repeats: the look-up still finds it, in a dry run as in a real one."""
+    cities = ["Paris", "Rome", "Oslo", "Lima", "Kyoto", "Cairo", "Quito", "Berlin", "Madrid",
+              "Vienna"]  # fmt: skip
+    chat = [say(f"My friend Ana lives in {c}.", str(n)) for n, c in enumerate(cities)]
+    vault.observe(chat, conversation_id="c1", dry_run=dry_run)
+    report = vault.observe(
+        [*chat, say("My friend Ana lives in Paris.", "99")], conversation_id="c1", dry_run=dry_run
+    )
+    last = report.outcomes[-1]
+    assert (last.action, last.path) == (
+        "merge",
+        "relationship/The user's friend Ana lives in Paris.md",
+    )
 
 
 def test_merge_confirms_and_changes_only_those_lines(vault: Vault):

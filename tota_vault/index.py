@@ -282,20 +282,34 @@ LIMIT :limit
 """
 
 
+#: How many of the look-up's first three words a statement holds, most first (`similar_words`
+#: gives :w1-:w3); `overlay.py` orders a dry run's imagined memories by the same.
+SIMILAR_ORDER = (
+    "(instr(lower({text}), :w1) > 0) + (instr(lower({text}), :w2) > 0)"
+    " + (instr(lower({text}), :w3) > 0) DESC"
+)
+
 #: Merge candidates: the best text matches among active memories of one type and subject.
 #: The pairs of words keep the matches few, and the candidates are judged by rapidfuzz, not
 #: by bm25: the inner query takes the newest 50 matches in rowid order (a posting-list walk,
-#: no scoring) before any row of `notes` is read.
-SIMILAR = """
+#: no scoring) before any row of `notes` is read. Of those, a statement that holds more of the
+#: three words comes first, then the newest: ten alike notes ("...'s friend Ana lives in Rome",
+#: "... in Oslo", ...) must not push out of the first 8 the one a candidate repeats word for
+#: word (`instr` over at most 50 rows; SQLite's `lower` folds ASCII only, enough for an order).
+SIMILAR = (
+    """
 SELECT n.id, n.path, n.title, n.text, n.type, n.subject, n.key, n.confidence, n.updated,
        n.memory_id, n.status
 FROM (
     SELECT rowid FROM notes_fts WHERE notes_fts MATCH :query ORDER BY rowid DESC LIMIT :window
 ) AS f JOIN notes AS n ON n.id = f.rowid
 WHERE n.type = :type AND n.subject = :subject AND n.status = 'active' AND n.error IS NULL
-ORDER BY n.id DESC
+ORDER BY """
+    + SIMILAR_ORDER.format(text="n.text")
+    + """, n.id DESC
 LIMIT :limit
 """
+)
 
 #: A change of mind's look-up (`Index.mentioning`): like SIMILAR, statements only and the
 #: newest matches first, but any type of memory of the subject (a plan dropped is a decision
@@ -332,6 +346,13 @@ def similar_match(words: Sequence[str]) -> str | None:
     if len(terms) == 1:
         return f"text : ({terms[0]})"
     return "text : (" + " OR ".join(f"({a} AND {b})" for a, b in combinations(terms, 2)) + ")"
+
+
+def similar_words(words: Sequence[str]) -> dict[str, str]:
+    """The parameters of `SIMILAR_ORDER`: the look-up's first three words, lowercased (a word
+    no statement holds, NUL, where there are fewer)."""
+    first = [w.lower() for w in words if w][:3]
+    return dict(zip(("w1", "w2", "w3"), [*first, "\x00", "\x00", "\x00"], strict=False))
 
 
 def mentioning_match(words: Sequence[str]) -> str | None:
@@ -988,7 +1009,7 @@ class Index:
         if query is None:
             return []
         params = {"type": type, "subject": subject, "limit": limit, "query": query,
-                  "window": SIMILAR_WINDOW}  # fmt: skip
+                  "window": SIMILAR_WINDOW, **similar_words(words)}  # fmt: skip
         return memory_rows(self._conn.execute(SIMILAR, params))
 
     def title_taken(self, title: str) -> bool:

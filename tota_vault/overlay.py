@@ -19,9 +19,11 @@ from .index import (
     MENTIONING_LIMIT,
     MENTIONING_WINDOW,
     SIMILAR_LIMIT,
+    SIMILAR_ORDER,
     SIMILAR_WINDOW,
     mentioning_match,
     similar_match,
+    similar_words,
 )
 
 __all__ = ["Overlay"]
@@ -41,13 +43,17 @@ UPDATE = "UPDATE imagined SET text = ?, type = ?, subject = ? WHERE rowid = ?"
 DELETE = "DELETE FROM imagined WHERE rowid = ?"
 #: `Index.similar`'s question: among the newest FTS5 matches, statements of one type and
 #: subject, newest first, as many as the index returns.
-SIMILAR = """
+SIMILAR = (
+    """
 SELECT path FROM (
-    SELECT rowid, path, type, subject FROM imagined WHERE imagined MATCH :query
+    SELECT rowid, path, type, subject, text FROM imagined WHERE imagined MATCH :query
     ORDER BY rowid DESC LIMIT :window
 ) WHERE type = :type AND subject = :subject
-ORDER BY rowid DESC LIMIT :limit
+ORDER BY """
+    + SIMILAR_ORDER.format(text="text")
+    + """, rowid DESC LIMIT :limit
 """
+)
 #: `Index.mentioning`'s: statements of a subject, of any type but reflections.
 MENTIONING = """
 SELECT path FROM (
@@ -104,12 +110,12 @@ class Overlay:
             self._slots[slot].pop(path, None)
 
     def similar(self, words: Sequence[str], *, type: str, subject: str) -> list[str]:
-        """Imagined memories `Index.similar` would find, newest first."""
+        """Imagined memories `Index.similar` would find, in its order."""
         query = similar_match(words)
         if query is None:
             return []
         params = {"query": query, "type": type, "subject": subject, "window": SIMILAR_WINDOW,
-                  "limit": SIMILAR_LIMIT}  # fmt: skip
+                  "limit": SIMILAR_LIMIT, **similar_words(words)}  # fmt: skip
         return [path for (path,) in self._conn.execute(SIMILAR, params)]
 
     def mentioning(self, words: Sequence[str], *, subject: str) -> list[str]:

@@ -35,7 +35,7 @@ and scanning megabytes would hold up every face of the vault), and the report sa
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
@@ -120,8 +120,12 @@ def decide(
     threshold: float = MERGE_THRESHOLD,
     forgotten: bool = False,
     earlier: Sequence[MemoryRow] = (),
+    learned: Collection[str] = (),
 ) -> Decision:
     """The storage policy for one candidate (see the module docstring). Pure.
+
+    `learned` are the notes this candidate's message was already learned into by this run: a
+    message that says one thing three times ("I love jazz. I love jazz.") confirms it once.
 
     `earlier` are the subject's active memories a change of mind may replace (any type; looked
     up only when the candidate says something changed, `conflicts.change_kind`).
@@ -140,7 +144,7 @@ def decide(
     if candidate.key and same_key:
         current = same_key[0]
         if _same_value(candidate.key, candidate.text, current.text, threshold):
-            return Decision("merge", f"the same {candidate.key}", current)
+            return _merge_into(current, f"the same {candidate.key}", learned)
         return _resolve(candidate, scores, current, "")
     for row in earlier:
         if row.key and row.key == candidate.key:
@@ -169,12 +173,19 @@ def decide(
         elif alike >= threshold and more is None:
             more = adds(candidate.text, row.text)
     if best is not None:
-        return Decision("merge", f"{best[0]:.0f}% alike", best[1])
+        return _merge_into(best[1], f"{best[0]:.0f}% alike", learned)
     if more is not None:
         # Not a duplicate (a merge would lose what it adds) and not a contradiction (both
         # are true, so neither loses by the conflict rule): another memory.
         return Decision("create", f"says more ({more}) than an alike memory")
     return Decision("create", "new")
+
+
+def _merge_into(row: MemoryRow, why: str, learned: Collection[str]) -> Decision:
+    """A merge into `row`, unless this message was learned into it already in this run."""
+    if row.path in learned:
+        return Decision("skip", "said again in the same message", row)
+    return Decision("merge", why, row)
 
 
 def _resolve(candidate: Candidate, scores: Scores, current: MemoryRow, why: str) -> Decision:
@@ -647,6 +658,7 @@ class Learner:
         forgotten = self.vault.forgotten_sources()
         self.vault.refresh_capped_sources()  # one stat unless `.tota-sources` changed
         observed: dict[str, bool] = {}
+        learned: dict[str, set[str]] = {}  # source -> the notes this step learned it into
         quotes: dict[str, tuple[str, tuple[str, ...]]] = {}
         for raw in candidates:
             if raw.quote not in quotes:
@@ -666,7 +678,7 @@ class Learner:
             scores = score(candidate)
             decision = self._decide(
                 candidate, scores, lookups, already_observed=observed[source],
-                forgotten=source in forgotten,
+                forgotten=source in forgotten, learned=learned.get(source, ()),
             )  # fmt: skip
             when = at or candidate.timestamp or now()
             path = decision.target.path if decision.target is not None else None
@@ -682,6 +694,8 @@ class Learner:
                     reason = f"{first_line(exc)} (skipped; learn it again to retry)"
                     report.notes.append(f"note changed while learning, skipped: {reason}")
                     decision = Decision("skip", reason, decision.target)
+            if decision.action != "skip" and path is not None:
+                learned.setdefault(source, set()).add(path)
             report.outcomes.append(
                 Outcome(
                     decision.action,
@@ -702,6 +716,7 @@ class Learner:
         *,
         already_observed: bool,
         forgotten: bool,
+        learned: Collection[str] = (),
     ) -> Decision:
         """`decide`, with the index look-ups it needs (and only those)."""
         # `decide` skips a repeated message or a weak candidate before comparing it with
@@ -722,7 +737,7 @@ class Learner:
         return decide(
             candidate, scores, min_confidence=self.min_confidence,
             already_observed=already_observed, similar=similar, same_key=same_key,
-            threshold=self.threshold, forgotten=forgotten, earlier=earlier,
+            threshold=self.threshold, forgotten=forgotten, earlier=earlier, learned=learned,
         )  # fmt: skip
 
     def _imagine(
