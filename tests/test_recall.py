@@ -219,6 +219,33 @@ def test_coverage_counts_plurals_and_word_forms(question: str, text: str, matche
     assert result.matched == matched
 
 
+def test_a_hyphenated_word_and_a_kinship_word_are_searched_with_their_alternates():
+    plan = build_query("How many art-related events, and how many siblings?")
+    assert {"art-related", "siblings"} <= set(plan.terms)  # the words themselves stay terms
+    assert plan.alternates == {"art-related": ("art", "related"), "siblings": ("brother", "sister")}
+    assert plan.searched[: len(plan.terms)] == plan.terms
+    assert set(plan.searched) - set(plan.terms) == {"art", "related", "brother", "sister"}
+    assert '"sister"' in plan.match and '"art-related"' in plan.match
+    plain = build_query("Which editor do I use?")
+    assert plain.alternates == {} and plain.searched == plain.terms
+
+
+def test_a_memory_that_holds_an_alternate_covers_the_term():
+    plan = build_query("How many siblings do I have?")
+    [sisters] = rank([_row("m", -1.0, text="Has three sisters", title="m")], plan, NOW)
+    assert sisters.matched == ("siblings",)
+    [museum] = rank([_row("m", -1.0, text="Went to the street art fair", title="m")],
+                    build_query("Which art-related events?"), NOW)  # fmt: skip
+    assert museum.matched == ("art-related",)
+
+
+def test_recall_finds_the_sister_asked_about_as_a_sibling(vault):
+    vault.remember("identity", "Has three sisters and a brother.")
+    vault.remember("preference", "Likes hiking in the Alps.")
+    results = vault.recall("What is the total number of siblings I have?", 5)
+    assert results and "sisters" in results[0].text
+
+
 def _counts(table: dict[str, int]):
     """A `matches` for `plan_match`: each expression's count from a table, up to the cap."""
 

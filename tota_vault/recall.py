@@ -4,7 +4,10 @@ Query: the message's words, minus stopwords, each quoted (any text is a valid qu
 a memory that shares some of the words can still be found. Names (capitalised words inside a
 sentence) and rare, long words weigh more when ranking. The topics of the message's words
 (topics.py) are searched among tags too, so "Which cities has Jon visited?" finds memories
-tagged `topic/travel` that never say "city". bm25 scores every match of its query, so the
+tagged `topic/travel` that never say "city". A hyphenated word is searched with its parts
+and a kinship word of forms with the words talk says it with (`text.query_alternates`:
+"art-related" also as "art", "siblings" also as "sister" and "brother"), and a memory holding
+one covers the word. bm25 scores every match of its query, so the
 query's cost is bounded whatever the vault's size (`plan_match`): words in thousands of notes
 are left to the coverage score, and the rare ones kept while their matches sum under
 `SCORED_MATCHES`; a message of common words only has its newest `NEWEST_SCORED` matches
@@ -46,7 +49,16 @@ from .decay import effective_confidence
 from .index import Index
 from .model import MemoryType, parse_date
 from .rows import MemoryRow, ScoredRow
-from .text import STOPWORDS, WORD_RE, StemFinder, fts_any, fts_quote, rarest_within, stem
+from .text import (
+    STOPWORDS,
+    WORD_RE,
+    StemFinder,
+    fts_any,
+    fts_quote,
+    query_alternates,
+    rarest_within,
+    stem,
+)
 from .topics import TOPIC_TAG, topics_of_words
 
 __all__ = [
@@ -102,11 +114,22 @@ class QueryPlan:
     #: The message asks about the person's own life (`about_the_person`): what they said
     #: answers it, not what an assistant replied (fusion.fuse ranks those turns after).
     personal: bool = False
+    #: Other words a memory may say a term with (`text.query_alternates`: a hyphenated
+    #: word's parts, a kinship word's members): searched beside the terms, and a memory that
+    #: holds one covers the term.
+    alternates: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def searched(self) -> tuple[str, ...]:
+        """What the full-text queries look for: the terms, weightiest first, then the
+        alternates that are not terms themselves."""
+        extra = (a for term in self.terms for a in self.alternates.get(term, ()))
+        return tuple(dict.fromkeys((*self.terms, *extra)))
 
     @property
     def match(self) -> str:
-        """An FTS5 expression: every term quoted, ORed."""
-        return fts_any(self.terms)
+        """An FTS5 expression: every searched word quoted, ORed."""
+        return fts_any(self.searched)
 
     @property
     def topic_match(self) -> str:
@@ -133,7 +156,8 @@ def build_query(message: str) -> QueryPlan:
                 weight = RARE_WEIGHT
             weights[word] = max(weights.get(word, 0.0), weight)
     terms = tuple(sorted(weights, key=lambda w: (-weights[w], w)))
-    return QueryPlan(terms, weights, topics_of_words(terms), about_the_person(message))
+    alternates = {t: alts for t in terms if (alts := query_alternates(t))}
+    return QueryPlan(terms, weights, topics_of_words(terms), about_the_person(message), alternates)
 
 
 #: The person speaking of themselves: "How many charity events did I attend?"
@@ -267,6 +291,9 @@ def _scored(rows: Sequence[ScoredRow], plan: QueryPlan, now: datetime) -> list[_
     best = max(-score for _row, score in rows) or 1.0
     total_weight = sum(plan.weights.values()) or 1.0
     stems = {stem(t, forms=True): t for t in plan.terms}
+    for term, alternates in plan.alternates.items():
+        for alternate in alternates:
+            stems.setdefault(stem(alternate, forms=True), term)
     # Only the query is stemmed whole; a candidate's words are stemmed only where one starts
     # like a query stem (`StemFinder`): stemming every candidate's whole text was 86% of a
     # recall's time at 100k memories.
@@ -474,7 +501,7 @@ def recall(
         return []
     wanted = max(CANDIDATES, limit)
     query = plan_match(
-        plan.terms, index.count_matches,
+        plan.searched, index.count_matches,
         common=COMMON_MATCHES, scored=SCORED_MATCHES, newest=NEWEST_SCORED,
     )  # fmt: skip
     rows = index.recall_candidates(

@@ -36,7 +36,7 @@ def rankings(vault: Vault, question: str, now: datetime | None) -> dict[str, Any
     )
     store = vault.open_index().turns()
     plan = build_query(question)
-    hits = store.search(plan.terms, limit=KEPT_TURNS)
+    hits = store.search(plan.searched, limit=KEPT_TURNS)
     return {
         "memories": [list(m.sources) for m in memories],
         # Each memory's type, and every source a reflection has (not only its members' that
