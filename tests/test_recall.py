@@ -178,6 +178,25 @@ def test_a_reflection_that_merely_cites_a_member_does_not_hide_it(member_text, o
     assert [r.path for r in rank(rows, plan, NOW)] == order
 
 
+def test_a_list_to_be_fused_keeps_a_reflections_members_in_their_places():
+    # The fusion may cut the reflection to the members that fit its context budget, so the
+    # list it fuses keeps the others where they rank (fusion.fuse moves the repeats of what
+    # the cut reflection still cites); a repeat of a memory that is no reflection moves down.
+    plan = QueryPlan(("knee", "plan", "running"), {"knee": 1.0, "plan": 1.0, "running": 1.0})
+    rows = [
+        _row("reflection", -9.0, text="Running plan for the knee", type="reflection",
+             sources=["c#1", "c#2"]),
+        _row("member", -4.0, text="Knee limits running volume", sources=["c#1"]),
+        _row("other", -3.9, text="Likes a plan", sources=["c#3"]),
+        _row("second", -3.8, text="A running plan for a knee", sources=["c#2"]),
+        _row("repeat", -3.7, text="Likes a plan a lot", sources=["c#3"]),
+    ]  # fmt: skip
+    alone = [r.path for r in rank(rows, plan, NOW)]
+    assert alone == ["second", "reflection", "other", "member", "repeat"]
+    fused = [r.path for r in rank(rows, plan, NOW, members_stay=True)]
+    assert fused == ["second", "reflection", "member", "other", "repeat"]
+
+
 def test_the_readme_example_recalls_the_knee_constraint(sample_dir):
     # README: `tota recall "Can you plan my running week around my knee?" --budget 300`.
     # The reflection on training cites the knee constraint's sources; the constraint says

@@ -248,16 +248,21 @@ def rank(
     *,
     limit: int | None = None,
     cite_members: bool = True,
+    members_stay: bool = False,
 ) -> list[Recalled]:
     """Score full-text candidates (each row with its bm25) by the documented formula, best
     first; the first `limit` of them (all by default: the order is the same either way, only
     fewer results are made). With `cite_members` a reflection cites, for this message, the
-    sources of its members among the candidates (`_member_citations`). Pure."""
+    sources of its members among the candidates (`_member_citations`). With `members_stay` a
+    reflection's members keep their places instead of moving down as repeats of what it
+    cites (`_diversify`): for a list that is fused with turns, where the context budget may
+    cut the reflection to a few of its members and the fusion moves the repeats of what it
+    then cites (fusion.fuse). Pure."""
     if not rows:
         return []
     scored = _scored(rows, plan, now)
     scored.sort(key=lambda s: (-s.score, s.path))
-    ordered = _diversify(scored)
+    ordered = _diversify(scored, members_stay=members_stay)
     # Only the results asked for are made: recall ranks 60 to 120 candidates for 10 to 20.
     top = ordered[:limit]
     if cite_members and any(s.type == "reflection" for s in top):
@@ -363,7 +368,7 @@ def _recalled(row: MemoryRow, scored: _Scored) -> Recalled:
     )  # fmt: skip
 
 
-def _diversify(ranked: list[_Scored]) -> list[_Scored]:
+def _diversify(ranked: list[_Scored], *, members_stay: bool = False) -> list[_Scored]:
     """Move a memory whose every source is already cited by a better one after the others.
 
     Several memories learned from one message say related things; the top of the list is
@@ -371,6 +376,12 @@ def _diversify(ranked: list[_Scored]) -> list[_Scored]:
     without saying what they say: its best-ranked member that holds at least `MEMBER_ANSWERS`
     of the question's weighted words answers it in its own words, and goes right before the
     reflection (one member: more would spend the top of the list on one area's details).
+
+    With `members_stay` a reflection's sources do not count as cited, so its other members
+    keep their places: the fusion's budget cuts a reflection to the members that fit (often
+    three of sixteen), and a member moved down here for what the cut reflection no longer
+    cites fell out of the top with it (LongMemEval's multi-session questions, whose answers
+    are one member in each of several sessions: docs/quality.md).
     """
     cited: set[str] = set()
     placed: set[int] = set()
@@ -407,7 +418,8 @@ def _diversify(ranked: list[_Scored]) -> list[_Scored]:
             later.append(result)
         else:
             first.append(result)
-            cited.update(sources)
+            if not (members_stay and result.type == "reflection"):
+                cited.update(sources)
     return first + later
 
 
@@ -492,9 +504,11 @@ def recall(
     now: datetime | None = None,
     plan: QueryPlan | None = None,
     cite_members: bool = True,
+    members_stay: bool = False,
 ) -> list[Recalled]:
     """The `limit` memories most relevant to `message`, best first (`plan`: its
-    `build_query`, when the caller already has it; `cite_members`: see `rank`)."""
+    `build_query`, when the caller already has it; `cite_members`, `members_stay`: see
+    `rank`)."""
     if plan is None:
         plan = build_query(message)
     if not plan.terms:
@@ -518,7 +532,10 @@ def recall(
         ):  # fmt: skip
             if row.path not in seen:
                 rows.append((row, score))
-    return rank(rows, plan, now or datetime.now(), limit=limit, cite_members=cite_members)
+    return rank(
+        rows, plan, now or datetime.now(), limit=limit, cite_members=cite_members,
+        members_stay=members_stay,
+    )  # fmt: skip
 
 
 def as_recalled(rows: Iterable[MemoryRow], now: datetime | None = None) -> list[Recalled]:

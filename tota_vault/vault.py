@@ -607,6 +607,8 @@ class Vault:
                 include_archived=include_archived,
                 now=now,
                 plan=plan,
+                # Fused, a reflection may be cut to a few members: the fusion moves repeats.
+                members_stay=with_turns,
             )  # fmt: skip
         )
         if not with_turns:
