@@ -4,7 +4,7 @@ Query: the message's words, minus stopwords, each quoted (any text is a valid qu
 a memory that shares some of the words can still be found. Names (capitalised words inside a
 sentence) and rare, long words weigh more when ranking. The topics of the message's words
 (topics.py) are searched among tags too, so "Which cities has Jon visited?" finds memories
-tagged `topic/travel` that never say "city". A hyphenated word is searched with its parts
+tagged `topic/travel` that never say "city". A hyphenated word is searched with its parts, a "-ship" noun with its person
 and a kinship word of forms with the words talk says it with (`text.query_alternates`:
 "art-related" also as "art", "siblings" also as "sister" and "brother"), and a memory holding
 one covers the word. bm25 scores every match of its query, so the

@@ -143,8 +143,11 @@ KIN_MEMBERS: dict[str, tuple[str, ...]] = {
 def query_alternates(word: str) -> tuple[str, ...]:
     """Other words a memory may say a query word with: the parts of a hyphenated word
     ("art-related": "art", "related"; FTS5 would search the whole as the phrase "art related",
-    which "street art" does not hold) and the members of a kinship word (`KIN_MEMBERS`).
-    Empty for most words. Query side only: what is stored is never rewritten. Pure."""
+    which "street art" does not hold), the person a "-ship" noun is made of ("mentorship":
+    "mentor", as "I got mentored" is said; FTS5's porter stemmer keeps "-ship", and a stem of
+    four letters or fewer is left alone: "hardship", "worship", "township"), and the members
+    of a kinship word (`KIN_MEMBERS`). Empty for most words. Query side only: what is stored
+    is never rewritten. Pure."""
     word = word.lower()
     if "-" in word.strip("-"):
         return tuple(
@@ -152,6 +155,8 @@ def query_alternates(word: str) -> tuple[str, ...]:
                 part for part in word.split("-") if len(part) >= 2 and part not in STOPWORDS
             )
         )
+    if word.endswith("ship") and len(word) - 4 >= 5:
+        return (word[:-4],)
     return KIN_MEMBERS.get(stem(word), ())
 
 
