@@ -4,14 +4,14 @@ Query: the message's words, minus stopwords, each quoted (any text is a valid qu
 a memory that shares some of the words can still be found. Names (capitalised words inside a
 sentence) and rare, long words weigh more when ranking. The topics of the message's words
 (topics.py) are searched among tags too, so "Which cities has Jon visited?" finds memories
-tagged `topic/travel` that never say "city". A hyphenated word is searched with its parts, a "-ship" noun with its person
-and a kinship word of forms with the words talk says it with (`text.query_alternates`:
-"art-related" also as "art", "siblings" also as "sister" and "brother"), and a memory holding
-one covers the word. bm25 scores every match of its query, so the
-query's cost is bounded whatever the vault's size (`plan_match`): words in thousands of notes
-are left to the coverage score, and the rare ones kept while their matches sum under
-`SCORED_MATCHES`; a message of common words only has its newest `NEWEST_SCORED` matches
-scored.
+tagged `topic/travel` that never say "city". Some words are also searched as others
+(`text.query_alternates`): a hyphenated word as its parts ("art-related": "art", "related"),
+a "-ship" noun as its person ("mentorship": "mentor"), a kinship word of forms as the words
+talk says it with ("siblings": "sister", "brother"); a memory holding one covers the word.
+bm25 scores every match of its query, so the query's cost is bounded whatever the vault's
+size (`plan_match`): words in thousands of notes are left to the coverage score, and the rare
+ones kept while their matches sum under `SCORED_MATCHES`; a message of common words only has
+its newest `NEWEST_SCORED` matches scored.
 
 Ranking (`rank`, a pure function; the constants are the contract, documented in
 docs/recall.md):
@@ -28,9 +28,11 @@ docs/recall.md):
 A memory found by its topic alone has relevance 0. Memories whose every source is already cited
 by a better-ranked one move down the list, so the top results cover more of what the person
 said, and so do reflections after the first; a reflection's best member that answers the
-message in its own words (`MEMBER_ANSWERS`) is placed right before it instead. A reflection
-cites, for the message, the sources of its members among the candidates, best first (the
-fusion's context budget may cut it to the first of them: fusion.py). Superseded
+message in its own words (`MEMBER_ANSWERS`) is placed right before it instead. In a list fused
+with turns a reflection's other members keep their places (`members_stay`): the fusion cuts
+it to the members that fit its budget and moves the repeats of what it then cites. A
+reflection cites, for the message, the sources of its members among the candidates, best
+first (the fusion's context budget may cut it to the first of them: fusion.py). Superseded
 and archived memories are left out unless asked for. `context_block` turns the results into
 Markdown an assistant can put in its prompt, grouped by type, each line with its confidence,
 evidence and date, cut to a token budget.
