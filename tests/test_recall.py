@@ -415,3 +415,17 @@ def test_a_reflection_no_member_of_which_is_a_candidate_keeps_its_sources():
 def test_a_question_about_the_person_is_told_from_one_about_the_assistant(message, personal):
     assert about_the_person(message) is personal
     assert build_query(message).personal is personal
+
+
+def test_vault_recall_keeps_members_in_place_only_for_the_list_it_fuses(vault, monkeypatch):
+    vault.remember("preference", "Likes green tea.")
+    asked: list[bool] = []
+    plain = recall_module.recall
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs.get("members_stay", False))
+        return plain(*args, **kwargs)
+
+    monkeypatch.setattr(recall_module, "recall", spy)
+    assert vault.recall("tea", 5) and vault.recall("tea", 5, type="preference")
+    assert asked == [True, False]  # fused with turns; memories of one type alone
