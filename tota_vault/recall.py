@@ -117,9 +117,18 @@ class QueryPlan:
     #: answers it, not what an assistant replied (fusion.fuse ranks those turns after).
     personal: bool = False
     #: Other words a memory may say a term with (`text.query_alternates`: a hyphenated
-    #: word's parts, a kinship word's members): searched beside the terms, and a memory that
-    #: holds one covers the term.
+    #: word's parts, a "-ship" noun's person, a kinship word's members): searched beside the
+    #: terms, and a memory that holds one covers the term.
     alternates: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def covering_stems(self) -> dict[str, str]:
+        """Each stem (`stem(word, forms=True)`) that covers a term, and the term: the terms'
+        own, then their alternates' (a term's own stem wins over another's alternate)."""
+        stems = {stem(t, forms=True): t for t in self.terms}
+        for term, alternates in self.alternates.items():
+            for alternate in alternates:
+                stems.setdefault(stem(alternate, forms=True), term)
+        return stems
 
     @property
     def searched(self) -> tuple[str, ...]:
@@ -297,10 +306,7 @@ def _scored(rows: Sequence[ScoredRow], plan: QueryPlan, now: datetime) -> list[_
     """Each row's score by the documented formula, in the rows' order. Pure."""
     best = max(-score for _row, score in rows) or 1.0
     total_weight = sum(plan.weights.values()) or 1.0
-    stems = {stem(t, forms=True): t for t in plan.terms}
-    for term, alternates in plan.alternates.items():
-        for alternate in alternates:
-            stems.setdefault(stem(alternate, forms=True), term)
+    stems = plan.covering_stems()
     # Only the query is stemmed whole; a candidate's words are stemmed only where one starts
     # like a query stem (`StemFinder`): stemming every candidate's whole text was 86% of a
     # recall's time at 100k memories.

@@ -20,7 +20,7 @@ from tota_vault import Vault
 from tota_vault.fusion import MEMORY_DEPTH, TURN_DEPTH, fuse
 from tota_vault.recall import QueryPlan, build_query
 from tota_vault.recall import recall as recall_memories
-from tota_vault.text import StemFinder, stem
+from tota_vault.text import StemFinder
 
 #: How deep the rankings are kept: the deepest setting `fusion_grid` weighs, whatever the
 #: code ships (`fused` cuts them to a setting's depths, as `Vault.recall` reads them).
@@ -69,10 +69,7 @@ def rankings(vault: Vault, question: str, now: datetime | None) -> dict[str, Any
 def matched_terms(plan: QueryPlan, text: str) -> set[str]:
     """The terms of `plan` that `text` holds (an alternate covering its term), as recall
     counts a memory's coverage."""
-    stems = {stem(t, forms=True): t for t in plan.terms}
-    for term, alternates in plan.alternates.items():
-        for alternate in alternates:
-            stems.setdefault(stem(alternate, forms=True), term)
+    stems = plan.covering_stems()
     return {stems[s] for s in StemFinder(stems).find(text)}
 
 
