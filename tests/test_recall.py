@@ -178,6 +178,25 @@ def test_a_reflection_that_merely_cites_a_member_does_not_hide_it(member_text, o
     assert [r.path for r in rank(rows, plan, NOW)] == order
 
 
+def test_a_list_to_be_fused_keeps_a_reflections_members_in_their_places():
+    # The fusion may cut the reflection to the members that fit its context budget, so the
+    # list it fuses keeps the others where they rank (fusion.fuse moves the repeats of what
+    # the cut reflection still cites); a repeat of a memory that is no reflection moves down.
+    plan = QueryPlan(("knee", "plan", "running"), {"knee": 1.0, "plan": 1.0, "running": 1.0})
+    rows = [
+        _row("reflection", -9.0, text="Running plan for the knee", type="reflection",
+             sources=["c#1", "c#2"]),
+        _row("member", -4.0, text="Knee limits running volume", sources=["c#1"]),
+        _row("other", -3.9, text="Likes a plan", sources=["c#3"]),
+        _row("second", -3.8, text="A running plan for a knee", sources=["c#2"]),
+        _row("repeat", -3.7, text="Likes a plan a lot", sources=["c#3"]),
+    ]  # fmt: skip
+    alone = [r.path for r in rank(rows, plan, NOW)]
+    assert alone == ["second", "reflection", "other", "member", "repeat"]
+    fused = [r.path for r in rank(rows, plan, NOW, members_stay=True)]
+    assert fused == ["second", "reflection", "member", "other", "repeat"]
+
+
 def test_the_readme_example_recalls_the_knee_constraint(sample_dir):
     # README: `tota recall "Can you plan my running week around my knee?" --budget 300`.
     # The reflection on training cites the knee constraint's sources; the constraint says
@@ -217,6 +236,33 @@ def test_a_memory_about_the_person_the_message_names_ranks_first():
 def test_coverage_counts_plurals_and_word_forms(question: str, text: str, matched: tuple):
     [result] = rank([_row("m", -1.0, text=text, title="m")], build_query(question), NOW)
     assert result.matched == matched
+
+
+def test_a_hyphenated_word_and_a_kinship_word_are_searched_with_their_alternates():
+    plan = build_query("How many art-related events, and how many siblings?")
+    assert {"art-related", "siblings"} <= set(plan.terms)  # the words themselves stay terms
+    assert plan.alternates == {"art-related": ("art", "related"), "siblings": ("brother", "sister")}
+    assert plan.searched[: len(plan.terms)] == plan.terms
+    assert set(plan.searched) - set(plan.terms) == {"art", "related", "brother", "sister"}
+    assert '"sister"' in plan.match and '"art-related"' in plan.match
+    plain = build_query("Which editor do I use?")
+    assert plain.alternates == {} and plain.searched == plain.terms
+
+
+def test_a_memory_that_holds_an_alternate_covers_the_term():
+    plan = build_query("How many siblings do I have?")
+    [sisters] = rank([_row("m", -1.0, text="Has three sisters", title="m")], plan, NOW)
+    assert sisters.matched == ("siblings",)
+    [museum] = rank([_row("m", -1.0, text="Went to the street art fair", title="m")],
+                    build_query("Which art-related events?"), NOW)  # fmt: skip
+    assert museum.matched == ("art-related",)
+
+
+def test_recall_finds_the_sister_asked_about_as_a_sibling(vault):
+    vault.remember("identity", "Has three sisters and a brother.")
+    vault.remember("preference", "Likes hiking in the Alps.")
+    results = vault.recall("What is the total number of siblings I have?", 5)
+    assert results and "sisters" in results[0].text
 
 
 def _counts(table: dict[str, int]):
@@ -369,3 +415,17 @@ def test_a_reflection_no_member_of_which_is_a_candidate_keeps_its_sources():
 def test_a_question_about_the_person_is_told_from_one_about_the_assistant(message, personal):
     assert about_the_person(message) is personal
     assert build_query(message).personal is personal
+
+
+def test_vault_recall_keeps_members_in_place_only_for_the_list_it_fuses(vault, monkeypatch):
+    vault.remember("preference", "Likes green tea.")
+    asked: list[bool] = []
+    plain = recall_module.recall
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs.get("members_stay", False))
+        return plain(*args, **kwargs)
+
+    monkeypatch.setattr(recall_module, "recall", spy)
+    assert vault.recall("tea", 5) and vault.recall("tea", 5, type="preference")
+    assert asked == [True, False]  # fused with turns; memories of one type alone

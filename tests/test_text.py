@@ -19,6 +19,7 @@ from tota_vault.text import (
     fts_any,
     fts_phrase_query,
     fts_quote,
+    query_alternates,
     rarest_within,
     stem,
     tokens,
@@ -236,3 +237,27 @@ def test_rarest_within(rare, counts, bound, kept):
 )  # fmt: skip
 def test_first_sentence(text: str, first: str) -> None:
     assert first_sentence(text) == first
+
+
+@pytest.mark.parametrize(
+    ("word", "alternates"),
+    [
+        ("art-related", ("art", "related")),
+        ("Star-Wars-related", ("star", "wars", "related")),
+        ("self-care", ("self", "care")),
+        ("t-shirt", ("shirt",)),  # a one-letter part says nothing
+        ("well-", ()),  # a hyphen at an edge joins nothing
+        ("siblings", ("brother", "sister")),
+        ("sibling", ("brother", "sister")),
+        ("spouse", ("husband", "wife")),
+        ("grandchildren", ("grandson", "granddaughter")),
+        ("kids", ()),  # said of one's own family: searched as it is
+        ("mentorship", ("mentor",)),
+        ("internship", ("intern",)),
+        ("hardship", ()),  # "hard" is no person
+        ("worship", ()),
+        ("neovim", ()),
+    ],
+)
+def test_query_alternates(word: str, alternates: tuple[str, ...]):
+    assert query_alternates(word) == alternates

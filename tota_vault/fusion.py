@@ -30,7 +30,9 @@ Two rules make it a memory's fusion rather than a search engine's:
 - **Something new in each place.** A result all of whose turns the results above it already
   cite also moves after the top, as recall moves such a memory down its own list
   (`recall._diversify`): a memory lifted by its turn's share can outrank the memories that
-  list put before it, and the place is worth more spent on another message.
+  list put before it, and the place is worth more spent on another message. The list fused
+  keeps a reflection's members in their places (`recall(members_stay=True)`), so this rule
+  is what moves the members the cut reflection cites, and only those.
 
 Everything here is pure: plain lists of sources in, positions out. `Vault.recall` does the
 look-ups and builds the results. The constants are justified in docs/quality.md on data they

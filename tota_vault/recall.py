@@ -4,11 +4,14 @@ Query: the message's words, minus stopwords, each quoted (any text is a valid qu
 a memory that shares some of the words can still be found. Names (capitalised words inside a
 sentence) and rare, long words weigh more when ranking. The topics of the message's words
 (topics.py) are searched among tags too, so "Which cities has Jon visited?" finds memories
-tagged `topic/travel` that never say "city". bm25 scores every match of its query, so the
-query's cost is bounded whatever the vault's size (`plan_match`): words in thousands of notes
-are left to the coverage score, and the rare ones kept while their matches sum under
-`SCORED_MATCHES`; a message of common words only has its newest `NEWEST_SCORED` matches
-scored.
+tagged `topic/travel` that never say "city". Some words are also searched as others
+(`text.query_alternates`): a hyphenated word as its parts ("art-related": "art", "related"),
+a "-ship" noun as its person ("mentorship": "mentor"), a kinship word of forms as the words
+talk says it with ("siblings": "sister", "brother"); a memory holding one covers the word.
+bm25 scores every match of its query, so the query's cost is bounded whatever the vault's
+size (`plan_match`): words in thousands of notes are left to the coverage score, and the rare
+ones kept while their matches sum under `SCORED_MATCHES`; a message of common words only has
+its newest `NEWEST_SCORED` matches scored.
 
 Ranking (`rank`, a pure function; the constants are the contract, documented in
 docs/recall.md):
@@ -25,9 +28,11 @@ docs/recall.md):
 A memory found by its topic alone has relevance 0. Memories whose every source is already cited
 by a better-ranked one move down the list, so the top results cover more of what the person
 said, and so do reflections after the first; a reflection's best member that answers the
-message in its own words (`MEMBER_ANSWERS`) is placed right before it instead. A reflection
-cites, for the message, the sources of its members among the candidates, best first (the
-fusion's context budget may cut it to the first of them: fusion.py). Superseded
+message in its own words (`MEMBER_ANSWERS`) is placed right before it instead. In a list fused
+with turns a reflection's other members keep their places (`members_stay`): the fusion cuts
+it to the members that fit its budget and moves the repeats of what it then cites. A
+reflection cites, for the message, the sources of its members among the candidates, best
+first (the fusion's context budget may cut it to the first of them: fusion.py). Superseded
 and archived memories are left out unless asked for. `context_block` turns the results into
 Markdown an assistant can put in its prompt, grouped by type, each line with its confidence,
 evidence and date, cut to a token budget.
@@ -46,7 +51,16 @@ from .decay import effective_confidence
 from .index import Index
 from .model import MemoryType, parse_date
 from .rows import MemoryRow, ScoredRow
-from .text import STOPWORDS, WORD_RE, StemFinder, fts_any, fts_quote, rarest_within, stem
+from .text import (
+    STOPWORDS,
+    WORD_RE,
+    StemFinder,
+    fts_any,
+    fts_quote,
+    query_alternates,
+    rarest_within,
+    stem,
+)
 from .topics import TOPIC_TAG, topics_of_words
 
 __all__ = [
@@ -102,11 +116,31 @@ class QueryPlan:
     #: The message asks about the person's own life (`about_the_person`): what they said
     #: answers it, not what an assistant replied (fusion.fuse ranks those turns after).
     personal: bool = False
+    #: Other words a memory may say a term with (`text.query_alternates`: a hyphenated
+    #: word's parts, a "-ship" noun's person, a kinship word's members): searched beside the
+    #: terms, and a memory that holds one covers the term.
+    alternates: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def covering_stems(self) -> dict[str, str]:
+        """Each stem (`stem(word, forms=True)`) that covers a term, and the term: the terms'
+        own, then their alternates' (a term's own stem wins over another's alternate)."""
+        stems = {stem(t, forms=True): t for t in self.terms}
+        for term, alternates in self.alternates.items():
+            for alternate in alternates:
+                stems.setdefault(stem(alternate, forms=True), term)
+        return stems
+
+    @property
+    def searched(self) -> tuple[str, ...]:
+        """What the full-text queries look for: the terms, weightiest first, then the
+        alternates that are not terms themselves."""
+        extra = (a for term in self.terms for a in self.alternates.get(term, ()))
+        return tuple(dict.fromkeys((*self.terms, *extra)))
 
     @property
     def match(self) -> str:
-        """An FTS5 expression: every term quoted, ORed."""
-        return fts_any(self.terms)
+        """An FTS5 expression: every searched word quoted, ORed."""
+        return fts_any(self.searched)
 
     @property
     def topic_match(self) -> str:
@@ -133,7 +167,8 @@ def build_query(message: str) -> QueryPlan:
                 weight = RARE_WEIGHT
             weights[word] = max(weights.get(word, 0.0), weight)
     terms = tuple(sorted(weights, key=lambda w: (-weights[w], w)))
-    return QueryPlan(terms, weights, topics_of_words(terms), about_the_person(message))
+    alternates = {t: alts for t in terms if (alts := query_alternates(t))}
+    return QueryPlan(terms, weights, topics_of_words(terms), about_the_person(message), alternates)
 
 
 #: The person speaking of themselves: "How many charity events did I attend?"
@@ -224,16 +259,21 @@ def rank(
     *,
     limit: int | None = None,
     cite_members: bool = True,
+    members_stay: bool = False,
 ) -> list[Recalled]:
     """Score full-text candidates (each row with its bm25) by the documented formula, best
     first; the first `limit` of them (all by default: the order is the same either way, only
     fewer results are made). With `cite_members` a reflection cites, for this message, the
-    sources of its members among the candidates (`_member_citations`). Pure."""
+    sources of its members among the candidates (`_member_citations`). With `members_stay` a
+    reflection's members keep their places instead of moving down as repeats of what it
+    cites (`_diversify`): for a list that is fused with turns, where the context budget may
+    cut the reflection to a few of its members and the fusion moves the repeats of what it
+    then cites (fusion.fuse). Pure."""
     if not rows:
         return []
     scored = _scored(rows, plan, now)
     scored.sort(key=lambda s: (-s.score, s.path))
-    ordered = _diversify(scored)
+    ordered = _diversify(scored, members_stay=members_stay)
     # Only the results asked for are made: recall ranks 60 to 120 candidates for 10 to 20.
     top = ordered[:limit]
     if cite_members and any(s.type == "reflection" for s in top):
@@ -266,7 +306,7 @@ def _scored(rows: Sequence[ScoredRow], plan: QueryPlan, now: datetime) -> list[_
     """Each row's score by the documented formula, in the rows' order. Pure."""
     best = max(-score for _row, score in rows) or 1.0
     total_weight = sum(plan.weights.values()) or 1.0
-    stems = {stem(t, forms=True): t for t in plan.terms}
+    stems = plan.covering_stems()
     # Only the query is stemmed whole; a candidate's words are stemmed only where one starts
     # like a query stem (`StemFinder`): stemming every candidate's whole text was 86% of a
     # recall's time at 100k memories.
@@ -336,7 +376,7 @@ def _recalled(row: MemoryRow, scored: _Scored) -> Recalled:
     )  # fmt: skip
 
 
-def _diversify(ranked: list[_Scored]) -> list[_Scored]:
+def _diversify(ranked: list[_Scored], *, members_stay: bool = False) -> list[_Scored]:
     """Move a memory whose every source is already cited by a better one after the others.
 
     Several memories learned from one message say related things; the top of the list is
@@ -344,6 +384,12 @@ def _diversify(ranked: list[_Scored]) -> list[_Scored]:
     without saying what they say: its best-ranked member that holds at least `MEMBER_ANSWERS`
     of the question's weighted words answers it in its own words, and goes right before the
     reflection (one member: more would spend the top of the list on one area's details).
+
+    With `members_stay` a reflection's sources do not count as cited, so its other members
+    keep their places: the fusion's budget cuts a reflection to the members that fit (often
+    three of sixteen), and a member moved down here for what the cut reflection no longer
+    cites fell out of the top with it (LongMemEval's multi-session questions, whose answers
+    are one member in each of several sessions: docs/quality.md).
     """
     cited: set[str] = set()
     placed: set[int] = set()
@@ -380,7 +426,8 @@ def _diversify(ranked: list[_Scored]) -> list[_Scored]:
             later.append(result)
         else:
             first.append(result)
-            cited.update(sources)
+            if not (members_stay and result.type == "reflection"):
+                cited.update(sources)
     return first + later
 
 
@@ -465,16 +512,18 @@ def recall(
     now: datetime | None = None,
     plan: QueryPlan | None = None,
     cite_members: bool = True,
+    members_stay: bool = False,
 ) -> list[Recalled]:
     """The `limit` memories most relevant to `message`, best first (`plan`: its
-    `build_query`, when the caller already has it; `cite_members`: see `rank`)."""
+    `build_query`, when the caller already has it; `cite_members`, `members_stay`: see
+    `rank`)."""
     if plan is None:
         plan = build_query(message)
     if not plan.terms:
         return []
     wanted = max(CANDIDATES, limit)
     query = plan_match(
-        plan.terms, index.count_matches,
+        plan.searched, index.count_matches,
         common=COMMON_MATCHES, scored=SCORED_MATCHES, newest=NEWEST_SCORED,
     )  # fmt: skip
     rows = index.recall_candidates(
@@ -491,7 +540,10 @@ def recall(
         ):  # fmt: skip
             if row.path not in seen:
                 rows.append((row, score))
-    return rank(rows, plan, now or datetime.now(), limit=limit, cite_members=cite_members)
+    return rank(
+        rows, plan, now or datetime.now(), limit=limit, cite_members=cite_members,
+        members_stay=members_stay,
+    )  # fmt: skip
 
 
 def as_recalled(rows: Iterable[MemoryRow], now: datetime | None = None) -> list[Recalled]:

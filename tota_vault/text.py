@@ -23,6 +23,7 @@ __all__ = [
     "CUE_WORDS",
     "NOT_A_STOP",
     "FUNCTION_WORDS",
+    "KIN_MEMBERS",
     "REFLECTION_STOP",
     "STOPWORDS",
     "WORD_RE",
@@ -31,6 +32,7 @@ __all__ = [
     "fts_phrase_query",
     "first_sentence",
     "fts_quote",
+    "query_alternates",
     "rarest_within",
     "stem",
     "token_of",
@@ -120,6 +122,42 @@ def tokens(text: str) -> list[str]:
     """The words of `text`, lower-cased, curly apostrophes straightened, and without the
     apostrophes and hyphens that only edge them ("'cause", "well-"). Pure."""
     return [word for word in map(token_of, WORD_RE.findall(text)) if word]
+
+
+#: A kinship word of forms and questions and the words talk says it with: people say "my
+#: sister" and "my husband", rarely "my sibling" or "my spouse", so a question asked with the
+#: general word ("How many siblings do I have?") shares no word with what was said ("I have
+#: three sisters"). Kinship terms are a closed class of English; the words people do say of
+#: their own family ("kids", "children", "parents") are not keys: they are said, and reading
+#: them as "son" or "daughter" too pulled in other memories (LoCoMo tune, docs/quality.md).
+#: Each key is listed as `stem` folds it. Recall's query reads it (`query_alternates`).
+KIN_MEMBERS: dict[str, tuple[str, ...]] = {
+    "sibling": ("brother", "sister"),
+    "spouse": ("husband", "wife"),
+    "grandparent": ("grandmother", "grandfather", "grandma", "grandpa"),
+    "grandchild": ("grandson", "granddaughter"),
+    "grandchildren": ("grandson", "granddaughter"),
+}
+
+
+def query_alternates(word: str) -> tuple[str, ...]:
+    """Other words a memory may say a query word with: the parts of a hyphenated word
+    ("art-related": "art", "related"; FTS5 would search the whole as the phrase "art related",
+    which "street art" does not hold), the person a "-ship" noun is made of ("mentorship":
+    "mentor", as "I got mentored" is said; FTS5's porter stemmer keeps "-ship", and a stem of
+    four letters or fewer is left alone: "hardship", "worship", "township"), and the members
+    of a kinship word (`KIN_MEMBERS`). Empty for most words. Query side only: what is stored
+    is never rewritten. Pure."""
+    word = word.lower()
+    if "-" in word.strip("-"):
+        return tuple(
+            dict.fromkeys(
+                part for part in word.split("-") if len(part) >= 2 and part not in STOPWORDS
+            )
+        )
+    if word.endswith("ship") and len(word) - 4 >= 5:
+        return (word[:-4],)
+    return KIN_MEMBERS.get(stem(word), ())
 
 
 #: Word-form endings `stem(forms=True)` strips after folding the plural, longest first.

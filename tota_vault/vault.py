@@ -607,12 +607,14 @@ class Vault:
                 include_archived=include_archived,
                 now=now,
                 plan=plan,
+                # Fused, a reflection may be cut to a few members: the fusion moves repeats.
+                members_stay=with_turns,
             )  # fmt: skip
         )
         if not with_turns:
             return memories
         store = index.turns()
-        hits = store.search(plan.terms, limit=TURN_DEPTH)
+        hits = store.search(plan.searched, limit=TURN_DEPTH)
         settled = store.settled([h.source for h in hits], include_archived=include_archived)
         hits = [h for h in hits if h.source not in settled]
         picks = fuse(

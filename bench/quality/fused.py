@@ -18,8 +18,9 @@ from typing import Any
 
 from tota_vault import Vault
 from tota_vault.fusion import MEMORY_DEPTH, TURN_DEPTH, fuse
-from tota_vault.recall import build_query
+from tota_vault.recall import QueryPlan, build_query
 from tota_vault.recall import recall as recall_memories
+from tota_vault.text import StemFinder
 
 #: How deep the rankings are kept: the deepest setting `fusion_grid` weighs, whatever the
 #: code ships (`fused` cuts them to a setting's depths, as `Vault.recall` reads them).
@@ -30,19 +31,28 @@ def rankings(vault: Vault, question: str, now: datetime | None) -> dict[str, Any
     """The memory ranking (each memory's sources) and the turn ranking (each turn's source,
     before the turns a memory decided against are taken out: those are `settled`) that
     `Vault.recall` fuses for `question`, kept deeper than it reads them."""
-    memories = recall_memories(vault.open_index(), question, limit=KEPT_MEMORIES, now=now)
-    whole = recall_memories(
-        vault.open_index(), question, limit=KEPT_MEMORIES, now=now, cite_members=False
+    # As `Vault.recall` ranks them for the fusion (the vaults the entries open keep turns).
+    memories = recall_memories(
+        vault.open_index(), question, limit=KEPT_MEMORIES, now=now, members_stay=True
     )
+    whole = recall_memories(
+        vault.open_index(), question, limit=KEPT_MEMORIES, now=now, cite_members=False,
+        members_stay=True,
+    )  # fmt: skip
     store = vault.open_index().turns()
     plan = build_query(question)
-    hits = store.search(plan.terms, limit=KEPT_TURNS)
+    hits = store.search(plan.searched, limit=KEPT_TURNS)
     return {
         "memories": [list(m.sources) for m in memories],
         # Each memory's type, and every source a reflection has (not only its members' that
         # the question reached): what the variants of the fusion weigh.
         "types": [m.type for m in memories],
         "whole": [list(m.sources) for m in whole],
+        # The memory ranking as a recall without turns returns it (members moved down).
+        "alone": [
+            list(m.sources)
+            for m in recall_memories(vault.open_index(), question, limit=KEPT_MEMORIES, now=now)
+        ],
         "turns": [h.source for h in hits],
         "echoes": [h.echo_source for h in hits],
         # Whose each turn is, and whether the question is about the person: the assistant's
@@ -50,7 +60,17 @@ def rankings(vault: Vault, question: str, now: datetime | None) -> dict[str, Any
         "roles": [h.role for h in hits],
         "personal": plan.personal,
         "settled": sorted(store.settled([h.source for h in hits])),
+        # The question's terms each result holds: what a coverage-aware order would weigh.
+        "matched": [[t for t in m.matched if not t.startswith("topic/")] for m in memories],
+        "turn_matched": [sorted(matched_terms(plan, h.text)) for h in hits],
     }
+
+
+def matched_terms(plan: QueryPlan, text: str) -> set[str]:
+    """The terms of `plan` that `text` holds (an alternate covering its term), as recall
+    counts a memory's coverage."""
+    stems = plan.covering_stems()
+    return {stems[s] for s in StemFinder(stems).find(text)}
 
 
 def fused(
@@ -83,8 +103,9 @@ def fused(
 
 
 def memories_only(ranked: dict[str, Any], limit: int) -> list[list[str]]:
-    """What recall returned before turns: the memory ranking alone."""
-    return [list(s) for s in ranked["memories"][:limit]]
+    """What recall returns without turns: the memory ranking alone (kept as `alone`; rows
+    kept before it was are the fused ranking's)."""
+    return [list(s) for s in ranked.get("alone", ranked["memories"])[:limit]]
 
 
 def turns_only(ranked: dict[str, Any], limit: int) -> list[list[str]]:
