@@ -452,3 +452,58 @@ def test_a_large_reflection_is_rewritten_after_observe_only_as_its_topic_grows_b
     assert path.read_bytes() == before
     _observe(vault, even_more[6:], start=30)  # the fourth: the reflection is rewritten
     assert parse_note(path.read_bytes(), path.name).body.count("[[") == 13
+
+
+# --- what leaves a reflection: forgotten and superseded members -------------------------------
+
+
+def _reflection(vault: Vault) -> tuple[str, str]:
+    (path,) = (vault.root / "reflection").glob("*.md")
+    return path.name, path.read_text("utf-8")
+
+
+def _vault_text(vault: Vault) -> str:
+    return "".join(p.read_text("utf-8") for p in vault.root.rglob("*.md"))
+
+
+def test_a_forgotten_memory_leaves_the_reflection_that_linked_it(vault: Vault):
+    _observe(vault, FOOD + MORE_FOOD)
+    assert "[[Grills fish on the barbecue]]" in _reflection(vault)[1]
+    vault.forget("Grills fish on the barbecue")
+    name, text = _reflection(vault)
+    assert "fish" not in _vault_text(vault).lower()  # its words are nowhere in the vault
+    assert text.count("[[") == 5 and "5 memories" in text
+    report = vault.reflect(now=NOW)
+    assert report.created == [] and report.updated == []  # as a whole run would write it
+
+
+def test_a_reflection_left_with_too_few_members_is_deleted_with_the_forgotten_words(
+    vault: Vault,
+):
+    _observe(vault, FOOD)
+    vault.forget("Bakes sourdough bread every weekend")
+    assert list((vault.root / "reflection").glob("*.md")) == []
+    assert "sourdough" not in _vault_text(vault).lower()
+    assert [r.type for r in vault.index.get()].count("reflection") == 0
+
+
+def test_a_hand_edited_reflection_is_never_rewritten_but_named_after_a_forget(vault: Vault):
+    _observe(vault, FOOD)
+    (path,) = (vault.root / "reflection").glob("*.md")
+    path.write_text(path.read_text().replace("3 memories", "My three dishes"))
+    vault.sync()
+    edited = path.read_bytes()
+    notices: list[str] = []
+    vault.on_notice = notices.append
+    vault.forget("Bakes sourdough bread every weekend")
+    assert path.read_bytes() == edited
+    assert any(n.startswith(f"reflection/{path.name} still links the forgotten") for n in notices)
+
+
+def test_a_superseded_value_leaves_the_reflection_after_observe(vault: Vault):
+    chat = [*FOOD, "I am vegetarian.", *MORE_FOOD]
+    _observe(vault, chat)
+    assert "[[Is vegetarian]]" in _reflection(vault)[1]
+    _observe(vault, ["I am no longer vegetarian."], start=50)
+    name, text = _reflection(vault)
+    assert "[[Is vegetarian]]" not in text and "Is vegetarian." not in text

@@ -51,6 +51,7 @@ __all__ = [
     "scan_vault",
     "sweep_temps",
     "through_link",
+    "unchanged",
 ]
 
 #: Folders never indexed: tota's own state, Obsidian's config and trash, version control.
@@ -567,7 +568,7 @@ def atomic_write(
                 ) from None
             tmp.unlink()
         else:
-            if not _unchanged(path, expected):
+            if not unchanged(path, expected):
                 raise NoteChangedError(
                     f"{path}: changed on disk since tota read it; not overwritten", path=path
                 )
@@ -584,7 +585,7 @@ def atomic_write(
     return Fingerprint(st.st_size, st.st_mtime_ns, content_hash(data))
 
 
-def _unchanged(path: Path, expected: Fingerprint) -> bool:
+def unchanged(path: Path, expected: Fingerprint) -> bool:
     """Is the file still what tota read? Same size and the same fine-grained mtime is enough;
     otherwise the bytes decide (a `touch` changes the mtime, not the content). On a filesystem
     with coarse timestamps (whole seconds or milliseconds) an edit can keep the mtime, so

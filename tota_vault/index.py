@@ -1199,6 +1199,14 @@ class Index:
             return memory_rows(self._conn.execute(PERSON_REFLECTIONS_LINKING, (query, subject)))
         return memory_rows(self._conn.execute(PERSON_REFLECTIONS, (subject,)))
 
+    def reflections_linking(self, titles: Iterable[str]) -> list[MemoryRow]:
+        """The active reflections whose body holds the words of one of `titles` (a superset of
+        those that link one: the caller checks the links); none for titles without a word."""
+        words = sorted({t for t in titles if any(c.isalnum() for c in t)})
+        if not words:
+            return []
+        return memory_rows(self._conn.execute(REFLECTIONS_LINKING, (f"body : ({fts_any(words)})",)))
+
     def rows_at(self, paths: Sequence[str], *, columns: str = "*") -> list[MemoryRow]:
         """The rows of these paths (`columns`, by default all), in no particular order."""
         out: list[MemoryRow] = []
@@ -1373,6 +1381,17 @@ FROM (SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?) AS f CROSS JOIN notes
   ON n.id = f.rowid
 WHERE n.type = 'reflection' AND n.status = 'active' AND n.error IS NULL
   AND coalesce(n.subject, 'user') = ? AND coalesce(n.key, '') NOT LIKE 'reflection/%'
+"""
+
+#: Every active reflection, tota's or a person's, whose body holds the words of one of some
+#: titles (`Index.reflections_linking`: a superset of those that link one), the FTS match
+#: first in its own subquery as above.
+REFLECTIONS_LINKING = """
+SELECT n.*
+FROM (SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?) AS f CROSS JOIN notes AS n
+  ON n.id = f.rowid
+WHERE n.type = 'reflection' AND n.status = 'active' AND n.error IS NULL
+ORDER BY n.path
 """
 
 

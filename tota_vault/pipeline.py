@@ -515,6 +515,8 @@ class Learner:
         self.extractor = extractor or RuleExtractor()
         self.min_confidence = min_confidence
         self.threshold = threshold
+        #: The notes the current `observe` call superseded (vault paths).
+        self._superseded: set[str] = set()
 
     def observe(
         self,
@@ -543,6 +545,7 @@ class Learner:
         a second time: the report is then rolled back to where the step began).
         """
         refuse_secret_ids(conversation_id, [])
+        self._superseded = set()
         report = ObserveReport(conversation_id, dry_run=dry_run)
         dry = _DryRun() if dry_run else None
         context: Message | None = None
@@ -578,13 +581,19 @@ class Learner:
         if not dry_run:
             # Reflections come by themselves: a topic that gained enough new memories is
             # reflected on again (reflect.note_new_members; cheap when none did).
-            from .reflect import note_new_members
+            from .reflect import drop_members, note_new_members
 
             new = [o.path for o in report.outcomes if o.action in ("create", "supersede")]
+            # A superseded value leaves the reflections that link it at once: a reflection
+            # saying "Is vegetarian." beside "Is no longer vegetarian." misleads.
+            old = [p.rsplit("/", 1)[-1].removesuffix(".md") for p in sorted(self._superseded)]
 
             def reflect_new() -> None:
+                dropped = drop_members(self.vault, old, now=at)
                 done = note_new_members(self.vault, [p for p in new if p], now=at)
-                report.reflections = [*done.created, *done.updated]
+                report.reflections = list(
+                    dict.fromkeys([*dropped.updated, *done.created, *done.updated])
+                )
 
             try:
                 # Through the guard, as each step: an index fault is repaired (and the
@@ -810,6 +819,7 @@ class Learner:
         self.vault.edit(
             target.path, lambda row: {"status": Status.SUPERSEDED.value, "updated": when}
         )
+        self._superseded.add(target.path)
         stored = self._create(candidate, scores, source, when, history=(entry,))
         return stored.path
 

@@ -176,6 +176,8 @@ class ReflectReport:
     #: Written or edited by a person: a reflection tota would have rewritten, or a person's
     #: own that covers a group tota would have written. Never touched.
     left_alone: list[str] = field(default_factory=list)
+    #: tota's reflections deleted: left with too few members after a forget (`drop_members`).
+    deleted: list[str] = field(default_factory=list)
     dry_run: bool = False
 
     def to_dict(self) -> dict[str, Any]:
@@ -186,6 +188,7 @@ class ReflectReport:
             "updated": self.updated,
             "unchanged": len(self.unchanged),
             "left_alone": self.left_alone,
+            "deleted": self.deleted,
         }
 
 
@@ -591,6 +594,49 @@ def note_new_members(
         index.set_state(PENDING_STATE, value)
         for (subject, tag), fresh in due.items():
             _reflect_topic(store, subject, tag, fresh, currents[subject, tag], report, at=at)
+    return report
+
+
+def drop_members(
+    store: MemoryStore, titles: Iterable[str], *, now: datetime | None = None
+) -> ReflectReport:
+    """After memories were forgotten or superseded (their `titles`): each reflection of tota's
+    that links one is written again from the members it still has, so their words leave it (a
+    forgotten memory's words leave the vault); one left with too few members to be a group is
+    deleted (`deleted`: it is made of its members, and made again when they are enough). A
+    person's reflection, or one of tota's a person edited, is never written: it is listed in
+    `left_alone`, for the person to edit."""
+    from .seal import SealState, seal_state
+
+    gone = {t.casefold() for t in titles}
+    report = ReflectReport()
+    if not gone:
+        return report
+    index = store.index
+    at = now or datetime.now()
+    with store.batch():
+        for row in index.reflections_linking(titles):
+            linked = linked_titles(row.body, fold=False)
+            if not gone & {t.casefold() for t in linked}:
+                continue  # the words, not the link
+            data, fingerprint = read_file(store.root / row.path)
+            totas = (row.key or "").startswith("reflection/") and row.evidence == (
+                Evidence.SYSTEM.value
+            )
+            if not totas or seal_state(data.decode("utf-8", "replace")) is not SealState.SEALED:
+                report.left_alone.append(row.path)
+                continue
+            subject = row.subject or "user"
+            kept = [t for t in linked if t.casefold() not in gone]
+            rows = {r.path: r for r in index.rows_at(index.paths_titled(kept))}
+            members = [m for m in map(_member_of_row, rows.values()) if m is not None]
+            plans = plan_groups(m for m in members if m.subject == subject)
+            plan = next((p for p in plans if p.identity == (row.key, subject)), None)
+            if plan is None:
+                store.delete(row.path, fingerprint)
+                report.deleted.append(row.path)
+            else:
+                _update(store, _with_display(_group(plan, rows)), row, report, dry_run=False, at=at)
     return report
 
 

@@ -65,6 +65,10 @@ class MemoryStore(Protocol):
         since) and index it; return the new file's fingerprint."""
         ...
 
+    def delete(self, rel: str, expected: Fingerprint) -> None:
+        """Delete a note tota wrote and read as `expected` (refused if it changed since)."""
+        ...
+
     def batch(self) -> AbstractContextManager[None]:
         """Many writes as one index transaction (folders fsynced once at its end)."""
         ...

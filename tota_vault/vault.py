@@ -748,7 +748,21 @@ class Vault:
         self._writer.index_deleted(rel)
         forget_conversations(index, sources)
         self._forget_broken_copies()
+        self._drop_from_reflections(rel)
         return rel
+
+    def _drop_from_reflections(self, rel: str) -> None:
+        """A forgotten memory's words leave the reflections that link it (`drop_members`);
+        a person's own reflection is only named, for them to edit."""
+        from .reflect import drop_members
+
+        title = rel.rsplit("/", 1)[-1].removesuffix(".md")
+        done = drop_members(self._writer, [title])
+        for path in done.left_alone:
+            self.on_notice(
+                f"{path} still links the forgotten memory: a reflection written or edited by "
+                "hand, so tota left it as it is; edit it to take the memory's words out"
+            )
 
     def _forget_broken_copies(self) -> None:
         """A damaged index moved aside still holds a forgotten memory's text: delete it."""

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import InvalidNoteError, TotaError
+from .errors import InvalidNoteError, NoteChangedError, TotaError
 from .files import make_dirs
 from .index import Index, index_error
 from .keeper import RECOVERABLE, IndexKeeper
@@ -86,6 +86,25 @@ class NoteWriter:
         written = self._write(self.root / rel, data, expected)
         self.index_written(rel, data, written, memory=memory)
         return written
+
+    def delete(self, rel: str, expected: Fingerprint) -> None:
+        """Delete a note of tota's own (a reflection left with too few members) that is still
+        what tota read as `expected`, else raise `NoteChangedError` and keep it; drop its row."""
+        from .files import unchanged
+
+        path = self.root / rel
+        if path.is_symlink() or not unchanged(path, expected):
+            raise NoteChangedError(
+                f"{path}: changed on disk since tota read it; not deleted", path=path
+            )
+        path.unlink()
+        if self._unsynced is not None:
+            self._unsynced.add(path.parent)
+        else:
+            from .files import fsync_folder
+
+            fsync_folder(path.parent)
+        self.index_deleted(rel)
 
     def edit(self, rel: str, changes: Patcher, *, history: str | None = None) -> None:
         """Change a note as tota does: a surgical frontmatter patch (and optionally one History
