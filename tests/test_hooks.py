@@ -174,6 +174,23 @@ def test_prompt_prints_the_recalled_memories(filled: Path) -> None:
     assert "Porto" not in context
 
 
+def test_a_secret_in_a_persons_own_note_never_reaches_the_assistant(vault_dir: Path) -> None:
+    """A note written by hand may hold a password (`tota doctor` names it): the prompt and
+    session-start hooks hand the model its words redacted, as recall and profile do."""
+    note = vault_dir / "identity" / "Gmail.md"
+    note.parent.mkdir(exist_ok=True)
+    note.write_text("My gmail password is Blue-Horse-42!\n")
+    with Vault.open(vault_dir) as vault:
+        vault.sync()
+        for results in (vault.recall("gmail password"), vault.profile()):
+            (found,) = [r for r in results if r.path == "identity/Gmail.md"]
+            assert found.text == "My gmail password is [REDACTED password]"
+    context = context_of(hook("prompt", {"prompt": "what is my gmail password?"}, vault_dir),
+                         "UserPromptSubmit")  # fmt: skip
+    assert "[REDACTED password]" in context and "Blue-Horse" not in context
+    assert note.read_text().endswith("My gmail password is Blue-Horse-42!\n")  # the person's
+
+
 def test_prompt_falls_back_to_user_prompt(filled: Path) -> None:
     context = context_of(
         hook("prompt", {"user_prompt": "what do I use for editing?"}, filled), "UserPromptSubmit"

@@ -612,7 +612,7 @@ class Vault:
             )  # fmt: skip
         )
         if not with_turns:
-            return memories
+            return _without_secrets(memories)
         store = index.turns()
         hits = store.search(plan.searched, limit=TURN_DEPTH)
         settled = store.settled([h.source for h in hits], include_archived=include_archived)
@@ -626,19 +626,21 @@ class Vault:
             later=[plan.personal and h.role == "assistant" for h in hits],
         )
         best = max((-h.score for h in hits), default=0.0) or 1.0
-        return [
-            _cited(memories[p.index], p.sources)
-            if p.kind == "memory"
-            else _quoted(hits[p.index], best)
-            for p in picks
-        ]
+        return _without_secrets(
+            [
+                _cited(memories[p.index], p.sources)
+                if p.kind == "memory"
+                else _quoted(hits[p.index], best)
+                for p in picks
+            ]
+        )
 
     @_guarded
     def profile(self, *, limit: int = 20, now: datetime | None = None) -> list[Recalled]:
         """Durable, important identity, preference and constraint memories."""
         from .recall import profile as profile_memories
 
-        return profile_memories(self.open_index(), limit=limit, now=now)
+        return _without_secrets(profile_memories(self.open_index(), limit=limit, now=now))
 
     @_guarded
     def reflect(self, *, dry_run: bool = False, now: datetime | None = None) -> ReflectReport:
@@ -878,6 +880,23 @@ def _cited(memory: Recalled, sources: tuple[str, ...]) -> Recalled:
     if not sources or sources == memory.sources:
         return memory
     return dataclasses.replace(memory, sources=sources)
+
+
+def _without_secrets(results: list[Recalled]) -> list[Recalled]:
+    """Recalled memories with any secret in their words redacted: what recall hands an
+    assistant. tota never writes one (the guard redacts before a note is written, and a turn
+    is kept redacted), but a person's own note may hold one (`tota doctor` names it), and a
+    reflection quotes its members' words."""
+    from .extract.secrets import find_secrets, redact
+
+    out = []
+    for result in results:
+        if result.kind == "memory" and (find_secrets(result.text) or find_secrets(result.title)):
+            result = dataclasses.replace(
+                result, text=redact(result.text), title=redact(result.title)
+            )
+        out.append(result)
+    return out
 
 
 def _quoted(hit: TurnHit, best: float) -> Recalled:
