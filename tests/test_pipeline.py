@@ -259,6 +259,31 @@ def test_a_repeat_merges_however_many_alike_notes_are_newer(vault: Vault, dry_ru
     )
 
 
+@pytest.mark.parametrize("dry_run", [False, True])
+def test_a_person_named_in_an_earlier_turn_is_known_in_a_later_one(vault: Vault, dry_run: bool):
+    """Learned turn by turn (a hook after each response), "Theo is allergic to peanuts" is
+    about the son the person named a turn before; in another conversation too."""
+    vault.observe([say("My son Theo is 6.", "1")], conversation_id="c1")
+    later = vault.observe([say("Theo is allergic to peanuts.", "2")], conversation_id="c1",
+                          dry_run=dry_run)  # fmt: skip
+    assert [(o.action, o.type, o.text) for o in later.outcomes] == [
+        ("create", "relationship", "The user's son Theo is allergic to peanuts.")
+    ]
+    other = vault.observe([say("Theo is crazy about dinosaurs.", "1")], conversation_id="c2",
+                          dry_run=dry_run)  # fmt: skip
+    assert [o.text for o in other.outcomes] == ["The user's son Theo is crazy about dinosaurs."]
+    named = vault.observe([say("Theo is crazy about dinosaurs.", "1", name="Ana")],
+                          conversation_id="c3", dry_run=dry_run)  # fmt: skip
+    assert named.outcomes == []  # Ana never said Theo was hers
+
+
+def test_a_dry_run_knows_the_people_named_in_its_own_earlier_steps(vault: Vault):
+    chat = [say("My daughter Emma is 5.", "1"), say("Emma is allergic to nuts.", "2")]
+    vault.open_index()  # as Vault.observe does before it hands its writer to a Learner
+    report = Learner(vault._writer).observe(iter(chat), conversation_id="c1", dry_run=True, chunk=1)
+    assert [o.text for o in report.outcomes][-1] == "The user's daughter Emma is allergic to nuts."
+
+
 def test_merge_confirms_and_changes_only_those_lines(vault: Vault):
     first = only(
         vault.observe([say("I prefer Neovim over VS Code.")], conversation_id="c1"), "create"

@@ -16,6 +16,7 @@ from tota_vault.extract.references import (
     one_person,
     only_definite,
     owned_things,
+    people_named_in,
     question_of,
     reply_context,
     resolve_from,
@@ -98,6 +99,25 @@ NAMINGS = [
 @pytest.mark.parametrize(("sentence", "people"), NAMINGS, ids=[n[0] for n in NAMINGS])
 def test_named_people(sentence: str, people: dict[str, str]):
     assert named_people(sentence) == people
+
+
+@pytest.mark.parametrize(
+    ("statements", "owner", "people"),
+    [
+        (["The user's son Theo is 6."], "The user", {"Theo": "son"}),
+        (["The user's best friend Mel moved to Lyon."], "The user", {"Mel": "best friend"}),
+        (["The user's dog Biscuit is a beagle."], "The user", {"Biscuit": "dog"}),
+        (["The user's son Theo is 6.", "The user's son Leo is 4."], "The user",
+         {"Theo": "son", "Leo": "son"}),
+        (["Caroline's sister Ana lives in Porto."], "Caroline", {"Ana": "sister"}),
+        (["Caroline's sister Ana lives in Porto."], "The user", {}),  # someone else's
+        (["The user's team uses Jira."], "The user", {}),  # not a person named
+        (["Went to Paris with their sister."], "The user", {}),
+        (["The user's son The Rock is huge."], "The user", {}),
+    ],
+)  # fmt: skip
+def test_people_named_in_earlier_memories(statements, owner, people):
+    assert people_named_in(statements, owner) == people
 
 
 @pytest.mark.parametrize(

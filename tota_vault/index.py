@@ -1199,6 +1199,14 @@ class Index:
             return memory_rows(self._conn.execute(PERSON_REFLECTIONS_LINKING, (query, subject)))
         return memory_rows(self._conn.execute(PERSON_REFLECTIONS, (subject,)))
 
+    def naming(self, names: Iterable[str], *, subject: str) -> list[str]:
+        """The statements of `subject`'s relationship memories that hold one of `names`."""
+        words = sorted({n for n in names if any(c.isalnum() for c in n)})
+        if not words:
+            return []
+        query = f"text : ({fts_any(words)})"
+        return [text for (text,) in self._conn.execute(NAMING, (query, subject))]
+
     def reflections_linking(self, titles: Iterable[str]) -> list[MemoryRow]:
         """The active reflections whose body holds the words of one of `titles` (a superset of
         those that link one: the caller checks the links); none for titles without a word."""
@@ -1392,6 +1400,17 @@ FROM (SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?) AS f CROSS JOIN notes
   ON n.id = f.rowid
 WHERE n.type = 'reflection' AND n.status = 'active' AND n.error IS NULL
 ORDER BY n.path
+"""
+
+#: The statements of a subject's relationship memories that hold one of some names (newest
+#: 200 matches): the people a person named in an earlier turn ("The user's son Theo is 6."),
+#: for a later "Theo is allergic to peanuts" (`Index.naming`).
+NAMING = """
+SELECT n.text
+FROM (
+    SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rowid DESC LIMIT 200
+) AS f CROSS JOIN notes AS n ON n.id = f.rowid
+WHERE n.type = 'relationship' AND n.status = 'active' AND n.error IS NULL AND n.subject = ?
 """
 
 

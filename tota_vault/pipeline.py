@@ -34,6 +34,8 @@ and scanning megabytes would hold up every face of the vault), and the report sa
 
 from __future__ import annotations
 
+import inspect
+import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -64,7 +66,7 @@ from .scoring import (
     slot_value,
 )
 from .store import LearningStore, StoredMemory
-from .text import CUE_WORDS, FUNCTION_WORDS, tokens
+from .text import CUE_WORDS, FUNCTION_WORDS, STOPWORDS, tokens
 from .topics import with_topics
 
 __all__ = [
@@ -218,6 +220,35 @@ def _is_newer(candidate: Candidate, row: MemoryRow) -> bool:
         return candidate.timestamp >= parse_date(row.updated)
     except ValueError:
         return True
+
+
+#: The word a sentence opens with, when capitalised: where a name the person gave before stands
+#: ("Theo is allergic to peanuts"); `references.people_named_in` reads who it is.
+_OPENING_NAME = re.compile(r"(?:^|[.!?]\s+)([A-Z][\w'-]+)")
+
+
+def _named_before(messages: Sequence[Message], lookups: _Lookups) -> dict[str, dict[str, str]]:
+    """The people each speaker of `messages` named in earlier turns and opens a sentence with
+    here (speaker -> {"Theo": "son"}), from their relationship memories: one look-up a speaker,
+    none when no sentence opens with a name."""
+    from .extract.references import people_named_in
+
+    opening: dict[str, set[str]] = {}
+    for message in messages:
+        if message.role != "user":
+            continue
+        names = {
+            w for w in _OPENING_NAME.findall(message.content) if w.lower() not in STOPWORDS
+        } - {"I", "I'm", "I've", "I'll", "I'd"}
+        if names:
+            opening.setdefault(message.name or "user", set()).update(names)
+    known: dict[str, dict[str, str]] = {}
+    for subject, names in opening.items():
+        owner = "The user" if subject == "user" else subject
+        found = people_named_in(lookups.naming(sorted(names), subject=subject), owner)
+        if found:
+            known[subject] = found
+    return known
 
 
 def choose_extractor(settings: ExtractSettings) -> Extractor:
@@ -490,6 +521,17 @@ class _Lookups:
             return rows
         return self._with(self.dry, self.dry.overlay.by_key(key, subject), rows, BY_KEY_LIMIT)
 
+    def naming(self, names: list[str], *, subject: str) -> list[str]:
+        texts = self.index.naming(names, subject=subject)
+        if self.dry is None:
+            return texts
+        imagined = [
+            r.text
+            for r in self.dry.rows.values()
+            if r.type == "relationship" and r.subject == subject and any(n in r.text for n in names)
+        ]
+        return [*imagined, *texts]
+
     def mentioning(self, words: list[str], *, subject: str) -> list[MemoryRow]:
         rows = self.index.mentioning(words, subject=subject)
         if self.dry is None:
@@ -517,6 +559,9 @@ class Learner:
         self.threshold = threshold
         #: The notes the current `observe` call superseded (vault paths).
         self._superseded: set[str] = set()
+        #: Whether the extractor reads the people named in earlier turns (the rules do; an
+        #: extractor written to the bare protocol need not).
+        self._takes_people = "known_people" in inspect.signature(self.extractor.extract).parameters
 
     def observe(
         self,
@@ -633,8 +678,11 @@ class Learner:
         # The previous step's last message is context only: its candidates were learned then.
         ids = {m.id for m in cleaned}
         before = [context] if context is not None and context.id not in ids else []
+        extra: dict[str, Any] = {}
+        if self._takes_people:
+            extra["known_people"] = _named_before(cleaned, _Lookups(self.vault.index, dry))
         candidates, skipped = self.extractor.extract(
-            [*before, *cleaned], conversation_id=conversation_id
+            [*before, *cleaned], conversation_id=conversation_id, **extra
         )
         if before:
             candidates = [c for c in candidates if c.source != before[0].id]

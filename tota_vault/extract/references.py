@@ -160,6 +160,26 @@ def named_people(sentence: str) -> dict[str, str]:
     return found
 
 
+#: A relationship memory as the extractor writes one: "The user's son Theo is 6.", "Caroline's
+#: best friend Mel ..." (`rules._about_their_person`, and the naming sentence made third person).
+_THEIRS_STATEMENT = re.compile(rf"^(.+?)'s ((?:[a-z][\w-]* ){{0,2}}[a-z][\w-]*),? {_PERSON_NAME}\b")
+
+
+def people_named_in(statements: list[str], owner: str) -> dict[str, str]:
+    """The people earlier memories name as `owner`'s ("The user", or a speaker's name), so a
+    later turn's "Theo is allergic to peanuts" is about "the user's son Theo" though this turn
+    never said who Theo is: {"Theo": "son"} from "The user's son Theo is 6.". Pure."""
+    found: dict[str, str] = {}
+    for text in statements:
+        match = _THEIRS_STATEMENT.match(text)
+        if match is None or match.group(1) != owner:
+            continue
+        relation, name = match.group(2), match.group(3)
+        if re.fullmatch(RELATIONS, relation) and name.split()[-1] not in ("I", "My", "The", "We"):
+            found.setdefault(name, relation)
+    return found
+
+
 #: A thing of the speaker's as a sentence's subject: "My migration deadline is March 14".
 _OWN_SUBJECT = re.compile(
     r"^[Mm]y ((?:[a-z][\w-]* ){0,2}[a-z][\w-]*) (?:is|was|are|were|has|had|got|gets|will|"

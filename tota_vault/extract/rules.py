@@ -20,7 +20,7 @@ statement style; `tests/test_rules.py` holds the examples.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..model import Evidence, MemoryType
@@ -140,14 +140,22 @@ class RuleExtractor:
     name = "rules"
 
     def extract(
-        self, messages: Sequence[Message], *, conversation_id: str
+        self,
+        messages: Sequence[Message],
+        *,
+        conversation_id: str,
+        known_people: Mapping[str, Mapping[str, str]] | None = None,
     ) -> tuple[list[Candidate], list[Skip]]:
-        """Propose a candidate per sentence a person said about themselves."""
+        """Propose a candidate per sentence a person said about themselves.
+
+        `known_people` are the people each speaker named in earlier turns (speaker ->
+        {"Theo": "son"}, from the memories learned then: `references.people_named_in`)."""
         candidates: list[Candidate] = []
         skipped: list[Skip] = []
         previous: Message | None = None
         previous_text: str | None = None  # `previous`, cleaned and redacted, if it was a user's
-        people: dict[str, dict[str, str]] = {}  # speaker -> {"Theo": "son"}, as they named them
+        # speaker -> {"Theo": "son"}, as they named them (before, and in these messages)
+        people = {who: dict(theirs) for who, theirs in (known_people or {}).items()}
         owned: dict[str, set[str]] = {}  # speaker -> {"migration deadline"}, said as theirs
         for message in messages:
             replied_to, replied_text = previous, previous_text
