@@ -602,6 +602,19 @@ TITLES = [
     ("Sees Dr. Okafor on Mondays. Likes tea.", "Sees Dr. Okafor on Mondays"),
     ("Rereads F. Scott Fitzgerald every summer.", "Rereads F. Scott Fitzgerald every summer"),
     ("So do I. Then more.", "So do I"),
+    # A user-style review: "...have two kids, Leo.md" named one child of two
+    (
+        "The user's husband Omar is a teacher and the user and others have two kids, Leo and Mia.",
+        "The user's husband Omar is a teacher and the user and others have two kids",
+    ),
+    (
+        "Packs a tent, a stove, a headlamp, two water filters, a first aid kit and a map for hikes.",
+        "Packs a tent, a stove, a headlamp, two water filters, a first aid kit and a map",
+    ),  # the list is whole: only "for hikes" is cut
+    (
+        "Has visited Lisbon, Porto, Madrid, Seville, Granada, Valencia, Bilbao and Barcelona too.",
+        "Has visited Lisbon, Porto, Madrid, Seville, Granada, Valencia",
+    ),
 ]
 
 

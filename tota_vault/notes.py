@@ -738,6 +738,10 @@ def _expected(value: Any) -> Any:
 # --- titles ----------------------------------------------------------------------------------
 
 
+#: What follows a cut that lands inside a list: another item (", Mia", " and Mia", " or Mia").
+_LIST_GOES_ON = re.compile(r"(?:,| and| or) ")
+
+
 def title_from_text(text: str, *, limit: int = MAX_TITLE_CHARS) -> str:
     """Make a note title (its file name without `.md`) from a memory's text.
 
@@ -756,6 +760,13 @@ def title_from_text(text: str, *, limit: int = MAX_TITLE_CHARS) -> str:
     if len(cleaned) > limit:
         head = cleaned[: limit + 1]
         cut = head.rsplit(" ", 1)[0] if " " in head else ""  # one long word: no boundary
+        if (_LIST_GOES_ON.match(cleaned, len(cut)) or cut.endswith((" and", " or"))) and (
+            ", " in cut
+        ):
+            # Cut inside a list ("...two kids, Leo" of "two kids, Leo and Mia"): a title that
+            # names one item of it would say the list has one. Cut before the list instead.
+            before = cut.rsplit(", ", 1)[0]
+            cut = before if len(before) >= limit // 2 else cut
         cleaned = cut if len(cut) >= limit // 2 else cleaned[:limit]
     cleaned = cleaned.lstrip(". ").rstrip(". ")
     if not cleaned:

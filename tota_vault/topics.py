@@ -45,7 +45,7 @@ TOPICS: dict[str, str] = {
     "travel": """travel traveling travelling traveled travelled trip trips vacation holiday
         journey flight flew airport abroad tour touring tourist sightseeing city cities country
         countries visit visited visiting passport hotel road-trip roadtrip overseas destination
-        explore exploring backpacking cruise""",
+        explore exploring backpacking cruise train""",
     "books": """book books novel novels read reading reader author authors library chapter
         literature fiction nonfiction non-fiction memoir biography poem poems poetry bookstore
         kindle audiobook""",
@@ -63,7 +63,7 @@ TOPICS: dict[str, str] = {
         crafting photography photo photos mural watercolor""",
     "sport": """sport sports gym workout workouts exercise exercising fitness run running
         runner marathon yoga basketball football soccer tennis baseball volleyball hockey golf
-        swim swimming swimmer cycling bike biking training train coach team match league
+        swim swimming swimmer cycling bike biking team league
         tournament championship surf surfing skate skating ski skiing climbing""",
     "outdoors": """outdoors outdoor nature camping camp hike hiking hiked trail trails
         mountain mountains forest lake beach river park parks garden gardening fishing
