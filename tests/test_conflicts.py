@@ -199,6 +199,13 @@ CHANGES = [
                  id="a habit given up, not ... anymore"),
     pytest.param("Switched to Neovim for editing.", "Uses VS Code for editing.", "switch",
                  id="a tool of two words switched"),
+    # found by a user review of the wheel: both stayed active
+    pytest.param("Doesn't like sushi anymore.", "Loves sushi.", "drop",
+                 id="a liking given up, in another verb of liking"),
+    pytest.param("Quit their job at Northwind.", "Works at Northwind as a data analyst.", "drop",
+                 id="a job quit ends the work"),
+    pytest.param("Now prefers coffee over tea.", "Prefers tea over coffee anyway.", "switch",
+                 id="a preference reversed after an 'anyway'"),
     pytest.param("Switched to ruff format instead of black.",
                  "Always uses black for formatting.", "switch",
                  id="instead of the old tool"),
@@ -315,6 +322,7 @@ CHANGED_MINDS = [
     ("My sister Ana lives in Berlin.", "My sister Ana moved to Munich.",
      "The user's sister Ana lives in Berlin."),
     ("I prefer tabs over spaces.", "I now prefer spaces over tabs.", "Prefers tabs over spaces."),
+    ("I love sushi.", "I no longer like sushi.", "Loves sushi."),
 ]  # fmt: skip
 
 

@@ -64,8 +64,11 @@ _NEGATION = re.compile(
 FILLER = frozenset(
     "really mostly mainly generally typically usually actually currently now still just "
     "pretty quite definitely honestly again lately recently instead also even already "
-    "totally absolutely sometimes often always".split()
+    "totally absolutely sometimes often always anyway".split()
 )
+#: Words of one sense for a change of mind: "Doesn't like sushi anymore" gives up "Loves
+#: sushi", "Quit their job at Northwind" ends "Works at Northwind" (normal forms, `_normal`).
+_SAME_SENSE = {"lik": "lov", "enjoy": "lov", "ador": "lov", "job": "work"}
 
 #: A plan dropped: "decided not to", "no longer", "gave up on", "called off", "... after all".
 _DROP = re.compile(
@@ -134,7 +137,8 @@ def _normal(word: str) -> str:
     if word != plain and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "flsz":
         return word[:-1]  # a consonant doubled before the ending: "formatting" and "format"
     # "move" and "moving" (-> "mov"), "live" and "living" meet.
-    return word[:-1] if len(word) > 3 and word.endswith("e") else word
+    word = word[:-1] if len(word) > 3 and word.endswith("e") else word
+    return _SAME_SENSE.get(word, word)
 
 
 def _sequence(
@@ -336,7 +340,8 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
             return None
         if not names(new) <= names(old):
             return None
-        return Change("drop", "a plan given up")
+        # "Quit their job at Northwind" ends a fact, not a plan: said so in the report.
+        return Change("drop", "a plan given up" if _PLAN.search(old) else "no longer so")
     moved = _moved(new, old, subject)
     if moved is not None:
         return moved

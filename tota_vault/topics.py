@@ -62,8 +62,8 @@ TOPICS: dict[str, str] = {
         sketch sketching pottery ceramics sculpture gallery museum canvas craft crafts
         crafting photography photo photos mural watercolor""",
     "sport": """sport sports gym workout workouts exercise exercising fitness run running
-        runner marathon triathlon yoga basketball football soccer tennis baseball volleyball hockey golf
-        swim swimming swimmer cycling bike biking team league
+        runner marathon triathlon yoga basketball football soccer tennis baseball volleyball
+        hockey golf swim swimming swimmer cycling bike biking team league
         tournament championship surf surfing skate skating ski skiing climbing""",
     "outdoors": """outdoors outdoor nature camping camp hike hiking hiked trail trails
         mountain mountains forest lake beach river park parks garden gardening fishing
