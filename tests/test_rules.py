@@ -248,6 +248,12 @@ USER_FACTS = [
     fact("I work from the library most days.", "habit", "Works from the library most days."),
     fact("I take the train to work.", "habit", "Takes the train to work."),
     fact("My thesis deadline is June 1.", "constraint", "The user's thesis deadline is June 1."),
+    # the "I've" or "I" chat leaves out of a perfect, a past or a need; an answer's "no"
+    fact("Been only to Rome once.", "episode", "Has been only to Rome once."),
+    fact("Nope, never been on a sports team.", "episode", "Has never been on a sports team."),
+    fact("Need help with marketing strategies.", "episode",
+         "Needs help with marketing strategies."),
+    fact("No, I work from the library most days.", "habit", "Works from the library most days."),
 ]
 # fmt: on
 

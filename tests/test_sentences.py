@@ -94,6 +94,10 @@ STATEMENTS = [
     ("I live in Oslo and my wife works at Equinor.", ["I live in Oslo", "My wife works at Equinor."]),
     ("We went camping and my kids loved it.", ["We went camping", "My kids loved it."]),
     ("I like tea, and my favorite is green tea.", ["I like tea", "My favorite is green tea."]),
+    # an answer's "no" before its statement is residue (only with its comma)
+    ("No, I haven't read them yet.", ["I haven't read them yet."]),
+    ("Nope, never been on a sports team.", ["Never been on a sports team."]),
+    ("No one knows my name.", ["No one knows my name."]),
 ]
 # fmt: on
 

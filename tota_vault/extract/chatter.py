@@ -599,7 +599,9 @@ DANGLING = "a reference to something not said"
 #: Words that answer without content: "Of course!", "Sure, definitely.", "Pretty good."
 _BARE_ANSWER = frozenset(
     "course definitely absolutely sure certainly maybe probably totally exactly indeed nope "
-    "right true agreed lol haha sounds good great cool nice awesome pretty fine".split()
+    "right true agreed lol haha sounds good great cool nice awesome pretty fine "
+    # laughter, however it is spelt ("Ha, ha!", "Hehe"), answers nothing either
+    "ha hah hahaha he hehe heh lmao rofl".split()
 )
 
 

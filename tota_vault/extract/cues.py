@@ -37,7 +37,15 @@ IMPLICIT_I = re.compile(
     r"(?:researching|working|looking|planning|thinking|learning|taking|reading|writing|painting|"
     r"training|saving|hoping|trying|getting|having|building|making|doing|loving|enjoying)\b"
     + _GERUND_SUBJECT
-    + r")",
+    + r")|"
+    # the "I've" of a perfect left out: "Been rehearsing hard", "Been only to Rome once",
+    # "Never been on a sports team", "Been super busy lately" (not "Been a while": "it's")
+    r"^(?:never )?been (?:\w+ing\b|(?:only |just |once |never |already )?(?:to|there|on)\b|"
+    r"(?:super |so |really |pretty |very |crazy |kinda )?busy\b)|"
+    # "Never had a chance to visit it", "Need help with marketing": a past or a need of
+    # the speaker's, with its "I" left out
+    r"^never (?:had|got|went|tried|saw|knew|did|made|played|visited|learned|learnt|heard|"
+    r"thought|liked|wanted|finished)\b|^need (?:help|to|some|a|more)\b",
     re.I,
 )
 

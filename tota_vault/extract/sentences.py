@@ -50,7 +50,10 @@ FILLER = re.compile(
     # a discourse marker in the first person: "I have to say, ...", "I must admit (that) it
     # ..."; before a clause of its own (a subject after it), not "I have to say goodbye"
     r"I (?:have to|must|gotta|got to|need to) (?:say|admit|confess)(?:,\s*|\s*$|"
-    r"(?: that)?\s+(?=(?:I|it|this|that|we|they|he|she|the|my|our)\s+\w)))+",
+    r"(?: that)?\s+(?=(?:I|it|this|that|we|they|he|she|the|my|our)\s+\w))|"
+    # an answer's "no" before the statement that says it: "No, I haven't read them yet",
+    # "Nope, never been on a sports team" (only with its comma: "No one knows" is a subject)
+    r"(?:no|nope|nah),\s+(?=\S))+",
     re.I,
 )
 #: A greeting before a statement is residue: "Hi, I'm planning a trip" is "I'm planning a trip".
