@@ -254,6 +254,21 @@ USER_FACTS = [
     fact("Need help with marketing strategies.", "episode",
          "Needs help with marketing strategies."),
     fact("No, I work from the library most days.", "habit", "Works from the library most days."),
+    # types (issue #11 review): an aim trained for is a goal, a length of time a habit; a
+    # visit to a relative is what the speaker did; a switch after "and" is a decision
+    fact("I train for a triathlon.", "goal", "Trains for a triathlon."),
+    fact("I train for an hour every day.", "habit", "Trains for an hour every day."),
+    fact("I visited my cousin in Chicago.", "episode", "Visited their cousin in Chicago."),
+    fact("I went hiking with my mom.", "episode", "Went hiking with their mom."),
+    fact("My cousin lives in Chicago.", "relationship", "The user's cousin lives in Chicago."),
+    fact("I dropped physics and switched to biology.", "decision",
+         "Dropped physics and switched to biology."),
+    fact("We looked at three flats and decided on the one by the park.", "decision",
+         "The user and others looked at three flats and decided on the one by the park.",
+         evidence=INF),
+    # the people of the user's family or team ("our kids") are their relationships
+    fact("Our kids love dinosaurs.", "relationship", "The user's kids love dinosaurs.",
+         evidence=INF),
 ]
 # fmt: on
 

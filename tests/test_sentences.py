@@ -98,6 +98,19 @@ STATEMENTS = [
     ("No, I haven't read them yet.", ["I haven't read them yet."]),
     ("Nope, never been on a sports team.", ["Never been on a sports team."]),
     ("No one knows my name.", ["No one knows my name."]),
+    # a "we" or "our" clause of the family or team is a statement of its own, when it stands
+    # alone (long enough for the weak rule, or a cue) and a verb follows what "our" names
+    ("We live in Halifax and our kids go to school there.",
+     ["We live in Halifax", "Our kids go to school there."]),
+    ("My wife and I moved to Leeds, and our son started school.",
+     ["My wife and I moved to Leeds", "Our son started school."]),
+    ("I love hiking and we go to the Alps every summer.",
+     ["I love hiking", "We go to the Alps every summer."]),
+    ("My husband and I went hiking and we saw a bear.",
+     ["My husband and I went hiking", "We saw a bear."]),
+    ("Our team uses Rust and we deploy on Fridays.",
+     ["Our team uses Rust and we deploy on Fridays."]),
+    ("I went hiking with my mom and our dog.", ["I went hiking with my mom and our dog."]),
 ]
 # fmt: on
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from ..text import STOPWORDS
 from .cues import ADVERB_SLOT, CUES, FIRST_PERSON, IMPLICIT_I, RELATIONS, WE
-from .sentences import CLOSING, QUESTION_START, QUOTED_MARK
+from .sentences import CLOSING, QUESTION_START, QUOTED_MARK, SHORT_WORDS
 
 #: A subordinate clause before the main one, in a sentence that does not end in "?": "When
 #: we're feeling down, it's a way to stay positive", "Any time you need help, just call".
@@ -639,4 +639,4 @@ def short_fact(sentence: str) -> bool:
 def is_small_talk(sentence: str) -> bool:
     """Short pleasantries: what only the weak rule would take, and should not."""
     words = re.findall(r"[\w']+", sentence)
-    return len(words) < 5 or (bool(SMALL_TALK.match(sentence)) and len(words) < 8)
+    return len(words) < SHORT_WORDS or (bool(SMALL_TALK.match(sentence)) and len(words) < 8)

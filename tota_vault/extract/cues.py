@@ -249,7 +249,11 @@ CUES: tuple[Cue, ...] = (
         r"settled on|opted|picked|went with|switched to|committed to)\b|\b(?:I|we)(?:'m| am|'re| "
         r"are) going (?:to go )?with\b|\bmy decision\b|"
         # "We switched from Jenkins to GitHub Actions": the old one named before the new one
-        r"\b(?:I|we)(?:'ve| have)? (?:just )?switched from\b",
+        r"\b(?:I|we)(?:'ve| have)? (?:just )?switched from\b|"
+        # the choice as the second verb of the speaker's clause: "I dropped physics and
+        # switched to biology", "We looked at three flats and decided on the one by the park"
+        r"\b(?:I|we)\b[^.;:!?]{0,60}?\b(?:and|but) (?:then |later |finally |eventually )?"
+        r"(?:decided|chose|opted|settled on|went with|switched to|switched from)\b",
         0.85,
     ),
     _cue(
@@ -283,6 +287,10 @@ CUES: tuple[Cue, ...] = (
         r"\bwe(?:'re| are) (?:planning|hoping|aiming|saving)\b|"
         r"\bwe (?:want|wanna|hope|plan|aim|intend)\b|"  # the user's family's or team's goals
         r"\bI(?:'m| am) (?:training|preparing|practi[cs]ing|studying) for\b|"
+        # the simple present of the same aim: "I train for a triathlon" (not for a length of
+        # time: "I train for an hour every day" is a habit)
+        r"\bI (?:train|prepare) for\s+(?!(?:an?|one|two|three|half an?|\d+) "
+        r"(?:hours?|minutes?|mins?|days?|weeks?)\b)|"
         r"\bI(?:'m| am) (?:learning|studying)\s+(?!about\b)\w|"
         r"\bI(?:'ve| have) (?:always |long )?(?:wanted|dreamed|dreamt|hoped) (?:to|of)\b|"
         r"\bI(?:'d| would) (?:love|like) to\b|"
@@ -329,7 +337,7 @@ CUES: tuple[Cue, ...] = (
     _cue(
         "relationship",
         T.RELATIONSHIP,
-        rf"\bmy (?:(?:\w+|little|older|younger|big) )?"
+        rf"\b(?:my|our) (?:(?:\w+|little|older|younger|big) )?"
         rf"(?:{RELATIONS})\b|\bI(?:'m| am) (?:married|engaged|dating)\b|\b(?:I|we) have (?:\w+ )?"
         rf"(?:kids|children|sons|daughters|siblings|sisters|brothers|a son|a daughter|"
         rf"a sister|a brother|a dog|a cat|pets?)\b",

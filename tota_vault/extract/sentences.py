@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..text import ABBREVIATION_END, STOPWORDS
+from .cues import CUES
 from .slots import split_appositive, split_slots
 
 #: Code is never a statement about the person: fenced blocks, inline code, indented blocks.
@@ -24,6 +25,10 @@ _BLOCKQUOTE = re.compile(r"^\s*>.*$", re.M)
 #: A new first-person clause inside a sentence: ", and I", "; I", " but my".
 _CLAUSE = re.compile(
     r"(?:,|;)?\s+(?:and|but|while|plus)\s+(?=(?:I|I'm|I've|my|My)\b)|;\s+(?=I\b)|"
+    # the family's or team's clause: "We live in Halifax and our kids go to school there",
+    # "I love hiking and we go every weekend"
+    r"(?P<we>(?:,|;)?\s+(?:and|but|while|plus)\s+)"
+    r"(?=(?:we|We|we're|We're|we've|We've|our|Our)\b)|"
     # a named person as the subject of a clause of their own: "..., and Ana is allergic to nuts"
     r"(?:,)?\s+and\s+(?=[A-Z][a-z]+ (?:is|has|was|loves|likes|hates|can't|doesn't|needs)\b)|"
     # two statements joined by a comma alone: "I like to go to the movies, I love new films"
@@ -32,12 +37,18 @@ _CLAUSE = re.compile(
 #: "my" after "and": a clause of its own only when a verb follows the thing it names ("and
 #: my sister is a nurse", "and my wife works at Equinor", "and my kids loved it"), not a
 #: list of companions or things ("with my mom and my sister", "my husband and my two cats").
-_MY = re.compile(r"[Mm]y\b")
+_MY = re.compile(r"[Mm]y\b|[Oo]ur\b")
 _MY_CLAUSE = re.compile(
-    r"[Mm]y (?:[\w'-]+ ){1,3}?(?:is|are|was|were|has|have|had|will|would|can|could|does|did|"
+    r"(?:[Mm]y|[Oo]ur) (?:[\w'-]+ ){1,3}?"
+    r"(?:is|are|was|were|has|have|had|will|would|can|could|does|did|"
     r"doesn't|don't|didn't|isn't|aren't|wasn't|won't|can't|just|also|still|never|always|"
+    # the common verbs of a plural subject in the present ("our kids go to school there")
+    r"go|live|love|like|work|play|want|need|get|come|stay|attend|study|eat|take|visit|"
     r"[a-z]+(?:s|ed))\b(?! *[.,;!?]*$)"
 )
+#: A sentence of fewer words is too short to be a statement by the weak rule alone
+#: (`chatter.is_small_talk`), so a clause that short is not cut out of its sentence.
+SHORT_WORDS = 5
 #: A clause that opens with the speaker as its subject: after it, a comma can end a statement.
 _FIRST_PERSON_HEAD = re.compile(r"^\s*(?:I|I'm|I've|I'd|I'll|My)\s")
 #: Words that open a spoken sentence and carry nothing: "Actually, I live in Lisbon".
@@ -208,6 +219,14 @@ def _questions_apart(part: str) -> list[str]:
     return [match.group("head"), match.group("tail")]
 
 
+def _stands_alone(clause: str) -> bool:
+    """Whether a "we" clause cut from its sentence would still be read as a statement: long
+    enough for the weak rule, or a typed cue ("we saw a bear")."""
+    if len(re.findall(r"[\w']+", clause)) >= SHORT_WORDS:
+        return True
+    return any(cue.pattern.search(clause) for cue in CUES)
+
+
 def statements(text: str) -> list[str]:
     """Sentences, and within them the clauses that start a new first-person statement:
     "My name is Sam and I live in Porto" is two facts with two conflict slots."""
@@ -232,6 +251,8 @@ def statements(text: str) -> list[str]:
                 # "... with my mom and my sister last weekend": a second companion, not a
                 # clause ("The user's sister last weekend." was a memory of its own)
                 continue
+            if boundary.group("we") is not None and not _stands_alone(part[boundary.end() :]):
+                continue  # "Our team uses Rust and we deploy on Fridays": too short to stand
             clauses.append(head)
             begin = boundary.end()
         clauses.append(part[begin:])
