@@ -266,6 +266,15 @@ USER_FACTS = [
     fact("We looked at three flats and decided on the one by the park.", "decision",
          "The user and others looked at three flats and decided on the one by the park.",
          evidence=INF),
+    # catching up before a fact is residue, like a greeting
+    fact("Since we last spoke, I went to a community meeting.", "episode",
+         "Went to a community meeting."),
+    fact("A lot's happened since we last chatted - I joined a new hiking group.", "episode",
+         "Joined a new hiking group."),
+    fact("Haven't talked to you in a bit but wanted to let you know I adopted a cat.",
+         "episode", "Adopted a cat."),
+    fact("I've been keeping busy since we last talked.", "habit",
+         "Has been keeping busy since the user and others last talked."),
     # the people of the user's family or team ("our kids") are their relationships
     fact("Our kids love dinosaurs.", "relationship", "The user's kids love dinosaurs.",
          evidence=INF),
@@ -1033,6 +1042,12 @@ CHATTER = [
     ("I'm back, sorry for the delay.", None),
     ("I meant the second option, not the first one.", None),
     ("quick question", "What can I do for you?"),
+    # catching up, with nothing after it
+    ("We haven't talked in a few days.", None),
+    ("A lot has been going on with me.", None),
+    ("As for me, lots of stuff happened since we last talked.", None),
+    ("Long time no talk - a lot has been going on since then!", None),
+    ("Been a while since we chatted.", None),
 ]
 # fmt: on
 

@@ -111,6 +111,14 @@ STATEMENTS = [
     ("Our team uses Rust and we deploy on Fridays.",
      ["Our team uses Rust and we deploy on Fridays."]),
     ("I went hiking with my mom and our dog.", ["I went hiking with my mom and our dog."]),
+    # catching up before a statement is residue
+    ("Since we last spoke, I went to that community mtg.", ["I went to that community mtg."]),
+    ("Quite a week since we last talked - something awesome happened to me.",
+     ["Something awesome happened to me."]),
+    ("Things have been great since we last talked - I've been focusing on school.",
+     ["I've been focusing on school."]),
+    ("Haven't talked in a few days, wanted to let you know I joined a travel club.",
+     ["I joined a travel club."]),
 ]
 # fmt: on
 

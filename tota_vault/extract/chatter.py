@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from ..text import STOPWORDS
 from .cues import ADVERB_SLOT, CUES, FIRST_PERSON, IMPLICIT_I, RELATIONS, WE
-from .sentences import CLOSING, QUESTION_START, QUOTED_MARK, SHORT_WORDS
+from .sentences import CLOSING, QUESTION_START, QUOTED_MARK, SHORT_WORDS, SINCE_LAST_TALK
 
 #: A subordinate clause before the main one, in a sentence that does not end in "?": "When
 #: we're feeling down, it's a way to stay positive", "Any time you need help, just call".
@@ -494,7 +494,16 @@ _ABOUT_THE_TALK = re.compile(
     r"(?=(?: now)?\s*(?:[,.!]|$))|"
     r"\b(?:talk|speak|chat|ttyl)(?: to you| with you)? (?:tomorrow|later|soon)\b|"
     r"\bsorry (?:for|about) (?:the|my) (?:delay|wait|late reply|slow reply|confusion|typo)\b|"
-    r"^(?:no,?\s+)?I meant\b",
+    r"^(?:no,?\s+)?I meant\b|"
+    # catching up, and nothing after it ("We haven't talked in a few days", "A lot has been
+    # going on with me", "Long time no talk"); with a fact after it, it is residue
+    # (`sentences.CATCH_UP`)
+    r"^(?:we |I )?(?:haven't|have not|hadn't) (?:talked|spoken|chatted)\b(?:(?!\bbut\b)[^,;])*$|"
+    r"^(?:(?:so|well|anyway|as for me),?\s+)?(?:a lot|lots(?: of stuff)?|so much|much|"
+    r"(?:some |a few )?(?:pretty )?(?:big|cool|interesting|exciting|crazy|wild) (?:things|stuff))"
+    r"(?:'s| has| have)?(?: been)? (?:happened|happening|going on)(?: with me| on my end)?"
+    rf"(?:\s+{SINCE_LAST_TALK})?\W*$|"
+    r"^(?:long time no (?:talk|see|chat)|(?:it's |it has )?been a while(?: since \w+ \w+)?)\W*$",
     re.I,
 )
 

@@ -73,6 +73,33 @@ GREETING = re.compile(
     r"(?: so much| a lot)?(?: there| all| everyone| [A-Z][\w'-]+)?[,!.]*\s+(?=\S)",
     re.I,
 )
+#: The talk's last meeting: "since we last talked", "since we spoke last".
+SINCE_LAST_TALK = (
+    r"since (?:we|I|you and I) (?:last )?(?:talked|spoke|spoken|chatted|chat|caught up|"
+    r"saw each other)(?: last)?"
+)
+#: Catching up before a statement is residue: "Since we last spoke, I went to that community
+#: meeting", "A lot's happened since we last chatted - I joined a new group", "Haven't talked
+#: to you in a bit but wanted to let you know I read this book" say "I went", "I joined",
+#: "I read"; the opener is about the conversation, not the speaker.
+CATCH_UP = re.compile(
+    r"^(?:(?:so|well|anyway),?\s+)?(?:"
+    rf"{SINCE_LAST_TALK},?\s+|"
+    r"(?:(?:a lot|lots|so much|much|a bunch|(?:some |a few )?(?:big|cool|pretty cool|"
+    r"interesting|exciting|crazy|wild) (?:things|stuff)|quite a (?:week|few days)|things)"
+    r"(?:(?:'s| has| have)?(?: been)? (?:happened|happening|going on|great))?(?: with me)?\s+)?"
+    rf"{SINCE_LAST_TALK}\s*[-\u2013\u2014:;,]\s+|"
+    r"(?:(?:a lot|lots|so much|much|(?:some |a few )?(?:big|cool|interesting|exciting|crazy) "
+    r"(?:things|stuff))(?:'s| has| have)?(?: been)? (?:happened|happening|going on)"
+    r"(?: with me)?\s*[-\u2013\u2014:;]\s+)|"
+    r"(?:I )?(?:haven't|have not) (?:talked|spoken|chatted)(?: to you)? in (?:a while|a bit|"
+    r"ages|forever|a few days|a (?:week|month)|a couple (?:of )?(?:days|weeks))"
+    r"(?:,|\s+but|\s+and)*\s+(?:(?:I )?wanted to (?:let you know|tell you|share|say)"
+    r"(?: that)?\s+)?|"
+    r"(?:it's been a while|long time no (?:talk|see|chat))\s*[-\u2013\u2014,!.:;]\s*"
+    r")(?=\S)",
+    re.I,
+)
 #: A label that opens a message is residue, like a greeting: "Update: my deadline moved",
 #: "Change of plans: we decided to stay". One to three words before a colon, none of them a
 #: pronoun, a possessive or an auxiliary (a label has no verb or subject of its own: "I
@@ -258,7 +285,8 @@ def statements(text: str) -> list[str]:
         clauses.append(part[begin:])
         for clause in clauses:
             clause = re.sub(r"\s+", " ", clause).strip(" -–—*•,;")
-            clause = FILLER.sub("", VERDICT.sub("", GREETING.sub("", without_tag(clause))))
+            clause = GREETING.sub("", without_tag(clause))
+            clause = FILLER.sub("", VERDICT.sub("", CATCH_UP.sub("", clause)))
             for piece in without_secrets(clause):
                 for fact in (f for a in split_appositive(piece) for f in split_slots(a)):
                     out.append(fact[0].upper() + fact[1:])
