@@ -275,6 +275,10 @@ USER_FACTS = [
          "episode", "Adopted a cat."),
     fact("I've been keeping busy since we last talked.", "habit",
          "Has been keeping busy since the user and others last talked."),
+    # a placeholder for the name is skipped, the role beside it learned; a link is no slot
+    fact("I'm [name], a stay at home dad.", "identity", "Is a stay at home dad."),
+    fact("I use [Obsidian](https://obsidian.md) for my notes.", "preference",
+         "Uses [Obsidian](https://obsidian.md) for their notes."),
     # the people of the user's family or team ("our kids") are their relationships
     fact("Our kids love dinosaurs.", "relationship", "The user's kids love dinosaurs.",
          evidence=INF),
@@ -558,6 +562,12 @@ NEGATIVES = [
     nothing("I'd recommend Neovim; I love its plugin ecosystem.", "assistant message",
             role="assistant"),
     nothing("You are a helpful assistant. I am tota.", "system message", role="system"),
+    # a template's slot left unfilled names no one, and a stage direction is no one's words
+    nothing("Hi, my name is [user 2's name].", "a placeholder for words not said"),
+    nothing("Hello, my name is (name).", "a placeholder for words not said"),
+    nothing("I like to hike in [user1_hiking_location].", "a placeholder for words not said"),
+    nothing("[User 1 and User 2 continue flying and having fun.]",
+            "a placeholder for words not said", name="Sam"),
 ]
 # fmt: on
 

@@ -558,6 +558,18 @@ def conversational(sentence: str) -> str | None:
     return None
 
 
+#: A template's slot left unfilled, "[name]", "[user 1's hometown]", "(your name)", or a stage
+#: direction about the speakers, "[User 1 and User 2 keep talking.]": it stands for words that
+#: were never said, so "My name is [user 2's name]" names no one (it filled the name slot). A
+#: link's text ("[Obsidian](https://...)") and a redaction marker are no such slot.
+_PLACEHOLDER = re.compile(
+    r"\[(?!REDACTED )(?=[^\]\[]{0,60}\b(?:name|user ?\d\w*|your|my|location|hometown|city|"
+    r"town|place|date|age|job|company|school|number)\b)[^\]\[]{1,80}\](?!\()|"
+    r"\((?:name|your name|my name|first name|user ?\d'?s? name)\)",
+    re.I,
+)
+
+
 def skip_reason(sentence: str) -> str | None:
     stripped = sentence.strip()
     if stripped.endswith("?") or (
@@ -568,6 +580,8 @@ def skip_reason(sentence: str) -> str | None:
         # The secret's own clause (`sentences.without_secrets` cut it from any fact beside
         # it): a redaction marker is never a fact, and the secret is never stored.
         return "contains a secret"
+    if ("[" in stripped or "(" in stripped) and _PLACEHOLDER.search(stripped):
+        return "a placeholder for words not said"
     if _REPORTED.match(stripped) or _HEARSAY.search(stripped):
         return "someone else's words"
     if _HYPOTHETICAL.search(stripped):
