@@ -144,8 +144,17 @@ RESOLVED = [
     # two weighed, though one is seen as a name (found by review)
     ("Maybe try Tailwind instead of Bootstrap?", "I hate it.", None),
     ("Have you been to Lisbon or Porto?", "I've been there twice.", None),
-    # "to play ..." stands only after a verb of liking
+    # "to play ..." stands only after a verb of liking, or after "to do" (or the same verb),
+    # which stands for the activity named
     ("I like to play Minecraft.", "I've heard good things about that game.", None),
+    ("I like to go hiking, camping, and fishing.", "I like to do those things too.",
+     "I like to go hiking, camping, and fishing."),
+    ("I like to volunteer at the soup kitchen.", "I like to do that too.",
+     "I like to volunteer at the soup kitchen."),
+    ("I like to read fiction, mostly fantasy.", "I like to read those too!",
+     "I like to read fiction, mostly fantasy!"),
+    ("I like to play Minecraft.", "I want to do that.", "I want to play Minecraft."),
+    ("I like to play Minecraft.", "I want to try that.", None),
     # the other speaker's own things are theirs: nothing to resolve
     ("I love my dog so much.", "I love it too.", None),
     # no object the rules can name

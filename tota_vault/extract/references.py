@@ -321,10 +321,17 @@ def resolve_reference(antecedent: str | None, sentence: str) -> str | None:
         return None
     if "," in thing and re.match(r"(?i)it\b", pronoun.group(0)):
         return None  # "Bake Off, Bluey, and Succession" is several things, and "it" one
-    verb = re.search(r"\b(?:like|love|enjoy|hate|prefer|adore)\s*$", sentence[: pronoun.start()])
+    before = sentence[: pronoun.start()]
+    verb = re.search(r"\b(?:like|love|enjoy|hate|prefer|adore)\s*$", before)
+    start = pronoun.start()
     if thing.lower().startswith("to ") and verb is None:
-        return None  # "to play Minecraft" stands only after a verb of liking
-    resolved = sentence[: pronoun.start()] + thing + sentence[pronoun.end() :]
+        # "I like to do those things too" after "I like to go hiking, camping, and fishing":
+        # "do" (or the last turn's own verb, "to read those") stands for what they do
+        doing = re.search(rf"\bto (?:do|{re.escape(thing.split()[1])})\s+$", before, re.I)
+        if len(thing.split()) < 2 or doing is None:
+            return None  # "to play Minecraft" stands only after a verb of liking
+        start = doing.start()
+    resolved = sentence[:start] + thing + sentence[pronoun.end() :]
     # "too"/"as well" agreed with the last turn; the fact stands without it
     return re.sub(r",?\s+(?:too|as well)(?=\W*$)", "", resolved)
 
