@@ -273,6 +273,8 @@ USER_FACTS = [
          "Joined a new hiking group."),
     fact("Haven't talked to you in a bit but wanted to let you know I adopted a cat.",
          "episode", "Adopted a cat."),
+    fact("I love talking to my grandmother about her childhood.", "preference",
+         "Loves talking to their grandmother about her childhood."),
     fact("I've been keeping busy since we last talked.", "habit",
          "Has been keeping busy since the user and others last talked."),
     # a placeholder for the name is skipped, the role beside it learned; a link is no slot
@@ -1058,6 +1060,10 @@ CHATTER = [
     ("As for me, lots of stuff happened since we last talked.", None),
     ("Long time no talk - a lot has been going on since then!", None),
     ("Been a while since we chatted.", None),
+    # the talk with the listener as what the speaker enjoys or learns
+    ("I'm enjoying getting to know you.", None),
+    ("I've learned a lot about you.", None),
+    ("I really enjoyed talking to you.", None),
 ]
 # fmt: on
 

@@ -503,7 +503,12 @@ _ABOUT_THE_TALK = re.compile(
     r"(?:some |a few )?(?:pretty )?(?:big|cool|interesting|exciting|crazy|wild) (?:things|stuff))"
     r"(?:'s| has| have)?(?: been)? (?:happened|happening|going on)(?: with me| on my end)?"
     rf"(?:\s+{SINCE_LAST_TALK})?\W*$|"
-    r"^(?:long time no (?:talk|see|chat)|(?:it's |it has )?been a while(?: since \w+ \w+)?)\W*$",
+    r"^(?:long time no (?:talk|see|chat)|(?:it's |it has )?been a while(?: since \w+ \w+)?)\W*$|"
+    # the talk with the listener as what the speaker enjoys or learns: "I'm enjoying getting
+    # to know you", "I've learned a lot about you", "I really enjoyed talking to you"
+    r"\b(?:talking|chatting|speaking|catching up) (?:to|with) you\b|\bgetting to know you\b|"
+    r"\b(?:learn(?:ed|t|ing)?|hear(?:ing)?) (?:all |a lot |more |so much )?about "
+    r"(?:you\b|what you)|\bmeeting you\b",
     re.I,
 )
 
