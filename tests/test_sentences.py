@@ -119,6 +119,8 @@ STATEMENTS = [
      ["I've been focusing on school."]),
     ("Haven't talked in a few days, wanted to let you know I joined a travel club.",
      ["I joined a travel club."]),
+    ("A lot's happened - I just got accepted for a fashion internship.",
+     ["I just got accepted for a fashion internship."]),
 ]
 # fmt: on
 

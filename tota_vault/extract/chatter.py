@@ -494,18 +494,25 @@ _ABOUT_THE_TALK = re.compile(
     r"(?=(?: now)?\s*(?:[,.!]|$))|"
     r"\b(?:talk|speak|chat|ttyl)(?: to you| with you)? (?:tomorrow|later|soon)\b|"
     r"\bsorry (?:for|about) (?:the|my) (?:delay|wait|late reply|slow reply|confusion|typo)\b|"
-    r"^(?:no,?\s+)?I meant\b|"
-    # catching up, and nothing after it ("We haven't talked in a few days", "A lot has been
-    # going on with me", "Long time no talk"); with a fact after it, it is residue
-    # (`sentences.CATCH_UP`)
-    r"^(?:we |I )?(?:haven't|have not|hadn't) (?:talked|spoken|chatted)\b(?:(?!\bbut\b)[^,;])*$|"
-    r"^(?:(?:so|well|anyway|as for me),?\s+)?(?:a lot|lots(?: of stuff)?|so much|much|"
+    r"^(?:no,?\s+)?I meant\b",
+    re.I,
+)
+#: Catching up, and nothing after it ("We haven't talked in a few days", "A lot has been going
+#: on with me", "Long time no talk"): about the conversation. With a fact after it, it is
+#: residue (`sentences.CATCH_UP`). Read from the sentence's start only.
+_CAUGHT_UP = re.compile(
+    r"(?:we |I )?(?:haven't|have not|hadn't) (?:talked|spoken|chatted)\b(?:(?!\bbut\b)[^,;])*$|"
+    r"(?:(?:so|well|anyway|as for me),?\s+)?(?:a lot|lots(?: of stuff)?|so much|much|"
     r"(?:some |a few )?(?:pretty )?(?:big|cool|interesting|exciting|crazy|wild) (?:things|stuff))"
     r"(?:'s| has| have)?(?: been)? (?:happened|happening|going on)(?: with me| on my end)?"
     rf"(?:\s+{SINCE_LAST_TALK})?\W*$|"
-    r"^(?:long time no (?:talk|see|chat)|(?:it's |it has )?been a while(?: since \w+ \w+)?)\W*$|"
-    # the talk with the listener as what the speaker enjoys or learns: "I'm enjoying getting
-    # to know you", "I've learned a lot about you", "I really enjoyed talking to you"
+    r"(?:long time no (?:talk|see|chat)|(?:it's |it has )?been a while(?: since \w+ \w+)?)\W*$",
+    re.I,
+)
+#: The talk with the listener as what the speaker enjoys or learns: "I'm enjoying getting to
+#: know you", "I've learned a lot about you", "I really enjoyed talking to you". Read only
+#: where "you" is.
+_TALK_WITH_YOU = re.compile(
     r"\b(?:talking|chatting|speaking|catching up) (?:to|with) you\b|\bgetting to know you\b|"
     r"\b(?:learn(?:ed|t|ing)?|hear(?:ing)?) (?:all |a lot |more |so much )?about "
     r"(?:you\b|what you)|\bmeeting you\b",
@@ -539,7 +546,11 @@ def conversational(sentence: str) -> str | None:
         or (any(w in lower for w in _VERDICT_WORDS) and _VERDICT.search(sentence))
     ):
         return "a reaction"
-    if _ABOUT_THE_TALK.search(sentence):
+    if (
+        _ABOUT_THE_TALK.search(sentence)
+        or _CAUGHT_UP.match(sentence)
+        or (" you" in lower and _TALK_WITH_YOU.search(sentence))
+    ):
         return "about the conversation"
     if _OFFER.search(sentence):
         return "a promise about the conversation"

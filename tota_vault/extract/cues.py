@@ -249,11 +249,7 @@ CUES: tuple[Cue, ...] = (
         r"settled on|opted|picked|went with|switched to|committed to)\b|\b(?:I|we)(?:'m| am|'re| "
         r"are) going (?:to go )?with\b|\bmy decision\b|"
         # "We switched from Jenkins to GitHub Actions": the old one named before the new one
-        r"\b(?:I|we)(?:'ve| have)? (?:just )?switched from\b|"
-        # the choice as the second verb of the speaker's clause: "I dropped physics and
-        # switched to biology", "We looked at three flats and decided on the one by the park"
-        r"\b(?:I|we)\b[^.;:!?]{0,60}?\b(?:and|but) (?:then |later |finally |eventually )?"
-        r"(?:decided|chose|opted|settled on|went with|switched to|switched from)\b",
+        r"\b(?:I|we)(?:'ve| have)? (?:just )?switched from\b",
         0.85,
     ),
     _cue(
@@ -342,6 +338,18 @@ CUES: tuple[Cue, ...] = (
         rf"(?:kids|children|sons|daughters|siblings|sisters|brothers|a son|a daughter|"
         rf"a sister|a brother|a dog|a cat|pets?)\b",
         0.75,
+    ),
+    _cue(
+        # the choice as the second verb of the speaker's clause, which has the first verb's
+        # subject (the cues read only sentences about the speaker): "I dropped physics and
+        # switched to biology", "We saw three flats and decided on the one by the park"; after
+        # the relationship cue ("My sister moved to Paris and decided to stay" is about her),
+        # before the episode cue (what was done led to the choice)
+        "decision",
+        T.DECISION,
+        r"\b(?:and|but) (?:then |later |finally |eventually )?"
+        r"(?:decided|chose|opted|settled on|went with|switched to|switched from)\b",
+        0.85,
     ),
     _cue(
         "episode",

@@ -24,11 +24,10 @@ QUOTED = re.compile(r"\"[^\"\n]{3,}\"|“[^”\n]{3,}”|«[^»\n]{3,}»")
 _BLOCKQUOTE = re.compile(r"^\s*>.*$", re.M)
 #: A new first-person clause inside a sentence: ", and I", "; I", " but my".
 _CLAUSE = re.compile(
-    r"(?:,|;)?\s+(?:and|but|while|plus)\s+(?=(?:I|I'm|I've|my|My)\b)|;\s+(?=I\b)|"
+    r"(?:,|;)?\s+(?:and|but|while|plus)\s+(?:(?=(?:I|I'm|I've|my|My)\b)|"
     # the family's or team's clause: "We live in Halifax and our kids go to school there",
     # "I love hiking and we go every weekend"
-    r"(?P<we>(?:,|;)?\s+(?:and|but|while|plus)\s+)"
-    r"(?=(?:we|We|we're|We're|we've|We've|our|Our)\b)|"
+    r"(?P<we>)(?=(?:we|We|we're|We're|we've|We've|our|Our)\b))|;\s+(?=I\b)|"
     # a named person as the subject of a clause of their own: "..., and Ana is allergic to nuts"
     r"(?:,)?\s+and\s+(?=[A-Z][a-z]+ (?:is|has|was|loves|likes|hates|can't|doesn't|needs)\b)|"
     # two statements joined by a comma alone: "I like to go to the movies, I love new films"
@@ -100,6 +99,8 @@ CATCH_UP = re.compile(
     r")(?=\S)",
     re.I,
 )
+#: The words every `CATCH_UP` opener has: it is read only where one of them is.
+_CATCH_UP_WORDS = re.compile(r"since|talk|spok|chat|while|long time|happen|going on", re.I)
 #: A label that opens a message is residue, like a greeting: "Update: my deadline moved",
 #: "Change of plans: we decided to stay". One to three words before a colon, none of them a
 #: pronoun, a possessive or an auxiliary (a label has no verb or subject of its own: "I
@@ -286,7 +287,9 @@ def statements(text: str) -> list[str]:
         for clause in clauses:
             clause = re.sub(r"\s+", " ", clause).strip(" -–—*•,;")
             clause = GREETING.sub("", without_tag(clause))
-            clause = FILLER.sub("", VERDICT.sub("", CATCH_UP.sub("", clause)))
+            if _CATCH_UP_WORDS.search(clause):
+                clause = CATCH_UP.sub("", clause)
+            clause = FILLER.sub("", VERDICT.sub("", clause))
             for piece in without_secrets(clause):
                 for fact in (f for a in split_appositive(piece) for f in split_slots(a)):
                     out.append(fact[0].upper() + fact[1:])
