@@ -11,6 +11,7 @@ from tota_vault.extract.messages import Message
 from tota_vault.extract.references import (
     antecedent_of,
     bridges,
+    gerund,
     message_quote,
     named_people,
     one_person,
@@ -302,3 +303,31 @@ def test_the_thing_the_speaker_said_was_theirs_stays_theirs():
         "The migration team moved to Berlin."
     )
     assert resolve_owned("The migration deadlines are hard.", owned).startswith("The ")
+
+
+@pytest.mark.parametrize(
+    ("infinitive", "ing"),
+    [
+        ("to cook", "cooking"),
+        ("to dance", "dancing"),
+        ("to swim", "swimming"),
+        ("to play ping pong", "playing ping pong"),
+        ("to visit", "visiting"),
+        ("to fix", "fixing"),
+        ("to see", "seeing"),
+        ("to lie", "lying"),
+        ("cooking", None),
+    ],
+)
+def test_an_infinitive_has_its_gerund(infinitive: str, ing: str | None):
+    assert gerund(infinitive) == ing
+
+
+def test_an_infinitive_after_a_preposition_is_its_gerund():
+    """Found in SPC's development rows: "I love to cook, but I'm not very good at it" was
+    stored as "... not very good at to cook."."""
+    assert resolve_from("I love to cook too!", "I'm not very good at it.") == (
+        "I'm not very good at cooking."
+    )
+    # not after a verb: "to cook" is no object of "do" (left unresolved, as before)
+    assert resolve_from("I love to cook too!", "I do it every day.") is None
