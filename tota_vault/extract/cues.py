@@ -345,7 +345,7 @@ CUES: tuple[Cue, ...] = (
         # switched to biology", "We saw three flats and decided on the one by the park"; after
         # the relationship cue ("My sister moved to Paris and decided to stay" is about her),
         # before the episode cue (what was done led to the choice)
-        "decision",
+        "choice after and",
         T.DECISION,
         r"\b(?:and|but) (?:then |later |finally |eventually )?"
         r"(?:decided|chose|opted|settled on|went with|switched to|switched from)\b",
