@@ -226,6 +226,9 @@ def test_a_reaction_after_thanks_or_before_a_closing_marker_is_still_one():
         ("quick question", False),
         ("A follow-up question.", False),
         ("Probably the Lisbon trip.", True),
+        # laughter answers nothing, however it is spelt
+        ("Ha, ha!", False),
+        ("Hehe, lol.", False),
     ],
 )
 def test_a_short_answer_has_content(sentence: str, answers: bool):

@@ -56,6 +56,9 @@ CUED = [
     ("I stopped by the bakery.", None),
     ("I never gave up on painting.", None),
     ("I quit my job two months ago.", ("episode", "episode", None)),
+    # a choice as the second verb: after the relationship cue, before the episode cue
+    ("I went to three open days and decided on Leeds.", ("choice after and", "decision", None)),
+    ("My sister moved to Paris and decided to stay.", ("relationship", "relationship", None)),
 ]
 # fmt: on
 

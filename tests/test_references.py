@@ -11,6 +11,7 @@ from tota_vault.extract.messages import Message
 from tota_vault.extract.references import (
     antecedent_of,
     bridges,
+    gerund,
     message_quote,
     named_people,
     one_person,
@@ -164,8 +165,17 @@ RESOLVED = [
     # two weighed, though one is seen as a name (found by review)
     ("Maybe try Tailwind instead of Bootstrap?", "I hate it.", None),
     ("Have you been to Lisbon or Porto?", "I've been there twice.", None),
-    # "to play ..." stands only after a verb of liking
+    # "to play ..." stands only after a verb of liking, or after "to do" (or the same verb),
+    # which stands for the activity named
     ("I like to play Minecraft.", "I've heard good things about that game.", None),
+    ("I like to go hiking, camping, and fishing.", "I like to do those things too.",
+     "I like to go hiking, camping, and fishing."),
+    ("I like to volunteer at the soup kitchen.", "I like to do that too.",
+     "I like to volunteer at the soup kitchen."),
+    ("I like to read fiction, mostly fantasy.", "I like to read those too!",
+     "I like to read fiction, mostly fantasy!"),
+    ("I like to play Minecraft.", "I want to do that.", "I want to play Minecraft."),
+    ("I like to play Minecraft.", "I want to try that.", None),
     # the other speaker's own things are theirs: nothing to resolve
     ("I love my dog so much.", "I love it too.", None),
     # no object the rules can name
@@ -313,3 +323,31 @@ def test_the_thing_the_speaker_said_was_theirs_stays_theirs():
         "The migration team moved to Berlin."
     )
     assert resolve_owned("The migration deadlines are hard.", owned).startswith("The ")
+
+
+@pytest.mark.parametrize(
+    ("infinitive", "ing"),
+    [
+        ("to cook", "cooking"),
+        ("to dance", "dancing"),
+        ("to swim", "swimming"),
+        ("to play ping pong", "playing ping pong"),
+        ("to visit", "visiting"),
+        ("to fix", "fixing"),
+        ("to see", "seeing"),
+        ("to lie", "lying"),
+        ("cooking", None),
+    ],
+)
+def test_an_infinitive_has_its_gerund(infinitive: str, ing: str | None):
+    assert gerund(infinitive) == ing
+
+
+def test_an_infinitive_after_a_preposition_is_its_gerund():
+    """Found in SPC's development rows: "I love to cook, but I'm not very good at it" was
+    stored as "... not very good at to cook."."""
+    assert resolve_from("I love to cook too!", "I'm not very good at it.") == (
+        "I'm not very good at cooking."
+    )
+    # not after a verb: "to cook" is no object of "do" (left unresolved, as before)
+    assert resolve_from("I love to cook too!", "I do it every day.") is None

@@ -248,6 +248,46 @@ USER_FACTS = [
     fact("I work from the library most days.", "habit", "Works from the library most days."),
     fact("I take the train to work.", "habit", "Takes the train to work."),
     fact("My thesis deadline is June 1.", "constraint", "The user's thesis deadline is June 1."),
+    # the "I've" or "I" chat leaves out of a perfect, a past or a need; an answer's "no"
+    fact("Been only to Rome once.", "episode", "Has been only to Rome once."),
+    fact("Nope, never been on a sports team.", "episode", "Has never been on a sports team."),
+    fact("Need help with marketing strategies.", "episode",
+         "Needs help with marketing strategies."),
+    fact("No, I work from the library most days.", "habit", "Works from the library most days."),
+    # types (issue #11 review): an aim trained for is a goal, a length of time a habit; a
+    # visit to a relative is what the speaker did; a switch after "and" is a decision
+    fact("I train for a triathlon.", "goal", "Trains for a triathlon."),
+    fact("I train for an hour every day.", "habit", "Trains for an hour every day."),
+    fact("I visited my cousin in Chicago.", "episode", "Visited their cousin in Chicago."),
+    fact("I went hiking with my mom.", "episode", "Went hiking with their mom."),
+    fact("My cousin lives in Chicago.", "relationship", "The user's cousin lives in Chicago."),
+    fact("I dropped physics and switched to biology.", "decision",
+         "Dropped physics and switched to biology."),
+    fact("I went to three open days and decided on Leeds.", "decision",
+         "Went to three open days and decided on Leeds."),
+    fact("My sister moved to Paris and decided to stay.", "relationship",
+         "The user's sister moved to Paris and decided to stay."),
+    fact("We looked at three flats and decided on the one by the park.", "decision",
+         "The user and others looked at three flats and decided on the one by the park.",
+         evidence=INF),
+    # catching up before a fact is residue, like a greeting
+    fact("Since we last spoke, I went to a community meeting.", "episode",
+         "Went to a community meeting."),
+    fact("A lot's happened since we last chatted - I joined a new hiking group.", "episode",
+         "Joined a new hiking group."),
+    fact("Haven't talked to you in a bit but wanted to let you know I adopted a cat.",
+         "episode", "Adopted a cat."),
+    fact("I love talking to my grandmother about her childhood.", "preference",
+         "Loves talking to their grandmother about her childhood."),
+    fact("I've been keeping busy since we last talked.", "habit",
+         "Has been keeping busy since the user and others last talked."),
+    # a placeholder for the name is skipped, the role beside it learned; a link is no slot
+    fact("I'm [name], a stay at home dad.", "identity", "Is a stay at home dad."),
+    fact("I use [Obsidian](https://obsidian.md) for my notes.", "preference",
+         "Uses [Obsidian](https://obsidian.md) for their notes."),
+    # the people of the user's family or team ("our kids") are their relationships
+    fact("Our kids love dinosaurs.", "relationship", "The user's kids love dinosaurs.",
+         evidence=INF),
 ]
 # fmt: on
 
@@ -528,6 +568,12 @@ NEGATIVES = [
     nothing("I'd recommend Neovim; I love its plugin ecosystem.", "assistant message",
             role="assistant"),
     nothing("You are a helpful assistant. I am tota.", "system message", role="system"),
+    # a template's slot left unfilled names no one, and a stage direction is no one's words
+    nothing("Hi, my name is [user 2's name].", "a placeholder for words not said"),
+    nothing("Hello, my name is (name).", "a placeholder for words not said"),
+    nothing("I like to hike in [user1_hiking_location].", "a placeholder for words not said"),
+    nothing("[User 1 and User 2 continue flying and having fun.]",
+            "a placeholder for words not said", name="Sam"),
 ]
 # fmt: on
 
@@ -1012,6 +1058,16 @@ CHATTER = [
     ("I'm back, sorry for the delay.", None),
     ("I meant the second option, not the first one.", None),
     ("quick question", "What can I do for you?"),
+    # catching up, with nothing after it
+    ("We haven't talked in a few days.", None),
+    ("A lot has been going on with me.", None),
+    ("As for me, lots of stuff happened since we last talked.", None),
+    ("Long time no talk - a lot has been going on since then!", None),
+    ("Been a while since we chatted.", None),
+    # the talk with the listener as what the speaker enjoys or learns
+    ("I'm enjoying getting to know you.", None),
+    ("I've learned a lot about you.", None),
+    ("I really enjoyed talking to you.", None),
 ]
 # fmt: on
 

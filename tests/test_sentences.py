@@ -94,6 +94,33 @@ STATEMENTS = [
     ("I live in Oslo and my wife works at Equinor.", ["I live in Oslo", "My wife works at Equinor."]),
     ("We went camping and my kids loved it.", ["We went camping", "My kids loved it."]),
     ("I like tea, and my favorite is green tea.", ["I like tea", "My favorite is green tea."]),
+    # an answer's "no" before its statement is residue (only with its comma)
+    ("No, I haven't read them yet.", ["I haven't read them yet."]),
+    ("Nope, never been on a sports team.", ["Never been on a sports team."]),
+    ("No one knows my name.", ["No one knows my name."]),
+    # a "we" or "our" clause of the family or team is a statement of its own, when it stands
+    # alone (long enough for the weak rule, or a cue) and a verb follows what "our" names
+    ("We live in Halifax and our kids go to school there.",
+     ["We live in Halifax", "Our kids go to school there."]),
+    ("My wife and I moved to Leeds, and our son started school.",
+     ["My wife and I moved to Leeds", "Our son started school."]),
+    ("I love hiking and we go to the Alps every summer.",
+     ["I love hiking", "We go to the Alps every summer."]),
+    ("My husband and I went hiking and we saw a bear.",
+     ["My husband and I went hiking", "We saw a bear."]),
+    ("Our team uses Rust and we deploy on Fridays.",
+     ["Our team uses Rust and we deploy on Fridays."]),
+    ("I went hiking with my mom and our dog.", ["I went hiking with my mom and our dog."]),
+    # catching up before a statement is residue
+    ("Since we last spoke, I went to that community mtg.", ["I went to that community mtg."]),
+    ("Quite a week since we last talked - something awesome happened to me.",
+     ["Something awesome happened to me."]),
+    ("Things have been great since we last talked - I've been focusing on school.",
+     ["I've been focusing on school."]),
+    ("Haven't talked in a few days, wanted to let you know I joined a travel club.",
+     ["I joined a travel club."]),
+    ("A lot's happened - I just got accepted for a fashion internship.",
+     ["I just got accepted for a fashion internship."]),
 ]
 # fmt: on
 

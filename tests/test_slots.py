@@ -130,3 +130,19 @@ def test_a_dropped_i_before_a_second_slot_is_two_memories(vault: Vault):
         "Is from Spain.": "identity/origin",
         "Moved to Bergen.": "identity/location",
     }
+
+
+def test_a_family_clause_after_a_move_stays_active(vault: Vault):
+    """Defect of the last review: a "we" sentence with the household's other fact in an "our"
+    clause was one location note, so a move superseded the children's fact with it."""
+    assert _learn(vault, "We live in Halifax and our son plays hockey on Saturdays.", 0) == [
+        "create identity/The user and others live in Halifax.md",
+        "create relationship/The user's son plays hockey on Saturdays.md",
+    ]
+    assert _learn(vault, "We moved to Toronto.", 1) == [
+        "supersede identity/The user and others moved to Toronto.md"
+    ]
+    assert _active(vault) == {
+        "The user and others moved to Toronto.": "identity/location",
+        "The user's son plays hockey on Saturdays.": None,
+    }

@@ -163,6 +163,8 @@ def test_a_companion_in_the_subject_goes_with_the_speaker(sentence: str, expecte
         ("Gonna continue my edu.", "I'm gonna continue my edu."),
         ("Gotta make time to dance.", "I've gotta make time to dance."),
         ("Been training for my first marathon.", "I've been training for my first marathon."),
+        ("Never been to Lisbon.", "I've never been to Lisbon."),
+        ("Never had a chance to visit it.", "I never had a chance to visit it."),
     ],
 )
 def test_the_i_that_chat_drops_is_put_back(sentence: str, with_i: str):

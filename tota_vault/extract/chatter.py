@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from ..text import STOPWORDS
 from .cues import ADVERB_SLOT, CUES, FIRST_PERSON, IMPLICIT_I, RELATIONS, WE
-from .sentences import CLOSING, QUESTION_START, QUOTED_MARK
+from .sentences import CLOSING, QUESTION_START, QUOTED_MARK, SHORT_WORDS, SINCE_LAST_TALK
 
 #: A subordinate clause before the main one, in a sentence that does not end in "?": "When
 #: we're feeling down, it's a way to stay positive", "Any time you need help, just call".
@@ -497,6 +497,27 @@ _ABOUT_THE_TALK = re.compile(
     r"^(?:no,?\s+)?I meant\b",
     re.I,
 )
+#: Catching up, and nothing after it ("We haven't talked in a few days", "A lot has been going
+#: on with me", "Long time no talk"): about the conversation. With a fact after it, it is
+#: residue (`sentences.CATCH_UP`). Read from the sentence's start only.
+_CAUGHT_UP = re.compile(
+    r"(?:we |I )?(?:haven't|have not|hadn't) (?:talked|spoken|chatted)\b(?:(?!\bbut\b)[^,;])*$|"
+    r"(?:(?:so|well|anyway|as for me),?\s+)?(?:a lot|lots(?: of stuff)?|so much|much|"
+    r"(?:some |a few )?(?:pretty )?(?:big|cool|interesting|exciting|crazy|wild) (?:things|stuff))"
+    r"(?:'s| has| have)?(?: been)? (?:happened|happening|going on)(?: with me| on my end)?"
+    rf"(?:\s+{SINCE_LAST_TALK})?\W*$|"
+    r"(?:long time no (?:talk|see|chat)|(?:it's |it has )?been a while(?: since \w+ \w+)?)\W*$",
+    re.I,
+)
+#: The talk with the listener as what the speaker enjoys or learns: "I'm enjoying getting to
+#: know you", "I've learned a lot about you", "I really enjoyed talking to you". Read only
+#: where "you" is.
+_TALK_WITH_YOU = re.compile(
+    r"\b(?:talking|chatting|speaking|catching up) (?:to|with) you\b|\bgetting to know you\b|"
+    r"\b(?:learn(?:ed|t|ing)?|hear(?:ing)?) (?:all |a lot |more |so much )?about "
+    r"(?:you\b|what you)|\bmeeting you\b",
+    re.I,
+)
 
 
 @lru_cache(maxsize=4096)
@@ -525,7 +546,11 @@ def conversational(sentence: str) -> str | None:
         or (any(w in lower for w in _VERDICT_WORDS) and _VERDICT.search(sentence))
     ):
         return "a reaction"
-    if _ABOUT_THE_TALK.search(sentence):
+    if (
+        _ABOUT_THE_TALK.search(sentence)
+        or _CAUGHT_UP.match(sentence)
+        or (" you" in lower and _TALK_WITH_YOU.search(sentence))
+    ):
         return "about the conversation"
     if _OFFER.search(sentence):
         return "a promise about the conversation"
@@ -549,6 +574,18 @@ def conversational(sentence: str) -> str | None:
     return None
 
 
+#: A template's slot left unfilled, "[name]", "[user 1's hometown]", "(your name)", or a stage
+#: direction about the speakers, "[User 1 and User 2 keep talking.]": it stands for words that
+#: were never said, so "My name is [user 2's name]" names no one (it filled the name slot). A
+#: link's text ("[Obsidian](https://...)") and a redaction marker are no such slot.
+_PLACEHOLDER = re.compile(
+    r"\[(?!REDACTED )(?=[^\]\[]{0,60}\b(?:name|user ?\d\w*|your|my|location|hometown|city|"
+    r"town|place|date|age|job|company|school|number)\b)[^\]\[]{1,80}\](?!\()|"
+    r"\((?:name|your name|my name|first name|user ?\d'?s? name)\)",
+    re.I,
+)
+
+
 def skip_reason(sentence: str) -> str | None:
     stripped = sentence.strip()
     if stripped.endswith("?") or (
@@ -559,6 +596,8 @@ def skip_reason(sentence: str) -> str | None:
         # The secret's own clause (`sentences.without_secrets` cut it from any fact beside
         # it): a redaction marker is never a fact, and the secret is never stored.
         return "contains a secret"
+    if ("[" in stripped or "(" in stripped) and _PLACEHOLDER.search(stripped):
+        return "a placeholder for words not said"
     if _REPORTED.match(stripped) or _HEARSAY.search(stripped):
         return "someone else's words"
     if _HYPOTHETICAL.search(stripped):
@@ -599,7 +638,9 @@ DANGLING = "a reference to something not said"
 #: Words that answer without content: "Of course!", "Sure, definitely.", "Pretty good."
 _BARE_ANSWER = frozenset(
     "course definitely absolutely sure certainly maybe probably totally exactly indeed nope "
-    "right true agreed lol haha sounds good great cool nice awesome pretty fine".split()
+    "right true agreed lol haha sounds good great cool nice awesome pretty fine "
+    # laughter, however it is spelt ("Ha, ha!", "Hehe"), answers nothing either
+    "ha hah hahaha he hehe heh lmao rofl".split()
 )
 
 
@@ -637,4 +678,4 @@ def short_fact(sentence: str) -> bool:
 def is_small_talk(sentence: str) -> bool:
     """Short pleasantries: what only the weak rule would take, and should not."""
     words = re.findall(r"[\w']+", sentence)
-    return len(words) < 5 or (bool(SMALL_TALK.match(sentence)) and len(words) < 8)
+    return len(words) < SHORT_WORDS or (bool(SMALL_TALK.match(sentence)) and len(words) < 8)

@@ -37,7 +37,15 @@ IMPLICIT_I = re.compile(
     r"(?:researching|working|looking|planning|thinking|learning|taking|reading|writing|painting|"
     r"training|saving|hoping|trying|getting|having|building|making|doing|loving|enjoying)\b"
     + _GERUND_SUBJECT
-    + r")",
+    + r")|"
+    # the "I've" of a perfect left out: "Been rehearsing hard", "Been only to Rome once",
+    # "Never been on a sports team", "Been super busy lately" (not "Been a while": "it's")
+    r"^(?:never )?been (?:\w+ing\b|(?:only |just |once |never |already )?(?:to|there|on)\b|"
+    r"(?:super |so |really |pretty |very |crazy |kinda )?busy\b)|"
+    # "Never had a chance to visit it", "Need help with marketing": a past or a need of
+    # the speaker's, with its "I" left out
+    r"^never (?:had|got|went|tried|saw|knew|did|made|played|visited|learned|learnt|heard|"
+    r"thought|liked|wanted|finished)\b|^need (?:help|to|some|a|more)\b",
     re.I,
 )
 
@@ -275,6 +283,10 @@ CUES: tuple[Cue, ...] = (
         r"\bwe(?:'re| are) (?:planning|hoping|aiming|saving)\b|"
         r"\bwe (?:want|wanna|hope|plan|aim|intend)\b|"  # the user's family's or team's goals
         r"\bI(?:'m| am) (?:training|preparing|practi[cs]ing|studying) for\b|"
+        # the simple present of the same aim: "I train for a triathlon" (not for a length of
+        # time: "I train for an hour every day" is a habit)
+        r"\bI (?:train|prepare) for\s+(?!(?:an?|one|two|three|half an?|\d+) "
+        r"(?:hours?|minutes?|mins?|days?|weeks?)\b)|"
         r"\bI(?:'m| am) (?:learning|studying)\s+(?!about\b)\w|"
         r"\bI(?:'ve| have) (?:always |long )?(?:wanted|dreamed|dreamt|hoped) (?:to|of)\b|"
         r"\bI(?:'d| would) (?:love|like) to\b|"
@@ -321,11 +333,23 @@ CUES: tuple[Cue, ...] = (
     _cue(
         "relationship",
         T.RELATIONSHIP,
-        rf"\bmy (?:(?:\w+|little|older|younger|big) )?"
+        rf"\b(?:my|our) (?:(?:\w+|little|older|younger|big) )?"
         rf"(?:{RELATIONS})\b|\bI(?:'m| am) (?:married|engaged|dating)\b|\b(?:I|we) have (?:\w+ )?"
         rf"(?:kids|children|sons|daughters|siblings|sisters|brothers|a son|a daughter|"
         rf"a sister|a brother|a dog|a cat|pets?)\b",
         0.75,
+    ),
+    _cue(
+        # the choice as the second verb of the speaker's clause, which has the first verb's
+        # subject (the cues read only sentences about the speaker): "I dropped physics and
+        # switched to biology", "We saw three flats and decided on the one by the park"; after
+        # the relationship cue ("My sister moved to Paris and decided to stay" is about her),
+        # before the episode cue (what was done led to the choice)
+        "choice after and",
+        T.DECISION,
+        r"\b(?:and|but) (?:then |later |finally |eventually )?"
+        r"(?:decided|chose|opted|settled on|went with|switched to|switched from)\b",
+        0.85,
     ),
     _cue(
         "episode",

@@ -341,10 +341,17 @@ def resolve_reference(antecedent: str | None, sentence: str) -> str | None:
         return None
     if "," in thing and re.match(r"(?i)it\b", pronoun.group(0)):
         return None  # "Bake Off, Bluey, and Succession" is several things, and "it" one
-    verb = re.search(r"\b(?:like|love|enjoy|hate|prefer|adore)\s*$", sentence[: pronoun.start()])
+    before = sentence[: pronoun.start()]
+    verb = re.search(r"\b(?:like|love|enjoy|hate|prefer|adore)\s*$", before)
+    start = pronoun.start()
     if thing.lower().startswith("to ") and verb is None:
-        return None  # "to play Minecraft" stands only after a verb of liking
-    resolved = sentence[: pronoun.start()] + thing + sentence[pronoun.end() :]
+        # "I like to do those things too" after "I like to go hiking, camping, and fishing":
+        # "do" (or the last turn's own verb, "to read those") stands for what they do
+        doing = re.search(rf"\bto (?:do|{re.escape(thing.split()[1])})\s+$", before, re.I)
+        if len(thing.split()) < 2 or doing is None:
+            return None  # "to play Minecraft" stands only after a verb of liking
+        start = doing.start()
+    resolved = sentence[:start] + thing + sentence[pronoun.end() :]
     # "too"/"as well" agreed with the last turn; the fact stands without it
     return re.sub(r",?\s+(?:too|as well)(?=\W*$)", "", resolved)
 
@@ -404,12 +411,41 @@ _OBJECT_IT = re.compile(
 )
 
 
+#: A preposition before "it": an infinitive put there reads as its gerund ("good at to cook"
+#: is "good at cooking").
+_AFTER_PREPOSITION = re.compile(r"\b(?:at|about|of|with|for|in|on|from|into|by|without)\s+$", re.I)
+
+
+def gerund(infinitive: str) -> str | None:
+    """ "to cook" -> "cooking", "to dance ..." -> "dancing ...", "to swim" -> "swimming", by the
+    spelling rules of "-ing" (a silent "e" dropped, a last consonant after one short vowel
+    doubled); None for what is no "to" + verb."""
+    words = infinitive.split()
+    if len(words) < 2 or words[0].lower() != "to" or not words[1].isalpha():
+        return None
+    verb = words[1].lower()
+    if verb in ("be", "see", "flee", "agree", "free"):
+        stem = verb
+    elif verb.endswith("ie"):
+        stem = verb[:-2] + "y"
+    elif verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")):
+        stem = verb[:-1]
+    elif re.fullmatch(r"[^aeiou]*[aeiou][b-df-hj-np-tvz]", verb):
+        stem = verb + verb[-1]  # one syllable, one short vowel: "swim", "run", "shop"
+    else:
+        stem = verb
+    return " ".join([stem + "ing", *words[2:]])
+
+
 def _replace_it(sentence: str, thing: str) -> str | None:
     """The sentence with its one object "it" replaced by `thing`, or None (no such "it", or
-    more than one)."""
-    found = _OBJECT_IT.findall(sentence)
+    more than one). After a preposition an infinitive is its gerund: "I love to cook, but I'm
+    not very good at it" is "... not very good at cooking"."""
+    found = list(_OBJECT_IT.finditer(sentence))
     if len(found) != 1 or len(thing.split()) > 8:
         return None
+    if _AFTER_PREPOSITION.search(sentence[: found[0].start()]) and thing.lower().startswith("to "):
+        thing = gerund(thing) or thing
     resolved = _OBJECT_IT.sub(lambda _m: thing, sentence, count=1)
     # "I love it there": the place is the thing, and "there" says it again
     return resolved.replace(f"{thing} there", thing, 1)

@@ -365,6 +365,8 @@ class RuleExtractor:
                 continue
             match = cue.pattern.search(sentence)
             if match is not None:
+                if cue.name == "relationship":
+                    cue = _episode_first(sentence, match)
                 return self._build(sentence, message, subject, label, cue, cue_key(cue, match))
         first = FIRST_PERSON.search(sentence)
         if not is_small_talk(sentence) and (
@@ -503,6 +505,21 @@ class RuleExtractor:
             days=tuple(days),
             timestamp=message.timestamp,
         )
+
+
+_EPISODE = next(cue for cue in CUES if cue.name == "episode")
+
+
+def _episode_first(sentence: str, relation: re.Match[str]) -> Cue:
+    """The relationship cue, or the episode cue when the speaker's own past act comes before
+    the person it names: "I visited my cousin in Chicago last month" and "I went hiking with
+    my mom" are what the speaker did (episodes), "My cousin lives in Lisbon" and "I have a
+    sister" say who the person is (relationships)."""
+    act = _EPISODE.pattern.search(sentence)
+    relationship = next(cue for cue in CUES if cue.name == "relationship")
+    if act is not None and act.start() < relation.start():
+        return _EPISODE
+    return relationship
 
 
 #: An "it" left in a sentence after one was resolved.

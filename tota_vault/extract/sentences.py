@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..text import ABBREVIATION_END, STOPWORDS
+from .cues import CUES
 from .slots import split_appositive, split_slots
 
 #: Code is never a statement about the person: fenced blocks, inline code, indented blocks.
@@ -23,7 +24,10 @@ QUOTED = re.compile(r"\"[^\"\n]{3,}\"|“[^”\n]{3,}”|«[^»\n]{3,}»")
 _BLOCKQUOTE = re.compile(r"^\s*>.*$", re.M)
 #: A new first-person clause inside a sentence: ", and I", "; I", " but my".
 _CLAUSE = re.compile(
-    r"(?:,|;)?\s+(?:and|but|while|plus)\s+(?=(?:I|I'm|I've|my|My)\b)|;\s+(?=I\b)|"
+    r"(?:,|;)?\s+(?:and|but|while|plus)\s+(?:(?=(?:I|I'm|I've|my|My)\b)|"
+    # the family's or team's clause: "We live in Halifax and our kids go to school there",
+    # "I love hiking and we go every weekend"
+    r"(?P<we>)(?=(?:we|We|we're|We're|we've|We've|our|Our)\b))|;\s+(?=I\b)|"
     # a named person as the subject of a clause of their own: "..., and Ana is allergic to nuts"
     r"(?:,)?\s+and\s+(?=[A-Z][a-z]+ (?:is|has|was|loves|likes|hates|can't|doesn't|needs)\b)|"
     # two statements joined by a comma alone: "I like to go to the movies, I love new films"
@@ -32,12 +36,18 @@ _CLAUSE = re.compile(
 #: "my" after "and": a clause of its own only when a verb follows the thing it names ("and
 #: my sister is a nurse", "and my wife works at Equinor", "and my kids loved it"), not a
 #: list of companions or things ("with my mom and my sister", "my husband and my two cats").
-_MY = re.compile(r"[Mm]y\b")
+_MY = re.compile(r"[Mm]y\b|[Oo]ur\b")
 _MY_CLAUSE = re.compile(
-    r"[Mm]y (?:[\w'-]+ ){1,3}?(?:is|are|was|were|has|have|had|will|would|can|could|does|did|"
+    r"(?:[Mm]y|[Oo]ur) (?:[\w'-]+ ){1,3}?"
+    r"(?:is|are|was|were|has|have|had|will|would|can|could|does|did|"
     r"doesn't|don't|didn't|isn't|aren't|wasn't|won't|can't|just|also|still|never|always|"
+    # the common verbs of a plural subject in the present ("our kids go to school there")
+    r"go|live|love|like|work|play|want|need|get|come|stay|attend|study|eat|take|visit|"
     r"[a-z]+(?:s|ed))\b(?! *[.,;!?]*$)"
 )
+#: A sentence of fewer words is too short to be a statement by the weak rule alone
+#: (`chatter.is_small_talk`), so a clause that short is not cut out of its sentence.
+SHORT_WORDS = 5
 #: A clause that opens with the speaker as its subject: after it, a comma can end a statement.
 _FIRST_PERSON_HEAD = re.compile(r"^\s*(?:I|I'm|I've|I'd|I'll|My)\s")
 #: Words that open a spoken sentence and carry nothing: "Actually, I live in Lisbon".
@@ -50,7 +60,10 @@ FILLER = re.compile(
     # a discourse marker in the first person: "I have to say, ...", "I must admit (that) it
     # ..."; before a clause of its own (a subject after it), not "I have to say goodbye"
     r"I (?:have to|must|gotta|got to|need to) (?:say|admit|confess)(?:,\s*|\s*$|"
-    r"(?: that)?\s+(?=(?:I|it|this|that|we|they|he|she|the|my|our)\s+\w)))+",
+    r"(?: that)?\s+(?=(?:I|it|this|that|we|they|he|she|the|my|our)\s+\w))|"
+    # an answer's "no" before the statement that says it: "No, I haven't read them yet",
+    # "Nope, never been on a sports team" (only with its comma: "No one knows" is a subject)
+    r"(?:no|nope|nah),\s+(?=\S))+",
     re.I,
 )
 #: A greeting before a statement is residue: "Hi, I'm planning a trip" is "I'm planning a trip".
@@ -59,6 +72,35 @@ GREETING = re.compile(
     r"(?: so much| a lot)?(?: there| all| everyone| [A-Z][\w'-]+)?[,!.]*\s+(?=\S)",
     re.I,
 )
+#: The talk's last meeting: "since we last talked", "since we spoke last".
+SINCE_LAST_TALK = (
+    r"since (?:we|I|you and I) (?:last )?(?:talked|spoke|spoken|chatted|chat|caught up|"
+    r"saw each other)(?: last)?"
+)
+#: Catching up before a statement is residue: "Since we last spoke, I went to that community
+#: meeting", "A lot's happened since we last chatted - I joined a new group", "Haven't talked
+#: to you in a bit but wanted to let you know I read this book" say "I went", "I joined",
+#: "I read"; the opener is about the conversation, not the speaker.
+CATCH_UP = re.compile(
+    r"^(?:(?:so|well|anyway),?\s+)?(?:"
+    rf"{SINCE_LAST_TALK},?\s+|"
+    r"(?:(?:a lot|lots|so much|much|a bunch|(?:some |a few )?(?:big|cool|pretty cool|"
+    r"interesting|exciting|crazy|wild) (?:things|stuff)|quite a (?:week|few days)|things)"
+    r"(?:(?:'s| has| have)?(?: been)? (?:happened|happening|going on|great))?(?: with me)?\s+)?"
+    rf"{SINCE_LAST_TALK}\s*[-\u2013\u2014:;,]\s+|"
+    r"(?:(?:a lot|lots|so much|much|(?:some |a few )?(?:big|cool|interesting|exciting|crazy) "
+    r"(?:things|stuff))(?:'s| has| have)?(?: been)? (?:happened|happening|going on)"
+    r"(?: with me)?\s*[-\u2013\u2014:;]\s+)|"
+    r"(?:I )?(?:haven't|have not) (?:talked|spoken|chatted)(?: to you)? in (?:a while|a bit|"
+    r"ages|forever|a few days|a (?:week|month)|a couple (?:of )?(?:days|weeks))"
+    r"(?:,|\s+but|\s+and)*\s+(?:(?:I )?wanted to (?:let you know|tell you|share|say)"
+    r"(?: that)?\s+)?|"
+    r"(?:it's been a while|long time no (?:talk|see|chat))\s*[-\u2013\u2014,!.:;]\s*"
+    r")(?=\S)",
+    re.I,
+)
+#: The words every `CATCH_UP` opener has: it is read only where one of them is.
+_CATCH_UP_WORDS = re.compile(r"since|talk|spok|chat|while|long time|happen|going on", re.I)
 #: A label that opens a message is residue, like a greeting: "Update: my deadline moved",
 #: "Change of plans: we decided to stay". One to three words before a colon, none of them a
 #: pronoun, a possessive or an auxiliary (a label has no verb or subject of its own: "I
@@ -205,6 +247,14 @@ def _questions_apart(part: str) -> list[str]:
     return [match.group("head"), match.group("tail")]
 
 
+def _stands_alone(clause: str) -> bool:
+    """Whether a "we" clause cut from its sentence would still be read as a statement: long
+    enough for the weak rule, or a typed cue ("we saw a bear")."""
+    if len(re.findall(r"[\w']+", clause)) >= SHORT_WORDS:
+        return True
+    return any(cue.pattern.search(clause) for cue in CUES)
+
+
 def statements(text: str) -> list[str]:
     """Sentences, and within them the clauses that start a new first-person statement:
     "My name is Sam and I live in Porto" is two facts with two conflict slots."""
@@ -229,12 +279,17 @@ def statements(text: str) -> list[str]:
                 # "... with my mom and my sister last weekend": a second companion, not a
                 # clause ("The user's sister last weekend." was a memory of its own)
                 continue
+            if boundary.group("we") is not None and not _stands_alone(part[boundary.end() :]):
+                continue  # "Our team uses Rust and we deploy on Fridays": too short to stand
             clauses.append(head)
             begin = boundary.end()
         clauses.append(part[begin:])
         for clause in clauses:
             clause = re.sub(r"\s+", " ", clause).strip(" -–—*•,;")
-            clause = FILLER.sub("", VERDICT.sub("", GREETING.sub("", without_tag(clause))))
+            clause = GREETING.sub("", without_tag(clause))
+            if _CATCH_UP_WORDS.search(clause):
+                clause = CATCH_UP.sub("", clause)
+            clause = FILLER.sub("", VERDICT.sub("", clause))
             for piece in without_secrets(clause):
                 for fact in (f for a in split_appositive(piece) for f in split_slots(a)):
                     out.append(fact[0].upper() + fact[1:])

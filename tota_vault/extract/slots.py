@@ -11,7 +11,9 @@ import re
 #: "I'm Tomás, a data analyst at Brightwell in Valencia": a name, then an appositive that
 #: holds a role, an employer and a place. Each is a fact with its own slot.
 _APPOSITIVE = re.compile(
-    r"^I(?:'m| am) ([A-Z][\w'-]+),\s+(an? [\w' -]+?)"
+    # the name, or a template's slot for it ("I'm [name], a stay at home dad": the slot is
+    # skipped as a placeholder, the role is still learned)
+    r"^I(?:'m| am) ([A-Z][\w'-]+|\[[^\]\[]{1,40}\]),\s+(an? [\w' -]+?)"
     r"(?:\s+(?:at|for|with)\s+([A-Z][\w&'.-]*(?: [A-Z][\w&'.-]*)*))?"
     r"(?:\s+(?:in|from|based in)\s+([A-Z][\w'-]*(?: [A-Z][\w'-]*)*))?\W*$"
 )

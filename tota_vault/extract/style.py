@@ -259,7 +259,7 @@ def implicit_subject(sentence: str) -> str:
     rest = sentence[0].lower() + sentence[1:]
     if first.endswith("ing") or first == "gonna":
         return "I'm " + rest
-    if first in ("been", "gotta"):
+    if first in ("been", "gotta") or sentence.lower().startswith("never been "):
         return "I've " + rest
     return "I " + rest
 
