@@ -298,12 +298,17 @@ def test_a_topic_that_gains_enough_members_is_reflected_on_after_observe(vault: 
     assert _files(vault) == before
 
 
-def test_the_automatic_pass_never_writes_over_a_hand_edit(vault: Vault):
+def _hand_edited_reflection(vault: Vault, words: str):
+    """The food reflection, observed and then edited by a person (its summary's first words)."""
     _observe(vault, FOOD)
     (path,) = (vault.root / "reflection").glob("*.md")
-    path.write_text(path.read_text().replace("3 memories", "Three memories (mine)"))
+    path.write_text(path.read_text().replace("3 memories", words))
     vault.sync()
-    edited = path.read_bytes()
+    return path, path.read_bytes()
+
+
+def test_the_automatic_pass_never_writes_over_a_hand_edit(vault: Vault):
+    path, edited = _hand_edited_reflection(vault, "Three memories (mine)")
     _observe(vault, MORE_FOOD, start=10)
     assert path.read_bytes() == edited
     assert len(list((vault.root / "reflection").glob("*.md"))) == 1
@@ -488,11 +493,7 @@ def test_a_reflection_left_with_too_few_members_is_deleted_with_the_forgotten_wo
 
 
 def test_a_hand_edited_reflection_is_never_rewritten_but_named_after_a_forget(vault: Vault):
-    _observe(vault, FOOD)
-    (path,) = (vault.root / "reflection").glob("*.md")
-    path.write_text(path.read_text().replace("3 memories", "My three dishes"))
-    vault.sync()
-    edited = path.read_bytes()
+    path, edited = _hand_edited_reflection(vault, "My three dishes")
     notices: list[str] = []
     vault.on_notice = notices.append
     vault.forget("Bakes sourdough bread every weekend")
