@@ -4,6 +4,8 @@ the table `tota search` draws."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tota_vault.cli_fast import print_search, recall_argv, search_argv
@@ -83,3 +85,30 @@ def test_the_table_shows_a_persons_words_as_written(vault, monkeypatch, capsys):
     assert ":tada: party" in drawn and "gyokuro :tada: at noon" in drawn
     assert "\x1b" not in drawn and "Green tea \\x1b[2J notes." in drawn
     assert drawn.startswith("type ") and "conf.  evidence\n" in drawn
+
+
+def test_search_marks_a_superseded_memory_and_ranks_it_after_the_active_one(vault_dir):
+    """The review's case: "I am vegetarian." then "I am no longer vegetarian." The word is in
+    both notes, so bm25 scores them alike (0.0 at the four places --json shows); the active
+    memory comes first, and the superseded one says so under its type."""
+    from typer.testing import CliRunner
+
+    from tota_vault.cli import app
+
+    runner = CliRunner()
+    v = str(vault_dir)
+    for cid, said in (("a", "I am vegetarian."), ("b", "I am no longer vegetarian.")):
+        learned = runner.invoke(
+            app, ["--vault", v, "extract", "-", "--conversation-id", cid], input=f"User: {said}\n"
+        )
+        assert learned.exit_code == 0, learned.output
+    hits = json.loads(runner.invoke(app, ["--vault", v, "search", "vegetarian", "--json"]).output)
+    assert [(h["title"], h["status"]) for h in hits] == [
+        ("Is no longer vegetarian", "active"),
+        ("Is vegetarian", "superseded"),
+    ]
+    assert hits[0]["score"] == hits[1]["score"]
+    table = runner.invoke(app, ["--vault", v, "search", "vegetarian"]).output.splitlines()
+    superseded = next(i for i, line in enumerate(table) if line.startswith("identity "))
+    assert table[superseded + 1].startswith("superseded  Is vegetarian.")
+    assert sum("superseded" in line.split("  ")[0] for line in table) == 1  # the active: none

@@ -304,7 +304,11 @@ def search(
     ] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Full-text search over every note, best match first."""
+    """Full-text search over every note, best match first.
+
+    Superseded and archived memories are found too, their status under their type; at an
+    equal score an active memory comes first.
+    """
     with _open() as vault:
         hits = vault.search(query, type=type, limit=limit, raw=raw)
         print_search(vault, query, hits, as_json)

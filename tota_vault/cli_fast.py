@@ -128,7 +128,8 @@ def recall_argv(argv: list[str]) -> dict[str, Any] | None:
 
 
 def print_search(vault: Vault, query: str, hits: list[Hit], as_json: bool) -> None:
-    """Print `tota search`'s answer: JSON, a line when nothing matched, or a table."""
+    """Print `tota search`'s answer: JSON, a line when nothing matched, or a table (a
+    memory that is not active has its status under its type)."""
     if as_json:
         out = [hit.to_dict() for hit in hits]
         sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2, default=str) + "\n")
@@ -155,9 +156,11 @@ def print_search(vault: Vault, query: str, hits: list[Hit], as_json: bool) -> No
         if row.error:
             memory.append([(f"invalid: {row.error}", "red")])
         conf = "" if row.confidence is None else f"{row.confidence:.2f}"
-        rows.append(
-            [[[(row.type or "-", "")]], memory, [[(conf, "")]], [[(row.evidence or "-", "")]]]
-        )
+        kind: list[Line] = [[(row.type or "-", "")]]
+        if row.status not in (None, "active"):
+            # Search finds what recall skips: a superseded or archived memory says so.
+            kind.append([(row.status, "dim")])
+        rows.append([kind, memory, [[(conf, "")]], [[(row.evidence or "-", "")]]])
     # COLUMNS, then the terminal's own width; 80 when the output is a pipe or a file.
     width = shutil.get_terminal_size().columns
     _write(draw(columns, rows, width=width, colour=colour_for(sys.stdout)))

@@ -270,6 +270,8 @@ BM25 = "bm25(notes_fts, 10.0, 0.0, 1.0, 6.0, 6.0)"
 #: Snippet markers are control characters no note contains, so callers can style or escape the
 #: text around them safely (rich markup would eat `[` and `]`).
 MARK_START, MARK_END = "\x02", "\x03"
+#: Best first; at a score equal to the four places `Hit.to_dict` shows (a word in every note
+#: scores ~0 in all), an active memory before a superseded or archived one.
 SEARCH = f"""
 SELECT n.*, {BM25} AS score,
        snippet(notes_fts, 2, '{MARK_START}', '{MARK_END}', '…', 12) AS snippet
@@ -277,7 +279,7 @@ FROM notes_fts JOIN notes AS n ON n.id = notes_fts.rowid
 WHERE notes_fts MATCH :query
   AND (:type IS NULL OR n.type = :type)
   AND (:include_archived OR n.status IS NULL OR n.status != 'archived')
-ORDER BY score
+ORDER BY round(score, 4), n.status IN ('superseded', 'archived'), score
 LIMIT :limit
 """
 
