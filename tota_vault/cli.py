@@ -213,6 +213,13 @@ def _print_sync(report: SyncReport, as_json: bool, verb: str) -> None:
         print(f"  link not followed: {folder}: {reason}")
     for path in report.swept:
         print(f"  removed a temp file left by an interrupted write: {path}")
+    carried = report.turns
+    if carried is not None and (carried.found or carried.reason):
+        if carried.dropped is None:
+            print(f"  conversation turns: the old index's are lost ({carried.reason})")
+        else:
+            line = f"  conversation turns: {carried.kept} kept, {carried.dropped} dropped"
+            print(line + (f" ({carried.reason})" if carried.reason else ""))
 
 
 @app.command()
@@ -323,7 +330,11 @@ def sync(as_json: JsonOption = False) -> None:
 
 @app.command()
 def reindex(as_json: JsonOption = False) -> None:
-    """Delete the index and rebuild it from the notes (the vault is the truth)."""
+    """Delete the index and rebuild it from the notes (the vault is the truth).
+
+    The conversation turns recall quotes are in no note: they are copied from the old index
+    when it can be read, and the output says how many were kept and how many dropped.
+    """
     with _open() as vault:
         _print_sync(_sync_with_progress(vault, reindex=True), as_json, "Reindexed")
 

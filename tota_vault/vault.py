@@ -321,15 +321,33 @@ class Vault:
 
     @_guarded
     def reindex(self, *, progress: Progress | None = None) -> SyncReport:
-        """Drop the index and build it again from the files (the vault is the truth)."""
+        """Drop the index and build it again from the files (the vault is the truth).
+
+        The conversation turns are in no file: the old index is moved aside until the new one
+        is built, its turns are copied over when it can be read (`TurnStore.carry_over`),
+        then it is deleted; the report's `turns` says how many were kept and dropped.
+        """
+        from .index import SCHEMA_VERSION
+
         try:
             self.close()
         except sqlite3.Error:
-            self._keeper.drop()  # a damaged index cannot be checkpointed: it is deleted anyway
+            self._keeper.drop()  # a damaged index cannot be checkpointed: it is moved anyway
+        index = str(self.index_path)
+        aside = index + ".reindex"
+        _remove_index_files(aside)  # a reindex killed before it finished
+        had_index = os.path.exists(index)
         for suffix in ("", "-wal", "-shm"):
             with contextlib.suppress(FileNotFoundError):
-                os.remove(str(self.index_path) + suffix)
-        return self.sync(progress=progress)
+                os.replace(index + suffix, aside + suffix)
+        try:
+            report = self.sync(progress=progress)
+            if had_index:
+                turns = self.open_index().turns()
+                report.turns = turns.carry_over(aside, schema_version=SCHEMA_VERSION)
+        finally:
+            _remove_index_files(aside)
+        return report
 
     # --- reads -----------------------------------------------------------------------------
 
@@ -840,6 +858,13 @@ class _Located(Protocol):
 
 
 _Found = TypeVar("_Found", bound=_Located)
+
+
+def _remove_index_files(path: str) -> None:
+    """Delete an index file and its `-wal` and `-shm` files, those that exist."""
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(path + suffix)
 
 
 def _no_repeated_paths(found: list[_Found]) -> list[_Found]:
