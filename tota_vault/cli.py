@@ -1044,7 +1044,15 @@ def watch(
     polling: Annotated[
         bool, typer.Option("--polling", help="Poll instead of inotify (network folders).")
     ] = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log every event.")] = False,
+    verbose: Annotated[
+        int,
+        typer.Option(
+            "--verbose",
+            "-v",
+            count=True,
+            help="Log every event of a note or folder; -vv also watchdog's own debug lines.",
+        ),
+    ] = 0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Log only problems.")] = False,
 ) -> None:
     """Run the sync daemon: mirror every edit of the vault into the index until stopped."""
@@ -1055,8 +1063,9 @@ def watch(
 
     level = logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s")
-    if not verbose:
-        logging.getLogger("watchdog").setLevel(logging.WARNING)
+    # watchdog logs every raw inotify event at DEBUG (.git's objects too): hundreds of lines
+    # at start in a small vault. Its warnings (a queue overflow) always come through.
+    logging.getLogger("watchdog").setLevel(logging.DEBUG if verbose > 1 else logging.WARNING)
     options = WatchOptions(
         debounce=debounce, quiet=settle, full_every=full_every, polling=polling,
         max_wait=max(5.0, debounce * 4),

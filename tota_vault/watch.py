@@ -165,8 +165,10 @@ class _Handler:
                 if event.event_type in ("moved", "deleted", "created") and not parts[-1].startswith(
                     "."
                 ):
+                    log.debug("%s folder %s: a full reconcile", event.event_type, rel)
                     self.pending.request_full()
             elif is_note_path(rel):
+                log.debug("%s %s", event.event_type, rel)
                 self.pending.add(rel)
 
 
