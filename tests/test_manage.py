@@ -31,6 +31,52 @@ def test_overview_counts_and_profile(sample_dir: Path):
         assert manage.overview(vault)["learning"] == "paused"
 
 
+def _superseded_and_archived(root: Path) -> None:
+    """A vault of three memories: one active, one superseded, one archived."""
+    for cid, said in (("a", "I am vegetarian."), ("b", "I am no longer vegetarian.")):
+        done = runner.invoke(
+            app, ["--vault", str(root), "extract", "-", "--conversation-id", cid],
+            input=f"User: {said}\n",
+        )  # fmt: skip
+        assert done.exit_code == 0, done.output
+    for args in (["add", "goal", "Run a marathon."], ["archive", "Run a marathon"]):
+        assert runner.invoke(app, ["--vault", str(root), *args]).exit_code == 0
+
+
+def test_counts_say_active_and_count_superseded_and_archived_apart(vault_dir: Path):
+    """The review's case: `28 memories ... goal 1` where that goal was superseded. Every
+    view says how many are active; the keys that counted every memory keep doing so."""
+    _superseded_and_archived(vault_dir)
+    v = str(vault_dir)
+    data = json.loads(runner.invoke(app, ["--vault", v, "overview", "--json"]).output)
+    assert data["memories"] == 3 and sum(data["by_type"].values()) == 3  # as before
+    assert data["active"] == 1
+    assert data["by_status"] == {"active": 1, "superseded": 1, "archived": 1}
+    assert data["by_type_status"] == {
+        "decision": {"active": 1}, "goal": {"archived": 1}, "identity": {"superseded": 1},
+    }  # fmt: skip
+    text = runner.invoke(app, ["--vault", v, "overview"]).output.splitlines()
+    assert text[0].startswith("3 memories in ") and text[0].endswith(
+        ": 1 active, 1 superseded, 1 archived; learning is on"
+    )
+    assert "  goal          0 active, 1 archived" in text
+    assert "  identity      0 active, 1 superseded" in text
+    assert "  decision      1 active" in text
+    status = runner.invoke(app, ["--vault", v, "status"]).output.splitlines()
+    assert "memories: 3: 1 active, 1 superseded, 1 archived" in status
+    assert "  active by type: decision 1" in status
+    stats = json.loads(runner.invoke(app, ["--vault", v, "status", "--json"]).output)
+    assert (stats["memories"], stats["active"]) == (3, 1)
+
+
+def test_status_counts_and_type_counts():
+    assert manage.status_counts({}) == "0 active"
+    assert manage.status_counts({"archived": 2, "superseded": 0}) == "0 active, 2 archived"
+    assert manage.type_counts({"goal": {"active": 2, "superseded": 1}}) == {
+        "goal": "2 active, 1 superseded"
+    }
+
+
 def test_recent_lists_the_newest_first(vault: Vault):
     for day in (3, 1, 2):
         vault.remember("habit", f"Habit from day {day}.", when=datetime(2026, 11, day))

@@ -646,6 +646,27 @@ def test_overview_counts(vault_dir: Path):
     assert data["by_type"] == {"identity": 2, "preference": 1}
     assert "Lives in Porto." in data["profile"]
     assert text_of(result).startswith("3 memories in ")
+    assert data["active"] == 3 and data["by_status"] == {"active": 3}
+    assert "(3 active)" in text_of(result).splitlines()[0]
+
+
+def test_overview_says_which_memories_are_active(vault_dir: Path):
+    """Counted apart: a superseded memory is no memory recall uses (the review's `goal 1`)."""
+    chat = [{"role": "user", "content": "I live in Porto."}]
+    moved = [{"role": "user", "content": "I live in Lisbon now."}]
+
+    async def scenario(client: Client) -> Any:
+        await client.call_tool("learn", {"messages": chat, "conversation_id": "a"})
+        await client.call_tool("learn", {"messages": moved, "conversation_id": "b"})
+        return await client.call_tool("overview", {})
+
+    result = run(vault_dir, scenario)
+    data = result.structured_content
+    assert data["memories"] == 2 and data["by_type"] == {"identity": 2}
+    assert data["by_status"] == {"active": 1, "superseded": 1}
+    text = text_of(result)
+    assert "(1 active, 1 superseded)" in text.splitlines()[0]
+    assert "By type: identity 1 active, 1 superseded" in text
 
 
 # --- in-process: resources and the prompt ------------------------------------------------------

@@ -930,7 +930,8 @@ def memory() -> None:
 
 @app.command()
 def overview(as_json: JsonOption = False) -> None:
-    """Totals per type and evidence kind, whether learning is paused, a short profile."""
+    """Totals per type (active, and superseded or archived apart) and evidence kind, whether
+    learning is paused, a short profile."""
     from . import manage
 
     with _open() as vault:
@@ -938,11 +939,15 @@ def overview(as_json: JsonOption = False) -> None:
         if as_json:
             _print_json(data)
             return
-        print(f"{data['memories']} memories in {data['vault']}; learning is {data['learning']}")
-        for mtype, count in data["by_type"].items():
-            print(f"  {mtype:13} {count}")
+        statuses = manage.status_counts(data["by_status"])
+        print(
+            f"{data['memories']} memories in {data['vault']}: {statuses}; "
+            f"learning is {data['learning']}"
+        )
+        for mtype, counted in manage.type_counts(data["by_type_status"]).items():
+            print(f"  {mtype:13} {counted}")
         evidence = ", ".join(f"{k} {v}" for k, v in data["by_evidence"].items()) or "none"
-        print(f"evidence: {evidence}")
+        print(f"evidence (every memory): {evidence}")
         if data["invalid"]:
             print(f"invalid notes: {data['invalid']} (see tota doctor)")
         print(
@@ -1102,8 +1107,12 @@ def status(as_json: JsonOption = False) -> None:
         print(f"last full sync: {data['last_sync'] or 'never'}")
         if data["last_update"]:
             print(f"last change synced: {data['last_update']}")
-        by_type = ", ".join(f"{k} {v}" for k, v in data["by_type"].items()) or "none"
-        print(f"memories: {data['memories']} ({by_type})")
+        from .manage import status_counts
+
+        active = {t: c.get("active", 0) for t, c in data["by_type_status"].items()}
+        by_type = ", ".join(f"{k} {v}" for k, v in active.items() if v) or "none"
+        print(f"memories: {data['memories']}: {status_counts(data['by_status'])}")
+        print(f"  active by type: {by_type}")
         print(f"notes: {data['notes']}, invalid: {data['invalid']}")
         for path, reason in vault.open_index().invalid():
             print(f"  invalid: {path}: {reason}")
