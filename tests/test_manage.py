@@ -69,6 +69,31 @@ def test_counts_say_active_and_count_superseded_and_archived_apart(vault_dir: Pa
     assert (stats["memories"], stats["active"]) == (3, 1)
 
 
+def test_a_short_prefix_of_many_ids_is_called_ambiguous_and_named(vault_dir: Path):
+    """The review's case: `tota forget 01M8` (the start of every id) said "no memory with id,
+    path or title '01M8'". It says how many memories start with it and names a few."""
+    v = str(vault_dir)
+    for text in ("Likes jazz.", "Likes tea.", "Likes rain.", "Likes cats."):
+        assert runner.invoke(app, ["--vault", v, "add", "preference", text]).exit_code == 0
+    with Vault.open(vault_dir) as vault:
+        ids = sorted(r.id for r in manage.recent(vault))
+        short = vault.short_ids(ids)
+    common = ids[0][:4]
+    assert all(i.startswith(common) for i in ids)  # made in the same second
+    for prefix in (common, ids[0][:6]):
+        done = runner.invoke(app, ["--vault", v, "forget", prefix])
+        assert done.exit_code == 1
+        line = done.output.strip()
+        assert line.startswith(f"tota: error: ambiguous: 4 memories start with {prefix!r}: ")
+        assert f"{short[ids[0]]} (preference/" in line and line.endswith("give more of it")
+        assert "and 1 more" in line and len(done.output.splitlines()) == 1
+    assert "needs 6 characters" in runner.invoke(app, ["--vault", v, "forget", common]).output
+    assert len(list((vault_dir / "preference").glob("*.md"))) == 4  # nothing was forgotten
+    assert runner.invoke(app, ["--vault", v, "forget", short[ids[0]]]).exit_code == 0
+    one = runner.invoke(app, ["--vault", v, "show", "ZZZZ"])  # the start of no id
+    assert one.exit_code == 1 and "no memory with id, path or title 'ZZZZ'\n" in one.output
+
+
 def test_status_counts_and_type_counts():
     assert manage.status_counts({}) == "0 active"
     assert manage.status_counts({"archived": 2, "superseded": 0}) == "0 active, 2 archived"

@@ -621,6 +621,21 @@ def test_search_confirm_and_forget(vault_dir: Path):
     assert unknown.is_error and "nope-not-an-id" in text_of(unknown)
 
 
+def test_forget_names_the_memories_an_ambiguous_prefix_starts(vault_dir: Path):
+    async def scenario(client: Client) -> tuple[list[str], Any]:
+        ids = []
+        for text in ("Swims on Fridays", "Swims on Sundays"):
+            stored = await client.call_tool("remember", {"type": "habit", "text": text})
+            ids.append(stored.structured_content["id"])
+        return ids, await client.call_tool("forget", {"id": ids[0][:4]})
+
+    ids, refused = run(vault_dir, scenario)
+    assert ids[0][:4] == ids[1][:4]
+    assert refused.is_error
+    assert f"ambiguous: 2 memories start with {ids[0][:4]!r}" in text_of(refused)
+    assert "habit/Swims on Fridays.md" in text_of(refused)
+
+
 def test_confirm_raises_confidence_in_the_note(vault_dir: Path):
     async def scenario(client: Client) -> str:
         stored = await client.call_tool(

@@ -375,9 +375,7 @@ class Vault:
         if MIN_ID_PREFIX <= len(ref) <= 26 and _ID_CHARS.fullmatch(ref):
             matches = index.ids_with_prefix(ref)
             if len(matches) > 1:
-                raise NotFoundError(
-                    f"id prefix {ref!r} matches more than one memory; give more of it"
-                )
+                raise NotFoundError(self._ambiguous(ref))
             if matches:
                 return matches[0][1]
         candidate = Path(ref)
@@ -396,7 +394,28 @@ class Vault:
         titled = index.path_titled(ref)
         if titled is not None:
             return titled
+        if len(ref) < MIN_ID_PREFIX and _ID_CHARS.fullmatch(ref) and index.ids_with_prefix(ref):
+            # The start of an id shown somewhere, too short to be taken as one.
+            raise NotFoundError(self._ambiguous(ref))
         raise NotFoundError(f"no memory with id, path or title {ref!r}")
+
+    def _ambiguous(self, ref: str, *, named: int = 3, counted: int = 1000) -> str:
+        """Why `ref` names no one memory: how many ids start with it (up to `counted`), the
+        first `named` of them by their short id and path, and what to type instead."""
+        matches = self.open_index().ids_with_prefix(ref, limit=counted + 1)
+        many = f"{counted:,}+" if len(matches) > counted else f"{len(matches):,}"
+        if len(matches) == 1:
+            head = f"no memory with id, path or title {ref!r}, and 1 memory starts with it"
+        else:
+            head = f"ambiguous: {many} memories start with {ref!r}"
+        short = self.short_ids(memory_id for memory_id, _ in matches[:named])
+        listed = ", ".join(f"{short[i]} ({path})" for i, path in matches[:named])
+        more = f" and {len(matches) - named:,} more" if len(matches) > named else ""
+        if len(ref) < MIN_ID_PREFIX:
+            advice = f"an id prefix needs {MIN_ID_PREFIX} characters or more"
+        else:
+            advice = "an id prefix that matches more than one memory is never guessed"
+        return f"{head}: {listed}{more}; {advice}: give more of it"
 
     def _real_note(self, rel: str) -> str:
         """The path of the note `rel` leads to: a link to another note of the vault stands
