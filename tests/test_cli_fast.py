@@ -112,3 +112,29 @@ def test_search_marks_a_superseded_memory_and_ranks_it_after_the_active_one(vaul
     superseded = next(i for i, line in enumerate(table) if line.startswith("identity "))
     assert table[superseded + 1].startswith("superseded  Is vegetarian.")
     assert sum("superseded" in line.split("  ")[0] for line in table) == 1  # the active: none
+
+
+@pytest.mark.parametrize("message", ["", "   "])
+def test_recall_of_an_empty_text_is_a_usage_error(vault_dir, monkeypatch, capsys, message):
+    """The review's case: `tota recall ""` printed "No memories match." and exited 0;
+    README lists an empty text as a usage error, exit 2. The same on both paths: this
+    parser's and typer's."""
+    from typer.testing import CliRunner
+
+    from tota_vault import cli_fast
+    from tota_vault.cli import app
+
+    v = str(vault_dir)
+    assert (
+        CliRunner().invoke(app, ["--vault", v, "add", "preference", "Likes coffee."]).exit_code == 0
+    )
+    monkeypatch.setattr("sys.argv", ["tota", "--vault", v, "recall", message])
+    with pytest.raises(SystemExit) as exited:
+        cli_fast.main()
+    assert exited.value.code == 2
+    out = capsys.readouterr()
+    assert out.out == "" and out.err.startswith("tota: error: recall needs a message")
+    typed = CliRunner().invoke(app, ["--vault", v, "recall", message, "--limit", "3"])
+    assert typed.exit_code == 2 and "recall needs a message" in typed.output
+    assert "No memories match" not in typed.output
+    assert CliRunner().invoke(app, ["--vault", v, "recall", "--profile"]).exit_code == 0

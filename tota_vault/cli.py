@@ -29,6 +29,7 @@ from .cli_fast import (
     print_recall,
     print_search,
     quiet_broken_pipe,
+    recall_message,
     run_hook_command,
 )
 from .errors import TotaError, ValidationError
@@ -784,6 +785,8 @@ def recall(
         raise typer.BadParameter(f"{output!r} is not markdown or json", param_hint="--format")
     if message is None and not profile:
         raise typer.BadParameter("give a MESSAGE, or --profile", param_hint="MESSAGE")
+    if not profile:
+        recall_message(message or "")
     with _open() as vault:
         if profile:
             results = vault.profile(limit=max(limit, 20))

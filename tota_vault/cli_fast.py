@@ -31,6 +31,7 @@ __all__ = [
     "print_recall",
     "print_search",
     "recall_argv",
+    "recall_message",
     "run_hook_command",
     "search_argv",
 ]
@@ -204,7 +205,20 @@ def _search(vault: Vault, args: dict[str, Any]) -> None:
     print_search(vault, args["query"], hits, args["as_json"])
 
 
+def recall_message(message: str) -> str:
+    """The message `tota recall` recalls for; an empty one (or only spaces) is a usage error
+    (exit 2), as README says, not "No memories match"."""
+    if not message.strip():
+        from .errors import ValidationError
+
+        raise ValidationError(
+            "recall needs a message: an empty text recalls nothing (--profile prints the profile)"
+        )
+    return message
+
+
 def _recall(vault: Vault, args: dict[str, Any]) -> None:
+    recall_message(args["message"])
     results = vault.recall(args["message"], args["limit"], type=args["type"])
     as_json = args["as_json"] or args["output"] == "json"
     print_recall(vault, results, as_json=as_json, budget=args["budget"], heading="Memories")
