@@ -94,6 +94,22 @@ def test_a_short_prefix_of_many_ids_is_called_ambiguous_and_named(vault_dir: Pat
     assert one.exit_code == 1 and "no memory with id, path or title 'ZZZZ'\n" in one.output
 
 
+def test_forget_of_an_invalid_note_says_why_and_exits_1(vault_dir: Path):
+    """The review's case: `tota forget preference/jazz.md` on a note whose confidence is
+    'high' said `not a memory note`, exit 2. README: 1 is a refused operation."""
+    v = str(vault_dir)
+    assert runner.invoke(app, ["--vault", v, "add", "preference", "Likes jazz."]).exit_code == 0
+    note = vault_dir / "preference" / "Likes jazz.md"
+    text = note.read_text("utf-8").replace("confidence: 0.95", "confidence: high")
+    note.write_text(text, "utf-8")
+    done = runner.invoke(app, ["--vault", v, "forget", "preference/Likes jazz.md"])
+    assert done.exit_code == 1
+    assert done.output.startswith(
+        "tota: error: preference/Likes jazz.md: not a memory note (confidence 'high'"
+    )
+    assert len(done.output.splitlines()) == 1 and note.read_text("utf-8") == text
+
+
 def test_status_counts_and_type_counts():
     assert manage.status_counts({}) == "0 active"
     assert manage.status_counts({"archived": 2, "superseded": 0}) == "0 active, 2 archived"

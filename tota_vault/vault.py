@@ -763,7 +763,14 @@ class Vault:
         index = self.open_index()
         rows = index.get(path=rel)
         if not rows or rows[0].memory_id is None or rows[0].error:
-            raise ValidationError(f"{rel}: not a memory note; tota forgets only memories")
+            from .errors import NotAMemoryError
+
+            why = "it is not indexed" if not rows else rows[0].error or "it has no id"
+            raise NotAMemoryError(
+                f"not a memory note ({why}); tota forgets only memories (fix the note, or "
+                "delete the file yourself)",
+                path=rel,
+            )
         if through_link(self.root, rel):
             raise ValidationError(
                 f"{rel}: reached through a link; tota never deletes a link or through one"
