@@ -503,6 +503,21 @@ def test_git_pull_flags_only_the_hand_edited_note(tmp_path, start_daemon):
     assert changed == [f" M {by_hand}", ""], "only the hand-edited note was written to"
 
 
+def test_the_daemon_lock_is_private(vault_dir):
+    import stat
+
+    daemon = Daemon(vault_dir, OPTIONS)
+    previous = os.umask(0o022)
+    try:
+        daemon.acquire_lock()
+    finally:
+        os.umask(previous)
+    try:
+        assert stat.S_IMODE(lock_path(vault_dir).stat().st_mode) == 0o600
+    finally:
+        daemon.release_lock()
+
+
 def test_verbose_logs_tota_s_own_lines_not_watchdog_s(vault_dir, tmp_path, processes):
     """The review's case: `tota watch -v` on a vault in git logged 195 lines of watchdog's
     raw inotify events (`DEBUG in-event PathedInotifyEvent(... .git/objects/d5 ...)`) at
