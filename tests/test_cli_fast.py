@@ -138,3 +138,36 @@ def test_recall_of_an_empty_text_is_a_usage_error(vault_dir, monkeypatch, capsys
     assert typed.exit_code == 2 and "recall needs a message" in typed.output
     assert "No memories match" not in typed.output
     assert CliRunner().invoke(app, ["--vault", v, "recall", "--profile"]).exit_code == 0
+
+
+def test_a_budget_too_small_for_any_match_says_so_and_what_the_first_needs(vault_dir):
+    """The review's case: `tota recall coffee --budget 30` said "No memories match." while
+    --budget 40 returned a memory. The budget it names is the smallest that shows it."""
+    from typer.testing import CliRunner
+
+    from tota_vault.cli import app
+
+    runner = CliRunner()
+    v = str(vault_dir)
+    text = "Drinks a flat white with oat milk every morning before the coffee shop opens."
+    assert runner.invoke(app, ["--vault", v, "add", "preference", text]).exit_code == 0
+    cut = runner.invoke(app, ["--vault", v, "recall", "coffee", "--budget", "30"])
+    assert cut.exit_code == 0
+    assert cut.output.startswith(
+        "Found 1 match, but a budget of 30 tokens holds none: the first needs "
+    )
+    needed = int(cut.output.split("the first needs ")[1].split()[0])
+    assert needed > 30 and f"(--budget {needed} or more)" in cut.output
+    shown = runner.invoke(app, ["--vault", v, "recall", "coffee", "--budget", str(needed)])
+    assert shown.output.startswith("## Memories") and "flat white" in shown.output
+    short = runner.invoke(app, ["--vault", v, "recall", "coffee", "--budget", str(needed - 1)])
+    assert short.output.startswith("Found 1 match")
+    nothing = runner.invoke(app, ["--vault", v, "recall", "zebra", "--budget", "30"])
+    assert nothing.output == "No memories match.\n"
+
+
+@pytest.mark.parametrize("needed", [1, 2, 7, 42, 1000])
+def test_smallest_budget(needed: int):
+    from tota_vault.cli_fast import smallest_budget
+
+    assert smallest_budget(lambda b: b >= needed) == needed

@@ -186,7 +186,8 @@ def _error(message: str) -> None:
 def print_recall(
     vault: Vault, results: list[Recalled], *, as_json: bool, budget: int | None, heading: str
 ) -> None:
-    """Print `tota recall`'s answer: JSON in rank order, or the context block."""
+    """Print `tota recall`'s answer: JSON in rank order, or the context block; when the
+    budget leaves out every match, how many there were and the budget the first needs."""
     if as_json:
         # `rank` says the order in so many words: a result's `score` is its own ranking's
         # (memories and turns are ranked apart, then fused), not its place in this list.
@@ -197,7 +198,35 @@ def print_recall(
 
     ids = vault.short_ids(r.id for r in results)
     block = context_block(results, budget=budget, heading=heading, ids=ids)
-    sys.stdout.write(block or "No memories match.\n")
+    if block or not results:
+        sys.stdout.write(block or "No memories match.\n")
+        return
+    # Something matched, and the budget cut it all: say so, not "no match".
+    needed = smallest_budget(
+        lambda b: bool(context_block(results[:1], budget=b, heading=heading, ids=ids))
+    )
+    found = f"{len(results)} {'match' if len(results) == 1 else 'matches'}"
+    sys.stdout.write(
+        f"Found {found}, but a budget of {budget} tokens holds none: the first needs {needed} "
+        f"(--budget {needed} or more).\n"
+    )
+
+
+def smallest_budget(fits: Callable[[int], bool], start: int = 1) -> int:
+    """The smallest whole budget `fits` accepts, `fits` being monotone (a larger budget fits
+    whatever a smaller one does): doubled until it fits, then halved back. Pure but for
+    `fits`."""
+    high = max(1, start)
+    while not fits(high):
+        high *= 2
+    low = high // 2  # does not fit (or 0)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if fits(middle):
+            high = middle
+        else:
+            low = middle
+    return high
 
 
 def _search(vault: Vault, args: dict[str, Any]) -> None:
