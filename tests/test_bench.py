@@ -334,6 +334,17 @@ def test_the_search_probe_runs(work, tmp_path):
     assert list((tmp_path / "out").glob("probe-search-*.txt"))
 
 
+def test_the_cli_fixes_probe_runs(work, tmp_path):
+    from bench.probes import cli_fixes
+
+    out = tmp_path / "out"
+    args = [str(work / f"vault-{SMALL}"), "--rounds", "2", "--turns", "50", "--reindex-runs", "2"]
+    assert cli_fixes.main([*args, "--out", str(out)]) == 0
+    data = json.loads((out / f"probe-cli-fixes-{SMALL}.json").read_text())
+    assert data["turns_after"] == {"before": 0, "after": 50}  # what the fix is for
+    assert data["search_ms_cpu_per_query"]["after"] > 0
+
+
 def test_the_sync_profile_runs(work, tmp_path):
     from bench.probes import profile_sync
 

@@ -410,3 +410,24 @@ def test_scan_follows_an_outside_folder_loop_once(tmp_path: Path) -> None:
     os.symlink(tmp_path / "outside", root / "out")
     found = scan_vault(root, follow_external=True)
     assert sorted(found) == ["out/Plan.md"]
+
+
+def test_open_private_creates_0600_and_makes_an_older_file_private(tmp_path: Path):
+    import stat
+
+    from tota_vault.files import open_private
+
+    previous = os.umask(0o022)
+    try:
+        with open_private(tmp_path / "new.lock") as handle:
+            handle.write(b"one\n")
+        older = tmp_path / "older.log"
+        older.write_text("kept\n")
+        older.chmod(0o644)
+        with open_private(older, "a+", encoding="utf-8") as handle:
+            handle.write("two\n")
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "new.lock").stat().st_mode) == 0o600
+    assert stat.S_IMODE(older.stat().st_mode) == 0o600
+    assert older.read_text() == "kept\ntwo\n"  # appended, never truncated

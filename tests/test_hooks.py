@@ -398,6 +398,36 @@ def test_learn_session_reports_what_it_did(filled: Path, tmp_path: Path) -> None
     assert (again.new_messages, again.created) == (0, 0)
 
 
+def test_stop_makes_its_files_private_as_every_file_tota_makes(
+    filled: Path, tmp_path: Path
+) -> None:
+    """The review's case: `.tota/claude-code/*.lock` were made 0644 (the umask's), where
+    every other file tota makes is 0600; a lock an older version left 0644 is made private."""
+    import stat
+
+    writer = _conversation()
+    path = transcript(tmp_path, writer)
+    folder = filled / ".tota" / "claude-code"
+    lock = folder / f"{SESSION_ID}.lock"
+
+    def modes() -> dict[str, int]:
+        return {p.name: stat.S_IMODE(p.stat().st_mode) for p in folder.iterdir()}
+
+    previous = os.umask(0o022)
+    try:
+        assert hook("stop", stop_input(path), filled).returncode == 0
+        assert lock.name in modes() and modes() == dict.fromkeys(modes(), 0o600), modes()
+        lock.chmod(0o644)  # as an older tota left it
+        writer.user("I started learning the cello this month.")
+        transcript(tmp_path, writer)
+        assert hook("stop", stop_input(path), filled).returncode == 0
+    finally:
+        os.umask(previous)
+    assert "cello" in " ".join(memories(filled)).lower()  # the second stop took the lock
+    assert modes() == dict.fromkeys(modes(), 0o600), modes()
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+
+
 def test_stop_without_its_state_file_stores_nothing_twice(filled: Path, tmp_path: Path) -> None:
     path = transcript(tmp_path, _conversation())
     hook("stop", stop_input(path), filled)

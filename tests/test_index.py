@@ -81,6 +81,19 @@ def test_search_ranks_title_above_body_and_filters_type(vault: Vault):
     assert any(matched for _, matched in hits[1].snippet_parts())
 
 
+def test_search_puts_an_active_memory_before_an_archived_one_of_equal_score(vault: Vault):
+    """A word in every note scores ~0 in each (bm25's idf floor): that is a tie, and the
+    memory recall would use comes first; a real difference in score still ranks first."""
+    first = vault.remember("preference", "Likes jazz.").path
+    second = vault.remember("preference", "Likes jazz on long winter evenings.").path
+    assert [h.path for h in vault.search("jazz")] == [first, second]
+    vault.archive(first)
+    assert [h.path for h in vault.search("jazz")] == [second, first]
+    for i in range(8):  # filler: now the word is rare and the shorter note scores better
+        vault.remember("habit", f"Walks the dog {i}.")
+    assert [h.path for h in vault.search("jazz")] == [first, second]
+
+
 def test_raw_query_errors_are_query_errors(vault: Vault):
     with pytest.raises(QueryError, match="AND"):
         vault.search("a AND", raw=True)

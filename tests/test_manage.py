@@ -31,6 +31,93 @@ def test_overview_counts_and_profile(sample_dir: Path):
         assert manage.overview(vault)["learning"] == "paused"
 
 
+def _superseded_and_archived(root: Path) -> None:
+    """A vault of three memories: one active, one superseded, one archived."""
+    for cid, said in (("a", "I am vegetarian."), ("b", "I am no longer vegetarian.")):
+        done = runner.invoke(
+            app, ["--vault", str(root), "extract", "-", "--conversation-id", cid],
+            input=f"User: {said}\n",
+        )  # fmt: skip
+        assert done.exit_code == 0, done.output
+    for args in (["add", "goal", "Run a marathon."], ["archive", "Run a marathon"]):
+        assert runner.invoke(app, ["--vault", str(root), *args]).exit_code == 0
+
+
+def test_counts_say_active_and_count_superseded_and_archived_apart(vault_dir: Path):
+    """The review's case: `28 memories ... goal 1` where that goal was superseded. Every
+    view says how many are active; the keys that counted every memory keep doing so."""
+    _superseded_and_archived(vault_dir)
+    v = str(vault_dir)
+    data = json.loads(runner.invoke(app, ["--vault", v, "overview", "--json"]).output)
+    assert data["memories"] == 3 and sum(data["by_type"].values()) == 3  # as before
+    assert data["active"] == 1
+    assert data["by_status"] == {"active": 1, "superseded": 1, "archived": 1}
+    assert data["by_type_status"] == {
+        "decision": {"active": 1}, "goal": {"archived": 1}, "identity": {"superseded": 1},
+    }  # fmt: skip
+    text = runner.invoke(app, ["--vault", v, "overview"]).output.splitlines()
+    assert text[0].startswith("3 memories in ") and text[0].endswith(
+        ": 1 active, 1 superseded, 1 archived; learning is on"
+    )
+    assert "  goal          0 active, 1 archived" in text
+    assert "  identity      0 active, 1 superseded" in text
+    assert "  decision      1 active" in text
+    status = runner.invoke(app, ["--vault", v, "status"]).output.splitlines()
+    assert "memories: 3: 1 active, 1 superseded, 1 archived" in status
+    assert "  active by type: decision 1" in status
+    stats = json.loads(runner.invoke(app, ["--vault", v, "status", "--json"]).output)
+    assert (stats["memories"], stats["active"]) == (3, 1)
+
+
+def test_a_short_prefix_of_many_ids_is_called_ambiguous_and_named(vault_dir: Path):
+    """The review's case: `tota forget 01M8` (the start of every id) said "no memory with id,
+    path or title '01M8'". It says how many memories start with it and names a few."""
+    v = str(vault_dir)
+    for text in ("Likes jazz.", "Likes tea.", "Likes rain.", "Likes cats."):
+        assert runner.invoke(app, ["--vault", v, "add", "preference", text]).exit_code == 0
+    with Vault.open(vault_dir) as vault:
+        ids = sorted(r.id for r in manage.recent(vault))
+        short = vault.short_ids(ids)
+    common = ids[0][:4]
+    assert all(i.startswith(common) for i in ids)  # made in the same second
+    for prefix in (common, ids[0][:6]):
+        done = runner.invoke(app, ["--vault", v, "forget", prefix])
+        assert done.exit_code == 1
+        line = done.output.strip()
+        assert line.startswith(f"tota: error: ambiguous: 4 memories start with {prefix!r}: ")
+        assert f"{short[ids[0]]} (preference/" in line and line.endswith("give more of it")
+        assert "and 1 more" in line and len(done.output.splitlines()) == 1
+    assert "needs 6 characters" in runner.invoke(app, ["--vault", v, "forget", common]).output
+    assert len(list((vault_dir / "preference").glob("*.md"))) == 4  # nothing was forgotten
+    assert runner.invoke(app, ["--vault", v, "forget", short[ids[0]]]).exit_code == 0
+    one = runner.invoke(app, ["--vault", v, "show", "ZZZZ"])  # the start of no id
+    assert one.exit_code == 1 and "no memory with id, path or title 'ZZZZ'\n" in one.output
+
+
+def test_forget_of_an_invalid_note_says_why_and_exits_1(vault_dir: Path):
+    """The review's case: `tota forget preference/jazz.md` on a note whose confidence is
+    'high' said `not a memory note`, exit 2. README: 1 is a refused operation."""
+    v = str(vault_dir)
+    assert runner.invoke(app, ["--vault", v, "add", "preference", "Likes jazz."]).exit_code == 0
+    note = vault_dir / "preference" / "Likes jazz.md"
+    text = note.read_text("utf-8").replace("confidence: 0.95", "confidence: high")
+    note.write_text(text, "utf-8")
+    done = runner.invoke(app, ["--vault", v, "forget", "preference/Likes jazz.md"])
+    assert done.exit_code == 1
+    assert done.output.startswith(
+        "tota: error: preference/Likes jazz.md: not a memory note (confidence 'high'"
+    )
+    assert len(done.output.splitlines()) == 1 and note.read_text("utf-8") == text
+
+
+def test_status_counts_and_type_counts():
+    assert manage.status_counts({}) == "0 active"
+    assert manage.status_counts({"archived": 2, "superseded": 0}) == "0 active, 2 archived"
+    assert manage.type_counts({"goal": {"active": 2, "superseded": 1}}) == {
+        "goal": "2 active, 1 superseded"
+    }
+
+
 def test_recent_lists_the_newest_first(vault: Vault):
     for day in (3, 1, 2):
         vault.remember("habit", f"Habit from day {day}.", when=datetime(2026, 11, day))

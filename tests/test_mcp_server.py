@@ -621,6 +621,21 @@ def test_search_confirm_and_forget(vault_dir: Path):
     assert unknown.is_error and "nope-not-an-id" in text_of(unknown)
 
 
+def test_forget_names_the_memories_an_ambiguous_prefix_starts(vault_dir: Path):
+    async def scenario(client: Client) -> tuple[list[str], Any]:
+        ids = []
+        for text in ("Swims on Fridays", "Swims on Sundays"):
+            stored = await client.call_tool("remember", {"type": "habit", "text": text})
+            ids.append(stored.structured_content["id"])
+        return ids, await client.call_tool("forget", {"id": ids[0][:4]})
+
+    ids, refused = run(vault_dir, scenario)
+    assert ids[0][:4] == ids[1][:4]
+    assert refused.is_error
+    assert f"ambiguous: 2 memories start with {ids[0][:4]!r}" in text_of(refused)
+    assert "habit/Swims on Fridays.md" in text_of(refused)
+
+
 def test_confirm_raises_confidence_in_the_note(vault_dir: Path):
     async def scenario(client: Client) -> str:
         stored = await client.call_tool(
@@ -646,6 +661,27 @@ def test_overview_counts(vault_dir: Path):
     assert data["by_type"] == {"identity": 2, "preference": 1}
     assert "Lives in Porto." in data["profile"]
     assert text_of(result).startswith("3 memories in ")
+    assert data["active"] == 3 and data["by_status"] == {"active": 3}
+    assert "(3 active)" in text_of(result).splitlines()[0]
+
+
+def test_overview_says_which_memories_are_active(vault_dir: Path):
+    """Counted apart: a superseded memory is no memory recall uses (the review's `goal 1`)."""
+    chat = [{"role": "user", "content": "I live in Porto."}]
+    moved = [{"role": "user", "content": "I live in Lisbon now."}]
+
+    async def scenario(client: Client) -> Any:
+        await client.call_tool("learn", {"messages": chat, "conversation_id": "a"})
+        await client.call_tool("learn", {"messages": moved, "conversation_id": "b"})
+        return await client.call_tool("overview", {})
+
+    result = run(vault_dir, scenario)
+    data = result.structured_content
+    assert data["memories"] == 2 and data["by_type"] == {"identity": 2}
+    assert data["by_status"] == {"active": 1, "superseded": 1}
+    text = text_of(result)
+    assert "(1 active, 1 superseded)" in text.splitlines()[0]
+    assert "By type: identity 1 active, 1 superseded" in text
 
 
 # --- in-process: resources and the prompt ------------------------------------------------------

@@ -105,6 +105,21 @@ def test_numbers_open_each_screen_and_q_or_esc_goes_back(sample: Vault):
     drive(sample, script)
 
 
+def test_the_overview_counts_active_memories_and_the_others_apart(vault: Vault):
+    vault.observe([{"role": "user", "content": "I live in Porto."}], conversation_id="a")
+    vault.observe([{"role": "user", "content": "I live in Lisbon now."}], conversation_id="b")
+    vault.archive(vault.remember("goal", "Run a marathon.").path)
+
+    async def script(app: MemoryManager, pilot: Pilot) -> None:
+        await pilot.press("1")
+        text = str(app.screen.query_one("#note Static").render())
+        assert "3 memories; learning is on\n1 active, 1 superseded, 1 archived\n" in text
+        assert "goal          0 active, 1 archived" in text
+        assert "identity      1 active, 1 superseded" in text
+
+    drive(vault, script)
+
+
 def test_ctrl_c_leaves_from_any_screen(sample: Vault):
     async def script(app: MemoryManager, pilot: Pilot) -> None:
         await pilot.press("3")

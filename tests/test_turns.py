@@ -460,3 +460,72 @@ def test_forgetting_a_memory_takes_its_words_out_of_the_next_turn_too(vault: Vau
     assert [t.context for t in kept(vault)] == [""]
     assert vault.index.integrity_problems() == []  # the turns' FTS rows were kept in step
     assert [r.sources for r in vault.recall("noted")] == [("c1#2",)]  # its own words stay
+
+
+def test_reindex_keeps_every_turn_and_says_so(vault: Vault):
+    """The review's case: `tota overview` said 9 turns of 3 conversations before `tota
+    reindex` and 0 of 0 after. The turns are copied from the old index, in their order, and
+    are found and quoted as before; the old file is gone."""
+    for cid in ("c1", "c2", "c3"):
+        vault.observe(CHAT, conversation_id=cid)
+    before = kept(vault)
+    assert len(before) == 9
+    vault.close()
+    done = runner.invoke(app, ["reindex"], env={"TOTA_VAULT": str(vault.root)})
+    assert done.exit_code == 0, done.output
+    assert "conversation turns: 9 kept, 0 dropped" in done.output
+    overview = runner.invoke(app, ["overview"], env={"TOTA_VAULT": str(vault.root)})
+    assert "conversation turns: 9 of 3 conversations" in overview.output
+    with Vault.open(vault.root) as again:
+        assert list(again.open_index().turns()) == before
+        assert any(r.kind == "turn" for r in again.recall("swimming on Tuesdays"))
+    assert sorted(p.name for p in (vault.root / ".tota").iterdir()) == ["index.db"]
+    report = json.loads(
+        runner.invoke(app, ["reindex", "--json"], env={"TOTA_VAULT": str(vault.root)}).output
+    )
+    assert report["turns"] == {"kept": 9, "found": 9, "reason": "", "dropped": 0}
+
+
+def test_reindex_of_an_unreadable_index_says_its_turns_are_lost(vault: Vault):
+    vault.observe(CHAT, conversation_id="c1")
+    vault.close()
+    index = vault.root / ".tota" / "index.db"
+    for extra in index.parent.glob("index.db-*"):
+        extra.unlink()
+    index.write_bytes(b"not a database " * 400)
+    done = runner.invoke(app, ["reindex"], env={"TOTA_VAULT": str(vault.root)})
+    assert done.exit_code == 0, done.output
+    assert "conversation turns: the old index's are lost (it cannot be opened" in done.output
+    with Vault.open(vault.root) as again:
+        assert list(again.open_index().turns()) == []
+        assert again.stats()["memories"] >= 1  # the notes are indexed whatever the old file was
+
+
+def test_carry_over_refuses_another_schema_and_a_damaged_turns_table(tmp_path: Path):
+    old = tmp_path / "old.db"
+    with Index.open(old) as index:
+        index.turns().add(
+            [TurnRecord("c", str(i), "user", "user", None, f"hi {i}") for i in range(3)]
+        )
+    with Index.open(tmp_path / "new.db") as index:
+        store = index.turns()
+        assert store.carry_over(str(old), schema_version=SCHEMA_VERSION + 1) == (
+            0, None, f"its schema is version {SCHEMA_VERSION}, not {SCHEMA_VERSION + 1}",
+        )  # fmt: skip
+        assert store.carry_over(str(old), schema_version=SCHEMA_VERSION) == (3, 3, "")
+        assert [t.text for t in store] == ["hi 0", "hi 1", "hi 2"]
+        assert store.search(["hi"], limit=5)  # through turns_ai: searchable
+    conn = sqlite3.connect(old)  # the turns' UNIQUE index zeroed: the table is damaged
+    root = conn.execute(
+        "SELECT rootpage FROM sqlite_master WHERE tbl_name = 'turns' AND type = 'index'"
+    ).fetchone()[0]
+    page = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    data = bytearray(old.read_bytes())
+    data[(root - 1) * page : root * page] = bytes(page)
+    old.write_bytes(bytes(data))
+    with Index.open(tmp_path / "third.db") as index:
+        carried = index.turns().carry_over(str(old), schema_version=SCHEMA_VERSION)
+        assert (carried.kept, carried.found) == (0, None)
+        assert carried.reason.startswith(("its turns are damaged", "it cannot be read"))
+        assert list(index.turns()) == []

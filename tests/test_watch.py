@@ -503,6 +503,49 @@ def test_git_pull_flags_only_the_hand_edited_note(tmp_path, start_daemon):
     assert changed == [f" M {by_hand}", ""], "only the hand-edited note was written to"
 
 
+def test_the_daemon_lock_is_private(vault_dir):
+    import stat
+
+    daemon = Daemon(vault_dir, OPTIONS)
+    previous = os.umask(0o022)
+    try:
+        daemon.acquire_lock()
+    finally:
+        os.umask(previous)
+    try:
+        assert stat.S_IMODE(lock_path(vault_dir).stat().st_mode) == 0o600
+    finally:
+        daemon.release_lock()
+
+
+def test_verbose_logs_tota_s_own_lines_not_watchdog_s(vault_dir, tmp_path, processes):
+    """The review's case: `tota watch -v` on a vault in git logged 195 lines of watchdog's
+    raw inotify events (`DEBUG in-event PathedInotifyEvent(... .git/objects/d5 ...)`) at
+    start. -v logs the events of notes in tota's words; -vv lets watchdog's through."""
+    objects = vault_dir / ".git" / "objects"
+    objects.mkdir(parents=True)
+    rel = "preference/Likes green tea.md"
+    put(vault_dir, rel, render_sealed(memory("preference", "Likes green tea.")))
+    logs = {}
+    for flag in ("-v", "-vv"):
+        proc = WatchProcess(vault_dir, tmp_path / f"watch{flag}.log", flag)
+        processes.append(proc)
+        proc.wait_watching()
+        for i in range(20):  # what a commit does in .git/
+            (objects / f"d{i}").write_bytes(b"x")
+        with open(vault_dir / rel, "a", encoding="utf-8") as handle:
+            handle.write("More green tea.\n")
+        wait_for(lambda p=proc: f"updated {rel}" in p.log(), 20, "the edit to be synced")
+        proc.signal(signal.SIGINT)
+        assert proc.wait() == 0
+        logs[flag] = proc.log()
+    debug = [line for line in logs["-v"].splitlines() if " DEBUG " in line]
+    assert any(line.endswith(f"DEBUG modified {rel}") for line in debug), logs["-v"]
+    assert all(line.endswith(rel) for line in debug), debug
+    assert ".git" not in logs["-v"] and "InotifyEvent" not in logs["-v"]
+    assert "InotifyEvent" in logs["-vv"]  # asked for: watchdog's own lines
+
+
 # --- lost events -------------------------------------------------------------------------------
 
 

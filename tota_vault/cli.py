@@ -29,6 +29,7 @@ from .cli_fast import (
     print_recall,
     print_search,
     quiet_broken_pipe,
+    recall_message,
     run_hook_command,
 )
 from .errors import TotaError, ValidationError
@@ -213,6 +214,13 @@ def _print_sync(report: SyncReport, as_json: bool, verb: str) -> None:
         print(f"  link not followed: {folder}: {reason}")
     for path in report.swept:
         print(f"  removed a temp file left by an interrupted write: {path}")
+    carried = report.turns
+    if carried is not None and (carried.found or carried.reason):
+        if carried.dropped is None:
+            print(f"  conversation turns: the old index's are lost ({carried.reason})")
+        else:
+            line = f"  conversation turns: {carried.kept} kept, {carried.dropped} dropped"
+            print(line + (f" ({carried.reason})" if carried.reason else ""))
 
 
 @app.command()
@@ -304,7 +312,11 @@ def search(
     ] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Full-text search over every note, best match first."""
+    """Full-text search over every note, best match first.
+
+    Superseded and archived memories are found too, their status under their type; at an
+    equal score an active memory comes first.
+    """
     with _open() as vault:
         hits = vault.search(query, type=type, limit=limit, raw=raw)
         print_search(vault, query, hits, as_json)
@@ -319,7 +331,11 @@ def sync(as_json: JsonOption = False) -> None:
 
 @app.command()
 def reindex(as_json: JsonOption = False) -> None:
-    """Delete the index and rebuild it from the notes (the vault is the truth)."""
+    """Delete the index and rebuild it from the notes (the vault is the truth).
+
+    The conversation turns recall quotes are in no note: they are copied from the old index
+    when it can be read, and the output says how many were kept and how many dropped.
+    """
     with _open() as vault:
         _print_sync(_sync_with_progress(vault, reindex=True), as_json, "Reindexed")
 
@@ -769,6 +785,8 @@ def recall(
         raise typer.BadParameter(f"{output!r} is not markdown or json", param_hint="--format")
     if message is None and not profile:
         raise typer.BadParameter("give a MESSAGE, or --profile", param_hint="MESSAGE")
+    if not profile:
+        recall_message(message or "")
     with _open() as vault:
         if profile:
             results = vault.profile(limit=max(limit, 20))
@@ -915,7 +933,8 @@ def memory() -> None:
 
 @app.command()
 def overview(as_json: JsonOption = False) -> None:
-    """Totals per type and evidence kind, whether learning is paused, a short profile."""
+    """Totals per type (active, and superseded or archived apart) and evidence kind, whether
+    learning is paused, a short profile."""
     from . import manage
 
     with _open() as vault:
@@ -923,11 +942,15 @@ def overview(as_json: JsonOption = False) -> None:
         if as_json:
             _print_json(data)
             return
-        print(f"{data['memories']} memories in {data['vault']}; learning is {data['learning']}")
-        for mtype, count in data["by_type"].items():
-            print(f"  {mtype:13} {count}")
+        statuses = manage.status_counts(data["by_status"])
+        print(
+            f"{data['memories']} memories in {data['vault']}: {statuses}; "
+            f"learning is {data['learning']}"
+        )
+        for mtype, counted in manage.type_counts(data["by_type_status"]).items():
+            print(f"  {mtype:13} {counted}")
         evidence = ", ".join(f"{k} {v}" for k, v in data["by_evidence"].items()) or "none"
-        print(f"evidence: {evidence}")
+        print(f"evidence (every memory): {evidence}")
         if data["invalid"]:
             print(f"invalid notes: {data['invalid']} (see tota doctor)")
         print(
@@ -1029,7 +1052,15 @@ def watch(
     polling: Annotated[
         bool, typer.Option("--polling", help="Poll instead of inotify (network folders).")
     ] = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log every event.")] = False,
+    verbose: Annotated[
+        int,
+        typer.Option(
+            "--verbose",
+            "-v",
+            count=True,
+            help="Log every event of a note or folder; -vv also watchdog's own debug lines.",
+        ),
+    ] = 0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Log only problems.")] = False,
 ) -> None:
     """Run the sync daemon: mirror every edit of the vault into the index until stopped."""
@@ -1040,8 +1071,9 @@ def watch(
 
     level = logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s")
-    if not verbose:
-        logging.getLogger("watchdog").setLevel(logging.WARNING)
+    # watchdog logs every raw inotify event at DEBUG (.git's objects too): hundreds of lines
+    # at start in a small vault. Its warnings (a queue overflow) always come through.
+    logging.getLogger("watchdog").setLevel(logging.DEBUG if verbose > 1 else logging.WARNING)
     options = WatchOptions(
         debounce=debounce, quiet=settle, full_every=full_every, polling=polling,
         max_wait=max(5.0, debounce * 4),
@@ -1078,8 +1110,12 @@ def status(as_json: JsonOption = False) -> None:
         print(f"last full sync: {data['last_sync'] or 'never'}")
         if data["last_update"]:
             print(f"last change synced: {data['last_update']}")
-        by_type = ", ".join(f"{k} {v}" for k, v in data["by_type"].items()) or "none"
-        print(f"memories: {data['memories']} ({by_type})")
+        from .manage import status_counts
+
+        active = {t: c.get("active", 0) for t, c in data["by_type_status"].items()}
+        by_type = ", ".join(f"{k} {v}" for k, v in active.items() if v) or "none"
+        print(f"memories: {data['memories']}: {status_counts(data['by_status'])}")
+        print(f"  active by type: {by_type}")
         print(f"notes: {data['notes']}, invalid: {data['invalid']}")
         for path, reason in vault.open_index().invalid():
             print(f"  invalid: {path}: {reason}")

@@ -31,6 +31,7 @@ __all__ = [
     "print_recall",
     "print_search",
     "recall_argv",
+    "recall_message",
     "run_hook_command",
     "search_argv",
 ]
@@ -128,7 +129,8 @@ def recall_argv(argv: list[str]) -> dict[str, Any] | None:
 
 
 def print_search(vault: Vault, query: str, hits: list[Hit], as_json: bool) -> None:
-    """Print `tota search`'s answer: JSON, a line when nothing matched, or a table."""
+    """Print `tota search`'s answer: JSON, a line when nothing matched, or a table (a
+    memory that is not active has its status under its type)."""
     if as_json:
         out = [hit.to_dict() for hit in hits]
         sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2, default=str) + "\n")
@@ -155,9 +157,11 @@ def print_search(vault: Vault, query: str, hits: list[Hit], as_json: bool) -> No
         if row.error:
             memory.append([(f"invalid: {row.error}", "red")])
         conf = "" if row.confidence is None else f"{row.confidence:.2f}"
-        rows.append(
-            [[[(row.type or "-", "")]], memory, [[(conf, "")]], [[(row.evidence or "-", "")]]]
-        )
+        kind: list[Line] = [[(row.type or "-", "")]]
+        if row.status not in (None, "active"):
+            # Search finds what recall skips: a superseded or archived memory says so.
+            kind.append([(row.status, "dim")])
+        rows.append([kind, memory, [[(conf, "")]], [[(row.evidence or "-", "")]]])
     # COLUMNS, then the terminal's own width; 80 when the output is a pipe or a file.
     width = shutil.get_terminal_size().columns
     _write(draw(columns, rows, width=width, colour=colour_for(sys.stdout)))
@@ -182,7 +186,8 @@ def _error(message: str) -> None:
 def print_recall(
     vault: Vault, results: list[Recalled], *, as_json: bool, budget: int | None, heading: str
 ) -> None:
-    """Print `tota recall`'s answer: JSON in rank order, or the context block."""
+    """Print `tota recall`'s answer: JSON in rank order, or the context block; when the
+    budget leaves out every match, how many there were and the budget the first needs."""
     if as_json:
         # `rank` says the order in so many words: a result's `score` is its own ranking's
         # (memories and turns are ranked apart, then fused), not its place in this list.
@@ -193,7 +198,35 @@ def print_recall(
 
     ids = vault.short_ids(r.id for r in results)
     block = context_block(results, budget=budget, heading=heading, ids=ids)
-    sys.stdout.write(block or "No memories match.\n")
+    if block or not results:
+        sys.stdout.write(block or "No memories match.\n")
+        return
+    # Something matched, and the budget cut it all: say so, not "no match".
+    needed = smallest_budget(
+        lambda b: bool(context_block(results[:1], budget=b, heading=heading, ids=ids))
+    )
+    found = f"{len(results)} {'match' if len(results) == 1 else 'matches'}"
+    sys.stdout.write(
+        f"Found {found}, but a budget of {budget} tokens holds none: the first needs {needed} "
+        f"(--budget {needed} or more).\n"
+    )
+
+
+def smallest_budget(fits: Callable[[int], bool], start: int = 1) -> int:
+    """The smallest whole budget `fits` accepts, `fits` being monotone (a larger budget fits
+    whatever a smaller one does): doubled until it fits, then halved back. Pure but for
+    `fits`."""
+    high = max(1, start)
+    while not fits(high):
+        high *= 2
+    low = high // 2  # does not fit (or 0)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if fits(middle):
+            high = middle
+        else:
+            low = middle
+    return high
 
 
 def _search(vault: Vault, args: dict[str, Any]) -> None:
@@ -201,7 +234,20 @@ def _search(vault: Vault, args: dict[str, Any]) -> None:
     print_search(vault, args["query"], hits, args["as_json"])
 
 
+def recall_message(message: str) -> str:
+    """The message `tota recall` recalls for; an empty one (or only spaces) is a usage error
+    (exit 2), as README says, not "No memories match"."""
+    if not message.strip():
+        from .errors import ValidationError
+
+        raise ValidationError(
+            "recall needs a message: an empty text recalls nothing (--profile prints the profile)"
+        )
+    return message
+
+
 def _recall(vault: Vault, args: dict[str, Any]) -> None:
+    recall_message(args["message"])
     results = vault.recall(args["message"], args["limit"], type=args["type"])
     as_json = args["as_json"] or args["output"] == "json"
     print_recall(vault, results, as_json=as_json, budget=args["budget"], heading="Memories")

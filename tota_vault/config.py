@@ -96,8 +96,33 @@ class VaultConfig:
     turns: bool = True
 
 
+#: The tables tota.toml may hold, and the settings of the two checked in `load_config`
+#: itself (`[extract]` and `[recall]` name theirs where they are read).
+SECTIONS = ("extract", "learning", "recall", "sync")
+LEARNING_SETTINGS = ("merge_threshold", "min_confidence")
+SYNC_SETTINGS = ("follow_external_links",)
+
+
+def _known_keys(path: Path, prefix: str, table: dict[str, Any], known: tuple[str, ...]) -> None:
+    """Refuse a key tota does not read, rather than ignore it: `min_confidnce = 0.6` would
+    otherwise leave the bar where it was, and nothing would say so."""
+    unknown = sorted(set(table) - set(known))
+    if not unknown:
+        return
+    if prefix:
+        raise ValidationError(
+            f"{path}: {prefix}{unknown[0]} is not a setting (known: {', '.join(known)})"
+        )
+    raise ValidationError(
+        f"{path}: {unknown[0]} is not a section of tota.toml (known: "
+        + ", ".join(f"[{name}]" for name in known)
+        + ")"
+    )
+
+
 def load_config(root: Path) -> VaultConfig:
-    """Read `tota.toml`; a missing file means the defaults, a bad value a one-line error."""
+    """Read `tota.toml`; a missing file means the defaults, a bad value or a key tota does not
+    know (a misspelling) a one-line error naming the file, the key and the known ones."""
     path = root / CONFIG_FILE
     if not path.exists():
         return VaultConfig()
@@ -105,9 +130,11 @@ def load_config(root: Path) -> VaultConfig:
         data = tomllib.loads(path.read_text("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ValidationError(f"{path}: not valid TOML ({exc})") from None
+    _known_keys(path, "", data, SECTIONS)
     learning = data.get("learning", {})
     if not isinstance(learning, dict):
         raise ValidationError(f"{path}: [learning] must be a table")
+    _known_keys(path, "learning.", learning, LEARNING_SETTINGS)
     values: dict[str, Any] = {}
     for name, low, high in (("min_confidence", 0.0, 1.0), ("merge_threshold", 0.0, 100.0)):
         if name not in learning:
@@ -125,6 +152,7 @@ def load_config(root: Path) -> VaultConfig:
     sync = data.get("sync", {})
     if not isinstance(sync, dict):
         raise ValidationError(f"{path}: [sync] must be a table")
+    _known_keys(path, "sync.", sync, SYNC_SETTINGS)
     follow = sync.get("follow_external_links", False)
     if not isinstance(follow, bool):
         raise ValidationError(

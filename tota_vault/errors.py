@@ -35,6 +35,7 @@ __all__ = [
     "IndexNotOpenError",
     "IndexReadOnlyError",
     "InvalidNoteError",
+    "NotAMemoryError",
     "NoteChangedError",
     "NoteError",
     "NotFoundError",
@@ -125,6 +126,14 @@ class ValidationError(TotaError):
     """A value given to tota is out of range or of the wrong kind."""
 
     exit_code = 2
+
+
+class NotAMemoryError(InvalidNoteError, ValidationError):
+    """An operation on one memory was given a note that is not one (invalid, or without an
+    id): refused, exit 1, with the reason. A `ValidationError` too, as it was before it had a
+    class of its own, so callers that catch that still do."""
+
+    exit_code = 1
 
 
 class ConfigFileError(TotaError):

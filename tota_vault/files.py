@@ -23,7 +23,7 @@ except ImportError:  # pragma: no cover
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import IO, Any, NamedTuple
 
 from .errors import NoteChangedError, NoteError, WriteError
 
@@ -46,6 +46,7 @@ __all__ = [
     "is_note_path",
     "make_dirs",
     "open_for_writing",
+    "open_private",
     "outside_reason",
     "read_file",
     "scan_vault",
@@ -507,6 +508,23 @@ def held_by_editor(path: Path) -> bool:
     if os.path.lexists(folder / f".#{name}"):
         return True
     return any(os.path.lexists(folder / f".{name}{suffix}") for suffix in _VIM_SWAP_SUFFIXES)
+
+
+def open_private(path: Path | str, mode: str = "a+b", **kwargs: Any) -> IO[Any]:
+    """Open `path` to append to (and read), creating it private (0600) as every file tota
+    makes; one an earlier version left readable by others is made private too. For lock and
+    log files, which are opened in place rather than written atomically. `mode` is an
+    appending mode of `open` ("a+b", "a+", "ab")."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, 0o600)
+    try:
+        if stat.S_IMODE(os.fstat(fd).st_mode) & 0o077:
+            with contextlib.suppress(OSError):  # another user's file: left as it is
+                os.fchmod(fd, 0o600)
+        return os.fdopen(fd, mode, **kwargs)
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def make_dirs(path: Path) -> None:

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .errors import TotaError, ValidationError, first_line
+from .files import open_private
 from .paths import resolve_vault_path, state_dir
 
 __all__ = [
@@ -234,7 +235,7 @@ def _session_lock(root: Path, name: str, *, wait: float) -> Iterator[bool]:
     """Hold the session's lock file; yields False when it stays taken for `wait` seconds."""
     folder = _state_folder(root)
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    with open(folder / f"{name}.lock", "a+b") as handle:
+    with open_private(folder / f"{name}.lock", "a+b") as handle:
         deadline = time.monotonic() + wait
         while True:
             try:
@@ -350,7 +351,7 @@ def spawn_detached(root: Path, hook: HookInput) -> bool:
     folder = _state_folder(root)
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     log: IO[bytes]
-    with tempfile.TemporaryFile() as payload, open(folder / "hook.log", "ab") as log:
+    with tempfile.TemporaryFile() as payload, open_private(folder / "hook.log", "ab") as log:
         payload.write(json.dumps(dict(hook.raw)).encode("utf-8"))
         payload.seek(0)
         subprocess.Popen(

@@ -270,6 +270,8 @@ BM25 = "bm25(notes_fts, 10.0, 0.0, 1.0, 6.0, 6.0)"
 #: Snippet markers are control characters no note contains, so callers can style or escape the
 #: text around them safely (rich markup would eat `[` and `]`).
 MARK_START, MARK_END = "\x02", "\x03"
+#: Best first; at a score equal to the four places `Hit.to_dict` shows (a word in every note
+#: scores ~0 in all), an active memory before a superseded or archived one.
 SEARCH = f"""
 SELECT n.*, {BM25} AS score,
        snippet(notes_fts, 2, '{MARK_START}', '{MARK_END}', '…', 12) AS snippet
@@ -277,7 +279,7 @@ FROM notes_fts JOIN notes AS n ON n.id = notes_fts.rowid
 WHERE notes_fts MATCH :query
   AND (:type IS NULL OR n.type = :type)
   AND (:include_archived OR n.status IS NULL OR n.status != 'archived')
-ORDER BY score
+ORDER BY round(score, 4), n.status IN ('superseded', 'archived'), score
 LIMIT :limit
 """
 
@@ -1044,12 +1046,17 @@ class Index:
     def counts(self) -> dict[str, Any]:
         """Totals for status displays: notes, memories by type and evidence, invalid notes."""
         total = self._conn.execute("SELECT count(*) FROM notes").fetchone()[0]
-        by_type = dict(
-            self._conn.execute(
-                "SELECT type, count(*) FROM notes WHERE error IS NULL AND type IS NOT NULL "
-                "GROUP BY type ORDER BY type"
-            ).fetchall()
-        )
+        # Every memory by type (as ever), and apart by status: a superseded or archived one
+        # is no memory recall uses, and a count that mixes them in says more than is known.
+        by_type: dict[str, int] = {}
+        by_type_status: dict[str, dict[str, int]] = {}
+        by_status: dict[str, int] = {}
+        for mtype, status, count in self._conn.execute(COUNT_BY_TYPE_AND_STATUS):
+            status = status or "active"
+            by_type[mtype] = by_type.get(mtype, 0) + count
+            statuses = by_type_status.setdefault(mtype, {})
+            statuses[status] = statuses.get(status, 0) + count
+            by_status[status] = by_status.get(status, 0) + count
         by_evidence = dict(
             self._conn.execute(
                 "SELECT evidence, count(*) FROM notes WHERE error IS NULL AND evidence IS NOT NULL "
@@ -1062,7 +1069,10 @@ class Index:
         return {
             "notes": total,
             "memories": sum(by_type.values()),
+            "active": by_status.get("active", 0),
+            "by_status": dict(sorted(by_status.items(), key=lambda kv: _status_order(kv[0]))),
             "by_type": by_type,
+            "by_type_status": by_type_status,
             "by_evidence": by_evidence,
             "invalid": invalid[0],
         }
@@ -1496,6 +1506,19 @@ LIMIT :limit
 """
 #: How many notes a term matches, counted only up to a cap (a cheap walk of its posting list).
 COUNT_UP_TO = "SELECT count(*) FROM (SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? LIMIT ?)"
+#: `Index.counts`: valid memories by type and status, types in order.
+COUNT_BY_TYPE_AND_STATUS = """
+SELECT type, status, count(*) FROM notes WHERE error IS NULL AND type IS NOT NULL
+GROUP BY type, status ORDER BY type, status
+"""
+
+
+def _status_order(status: str) -> tuple[int, str]:
+    """Active first, then superseded, archived, and any other status by name."""
+    known = ("active", "superseded", "archived")
+    return (known.index(status), "") if status in known else (len(known), status)
+
+
 #: The profile: durable, important facts an assistant should always know.
 PROFILE = """
 SELECT * FROM notes

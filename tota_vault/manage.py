@@ -40,12 +40,15 @@ __all__ = [
     "overview",
     "recent",
     "short_ids",
+    "status_counts",
+    "type_counts",
 ]
 
 
 def overview(vault: Vault, *, profile_size: int = 5) -> dict[str, Any]:
     """Totals per type and evidence kind, the conversation turns kept, whether learning is
-    paused, a short profile."""
+    paused, a short profile. `memories`, `by_type` and `by_evidence` count every memory;
+    `active`, `by_status` and `by_type_status` say which are active, superseded, archived."""
     counts = vault.stats()
     index = vault.open_index()
     summary = [r.text for r in profile(index, limit=profile_size)]
@@ -58,12 +61,29 @@ def overview(vault: Vault, *, profile_size: int = 5) -> dict[str, Any]:
         "conversations": kept["conversations"],
         "turns_kept": "on" if load_config(vault.root).turns else "off",
         "by_type": counts["by_type"],
+        # Added beside the keys above, which count every memory whatever its status.
+        "active": counts["active"],
+        "by_status": counts["by_status"],
+        "by_type_status": counts["by_type_status"],
         "by_evidence": counts["by_evidence"],
         "invalid": counts["invalid"],
         "learning": "paused" if vault.paused else "on",
         "last_sync": counts["last_sync"],
         "profile": summary,
     }
+
+
+def status_counts(by_status: Mapping[str, int]) -> str:
+    """ "26 active, 1 superseded, 1 archived" (a status with none is left out, but active):
+    how every view of the counts says which memories recall uses. Pure."""
+    parts = [f"{by_status.get('active', 0)} active"]
+    parts += [f"{n} {status}" for status, n in by_status.items() if status != "active" and n]
+    return ", ".join(parts)
+
+
+def type_counts(by_type_status: Mapping[str, Mapping[str, int]]) -> dict[str, str]:
+    """Each type's count as the views print it: "5 active", "0 active, 1 superseded". Pure."""
+    return {mtype: status_counts(statuses) for mtype, statuses in by_type_status.items()}
 
 
 def recent(vault: Vault, *, limit: int = 10, offset: int = 0) -> list[Recalled]:

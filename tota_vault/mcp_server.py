@@ -45,6 +45,7 @@ from pydantic import BaseModel, Field
 from . import __version__, manage
 from .errors import NotFoundError, TotaError
 from .extract.secrets import redact
+from .manage import status_counts, type_counts
 from .model import MemoryType
 from .recall import CANDIDATES, Recalled, context_block, quote_line
 from .scoring import INFERRED_PENALTY, TYPE_SCORES
@@ -198,9 +199,16 @@ class Overview(BaseModel):
     """The memory as a whole."""
 
     vault: str = Field(description="Where the notes are.")
-    memories: int
-    by_type: dict[str, int]
-    by_evidence: dict[str, int]
+    memories: int = Field(description="Every memory, whatever its status.")
+    by_type: dict[str, int] = Field(description="Every memory by type, whatever its status.")
+    by_evidence: dict[str, int] = Field(description="Every memory by evidence kind.")
+    active: int | None = Field(default=None, description="The memories recall uses.")
+    by_status: dict[str, int] = Field(
+        default_factory=dict, description="Memories by status: active, superseded, archived."
+    )
+    by_type_status: dict[str, dict[str, int]] = Field(
+        default_factory=dict, description="Memories by type, then status."
+    )
     invalid: int = Field(description="Notes tota cannot read as memories (see `tota doctor`).")
     learning: Literal["on", "paused"]
     last_sync: str | None
@@ -623,11 +631,16 @@ def _search_text(query: str, data: SearchResult) -> str:
 
 
 def _overview_text(data: Overview) -> str:
-    lines = [f"{data.memories} memories in {data.vault}; learning is {data.learning}."]
-    if data.by_type:
+    statuses = status_counts(data.by_status or {"active": data.memories})
+    lines = [f"{data.memories} memories in {data.vault} ({statuses}); learning is {data.learning}."]
+    if data.by_type_status:
+        counted = type_counts(data.by_type_status)
+        lines.append("By type: " + "; ".join(f"{k} {v}" for k, v in counted.items()))
+    elif data.by_type:
         lines.append("By type: " + ", ".join(f"{k} {v}" for k, v in data.by_type.items()))
     if data.by_evidence:
-        lines.append("Evidence: " + ", ".join(f"{k} {v}" for k, v in data.by_evidence.items()))
+        evidence = ", ".join(f"{k} {v}" for k, v in data.by_evidence.items())
+        lines.append(f"Evidence (every memory): {evidence}")
     if data.invalid:
         lines.append(f"{data.invalid} notes are invalid (run `tota doctor` to see why).")
     lines.append(

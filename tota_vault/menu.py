@@ -208,11 +208,12 @@ class OverviewScreen(Page):
 
         data = manage.overview(self.vault)
         text = Text("Overview\n", style="bold")
-        text.append(f"{data['memories']} memories; learning is {data['learning']}\n\n")
-        for mtype, count in data["by_type"].items():
-            text.append(f"  {mtype:13} {count:>6}\n")
+        statuses = manage.status_counts(data["by_status"])
+        text.append(f"{data['memories']} memories; learning is {data['learning']}\n{statuses}\n\n")
+        for mtype, counted in manage.type_counts(data["by_type_status"]).items():
+            text.append(f"  {mtype:13} {counted}\n")
         evidence = ", ".join(f"{k} {v}" for k, v in data["by_evidence"].items()) or "none"
-        text.append(f"\nevidence: {evidence}\n")
+        text.append(f"\nevidence (every memory): {evidence}\n")
         if data["invalid"]:
             text.append(f"{data['invalid']} invalid notes (see `tota doctor`)\n")
         text.append(

@@ -61,6 +61,7 @@ from .syncplan import (
     vanished_by_hash,
     vanished_ids,
 )
+from .turns import CarriedTurns
 
 __all__ = [
     "BatchPlan",
@@ -109,6 +110,8 @@ class SyncReport:
     #: tota's own temp files left by a write that was killed, deleted by this sync.
     swept: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    #: Set by a reindex only: the conversation turns copied from the index it replaced.
+    turns: CarriedTurns | None = None
 
     @property
     def changed(self) -> bool:
@@ -134,6 +137,11 @@ class SyncReport:
             "external_links": [{"path": p, "reason": r} for p, r in self.links],
             "temp_files_removed": self.swept,
             "moves": [{"from": a, "to": b} for a, b in self.moved],
+            **(
+                {}
+                if self.turns is None
+                else {"turns": {**self.turns._asdict(), "dropped": self.turns.dropped}}
+            ),
         }
 
 

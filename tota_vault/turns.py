@@ -14,8 +14,10 @@ clear` and forgetting a memory (`manage.forget_conversations`) delete it.
 
 The SQL lives here, beside its reason; `Index.turns()` hands this module the index's
 connection and its write transaction. Like the rest of the index, the tables are dropped and
-made again when the schema version changes (`index.SCHEMA_VERSION`), and a `tota reindex`
-(which rebuilds the index from the notes) starts them empty: turns are not in the notes.
+made again when the schema version changes (`index.SCHEMA_VERSION`). Turns are not in the
+notes: a `tota reindex` (which rebuilds the index from the notes) copies them over from the
+index it replaces (`TurnStore.carry_over`), and says how many it could not; an index rebuilt
+because it was damaged starts them empty.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CONTEXT_CHARS",
+    "CarriedTurns",
     "KEPT_ROLES",
     "TURNS_DROP",
     "TURNS_SCHEMA",
@@ -197,6 +200,21 @@ CLEAR_FTS = "INSERT INTO turns_fts(turns_fts) VALUES ('delete-all')"
 #: Many small segments slow every query; one merge after a bulk load is cheap.
 OPTIMIZE_FTS = "INSERT INTO turns_fts(turns_fts) VALUES ('optimize')"
 COUNT_TURNS = "SELECT count(*) FROM turns"
+#: `carry_over`: an index file from before a rebuild, attached beside this one. Its turns are
+#: copied only when its schema is this one's (`user_version`) and its turns table and that
+#: table's indexes pass `integrity_check`: a damaged old file loses its turns, never this one.
+ATTACH_OLD = "ATTACH DATABASE ? AS old"
+OLD_VERSION = "PRAGMA old.user_version"
+OLD_HAS_TURNS = "SELECT count(*) FROM old.sqlite_master WHERE type = 'table' AND name = 'turns'"
+CHECK_OLD_TURNS = "PRAGMA old.integrity_check(turns)"
+COUNT_OLD_TURNS = "SELECT count(*) FROM old.turns"
+#: In the order they were kept (their ids are new): a turn's context and `LAST_TEXT` read
+#: that order. Through `turns_ai`, so each is searchable again.
+COPY_OLD_TURNS = """
+INSERT OR IGNORE INTO turns (conversation, message, role, speaker, at, text, context)
+SELECT conversation, message, role, speaker, at, text, context FROM old.turns ORDER BY id
+"""
+DETACH_OLD = "DETACH DATABASE old"
 #: Through the UNIQUE index, which is ordered by conversation: no scan of the text.
 COUNT_CONVERSATIONS = "SELECT count(DISTINCT conversation) FROM turns"
 
@@ -211,6 +229,20 @@ class TurnRecord(NamedTuple):
     at: str | None
     text: str
     context: str = ""
+
+
+class CarriedTurns(NamedTuple):
+    """What `TurnStore.carry_over` copied: `kept` turns of the `found` the old index held
+    (None when it could not be read), and why none were, when none were ("" otherwise)."""
+
+    kept: int
+    found: int | None
+    reason: str
+
+    @property
+    def dropped(self) -> int | None:
+        """The old index's turns that were not copied (None: not known, it was unreadable)."""
+        return None if self.found is None else self.found - self.kept
 
 
 @dataclass(frozen=True)
@@ -415,6 +447,41 @@ class TurnStore:
         """Merge the turns' FTS5 segments into one (after keeping many turns at once)."""
         with self._write() as conn:
             conn.execute(OPTIMIZE_FTS)
+
+    def carry_over(self, old_index: str, *, schema_version: int) -> CarriedTurns:
+        """Copy every turn of another index file (this one's before a rebuild) into this
+        store, which should be empty. Turns live only in the index: `tota reindex` builds the
+        notes' tables again from the files, and without this would start the turns empty.
+
+        Nothing is copied (and `reason` says why) unless the old file opens, has this
+        `schema_version` and a turns table that passes `integrity_check`; the copy is one
+        transaction, so a read that fails half-way copies nothing.
+        """
+        try:
+            self._conn.execute(ATTACH_OLD, (old_index,))
+        except sqlite3.DatabaseError as exc:
+            return CarriedTurns(0, None, f"it cannot be opened ({exc})")
+        try:
+            version = int(self._conn.execute(OLD_VERSION).fetchone()[0])
+            if version != schema_version:
+                return CarriedTurns(
+                    0, None, f"its schema is version {version}, not {schema_version}"
+                )
+            if not self._conn.execute(OLD_HAS_TURNS).fetchone()[0]:
+                return CarriedTurns(0, 0, "")
+            problems = [r[0] for r in self._conn.execute(CHECK_OLD_TURNS)]
+            if problems != ["ok"]:
+                return CarriedTurns(0, None, f"its turns are damaged ({problems[0]})")
+            with self._write() as conn:
+                found = int(conn.execute(COUNT_OLD_TURNS).fetchone()[0])
+                kept = max(0, conn.execute(COPY_OLD_TURNS).rowcount)
+            if kept:
+                self.optimize()
+            return CarriedTurns(kept, found, "")
+        except sqlite3.DatabaseError as exc:
+            return CarriedTurns(0, None, f"it cannot be read ({exc})")
+        finally:
+            self._conn.execute(DETACH_OLD)
 
     def counts(self) -> dict[str, int]:
         """How many turns are kept, of how many conversations."""

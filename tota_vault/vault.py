@@ -321,15 +321,33 @@ class Vault:
 
     @_guarded
     def reindex(self, *, progress: Progress | None = None) -> SyncReport:
-        """Drop the index and build it again from the files (the vault is the truth)."""
+        """Drop the index and build it again from the files (the vault is the truth).
+
+        The conversation turns are in no file: the old index is moved aside until the new one
+        is built, its turns are copied over when it can be read (`TurnStore.carry_over`),
+        then it is deleted; the report's `turns` says how many were kept and dropped.
+        """
+        from .index import SCHEMA_VERSION
+
         try:
             self.close()
         except sqlite3.Error:
-            self._keeper.drop()  # a damaged index cannot be checkpointed: it is deleted anyway
+            self._keeper.drop()  # a damaged index cannot be checkpointed: it is moved anyway
+        index = str(self.index_path)
+        aside = index + ".reindex"
+        _remove_index_files(aside)  # a reindex killed before it finished
+        had_index = os.path.exists(index)
         for suffix in ("", "-wal", "-shm"):
             with contextlib.suppress(FileNotFoundError):
-                os.remove(str(self.index_path) + suffix)
-        return self.sync(progress=progress)
+                os.replace(index + suffix, aside + suffix)
+        try:
+            report = self.sync(progress=progress)
+            if had_index:
+                turns = self.open_index().turns()
+                report.turns = turns.carry_over(aside, schema_version=SCHEMA_VERSION)
+        finally:
+            _remove_index_files(aside)
+        return report
 
     # --- reads -----------------------------------------------------------------------------
 
@@ -357,9 +375,7 @@ class Vault:
         if MIN_ID_PREFIX <= len(ref) <= 26 and _ID_CHARS.fullmatch(ref):
             matches = index.ids_with_prefix(ref)
             if len(matches) > 1:
-                raise NotFoundError(
-                    f"id prefix {ref!r} matches more than one memory; give more of it"
-                )
+                raise NotFoundError(self._ambiguous(ref))
             if matches:
                 return matches[0][1]
         candidate = Path(ref)
@@ -378,7 +394,28 @@ class Vault:
         titled = index.path_titled(ref)
         if titled is not None:
             return titled
+        if len(ref) < MIN_ID_PREFIX and _ID_CHARS.fullmatch(ref) and index.ids_with_prefix(ref):
+            # The start of an id shown somewhere, too short to be taken as one.
+            raise NotFoundError(self._ambiguous(ref))
         raise NotFoundError(f"no memory with id, path or title {ref!r}")
+
+    def _ambiguous(self, ref: str, *, named: int = 3, counted: int = 1000) -> str:
+        """Why `ref` names no one memory: how many ids start with it (up to `counted`), the
+        first `named` of them by their short id and path, and what to type instead."""
+        matches = self.open_index().ids_with_prefix(ref, limit=counted + 1)
+        many = f"{counted:,}+" if len(matches) > counted else f"{len(matches):,}"
+        if len(matches) == 1:
+            head = f"no memory with id, path or title {ref!r}, and 1 memory starts with it"
+        else:
+            head = f"ambiguous: {many} memories start with {ref!r}"
+        short = self.short_ids(memory_id for memory_id, _ in matches[:named])
+        listed = ", ".join(f"{short[i]} ({path})" for i, path in matches[:named])
+        more = f" and {len(matches) - named:,} more" if len(matches) > named else ""
+        if len(ref) < MIN_ID_PREFIX:
+            advice = f"an id prefix needs {MIN_ID_PREFIX} characters or more"
+        else:
+            advice = "an id prefix that matches more than one memory is never guessed"
+        return f"{head}: {listed}{more}; {advice}: give more of it"
 
     def _real_note(self, rel: str) -> str:
         """The path of the note `rel` leads to: a link to another note of the vault stands
@@ -730,7 +767,14 @@ class Vault:
         index = self.open_index()
         rows = index.get(path=rel)
         if not rows or rows[0].memory_id is None or rows[0].error:
-            raise ValidationError(f"{rel}: not a memory note; tota forgets only memories")
+            from .errors import NotAMemoryError
+
+            why = "it is not indexed" if not rows else rows[0].error or "it has no id"
+            raise NotAMemoryError(
+                f"not a memory note ({why}); tota forgets only memories (fix the note, or "
+                "delete the file yourself)",
+                path=rel,
+            )
         if through_link(self.root, rel):
             raise ValidationError(
                 f"{rel}: reached through a link; tota never deletes a link or through one"
@@ -858,6 +902,13 @@ class _Located(Protocol):
 
 
 _Found = TypeVar("_Found", bound=_Located)
+
+
+def _remove_index_files(path: str) -> None:
+    """Delete an index file and its `-wal` and `-shm` files, those that exist."""
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(path + suffix)
 
 
 def _no_repeated_paths(found: list[_Found]) -> list[_Found]:

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .errors import TotaError, WriteError
-from .files import IGNORED_DIRS, is_note_path, make_dirs
+from .files import IGNORED_DIRS, is_note_path, make_dirs, open_private
 from .paths import state_dir
 from .sync import SyncReport
 from .vault import Vault
@@ -165,8 +165,10 @@ class _Handler:
                 if event.event_type in ("moved", "deleted", "created") and not parts[-1].startswith(
                     "."
                 ):
+                    log.debug("%s folder %s: a full reconcile", event.event_type, rel)
                     self.pending.request_full()
             elif is_note_path(rel):
+                log.debug("%s %s", event.event_type, rel)
                 self.pending.add(rel)
 
 
@@ -216,7 +218,7 @@ class Daemon:
         path = lock_path(self.root)
         make_dirs(path.parent)
         try:
-            handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the daemon's life
+            handle = open_private(path, "a+", encoding="utf-8")  # held for the daemon's life
         except OSError as exc:
             raise WriteError(
                 f"{path}: cannot take the daemon's lock ({exc.strerror or exc}); check that "
@@ -385,7 +387,7 @@ def daemon_status(root: Path) -> dict[str, Any] | None:
     path = lock_path(Path(os.path.abspath(root)))
     if not path.exists():
         return None
-    with open(path, "a+", encoding="utf-8") as handle:
+    with open_private(path, "a+", encoding="utf-8") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
