@@ -491,6 +491,24 @@ def test_only_the_newest_damaged_index_is_kept(synced_vault: Path) -> None:
     assert broken_files(db) == []
 
 
+def test_the_old_index_a_killed_reindex_left_is_named_and_deleted_by_forget(
+    synced_vault: Path,
+) -> None:
+    """`tota reindex` moves the old index aside until the new one is built: killed between,
+    it leaves `index.db.reindex`, a copy of every memory's text. Doctor names it, and forget
+    deletes it with the forgotten memory."""
+    db = index_path(synced_vault)
+    left = db.parent / "index.db.reindex"
+    left.write_bytes(db.read_bytes())
+    with Vault.open(synced_vault) as vault:
+        assert [p for p, _ in vault.doctor().broken_copies] == [str(left)]
+    result = cli(synced_vault, "add", "preference", "Likes oolong at noon")
+    assert result.exit_code == 0, result.output
+    done = tota(synced_vault, "forget", "preference/Likes oolong at noon.md")
+    assert done.returncode == 0 and left.name in done.stderr, done.stdout + done.stderr
+    assert not left.exists()
+
+
 def test_garbled_index_met_by_a_query_of_the_cli_itself(synced_vault: Path) -> None:
     """`tota overview` reads the profile with a query of its own, outside `Vault`'s guarded
     calls: the damage is repaired all the same, and a second run works."""

@@ -59,7 +59,8 @@ def index_path(vault: Path) -> Path:
 
 
 def broken_index_copies(vault: Path) -> list[Path]:
-    """The damaged indexes tota moved aside (`index.db.broken-<time>`), oldest first, without
+    """The damaged indexes tota moved aside (`index.db.broken-<time>`), oldest first, and the
+    old index a `tota reindex` killed before it finished left (`index.db.reindex`), without
     their -wal and -shm. Each holds the text of every memory it indexed, forgotten or not."""
     index = index_path(vault)
     try:
@@ -68,6 +69,8 @@ def broken_index_copies(vault: Path) -> list[Path]:
             for p in index.parent.glob(f"{index.name}.broken-*")
             if not p.name.endswith(("-wal", "-shm"))
         ]
+        left = index.parent / f"{index.name}.reindex"
+        aside = [left] if left.exists() else []
     except OSError:
         return []
-    return sorted(found, key=lambda p: p.name)
+    return sorted(found, key=lambda p: p.name) + aside
