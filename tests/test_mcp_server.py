@@ -621,6 +621,27 @@ def test_search_confirm_and_forget(vault_dir: Path):
     assert unknown.is_error and "nope-not-an-id" in text_of(unknown)
 
 
+def test_a_secret_in_a_persons_own_note_reaches_the_model_redacted(vault_dir: Path):
+    note = vault_dir / "identity" / "Gmail.md"
+    note.parent.mkdir(exist_ok=True)
+    note.write_text("My gmail password is Blue-Horse-42!\n")
+
+    async def scenario(client: Client) -> list[Any]:
+        return [
+            await client.call_tool("search", {"query": "gmail"}),
+            await client.call_tool("recall", {"message": "what is my gmail password?"}),
+        ]
+
+    with Vault.open(vault_dir) as vault:
+        vault.sync()
+    searched, recalled = run(vault_dir, scenario)
+    for result in (searched, recalled):
+        assert "Blue-Horse" not in text_of(result) and "Blue-Horse" not in str(
+            result.structured_content
+        )
+    assert "[REDACTED password]" in searched.structured_content["hits"][0]["text"]
+
+
 def test_forget_names_the_memories_an_ambiguous_prefix_starts(vault_dir: Path):
     async def scenario(client: Client) -> tuple[list[str], Any]:
         ids = []

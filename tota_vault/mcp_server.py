@@ -177,6 +177,17 @@ class SearchHit(BaseModel):
     error: str | None = Field(description="Why the note is invalid, if it is.")
 
 
+def _without_secrets(hit: SearchHit) -> SearchHit:
+    """A match as the model may see it: a secret in a person's own note (`tota doctor` names
+    it) redacted from its title, text and snippet, as recall redacts it (`vault.recall`)."""
+    from .extract.secrets import redact
+
+    fields = {"title": hit.title, "text": hit.text, "snippet": hit.snippet}
+    redacted = {k: redact(v) for k, v in fields.items() if v is not None}
+    changed = {k: v for k, v in redacted.items() if v != fields[k]}
+    return hit.model_copy(update=changed) if changed else hit
+
+
 class SearchResult(BaseModel):
     """Full-text matches, best first."""
 
@@ -475,7 +486,9 @@ def create_server(root: Path) -> TotaServer:
     ) -> Annotated[CallToolResult, SearchResult]:
         """Full-text search over every note in the vault, best match first."""
         hits = await vault.call(Vault.search, query, limit=limit)
-        data = SearchResult(hits=[SearchHit.model_validate(h.to_dict()) for h in hits])
+        data = SearchResult(
+            hits=[_without_secrets(SearchHit.model_validate(h.to_dict())) for h in hits]
+        )
         return _result(_search_text(query, data), data)
 
     @server.tool(
