@@ -367,6 +367,8 @@ class RuleExtractor:
             if match is not None:
                 if cue.name == "relationship":
                     cue = _episode_first(sentence, match)
+                if cue.name == "name":
+                    sentence = _named(sentence)
                 return self._build(sentence, message, subject, label, cue, cue_key(cue, match))
         first = FIRST_PERSON.search(sentence)
         if not is_small_talk(sentence) and (
@@ -520,6 +522,31 @@ def _episode_first(sentence: str, relation: re.Match[str]) -> Cue:
     if act is not None and act.start() < relation.start():
         return _EPISODE
     return relationship
+
+
+#: "I'm Priya." and "Please call me Dee from now on.": a name given as an introduction or as
+#: a request, which read as "Is Priya." and "Please call them Dee" about the speaker.
+_INTRODUCTION = re.compile(
+    r"^(?:(?:hi|hello|hey)(?: there)?,?\s+)?I(?:'m| am)\s+(?P<name>(?-i:[A-Z][\w'-]+))\W*$", re.I
+)
+_CALL_ME = re.compile(
+    r"^(?:(?:please|just|you can|you may|feel free to|everyone|people|friends)\s+)*"
+    r"call me\s+(?P<name>(?-i:[A-Z][\w'-]+))\b(?:\s+(?:from now on|instead|please))*\W*$",
+    re.I,
+)
+
+
+def _named(sentence: str) -> str:
+    """A sentence the name cue matched, as the fact it states: an introduction as "My name is
+    Priya.", a request to be called something as "I prefer to be called Dee."; any other as
+    it is ("My name is Sam")."""
+    intro = _INTRODUCTION.match(sentence)
+    if intro is not None:
+        return f"My name is {intro.group('name')}."
+    call = _CALL_ME.match(sentence)
+    if call is not None:
+        return f"I prefer to be called {call.group('name')}."
+    return sentence
 
 
 #: An "it" left in a sentence after one was resolved.
