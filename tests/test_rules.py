@@ -1232,8 +1232,9 @@ TYPED = [
         ("identity", "identity/role", "Is a backend developer."),
         ("identity", "identity/location", "Is based in Bangalore."),
     ]),
+    # a name to be called by is a preference of its own: it contradicts no name said before
     ("Please call me Dee from now on.",
-     [("identity", "identity/name", "Prefers to be called Dee.")]),
+     [("preference", "preference/called", "Prefers to be called Dee.")]),
     # durable facts are no episodes (item 2)
     ("I have a golden retriever called Mango.",
      [("relationship", None, "Has a golden retriever named Mango.")]),
@@ -1341,3 +1342,24 @@ def test_a_title_with_an_article_inside_is_kept_whole():
         after = Message(role="user", content=reply, id="2", name="Alex", timestamp=TS)
         candidates, _ = RuleExtractor().extract([before, after], conversation_id="c")
         assert [c.text for c in candidates if c.subject == "Alex"] == [learned]
+
+
+def test_a_name_and_the_name_to_be_called_by_both_stand_in_the_vault(vault):
+    """Item 1 end to end: "Please call me Dee" was kept out by "The user's name is Priya."
+    (one slot, the older memory stronger); as a preference of its own it is stored beside it."""
+    said = [
+        "I'm Priya, 29, a backend developer in Bangalore.",
+        "Please call me Dee from now on.",
+    ]
+    actions = []
+    for n, text in enumerate(said):
+        message = Message(role="user", content=text, id=str(n), timestamp=TS)
+        report = vault.observe([message], conversation_id=f"c{n}")
+        actions += [(o.action, o.path.split("/")[0]) for o in report.outcomes]
+    assert actions == [
+        ("create", "identity"),
+        ("create", "identity"),
+        ("create", "identity"),
+        ("create", "identity"),
+        ("create", "preference"),
+    ]

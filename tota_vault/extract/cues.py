@@ -381,7 +381,7 @@ CUES: tuple[Cue, ...] = (
         r"\b(?:I|we) have (?:(?:a|an|one|two|three|four|five|six|\d+|several|some) )?"
         r"(?:[\w'-]+ ){0,2}(?:kids|children|child|sons?|daughters?|siblings|sisters?|"
         r"brothers?|dogs?|cats?|pets?|puppy|puppies|kittens?|grandkids|grandchildren|twins|"
-        r"stepkids|stepchildren)\b(?! (?:food|toys?|books?|shows?|movies?|videos?|hair)\b)|"
+        r"stepkids|stepchildren)\b(?!'| (?:food|toys?|books?|shows?|movies?|videos?|hair)\b)|"
         # one named: "I have a golden retriever called Mango" (a pet, or a person)
         r"\b(?:I|we) have (?:a|an) (?:[\w'-]+ ){1,3}(?:called|named) (?-i:[A-Z])",
         0.75,

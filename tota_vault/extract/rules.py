@@ -367,9 +367,10 @@ class RuleExtractor:
             if match is not None:
                 if cue.name == "relationship":
                     cue = _episode_first(sentence, match)
+                key = cue_key(cue, match)
                 if cue.name == "name":
-                    sentence = _named(sentence)
-                return self._build(sentence, message, subject, label, cue, cue_key(cue, match))
+                    sentence, cue, key = _named(sentence, cue, key)
+                return self._build(sentence, message, subject, label, cue, key)
         first = FIRST_PERSON.search(sentence)
         if not is_small_talk(sentence) and (
             first or WE.search(sentence) or IMPLICIT_I.match(sentence)
@@ -536,17 +537,22 @@ _CALL_ME = re.compile(
 )
 
 
-def _named(sentence: str) -> str:
-    """A sentence the name cue matched, as the fact it states: an introduction as "My name is
-    Priya.", a request to be called something as "I prefer to be called Dee."; any other as
-    it is ("My name is Sam")."""
+#: What the speaker asks to be called: a preference with a slot of its own, beside the name
+#: (a request for "Dee" must not contradict "My name is Priya", nor be lost to it).
+_CALLED = Cue("called", T.PREFERENCE, _CALL_ME, 0.9, "preference/called")
+
+
+def _named(sentence: str, cue: Cue, key: str | None) -> tuple[str, Cue, str | None]:
+    """A sentence the name cue matched, as the fact it states, with its cue and key: an
+    introduction as "My name is Priya." (the name slot), a request to be called something as
+    "I prefer to be called Dee." (a preference); any other as it is ("My name is Sam")."""
     intro = _INTRODUCTION.match(sentence)
     if intro is not None:
-        return f"My name is {intro.group('name')}."
+        return f"My name is {intro.group('name')}.", cue, key
     call = _CALL_ME.match(sentence)
     if call is not None:
-        return f"I prefer to be called {call.group('name')}."
-    return sentence
+        return f"I prefer to be called {call.group('name')}.", _CALLED, _CALLED.key
+    return sentence, cue, key
 
 
 #: An "it" left in a sentence after one was resolved.
