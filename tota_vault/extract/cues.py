@@ -148,7 +148,7 @@ CUES: tuple[Cue, ...] = (
         r"\bmy name(?:'s| is)\s+([A-Z][\w'-]+)|\bcall me\s+([A-Z][\w'-]+)|"
         r"\bI(?:'m| am) called\s+([A-Z][\w'-]+)|"
         # a clause that is only "I'm" and a capitalised word is an introduction ("I'm
-        # Priya."), unless the word is a nationality, a faith or a language
+        # Priya."), unless the word is no name (`_NOT_A_NAME`: "I'm Canadian", "I'm Sorry")
         rf"^(?:(?:hi|hello|hey)(?: there)?,?\s+)?I(?:'m| am)\s+(?!{_NOT_A_NAME}\b)"
         r"((?-i:[A-Z][\w'-]+))\W*$",
         0.9,

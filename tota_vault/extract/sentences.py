@@ -112,10 +112,9 @@ CATCH_UP = re.compile(
 _CATCH_UP_WORDS = re.compile(r"since|talk|spok|chat|while|long time|happen|going on", re.I)
 #: A label that opens a message is residue, like a greeting: "Update: my deadline moved",
 #: "Change of plans: we decided to stay", "A bit of background: I work nights". One to four
-#: words before a colon, none of them a
-#: pronoun, a possessive or an auxiliary (a label has no verb or subject of its own: "I
-#: love two things: ..." and "My favourites: ..." are statements), nor a time ("Tomorrow:"),
-#: and a clause after it.
+#: words before a colon, none of them a pronoun, a possessive or an auxiliary (a label has no
+#: verb or subject of its own: "I love two things: ..." and "My favourites: ..." are
+#: statements), nor a time ("Tomorrow:"), and a clause after it.
 LABEL = re.compile(
     r"^(?!(?:[\w'-]+ ){0,3}(?:I|I'm|I've|I'd|I'll|me|my|we|we're|our|you|your|he|she|it|"
     r"they|his|her|their|this|that|these|those|here|there|is|are|was|were|am|be|been|has|"
