@@ -20,6 +20,12 @@ from tota_vault.extract.chatter import (
 REASONS = [
     ("Do you have any pets?", "a question"),
     ("What a day", "a question"),
+    # "have" asks only before a subject (issue #11 item 5)
+    ("Have you ever been to Rome", "a question"),
+    ("Have fun!", "not about the speaker"),
+    ("Now tell me more about your cooking.", "addressed to the listener"),
+    ("Keep it under 30 minutes per meal, since I cook late.", "addressed to the listener"),
+    ("Please call me Dee from now on.", None),
     ("If I won the lottery I would buy a boat.", "hypothetical"),
     ("My friend said she likes jazz.", "someone else's words"),
     ("The weather is nice today in the city.", "not about the speaker"),

@@ -58,6 +58,26 @@ CUED = [
     ("I quit my job two months ago.", ("episode", "episode", None)),
     # a choice as the second verb: after the relationship cue, before the episode cue
     ("I went to three open days and decided on Leeds.", ("choice after and", "decision", None)),
+    # issue #11 item 2: durable facts the episode cue or the weak rule took
+    ("I'm Priya.", ("name", "identity", "identity/name")),
+    ("I'm Canadian.", None),
+    ("I'm Japanese.", None),
+    ("I've been a teacher for ten years.", ("role", "identity", "identity/role")),
+    ("I've been a student since 2020.", ("life role", "identity", None)),
+    ("I'm fluent in Spanish.", ("identity", "identity", None)),
+    ("I'm not a morning person.", ("identity", "identity", None)),
+    ("I'm especially fond of old movies.", ("prefer", "preference", None)),
+    ("One of my favorites is Gimme Shelter.", ("prefer", "preference", None)),
+    ("I race my motorbike on the weekends.", ("habit", "habit", None)),
+    ("I visit them every other weekend.", ("habit", "habit", None)),
+    ("I have a golden retriever called Mango.", ("relationship", "relationship", None)),
+    ("We have two grown children.", ("relationship", "relationship", None)),
+    ("We have two dogs and a cat.", ("relationship", "relationship", None)),
+    ("I have two dogs' toys in my bag.", None),
+    ("I'm moving to Berlin in March.", ("plan", "decision", None)),
+    ("I'm quitting in June to start a bakery.", ("plan", "decision", None)),
+    ("I'm moving on from it.", None),
+    ("I hurt my ankle.", ("episode", "episode", None)),
     ("My sister moved to Paris and decided to stay.", ("relationship", "relationship", None)),
 ]
 # fmt: on

@@ -25,6 +25,7 @@ from tota_vault.extract.references import (
     resolve_person,
     resolve_reference,
     resolve_with_answer,
+    things_named,
 )
 
 TS = datetime(2023, 5, 8, 13, 56)
@@ -130,6 +131,11 @@ def test_people_named_in_earlier_memories(statements, owner, people):
         # two people of theirs: "she" could be either, so it stays
         ("My sister and my mom live in Berlin.", "She works at Siemens.",
          "She works at Siemens."),
+        # "them" after a verb of seeing or helping people: the people named before, if plural
+        ("My parents live in Chennai.", "I visit them every other weekend.",
+         "I visit my parents every other weekend."),
+        ("My parents sent me cookies.", "I loved them.", "I loved them."),
+        ("My sister lives in Berlin.", "I visit them a lot.", "I visit them a lot."),
     ],
 )  # fmt: skip
 def test_he_or_she_after_exactly_one_person_of_theirs(before, sentence, resolved):
@@ -351,3 +357,16 @@ def test_an_infinitive_after_a_preposition_is_its_gerund():
     )
     # not after a verb: "to cook" is no object of "do" (left unresolved, as before)
     assert resolve_from("I love to cook too!", "I do it every day.") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "titles"),
+    [
+        # issue #11 item 4: a title's lower-case article is part of it ("To Kill" was stored)
+        ("My book club picked To Kill a Mockingbird.", ["To Kill a Mockingbird"]),
+        ("Our club picked A Man Called Ove for May.", ["A Man Called Ove"]),
+        ("I met Sam a week ago.", []),
+    ],
+)
+def test_a_title_keeps_its_article(text: str, titles: list[str]):
+    assert things_named(text) == titles

@@ -121,6 +121,16 @@ STATEMENTS = [
      ["I joined a travel club."]),
     ("A lot's happened - I just got accepted for a fashion internship.",
      ["I just got accepted for a fashion internship."]),
+    # issue #11 item 3: a label of four words, one after the first sentence, a plan called
+    # off, a request to the listener before the speaker's own clause
+    ("A bit of background: I work nights.", ["I work nights."]),
+    ("Hi! A bit of background: I'm a nurse.", ["Hi!", "I'm a nurse."]),
+    ("My two favourite things: hiking and tea.", ["My two favourite things: hiking and tea."]),
+    ("Scratch the marathon, I hurt my ankle.", ["I gave up the marathon", "I hurt my ankle."]),
+    ("Scratch that, I meant Tuesday.", ["Scratch that, I meant Tuesday."]),
+    ("Keep it under 30 minutes, I cook after work.", ["Keep it under 30 minutes", "I cook after work."]),
+    ("I'm Priya, 29, a backend developer in Bangalore.",
+     ["My name is Priya.", "I'm 29.", "I'm a backend developer.", "I'm based in Bangalore."]),
 ]
 # fmt: on
 

@@ -14,7 +14,14 @@ from functools import lru_cache
 
 from ..text import STOPWORDS
 from .cues import ADVERB_SLOT, CUES, FIRST_PERSON, IMPLICIT_I, RELATIONS, WE
-from .sentences import CLOSING, QUESTION_START, QUOTED_MARK, SHORT_WORDS, SINCE_LAST_TALK
+from .sentences import (
+    CLOSING,
+    QUESTION_START,
+    QUOTED_MARK,
+    REQUEST_HEAD,
+    SHORT_WORDS,
+    SINCE_LAST_TALK,
+)
 
 #: A subordinate clause before the main one, in a sentence that does not end in "?": "When
 #: we're feeling down, it's a way to stay positive", "Any time you need help, just call".
@@ -100,7 +107,11 @@ _IMPERATIVE = re.compile(
     # also after a condition: "If you ever do, let me know" (not after a fact of the speaker's:
     # "I'm always trying new recipes, so let me know if you want some" keeps the fact)
     r"^(?:(?:if|when|whenever)\b[^,]*,\s*(?:just\s+)?)?"
-    r"(?:let(?:'s| us)\b|let me know\b|(?:tell|show|send|give|remind|ask|text|call) me\b)",
+    # after a word that moves the talk on: "Now tell me more about your cooking", "So tell me"
+    r"(?:(?:now|so|ok|okay|well|then|and|oh|hey|please|come on),?\s+)*"
+    r"(?:let(?:'s| us)\b|let me know\b|(?:tell|show|send|give|remind|ask|text) me\b|"
+    # "call me" with a name is what the speaker wants to be called: the name cue's
+    r"call me\b(?!\s+(?-i:[A-Z])))",
     re.I,
 )
 #: Epistemic "must" whose subject is not the speaker: what the listener's experience must have
@@ -537,6 +548,7 @@ def conversational(sentence: str) -> str | None:
         or _LISTENER_SUBJECT.match(sentence)
         or _LISTENER_THING.match(sentence)
         or _IMPERATIVE.search(sentence)
+        or REQUEST_HEAD.match(sentence)  # "Keep it under 30 minutes per meal, please"
     ):
         return "addressed to the listener"
     lower = sentence.lower()  # the costly patterns are read only where their word is

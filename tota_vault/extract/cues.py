@@ -96,6 +96,21 @@ def _cue(
     return Cue(name, mtype, re.compile(pattern, re.I), strength, key)
 
 
+#: Capitalised words after "I'm" that are not names: a nationality, a faith or a star sign
+#: ("I'm Canadian", "I'm Catholic"), a word capitalised for emphasis, and any word that
+#: ends as a demonym does ("-ese", "-ish": "Japanese", "Polish").
+_NOT_A_NAME = (
+    r"(?-i:(?:[A-Z]\w*(?:ese|ish))|American|Canadian|Mexican|Brazilian|Argentinian|"
+    r"Colombian|Peruvian|Chilean|Cuban|Jamaican|Haitian|Australian|German|French|Dutch|"
+    r"Italian|Portuguese|Greek|Swiss|Austrian|Belgian|Czech|Hungarian|Romanian|Russian|"
+    r"Ukrainian|Indian|Pakistani|Bangladeshi|Nepali|Israeli|Iranian|Persian|Iraqi|Arab|"
+    r"Egyptian|Moroccan|Nigerian|Kenyan|Ghanaian|Ethiopian|Korean|Thai|Filipino|"
+    r"Indonesian|Malaysian|African|Asian|European|Latino|Latina|Hispanic|Black|White|"
+    r"Christian|Catholic|Protestant|Mormon|Muslim|Jewish|Hindu|Buddhist|Sikh|Atheist|"
+    r"Agnostic|Libra|Leo|Virgo|Gemini|Aries|Taurus|Cancer|Scorpio|Sagittarius|Capricorn|"
+    r"Aquarius|Pisces|Fine|Good|Great|Okay|OK|Ok|Sorry|Back|Here|Done|Ready|Sure|Happy|"
+    r"Tired|So|Not|Just|Really|Very|Also|Still|In|On|At|Excited|Glad|Thinking)"
+)
 #: Occupations: a person has one at a time as a rule, so "I'm a nurse" fills the role slot
 #: (a later "I'm a pharmacist" is a change of mind).
 _OCCUPATIONS = (
@@ -131,7 +146,11 @@ CUES: tuple[Cue, ...] = (
         "name",
         T.IDENTITY,
         r"\bmy name(?:'s| is)\s+([A-Z][\w'-]+)|\bcall me\s+([A-Z][\w'-]+)|"
-        r"\bI(?:'m| am) called\s+([A-Z][\w'-]+)",
+        r"\bI(?:'m| am) called\s+([A-Z][\w'-]+)|"
+        # a clause that is only "I'm" and a capitalised word is an introduction ("I'm
+        # Priya."), unless the word is no name (`_NOT_A_NAME`: "I'm Canadian", "I'm Sorry")
+        rf"^(?:(?:hi|hello|hey)(?: there)?,?\s+)?I(?:'m| am)\s+(?!{_NOT_A_NAME}\b)"
+        r"((?-i:[A-Z][\w'-]+))\W*$",
         0.9,
         "identity/name",
     ),
@@ -177,14 +196,19 @@ CUES: tuple[Cue, ...] = (
         "role",
         T.IDENTITY,
         rf"\bI (?:work|am working|'m working) as an?\s+|"
-        rf"\bI(?:'m| am) (?:a|an)\s+(?:[\w'-]+\s+){{0,3}}(?:{_OCCUPATIONS})\b",
+        rf"\bI(?:'m| am) (?:a|an)\s+(?:[\w'-]+\s+){{0,3}}(?:{_OCCUPATIONS})\b|"
+        # held up to now: "I've been a teacher for ten years" (not "I was a teacher")
+        rf"\bI(?:'ve| have) been (?:a|an)\s+(?:[\w'-]+\s+){{0,3}}(?:{_OCCUPATIONS})\b"
+        r"(?=[^.!?]*\b(?:for|since)\b)",
         0.85,
         "identity/role",
     ),
     _cue(
         "life role",
         T.IDENTITY,
-        rf"\bI(?:'m| am) (?:a|an)\s+(?:[\w'-]+\s+){{0,3}}(?:{_ROLES})\b",
+        rf"\bI(?:'m| am) (?:a|an)\s+(?:[\w'-]+\s+){{0,3}}(?:{_ROLES})\b|"
+        rf"\bI(?:'ve| have) been (?:a|an)\s+(?:[\w'-]+\s+){{0,3}}(?:{_ROLES})\b"
+        r"(?=[^.!?]*\b(?:for|since)\b)",
         0.85,
     ),
     _cue(
@@ -202,7 +226,11 @@ CUES: tuple[Cue, ...] = (
         r"\bI(?:'m| am) (?:a |an )?(?:transgender|trans|gay|lesbian|"
         r"bisexual|queer|nonbinary|non-binary|christian|muslim|jewish|hindu|buddhist|atheist|"
         r"vegan|vegetarian|introvert|extrovert|single|married|divorced|retired|pregnant)\b|"
-        r"\bI (?:speak|studied|graduated|majored)\b|\bmy (?:degree|major|background)\b",
+        r"\bI (?:speak|studied|graduated|majored)\b|\bmy (?:degree|major|background)\b|"
+        # a language the speaker has: "I'm fluent in Spanish", "I'm a native speaker"
+        r"\bI(?:'m| am) (?:fluent|bilingual|trilingual|a native speaker|native in)\b|"
+        # the kind of person one is: "I'm not a morning person", "I'm a people person"
+        r"\bI(?:'m| am) (?:not )?(?:really |much of )?(?:a|an) (?:[\w'-]+ ){1,2}person\b",
         0.8,
     ),
     _cue(
@@ -265,7 +293,11 @@ CUES: tuple[Cue, ...] = (
         T.PREFERENCE,
         r"\bI (?:much |really |strongly )?prefer\b|\bI(?:'d| would) "
         r"rather\b|\bI(?:'m| am) (?:a (?:big |huge )?fan of|into|keen on|passionate about|"
-        r"obsessed with|crazy about)\b|\bI(?:'m| am) an? (?:big |huge )?(?:[\w'-]+ ){1,3}fan\b",
+        r"obsessed with|crazy about|fond of)\b|"
+        r"\bI(?:'m| am) an? (?:big |huge )?(?:[\w'-]+ ){1,3}fan\b|"
+        # a favourite not named by its kind: "One of my favorites is ...", "My favorite is"
+        r"\b(?:(?:one|some|two|a few) of )?my (?:all-time |absolute )?favou?rites?\b"
+        r"(?= (?:is|are|was|were|has to be|have to be|would be)\b)",
         0.85,
     ),
     _cue(
@@ -311,13 +343,13 @@ CUES: tuple[Cue, ...] = (
         r"\bI (?:usually|always|often|mostly|normally|typically|regularly|tend to|"
         r"never miss|practice|practise)\b|"
         r"\bwe (?:usually|always|often|normally|typically|regularly)\b|"
-        r"\bevery (?:day|morning|evening|night|week|weekend|"
+        r"\bevery (?:other |single )?(?:day|morning|evening|night|week|weekend|"
         r"month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(?:once|twice|"
         r"three times) a (?:day|week|month|year)\b|\bI(?:'ve| have) been (?:\w+ing)\b|"
         # a frequency by a quantifier ("most days", "on weekends"), or a routine: a way of
         # going to the places of a person's week ("I take the train to work")
         r"\b(?:most|many|some) (?:days|mornings|evenings|nights|weekends|weeks)\b|"
-        r"\bon (?:weekdays|weekends)\b|"
+        r"\bon (?:the )?(?:weekdays|weekends)\b|"
         r"\b(?:I|we) (?:take|ride|catch|drive|walk|bike|cycle|commute)\b[^.,;!?]*?"
         r"\bto (?:work|school|the office|class|college|uni)\b",
         0.75,
@@ -331,12 +363,27 @@ CUES: tuple[Cue, ...] = (
         0.8,
     ),
     _cue(
+        # a change of life in the progressive is a plan decided on ("I'm moving to Berlin in
+        # March", "I'm quitting in June to start a bakery"), not an episode
+        "plan",
+        T.DECISION,
+        r"\b(?:I|we)(?:'m| am|'re| are) (?:moving|relocating|quitting|leaving|retiring|"
+        r"emigrating|switching|transferring)\b(?! (?:on|along|forward|past|around)\b)",
+        0.75,
+    ),
+    _cue(
         "relationship",
         T.RELATIONSHIP,
         rf"\b(?:my|our) (?:(?:\w+|little|older|younger|big) )?"
-        rf"(?:{RELATIONS})\b|\bI(?:'m| am) (?:married|engaged|dating)\b|\b(?:I|we) have (?:\w+ )?"
-        rf"(?:kids|children|sons|daughters|siblings|sisters|brothers|a son|a daughter|"
-        rf"a sister|a brother|a dog|a cat|pets?)\b",
+        rf"(?:{RELATIONS})\b|\bI(?:'m| am) (?:married|engaged|dating)\b|"
+        # who a person has, counted and described: "We have two grown children", "We have
+        # two dogs and a cat", "I have a little sister"
+        r"\b(?:I|we) have (?:(?:a|an|one|two|three|four|five|six|\d+|several|some) )?"
+        r"(?:[\w'-]+ ){0,2}(?:kids|children|child|sons?|daughters?|siblings|sisters?|"
+        r"brothers?|dogs?|cats?|pets?|puppy|puppies|kittens?|grandkids|grandchildren|twins|"
+        r"stepkids|stepchildren)\b(?!'| (?:food|toys?|books?|shows?|movies?|videos?|hair)\b)|"
+        # one named: "I have a golden retriever called Mango" (a pet, or a person)
+        r"\b(?:I|we) have (?:a|an) (?:[\w'-]+ ){1,3}(?:called|named) (?-i:[A-Z])",
         0.75,
     ),
     _cue(
@@ -360,7 +407,8 @@ CUES: tuple[Cue, ...] = (
         r"celebrated|organi[sz]ed|hosted|volunteered|performed|played|had|did|tried|learned|"
         r"learnt|started|quit|left|returned|came back|signed up|passed|failed|broke|moved|"
         r"gave|donated|helped|built|created|found|discovered|spent|camped|hiked|climbed|"
-        r"swam|cooked|baked|drew|sang|danced|competed|studied|taught|raised)\b",
+        r"swam|cooked|baked|drew|sang|danced|competed|studied|taught|raised|hurt|injured|"
+        r"sprained|twisted|tore)\b",
         0.7,
     ),
 )

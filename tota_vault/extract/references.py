@@ -221,9 +221,29 @@ def one_person(sentence: str, theirs: dict[str, str]) -> str | None:
     return people.pop() if len(people) == 1 else None
 
 
+#: People named in the plural: "they" and "them" can stand for them.
+_PLURAL_PEOPLE = re.compile(
+    r"\b(?:parents|kids|children|siblings|friends|grandparents|grandkids|grandchildren|"
+    r"twins|in-laws)$"
+)
+#: The speaker doing something with people, "them" its object: "I visit them every other
+#: weekend", "We call them on Sundays" (not "I loved them": that may be a thing they gave).
+_WITH_THEM = re.compile(
+    r"^(?:I|We)(?: \w+ly| still| also| usually| always| often)* (?:visit|see|call|phone|text|"
+    r"miss|help|meet|take care of|look after|talk to|talk with|stay with|spend time with|"
+    r"go see|drive|support)(?:ed|s)?\s+them\b"
+)
+
+
 def resolve_person(sentence: str, person: str | None) -> str:
     """ "She works at Siemens." after "My sister lives in Berlin." is about "my sister": the
-    pronoun is replaced when the sentence before named exactly one person of the speaker's."""
+    pronoun is replaced when the sentence before named exactly one person of the speaker's.
+    So is "them" after a verb of seeing or helping people ("I visit them every other weekend"
+    after "My parents live in Chennai.")."""
+    if person is not None and _PLURAL_PEOPLE.search(person):
+        them = _WITH_THEM.match(sentence)
+        if them is not None and len(re.findall(r"\bthem\b", sentence)) == 1:
+            return sentence[: them.end() - len("them")] + person + sentence[them.end() :]
     if person is None or not _HE_SHE.match(sentence):
         return sentence
     name = person[0].upper() + person[1:]
@@ -272,7 +292,8 @@ _REPLY_OBJECT = re.compile(
 #: rules can see without a parser.
 _TITLE = re.compile(
     r"“[^”]{2,60}”|\"[^\"]{2,60}\"|(?<=[a-z,] )(?!I\b)(?:The |A )?"
-    r"[A-Z][\w'-]+(?: (?:of|the|and|in|on|de|[A-Z0-9][\w'-]*))*(?: [A-Z0-9][\w'-]*)"
+    # an article inside a title is lower case: "To Kill a Mockingbird", "A Man Called Ove"
+    r"[A-Z][\w'-]+(?: (?:of|the|a|an|and|in|on|de|[A-Z0-9][\w'-]*))*(?: [A-Z0-9][\w'-]*)"
 )
 #: One capitalised word after a preposition or a verb of watching, reading or playing is a
 #: name too: "good things about Bluey", "a show called Severance".

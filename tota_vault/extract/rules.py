@@ -367,7 +367,10 @@ class RuleExtractor:
             if match is not None:
                 if cue.name == "relationship":
                     cue = _episode_first(sentence, match)
-                return self._build(sentence, message, subject, label, cue, cue_key(cue, match))
+                key = cue_key(cue, match)
+                if cue.name == "name":
+                    sentence, cue, key = _named(sentence, cue, key)
+                return self._build(sentence, message, subject, label, cue, key)
         first = FIRST_PERSON.search(sentence)
         if not is_small_talk(sentence) and (
             first or WE.search(sentence) or IMPLICIT_I.match(sentence)
@@ -520,6 +523,36 @@ def _episode_first(sentence: str, relation: re.Match[str]) -> Cue:
     if act is not None and act.start() < relation.start():
         return _EPISODE
     return relationship
+
+
+#: "I'm Priya." and "Please call me Dee from now on.": a name given as an introduction or as
+#: a request, which read as "Is Priya." and "Please call them Dee" about the speaker.
+_INTRODUCTION = re.compile(
+    r"^(?:(?:hi|hello|hey)(?: there)?,?\s+)?I(?:'m| am)\s+(?P<name>(?-i:[A-Z][\w'-]+))\W*$", re.I
+)
+_CALL_ME = re.compile(
+    r"^(?:(?:please|just|you can|you may|feel free to|everyone|people|friends)\s+)*"
+    r"call me\s+(?P<name>(?-i:[A-Z][\w'-]+))\b(?:\s+(?:from now on|instead|please))*\W*$",
+    re.I,
+)
+
+
+#: What the speaker asks to be called: a preference with a slot of its own, beside the name
+#: (a request for "Dee" must not contradict "My name is Priya", nor be lost to it).
+_CALLED = Cue("called", T.PREFERENCE, _CALL_ME, 0.9, "preference/called")
+
+
+def _named(sentence: str, cue: Cue, key: str | None) -> tuple[str, Cue, str | None]:
+    """A sentence the name cue matched, as the fact it states, with its cue and key: an
+    introduction as "My name is Priya." (the name slot), a request to be called something as
+    "I prefer to be called Dee." (a preference); any other as it is ("My name is Sam")."""
+    intro = _INTRODUCTION.match(sentence)
+    if intro is not None:
+        return f"My name is {intro.group('name')}.", cue, key
+    call = _CALL_ME.match(sentence)
+    if call is not None:
+        return f"I prefer to be called {call.group('name')}.", _CALLED, _CALLED.key
+    return sentence, cue, key
 
 
 #: An "it" left in a sentence after one was resolved.

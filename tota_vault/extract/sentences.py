@@ -50,6 +50,15 @@ _MY_CLAUSE = re.compile(
 SHORT_WORDS = 5
 #: A clause that opens with the speaker as its subject: after it, a comma can end a statement.
 _FIRST_PERSON_HEAD = re.compile(r"^\s*(?:I|I'm|I've|I'd|I'll|My)\s")
+#: A request to the listener, a verb in the imperative ("Keep it under 30 minutes per meal",
+#: "Please make it vegetarian"): the speaker's clause after its comma is a statement apart
+#: ("..., I cook every night after work"), and the request itself is none about them.
+REQUEST_HEAD = re.compile(
+    r"^\s*(?:please\s+)?(?:keep|make|give|show|send|use|add|avoid|include|suggest|find|list|"
+    r"recommend|limit|stick to|write|plan|put)\s+(?:it|them|me|this|that|the|a|an|some|"
+    r"everything)\b",
+    re.I,
+)
 #: Words that open a spoken sentence and carry nothing: "Actually, I live in Lisbon".
 FILLER = re.compile(
     r"^(?:(?:actually|well|so|oh|anyway|anyways|btw|by the way|also|and|but|yeah|yes|um|uh|"
@@ -102,19 +111,19 @@ CATCH_UP = re.compile(
 #: The words every `CATCH_UP` opener has: it is read only where one of them is.
 _CATCH_UP_WORDS = re.compile(r"since|talk|spok|chat|while|long time|happen|going on", re.I)
 #: A label that opens a message is residue, like a greeting: "Update: my deadline moved",
-#: "Change of plans: we decided to stay". One to three words before a colon, none of them a
-#: pronoun, a possessive or an auxiliary (a label has no verb or subject of its own: "I
-#: love two things: ..." and "My favourites: ..." are statements), nor a time ("Tomorrow:"),
-#: and a clause after it.
+#: "Change of plans: we decided to stay", "A bit of background: I work nights". One to four
+#: words before a colon, none of them a pronoun, a possessive or an auxiliary (a label has no
+#: verb or subject of its own: "I love two things: ..." and "My favourites: ..." are
+#: statements), nor a time ("Tomorrow:"), and a clause after it.
 LABEL = re.compile(
-    r"^(?!(?:[\w'-]+ ){0,2}(?:I|I'm|I've|I'd|I'll|me|my|we|we're|our|you|your|he|she|it|"
+    r"^(?!(?:[\w'-]+ ){0,3}(?:I|I'm|I've|I'd|I'll|me|my|we|we're|our|you|your|he|she|it|"
     r"they|his|her|their|this|that|these|those|here|there|is|are|was|were|am|be|been|has|"
     r"have|had|do|does|did|will|would|can|could|should|must|may|might|"
     # a time is no label but part of the fact: "Tomorrow: I fly to Rome", "Monday: ..."
     r"today|tonight|tomorrow|yesterday|next|last|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"january|february|march|april|may|june|july|august|september|october|november|"
     r"december)\b)"
-    r"[A-Z][\w'-]*(?: [\w'-]+){0,2}:\s+(?=[A-Za-z])",
+    r"[A-Z][\w'-]*(?: [\w'-]+){0,3}:\s+(?=[A-Za-z])",
     re.I,
 )
 #: A tag question after a statement asks only for agreement: "I started my own clothing store
@@ -130,7 +139,21 @@ TAG_QUESTION = re.compile(
 #: contraction: "Can't wait" asks nothing.
 QUESTION_START = re.compile(
     r"^(?:what|how|why|when|where|who|whom|whose|which|do|does|did|are|is|was|were|can|could|"
-    r"would|should|shall|will|have|has|any|anything|wanna)\b(?!')",
+    r"would|should|shall|will|any|anything|wanna)\b(?!')|"
+    # "Have you ...?", not "Have fun!" or "Have a great day": a subject after "have"
+    r"^(?:have|has)\s+(?:you|u|ya|we|they|he|she|it|I|there|anyone|anybody|everyone|"
+    r"someone|somebody|your|his|her|their|our|any)\b",
+    re.I,
+)
+
+
+#: A plan called off with an imperative to no one ("Scratch the marathon, I hurt my ankle",
+#: "Nix my Spanish class"): what the speaker gave up, said as the speaker's own clause so it
+#: stands apart from the reason beside it and reads as a drop ("Gave up the marathon.").
+CALLED_OFF = re.compile(
+    r"^(?:(?:so|ok|okay|well|actually|oh),?\s+)*(?:scratch|nix|forget about|cancel)\s+"
+    r"(?P<what>(?:the|my|our)\s+[\w'-]+(?: [\w'-]+){0,3}?)(?:\s+(?:plan|idea))?"
+    r"(?=\s*(?:[,;.!]|[-–—]|$))",
     re.I,
 )
 
@@ -263,6 +286,9 @@ def statements(text: str) -> list[str]:
     for part in (piece for whole in split_sentences(text) for piece in _questions_apart(whole)):
         if not part or not part.strip():
             continue
+        # a label after the message's first sentence: "Hi! A bit of background: I work ..."
+        part = LABEL.sub("", part.lstrip(), count=1)
+        part = CALLED_OFF.sub(lambda m: f"I gave up {m.group('what')}", part, count=1)
         clauses: list[str] = []
         begin = 0
         for boundary in _CLAUSE.finditer(part):
@@ -273,7 +299,11 @@ def statements(text: str) -> list[str]:
                 # "My husband and I went hiking", "Speaking of trips, my wife and I just left
                 # for Rome": a subject, not a fact of its own
                 continue
-            if boundary.group("comma") and not _FIRST_PERSON_HEAD.match(head):
+            if (
+                boundary.group("comma")
+                and not _FIRST_PERSON_HEAD.match(head)
+                and not REQUEST_HEAD.match(head)
+            ):
                 continue  # "When I was young, I lived in Rome": one statement
             if _MY.match(part, boundary.end()) and not _MY_CLAUSE.match(part, boundary.end()):
                 # "... with my mom and my sister last weekend": a second companion, not a

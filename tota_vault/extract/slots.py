@@ -13,7 +13,7 @@ import re
 _APPOSITIVE = re.compile(
     # the name, or a template's slot for it ("I'm [name], a stay at home dad": the slot is
     # skipped as a placeholder, the role is still learned)
-    r"^I(?:'m| am) ([A-Z][\w'-]+|\[[^\]\[]{1,40}\]),\s+(an? [\w' -]+?)"
+    r"^I(?:'m| am) ([A-Z][\w'-]+|\[[^\]\[]{1,40}\]),\s+(?:(\d{1,3}),\s+)?(an? [\w' -]+?)"
     r"(?:\s+(?:at|for|with)\s+([A-Z][\w&'.-]*(?: [A-Z][\w&'.-]*)*))?"
     r"(?:\s+(?:in|from|based in)\s+([A-Z][\w'-]*(?: [A-Z][\w'-]*)*))?\W*$"
 )
@@ -25,8 +25,11 @@ def split_appositive(clause: str) -> list[str]:
     match = _APPOSITIVE.match(clause)
     if match is None:
         return [clause] if clause else []
-    name, role, employer, place = match.groups()
-    facts = [f"My name is {name}.", f"I'm {role}."]
+    name, age, role, employer, place = match.groups()
+    facts = [f"My name is {name}."]
+    if age:  # "I'm Priya, 29, a backend developer": the age between the name and the role
+        facts.append(f"I'm {age}.")
+    facts.append(f"I'm {role}.")
     if employer:
         facts.append(f"I work at {employer}.")
     if place:
