@@ -154,6 +154,13 @@ KINDS = [
     ("Went to Seville for a conference.", None),
     ("Is planning to apply for the Zurich job.", None),
     ("Works from the library most days.", None),
+    # found by a user review of the wheel (issue #11 item 3)
+    ("The user's daughter Emma just turned 6.", "switch"),
+    ("Got divorced in 2022 with Omar.", "drop"),
+    ("The user's dog Biscuit is a basset hound, not a beagle.", "switch"),
+    ("Turned 3 chairs into a table.", None),
+    ("Never got divorced.", None),
+    ("It's not a beagle, not yet.", None),
 ]
 # fmt: on
 
@@ -226,6 +233,17 @@ CHANGES = [
                  id="a plan's place renamed"),
     pytest.param("Now prefers spaces over tabs.", "Prefers tabs over spaces.", "switch",
                  id="a preference reversed"),
+    # found by a user review of the wheel (issue #11 item 3): both stayed active
+    pytest.param("The user's daughter Emma just turned 6.", "The user's daughter Emma is 5.",
+                 "switch", id="someone's birthday"),
+    pytest.param("Leo turned 4 on 8 May 2023.", "Leo is a 3-year-old.", "switch",
+                 id="a birthday, dated, over an N-year-old"),
+    pytest.param("Got divorced in 2022 with Omar.", "Is married to Omar.", "drop",
+                 id="a couple parted"),
+    pytest.param("Broke up with Omar.", "Is dating Omar.", "drop",
+                 id="a couple broke up"),
+    pytest.param("The user's dog Biscuit is a basset hound, not a beagle.",
+                 "The user's dog Biscuit is a beagle.", "switch", id="a correction, not X"),
 ]
 NO_CHANGE = [
     pytest.param("Went to Seville for a conference.", "Went to Lyon for a conference.",
@@ -267,6 +285,20 @@ NO_CHANGE = [
                  id="a name replaced in no plan"),
     pytest.param("Now prefers spaces over tabs.", "Prefers spaces over tabs.",
                  id="the same preference"),
+    pytest.param("The user's son Leo just turned 6.", "The user's daughter Emma is 5.",
+                 id="another child's birthday"),
+    pytest.param("The user's daughter Emma just turned 5.", "The user's daughter Emma is 5.",
+                 id="the same age: no birthday change"),
+    pytest.param("Turned 3 chairs into a table.", "The user's daughter Emma is 3.",
+                 id="turned a number of things"),
+    pytest.param("Got divorced in 2022 with Omar.", "The user's sister Ana is married to Omar.",
+                 id="a divorce ends no one else's marriage"),
+    pytest.param("Got divorced in 2022 with Omar.", "Is married to Sam.",
+                 id="a divorce from another partner"),
+    pytest.param("The user's dog Biscuit is a basset hound, not a beagle.",
+                 "The user's cat Tom is a tabby.", id="a correction of nothing said"),
+    pytest.param("It's about the journey, not the destination.", "Loves the destination.",
+                 id="not X with nothing else shared"),
 ]
 # fmt: on
 
