@@ -355,6 +355,19 @@ CHANGED_MINDS = [
      "The user's sister Ana lives in Berlin."),
     ("I prefer tabs over spaces.", "I now prefer spaces over tabs.", "Prefers tabs over spaces."),
     ("I love sushi.", "I no longer like sushi.", "Loves sushi."),
+    # found by a user review of the wheel (issue #11 item 3): the change was lost or kept
+    ("I'm 34 years old.", "I turned 35 today.", "Is 34 years old."),
+    ("My daughter Emma is 5.", "Emma just turned 6.", "The user's daughter Emma is 5."),
+    ("I'm married to Omar.", "Omar and I got divorced last year.", "Is married to Omar."),
+    ("I work at Northwind.", "I started a new job at Contoso last week.", "Works at Northwind."),
+    ("I work at Northwind as a data analyst.", "I quit my job at Northwind.",
+     "Works at Northwind as a data analyst."),
+    ("My dog Biscuit is a beagle.", "Actually Biscuit is a basset hound, not a beagle.",
+     "The user's dog Biscuit is a beagle."),
+    ("I live in Leeds.", "We moved to York last month.", "Lives in Leeds."),
+    ("I prefer tea over coffee anyway.", "Actually I now prefer coffee over tea.",
+     "Prefers tea over coffee anyway."),
+    ("I love sushi.", "I don't like sushi anymore.", "Loves sushi."),
 ]  # fmt: skip
 
 
