@@ -160,6 +160,8 @@ KINDS = [
     ("The user's dog Biscuit is a basset hound, not a beagle.", "switch"),
     ("Turned 3 chairs into a table.", None),
     ("Never got divorced.", None),
+    ("Maria dropped off the cakes at the shelter.", None),
+    ("Instead of giving up, Tim turned it into a learning experience.", "switch"),  # no drop
     ("It's not a beagle, not yet.", None),
 ]
 # fmt: on

@@ -76,6 +76,13 @@ CHANGES = [
     pytest.param("Quit their job at Northwind.", 0.95, Evidence.DIRECT, 0.95,
                  id="never lowered"),
     pytest.param("Went to Lyon.", 0.7, Evidence.DIRECT, 0.7, id="no change"),
+    # from LoCoMo: no drop, or none said as one
+    pytest.param("Maria dropped off the cakes at the shelter.", 0.7, Evidence.DIRECT, 0.7,
+                 id="dropped off"),
+    pytest.param("Instead of giving up, Tim turned it into a learning experience.", 0.6,
+                 Evidence.DIRECT, 0.6, id="instead of giving up"),
+    pytest.param('John said: "It\'s so hard to think he\'s not here wagging that tail anymore."',
+                 0.6, Evidence.DIRECT, 0.6, id="a quote kept whole"),
 ]
 # fmt: on
 

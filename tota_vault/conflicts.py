@@ -75,15 +75,16 @@ _DROP = re.compile(
     r"\b(?:(?:decided|chosen|chose|decide|deciding) (?:not to|against)|no longer|"
     r"(?:not|never) (?:going|planning) to|(?:won't|will not|not)\b.*\bafter all|gave up|"
     r"given up|giving up|(?:stopped|quit)" + NOT_A_STOP + "|"
-    r"cancell?ed|called off|dropped|abandoned|"
+    r"cancell?ed|called off|dropped" + NOT_A_STOP + "|abandoned|"
     r"changed (?:my|our|his|her|their) mind)\b|"
     # "Is not vegetarian anymore", "Doesn't drink coffee any more"
     r"(?:\bnot|n't)(?:\s+[\w'-]+){1,4}?\s+any ?more\b",
     re.I,
 )
-#: A drop cue said in the negative is the opposite of a drop: "won't quit", "never gave up".
+#: A drop cue said in the negative is the opposite of a drop: "won't quit", "never gave up",
+#: "instead of giving up".
 _NEGATED = re.compile(
-    r"\b(?:won't|will not|would not|wouldn't|never|not|don't|didn't|can't|couldn't)"
+    r"\b(?:won't|will not|would not|wouldn't|never|not|don't|didn't|can't|couldn't|instead of)"
     r"(?:\s+\w+)?\s*$",
     re.I,
 )

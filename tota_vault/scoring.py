@@ -106,10 +106,8 @@ def _clamp(value: float, low: float = 0.05, high: float = MAX_CONFIDENCE) -> flo
 
 def score(candidate: Candidate) -> Scores:
     """Score a candidate by the documented rules (module docstring, docs/learning.md)."""
-    from .conflicts import change_kind  # conflicts reads this module's facts_differ
-
     confidence = candidate.strength
-    if confidence < DROP_STRENGTH and change_kind(candidate.text) == "drop":
+    if confidence < DROP_STRENGTH and _says_a_drop(candidate.text):
         confidence = DROP_STRENGTH
     if candidate.hedged:
         confidence -= HEDGE_PENALTY
@@ -123,6 +121,17 @@ def score(candidate: Candidate) -> Scores:
     if candidate.temporary:
         durability -= 0.3
     return Scores(_clamp(confidence), _clamp(importance, high=1.0), _clamp(durability, high=1.0))
+
+
+def _says_a_drop(text: str) -> bool:
+    """Whether a statement is a plan or state given up, said as one: a drop
+    (`conflicts.change_kind`) in a few words (`conflicts.MAX_SWITCH_WORDS`), and not a quote
+    kept whole (a remark that holds "... not here wagging that tail anymore" ends nothing)."""
+    from .conflicts import MAX_SWITCH_WORDS, change_kind, content_words  # they read this module
+
+    if '"' in text or change_kind(text) != "drop":
+        return False
+    return len(content_words(text)) <= MAX_SWITCH_WORDS
 
 
 def confirm_confidence(current: float, new: float) -> float:
