@@ -8,7 +8,15 @@ from pathlib import Path
 import pytest
 
 from tota_vault import Vault
-from tota_vault.conflicts import adds, change_kind, differ, names, negated, replaces
+from tota_vault.conflicts import (
+    adds,
+    change_kind,
+    differ,
+    gives_up,
+    names,
+    negated,
+    replaces,
+)
 from tota_vault.extract.messages import Message
 from tota_vault.scoring import MERGE_THRESHOLD, similarity
 
@@ -315,6 +323,33 @@ def test_a_change_of_mind_replaces_the_old_statement(new: str, old: str, kind: s
 @pytest.mark.parametrize(("new", "old"), NO_CHANGE)
 def test_no_change_of_mind(new: str, old: str):
     assert replaces(new, old) is None
+
+
+# (statement, whether its own verb gives something up): LongMemEval and LoCoMo lines beside
+# the review's
+# fmt: off
+GIVES_UP = [
+    ("Quit their job at Northwind.", True),
+    ("Doesn't like sushi anymore.", True),
+    ("Got divorced in 2022 with Omar.", True),
+    ("Has just quit their job.", True),
+    ("The user and others cancelled the trip.", True),
+    ("Can't see Kikuchi-san's holy aura anymore.", True),
+    ("Is looking for information on the 1950s postage stamps from countries that no longer "
+     "exist.", False),
+    ("Has been finding a lot of old documents and papers that they don't need anymore.", False),
+    ("Sometimes the user feels like giving up, especially since they started a new job.", False),
+    ("Instead of giving up, Tim turned it into a learning experience.", False),
+    ("Maria dropped off the cakes at the shelter.", False),
+    ('John said: "I quit my job."', False),
+    ("Jon won't quit.", False),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "expected"), GIVES_UP)
+def test_gives_up(text: str, expected: bool):
+    assert gives_up(text) is expected
 
 
 @pytest.mark.parametrize(

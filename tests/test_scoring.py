@@ -83,6 +83,8 @@ CHANGES = [
                  Evidence.DIRECT, 0.6, id="instead of giving up"),
     pytest.param('John said: "It\'s so hard to think he\'s not here wagging that tail anymore."',
                  0.6, Evidence.DIRECT, 0.6, id="a quote kept whole"),
+    pytest.param("Is looking for stamps from countries that no longer exist.", 0.6,
+                 Evidence.DIRECT, 0.6, id="a drop in a clause inside the statement"),
 ]
 # fmt: on
 

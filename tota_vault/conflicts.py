@@ -39,6 +39,7 @@ __all__ = [
     "change_kind",
     "content_words",
     "differ",
+    "gives_up",
     "names",
     "negated",
     "replaces",
@@ -320,6 +321,35 @@ def change_kind(text: str) -> ChangeKind | None:
     if _SWITCH.search(text) or _TURNED.search(text) or _CORRECTED.search(text):
         return "switch"
     return None
+
+
+#: What may stand before a drop that is a statement's own verb: its subject, auxiliaries and
+#: the adverbs of when ("Has just quit their job", "The user and others cancelled the trip").
+_BEFORE_OWN_VERB = frozenset(
+    "the user user's and others has have had is was are were does do did has been just "
+    "recently finally already now also actually really officially".split()
+)
+
+
+def gives_up(text: str) -> bool:
+    """Whether a statement's own verb gives up a plan or state ("Quit their job at Northwind",
+    "Doesn't like sushi anymore", "Got divorced in 2022 with Omar"), not a clause inside it
+    ("Is looking for stamps from countries that no longer exist", "Sometimes feels like
+    giving up"): a drop (`change_kind`) with nothing before it but the subject, an auxiliary
+    or an adverb of when. Pure."""
+    for match in (*_DROP.finditer(text), *_ENDED.finditer(text)):
+        before = text[: match.start()]
+        if _NEGATED.search(before):
+            continue
+        # "Doesn't", "Can't": the cue starts inside the word, whose stem is an auxiliary
+        before = re.sub(r"\w+$", "", before)
+        words = WORD_RE.findall(before)
+        if all(
+            w.lower() in _BEFORE_OWN_VERB or (i == 0 and w[:1].isupper())
+            for i, w in enumerate(words)
+        ):
+            return True
+    return False
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ Every number here is in `docs/learning.md`, which is the contract; change both t
 Confidence (how sure tota is that the statement is true of its subject):
 
     confidence = strength of the cue                  (0.6 weak .. 0.9 explicit; see rules.CUES),
-                 at least 0.9 for a plan or state given up ("Quit their job at ...")
+                 at least 0.9 for a plan or state given up as the statement's own
+                 verb ("Quit their job at ...", `conflicts.gives_up`)
                  - 0.15 if the wording hedges         ("maybe", "I think", "kind of")
                  + 0.05 if it is emphatic             ("always", "never", "must", "!")
                  - 0.10 if the evidence is inferred   (a "we" statement, not "I"; not
@@ -107,7 +108,7 @@ def _clamp(value: float, low: float = 0.05, high: float = MAX_CONFIDENCE) -> flo
 def score(candidate: Candidate) -> Scores:
     """Score a candidate by the documented rules (module docstring, docs/learning.md)."""
     confidence = candidate.strength
-    if confidence < DROP_STRENGTH and _says_a_drop(candidate.text):
+    if confidence < DROP_STRENGTH and _gives_up(candidate.text):
         confidence = DROP_STRENGTH
     if candidate.hedged:
         confidence -= HEDGE_PENALTY
@@ -123,15 +124,10 @@ def score(candidate: Candidate) -> Scores:
     return Scores(_clamp(confidence), _clamp(importance, high=1.0), _clamp(durability, high=1.0))
 
 
-def _says_a_drop(text: str) -> bool:
-    """Whether a statement is a plan or state given up, said as one: a drop
-    (`conflicts.change_kind`) in a few words (`conflicts.MAX_SWITCH_WORDS`), and not a quote
-    kept whole (a remark that holds "... not here wagging that tail anymore" ends nothing)."""
-    from .conflicts import MAX_SWITCH_WORDS, change_kind, content_words  # they read this module
+def _gives_up(text: str) -> bool:
+    from .conflicts import gives_up  # conflicts reads this module's facts_differ
 
-    if '"' in text or change_kind(text) != "drop":
-        return False
-    return len(content_words(text)) <= MAX_SWITCH_WORDS
+    return gives_up(text)
 
 
 def confirm_confidence(current: float, new: float) -> float:
