@@ -96,6 +96,13 @@ def test_a_drop_scores_as_the_drop_cue(text, strength, evidence, confidence):
     assert score(candidate).confidence == confidence
 
 
+def test_a_hedged_drop_keeps_its_cue_strength():
+    """ "Maybe I've decided not to ..." is not said outright: the hedge still counts."""
+    hedged = Candidate(type=T.DECISION, text="Has decided not to apply for the job after all.",
+                       subject="user", source="1", strength=0.85, hedged=True)  # fmt: skip
+    assert score(hedged).confidence == 0.7
+
+
 def test_a_household_home_is_not_inferred():
     home = Candidate(type=T.IDENTITY, text="The user and others moved to York.", subject="user",
                      source="1", strength=0.9, evidence=Evidence.INFERRED,
