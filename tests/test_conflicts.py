@@ -8,7 +8,15 @@ from pathlib import Path
 import pytest
 
 from tota_vault import Vault
-from tota_vault.conflicts import adds, change_kind, differ, names, negated, replaces
+from tota_vault.conflicts import (
+    adds,
+    change_kind,
+    differ,
+    gives_up,
+    names,
+    negated,
+    replaces,
+)
 from tota_vault.extract.messages import Message
 from tota_vault.scoring import MERGE_THRESHOLD, similarity
 
@@ -154,6 +162,15 @@ KINDS = [
     ("Went to Seville for a conference.", None),
     ("Is planning to apply for the Zurich job.", None),
     ("Works from the library most days.", None),
+    # found by a user review of the wheel (issue #11 item 3)
+    ("The user's daughter Emma just turned 6.", "switch"),
+    ("Got divorced in 2022 with Omar.", "drop"),
+    ("The user's dog Biscuit is a basset hound, not a beagle.", "switch"),
+    ("Turned 3 chairs into a table.", None),
+    ("Never got divorced.", None),
+    ("Maria dropped off the cakes at the shelter.", None),
+    ("Instead of giving up, Tim turned it into a learning experience.", "switch"),  # no drop
+    ("It's not a beagle, not yet.", None),
 ]
 # fmt: on
 
@@ -226,6 +243,17 @@ CHANGES = [
                  id="a plan's place renamed"),
     pytest.param("Now prefers spaces over tabs.", "Prefers tabs over spaces.", "switch",
                  id="a preference reversed"),
+    # found by a user review of the wheel (issue #11 item 3): both stayed active
+    pytest.param("The user's daughter Emma just turned 6.", "The user's daughter Emma is 5.",
+                 "switch", id="someone's birthday"),
+    pytest.param("Leo turned 4 on 8 May 2023.", "Leo is a 3-year-old.", "switch",
+                 id="a birthday, dated, over an N-year-old"),
+    pytest.param("Got divorced in 2022 with Omar.", "Is married to Omar.", "drop",
+                 id="a couple parted"),
+    pytest.param("Broke up with Omar.", "Is dating Omar.", "drop",
+                 id="a couple broke up"),
+    pytest.param("The user's dog Biscuit is a basset hound, not a beagle.",
+                 "The user's dog Biscuit is a beagle.", "switch", id="a correction, not X"),
 ]
 NO_CHANGE = [
     pytest.param("Went to Seville for a conference.", "Went to Lyon for a conference.",
@@ -267,6 +295,20 @@ NO_CHANGE = [
                  id="a name replaced in no plan"),
     pytest.param("Now prefers spaces over tabs.", "Prefers spaces over tabs.",
                  id="the same preference"),
+    pytest.param("The user's son Leo just turned 6.", "The user's daughter Emma is 5.",
+                 id="another child's birthday"),
+    pytest.param("The user's daughter Emma just turned 5.", "The user's daughter Emma is 5.",
+                 id="the same age: no birthday change"),
+    pytest.param("Turned 3 chairs into a table.", "The user's daughter Emma is 3.",
+                 id="turned a number of things"),
+    pytest.param("Got divorced in 2022 with Omar.", "The user's sister Ana is married to Omar.",
+                 id="a divorce ends no one else's marriage"),
+    pytest.param("Got divorced in 2022 with Omar.", "Is married to Sam.",
+                 id="a divorce from another partner"),
+    pytest.param("The user's dog Biscuit is a basset hound, not a beagle.",
+                 "The user's cat Tom is a tabby.", id="a correction of nothing said"),
+    pytest.param("It's about the journey, not the destination.", "Loves the destination.",
+                 id="not X with nothing else shared"),
 ]
 # fmt: on
 
@@ -281,6 +323,33 @@ def test_a_change_of_mind_replaces_the_old_statement(new: str, old: str, kind: s
 @pytest.mark.parametrize(("new", "old"), NO_CHANGE)
 def test_no_change_of_mind(new: str, old: str):
     assert replaces(new, old) is None
+
+
+# (statement, whether its own verb gives something up): LongMemEval and LoCoMo lines beside
+# the review's
+# fmt: off
+GIVES_UP = [
+    ("Quit their job at Northwind.", True),
+    ("Doesn't like sushi anymore.", True),
+    ("Got divorced in 2022 with Omar.", True),
+    ("Has just quit their job.", True),
+    ("The user and others cancelled the trip.", True),
+    ("Can't see Kikuchi-san's holy aura anymore.", True),
+    ("Is looking for information on the 1950s postage stamps from countries that no longer "
+     "exist.", False),
+    ("Has been finding a lot of old documents and papers that they don't need anymore.", False),
+    ("Sometimes the user feels like giving up, especially since they started a new job.", False),
+    ("Instead of giving up, Tim turned it into a learning experience.", False),
+    ("Maria dropped off the cakes at the shelter.", False),
+    ('John said: "I quit my job."', False),
+    ("Jon won't quit.", False),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "expected"), GIVES_UP)
+def test_gives_up(text: str, expected: bool):
+    assert gives_up(text) is expected
 
 
 @pytest.mark.parametrize(
@@ -323,6 +392,19 @@ CHANGED_MINDS = [
      "The user's sister Ana lives in Berlin."),
     ("I prefer tabs over spaces.", "I now prefer spaces over tabs.", "Prefers tabs over spaces."),
     ("I love sushi.", "I no longer like sushi.", "Loves sushi."),
+    # found by a user review of the wheel (issue #11 item 3): the change was lost or kept
+    ("I'm 34 years old.", "I turned 35 today.", "Is 34 years old."),
+    ("My daughter Emma is 5.", "Emma just turned 6.", "The user's daughter Emma is 5."),
+    ("I'm married to Omar.", "Omar and I got divorced last year.", "Is married to Omar."),
+    ("I work at Northwind.", "I started a new job at Contoso last week.", "Works at Northwind."),
+    ("I work at Northwind as a data analyst.", "I quit my job at Northwind.",
+     "Works at Northwind as a data analyst."),
+    ("My dog Biscuit is a beagle.", "Actually Biscuit is a basset hound, not a beagle.",
+     "The user's dog Biscuit is a beagle."),
+    ("I live in Leeds.", "We moved to York last month.", "Lives in Leeds."),
+    ("I prefer tea over coffee anyway.", "Actually I now prefer coffee over tea.",
+     "Prefers tea over coffee anyway."),
+    ("I love sushi.", "I don't like sushi anymore.", "Loves sushi."),
 ]  # fmt: skip
 
 

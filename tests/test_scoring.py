@@ -62,6 +62,58 @@ def test_score(candidate: Candidate, expected: tuple[float, float, float]):
     assert (scores.confidence, scores.importance, scores.durability) == pytest.approx(expected)
 
 
+# (statement, cue strength, evidence, confidence): a plan or state given up scores as the drop
+# cue does (0.90) whichever cue read it; a "we" home is the speaker's, without the penalty.
+# fmt: off
+CHANGES = [
+    pytest.param("Quit their job at Northwind.", 0.7, Evidence.DIRECT, 0.9, id="quit, an episode"),
+    pytest.param("Doesn't like sushi anymore.", 0.75, Evidence.DIRECT, 0.9,
+                 id="not ... anymore, a liking"),
+    pytest.param("Got divorced in 2022 with Omar.", 0.7, Evidence.DIRECT, 0.9, id="divorced"),
+    pytest.param("The user and others cancelled the trip.", 0.65, Evidence.INFERRED, 0.8,
+                 id="a 'we' drop is still inferred"),
+    pytest.param("Won't quit.", 0.6, Evidence.DIRECT, 0.6, id="a drop said in the negative"),
+    pytest.param("Quit their job at Northwind.", 0.95, Evidence.DIRECT, 0.95,
+                 id="never lowered"),
+    pytest.param("Went to Lyon.", 0.7, Evidence.DIRECT, 0.7, id="no change"),
+    # from LoCoMo: no drop, or none said as one
+    pytest.param("Maria dropped off the cakes at the shelter.", 0.7, Evidence.DIRECT, 0.7,
+                 id="dropped off"),
+    pytest.param("Instead of giving up, Tim turned it into a learning experience.", 0.6,
+                 Evidence.DIRECT, 0.6, id="instead of giving up"),
+    pytest.param('John said: "It\'s so hard to think he\'s not here wagging that tail anymore."',
+                 0.6, Evidence.DIRECT, 0.6, id="a quote kept whole"),
+    pytest.param("Is looking for stamps from countries that no longer exist.", 0.6,
+                 Evidence.DIRECT, 0.6, id="a drop in a clause inside the statement"),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "strength", "evidence", "confidence"), CHANGES)
+def test_a_drop_scores_as_the_drop_cue(text, strength, evidence, confidence):
+    candidate = Candidate(type=T.EPISODE, text=text, subject="user", source="1",
+                          strength=strength, evidence=evidence)  # fmt: skip
+    assert score(candidate).confidence == confidence
+
+
+def test_a_hedged_drop_keeps_its_cue_strength():
+    """ "Maybe I've decided not to ..." is not said outright: the hedge still counts."""
+    hedged = Candidate(type=T.DECISION, text="Has decided not to apply for the job after all.",
+                       subject="user", source="1", strength=0.85, hedged=True)  # fmt: skip
+    assert score(hedged).confidence == 0.7
+
+
+def test_a_household_home_is_not_inferred():
+    home = Candidate(type=T.IDENTITY, text="The user and others moved to York.", subject="user",
+                     source="1", strength=0.9, evidence=Evidence.INFERRED,
+                     key="identity/location")  # fmt: skip
+    assert score(home).confidence == 0.9
+    other = Candidate(type=T.IDENTITY, text="The user and others are vegan.", subject="user",
+                      source="1", strength=0.85, evidence=Evidence.INFERRED,
+                      key="identity/diet")  # fmt: skip
+    assert score(other).confidence == 0.75
+
+
 @pytest.mark.parametrize("mtype", list(TYPE_SCORES), ids=[t.value for t in TYPE_SCORES])
 def test_importance_and_durability_start_from_the_type(mtype: MemoryType):
     scores = score(cand(mtype, 0.8))

@@ -39,6 +39,7 @@ __all__ = [
     "change_kind",
     "content_words",
     "differ",
+    "gives_up",
     "names",
     "negated",
     "replaces",
@@ -75,15 +76,16 @@ _DROP = re.compile(
     r"\b(?:(?:decided|chosen|chose|decide|deciding) (?:not to|against)|no longer|"
     r"(?:not|never) (?:going|planning) to|(?:won't|will not|not)\b.*\bafter all|gave up|"
     r"given up|giving up|(?:stopped|quit)" + NOT_A_STOP + "|"
-    r"cancell?ed|called off|dropped|abandoned|"
+    r"cancell?ed|called off|dropped" + NOT_A_STOP + "|abandoned|"
     r"changed (?:my|our|his|her|their) mind)\b|"
     # "Is not vegetarian anymore", "Doesn't drink coffee any more"
     r"(?:\bnot|n't)(?:\s+[\w'-]+){1,4}?\s+any ?more\b",
     re.I,
 )
-#: A drop cue said in the negative is the opposite of a drop: "won't quit", "never gave up".
+#: A drop cue said in the negative is the opposite of a drop: "won't quit", "never gave up",
+#: "instead of giving up".
 _NEGATED = re.compile(
-    r"\b(?:won't|will not|would not|wouldn't|never|not|don't|didn't|can't|couldn't)"
+    r"\b(?:won't|will not|would not|wouldn't|never|not|don't|didn't|can't|couldn't|instead of)"
     r"(?:\s+\w+)?\s*$",
     re.I,
 )
@@ -100,6 +102,27 @@ _SWITCH = re.compile(
     r"from now on|any ?more|no longer)\b",
     re.I,
 )
+#: A birthday: "Emma just turned 6" changes the age "Emma is 5" gave (not "turned 3 chairs
+#: into a table": a number of things).
+_TURNED = re.compile(r"\bturned (?P<age>\d{1,3})(?: years? old)?\b(?!\s+(?!years\b)\w+s\b)", re.I)
+#: An age as a statement gives it: "is 5", "is 34 years old", "a 5-year-old", "aged 40".
+_AGE = re.compile(
+    r"\b(?:is|was|are|'s|turns|turned|aged?) (?P<age>\d{1,3})(?: years? old)?\b(?!\s*[%\w])|"
+    r"\b(?P<years>\d{1,3})[- ]years?[- ]old\b",
+    re.I,
+)
+#: A correction that names the value it corrects: "Biscuit is a basset hound, not a beagle"
+#: (the person's "actually" is filler, dropped from the statement): like "instead of", the
+#: value after "not" is the one replaced.
+_CORRECTED = re.compile(
+    r",\s*not\s+(?!(?:yet|really|sure|quite|now|anymore|any more)\b)"
+    r"([^,.;:!?]+?)\W*$",
+    re.I,
+)
+#: A couple parted: "Got divorced in 2022 with Omar", "Broke up with Sam".
+_ENDED = re.compile(r"\b(?:divorced|separated|broke up|split up)\b", re.I)
+#: A couple, as a statement of being one says it: "Is married to Omar", "Is dating Sam".
+_TOGETHER = re.compile(r"\b(?:married|engaged) to\b|\bdating\b|\bin a relationship with\b", re.I)
 #: The longest statement (in content words and prepositions) read as a switch: a change of
 #: mind is said in a few words; a long quote that happens to hold "now" is not one.
 MAX_SWITCH_WORDS = 12
@@ -290,11 +313,43 @@ def change_kind(text: str) -> ChangeKind | None:
     for match in _DROP.finditer(text):
         if not _NEGATED.search(text[: match.start()]):
             return "drop"
+    for match in _ENDED.finditer(text):
+        if not _NEGATED.search(text[: match.start()]):
+            return "drop"
     if _RESCHEDULE.search(text):
         return "reschedule"
-    if _SWITCH.search(text):
+    if _SWITCH.search(text) or _TURNED.search(text) or _CORRECTED.search(text):
         return "switch"
     return None
+
+
+#: What may stand before a drop that is a statement's own verb: its subject, auxiliaries and
+#: the adverbs of when ("Has just quit their job", "The user and others cancelled the trip").
+_BEFORE_OWN_VERB = frozenset(
+    "the user user's and others has have had is was are were does do did has been just "
+    "recently finally already now also actually really officially".split()
+)
+
+
+def gives_up(text: str) -> bool:
+    """Whether a statement's own verb gives up a plan or state ("Quit their job at Northwind",
+    "Doesn't like sushi anymore", "Got divorced in 2022 with Omar"), not a clause inside it
+    ("Is looking for stamps from countries that no longer exist", "Sometimes feels like
+    giving up"): a drop (`change_kind`) with nothing before it but the subject, an auxiliary
+    or an adverb of when. Pure."""
+    for match in (*_DROP.finditer(text), *_ENDED.finditer(text)):
+        before = text[: match.start()]
+        if _NEGATED.search(before):
+            continue
+        # "Doesn't", "Can't": the cue starts inside the word, whose stem is an auxiliary
+        before = re.sub(r"\w+$", "", before)
+        words = WORD_RE.findall(before)
+        if all(
+            w.lower() in _BEFORE_OWN_VERB or (i == 0 and w[:1].isupper())
+            for i, w in enumerate(words)
+        ):
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -336,13 +391,15 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
     if not new_words & old_words:
         return None
     if kind == "drop":
+        if _ENDED.search(new) and _TOGETHER.search(old):
+            return _parted(new, old, subject)
         if change_kind(old) == "drop" or not new_words <= old_words:
             return None
         if not names(new) <= names(old):
             return None
         # "Quit their job at Northwind" ends a fact, not a plan: said so in the report.
         return Change("drop", "a plan given up" if _PLAN.search(old) else "no longer so")
-    moved = _moved(new, old, subject)
+    moved = _moved(new, old, subject) or _aged(new, old, subject)
     if moved is not None:
         return moved
     if _reversed(new, old, subject):
@@ -392,8 +449,12 @@ def _switch(new: str, old: str, subject: str) -> Change | None:
     if change_kind(old) == "drop":
         return None
     instead = _INSTEAD_OF.search(new)
-    if instead is not None:
-        return _named_switch(new[: instead.start()] + new[instead.end() :], instead, old, subject)
+    corrected = None if instead is not None else _CORRECTED.search(new)
+    named = instead or corrected
+    if named is not None:
+        rest = new[: named.start()] + new[named.end() :]
+        change = _named_switch(rest, named, old, subject)
+        return Change("switch", "a correction") if change and corrected else change
     a = _sequence(
         _WHEN_PHRASES.sub(" ", old), keep_prepositions=True, subject=subject, join_names=True
     )
@@ -467,6 +528,10 @@ _LIVES_IN = re.compile(
 )
 #: The words of living somewhere, removed before the rest of two statements is compared.
 _DWELLING_WORDS = frozenset({_normal(w) for w in "live lives lived living based resides".split()})
+#: The words of a couple and of its parting, removed before the rest is compared.
+_COUPLE_WORDS = frozenset(
+    _normal(w) for w in "married engaged dating relationship divorced separated broke split".split()
+)
 
 
 def _moved(new: str, old: str, subject: str) -> Change | None:
@@ -486,6 +551,42 @@ def _moved(new: str, old: str, subject: str) -> Change | None:
     if not who_new or who_new != who_old:
         return None
     return Change("switch", "a move")
+
+
+def _rest(text: str, said: re.Match[str] | None, subject: str, words: frozenset[str]) -> set[str]:
+    """A statement's content words without the phrase `said` matched, its numbers and dates,
+    loose times ("last year") and `words`: who or what the statement is about."""
+    if said is not None:
+        text = text[: said.start()] + " " + text[said.end() :]
+    kept = set(_sequence(_WHEN_PHRASES.sub(" ", text), keep_prepositions=False, subject=subject))
+    return kept - _values(list(kept)) - words
+
+
+def _aged(new: str, old: str, subject: str) -> Change | None:
+    """A birthday ("The user's daughter Emma just turned 6" over "The user's daughter Emma is
+    5"): another age of the same one, by every other word. (The speaker's own age is a slot
+    of its own, `identity/age`; this is the age of anyone else they tell of.)"""
+    turned, was = _TURNED.search(new), _AGE.search(old)
+    if turned is None or was is None:
+        return None
+    if turned.group("age") == (was.group("age") or was.group("years")):
+        return None
+    who = _rest(new, turned, subject, frozenset())
+    if not who or who != _rest(old, was, subject, frozenset()):
+        return None
+    return Change("switch", "an age changed")
+
+
+def _parted(new: str, old: str, subject: str) -> Change | None:
+    """A couple parted ("Got divorced in 2022 with Omar" over "Is married to Omar"): the
+    same partner named, and no other word but the couple's (a divorce of Omar ends no
+    "The user's sister Ana is married to Tom")."""
+    partner = names(new) & names(old)
+    if not partner or not names(new) <= names(old):
+        return None
+    if _rest(new, None, subject, _COUPLE_WORDS) != _rest(old, None, subject, _COUPLE_WORDS):
+        return None
+    return Change("drop", "a couple parted")
 
 
 #: A preference said as a comparison: "Prefers tabs over spaces", "would rather X than Y".

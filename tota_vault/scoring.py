@@ -4,10 +4,13 @@ Every number here is in `docs/learning.md`, which is the contract; change both t
 
 Confidence (how sure tota is that the statement is true of its subject):
 
-    confidence = strength of the cue                  (0.6 weak .. 0.9 explicit; see rules.CUES)
+    confidence = strength of the cue                  (0.6 weak .. 0.9 explicit; see rules.CUES),
+                 at least 0.9 for a plan or state given up outright (unhedged, as the
+                 statement's own verb: "Quit their job at ...", `conflicts.gives_up`)
                  - 0.15 if the wording hedges         ("maybe", "I think", "kind of")
                  + 0.05 if it is emphatic             ("always", "never", "must", "!")
-                 - 0.10 if the evidence is inferred   (a "we" statement, not "I")
+                 - 0.10 if the evidence is inferred   (a "we" statement, not "I"; not
+                                                       for the home, `HOUSEHOLD_SLOTS`)
     clamped to [0.05, 0.99]; stored only at >= the vault's threshold (0.55 by default).
 
 Importance (how much it matters when recalling) and durability (how long it stays true)
@@ -50,6 +53,16 @@ DEFAULT_MIN_CONFIDENCE = 0.55
 #: Near-duplicates at or above this similarity (0..100) merge instead of being stored twice.
 MERGE_THRESHOLD = 74.0
 
+#: The strength of a plan or state given up outright (not hedged), whichever cue read it: the
+#: drop cue's ("I'm no longer vegetarian", `extract.cues`). "I quit my job at Northwind" (an
+#: episode's cue, 0.70) and "I don't like sushi anymore" (a liking's, 0.75) end a fact as
+#: outright; below the statement they end (0.85, 0.80), the seed's rule would keep the old
+#: value for good.
+DROP_STRENGTH = 0.9
+#: Slots a "we" statement fills for the speaker as surely as an "I" statement: a household's
+#: home is the speaker's ("We moved to York" moves them as "I moved to York" would), so
+#: nothing about the speaker is inferred and the penalty below does not apply.
+HOUSEHOLD_SLOTS = frozenset({"identity/location"})
 HEDGE_PENALTY = 0.15
 EMPHASIS_BONUS = 0.05
 INFERRED_PENALTY = 0.10
@@ -96,11 +109,13 @@ def _clamp(value: float, low: float = 0.05, high: float = MAX_CONFIDENCE) -> flo
 def score(candidate: Candidate) -> Scores:
     """Score a candidate by the documented rules (module docstring, docs/learning.md)."""
     confidence = candidate.strength
+    if confidence < DROP_STRENGTH and not candidate.hedged and _gives_up(candidate.text):
+        confidence = DROP_STRENGTH
     if candidate.hedged:
         confidence -= HEDGE_PENALTY
     if candidate.emphatic:
         confidence += EMPHASIS_BONUS
-    if candidate.evidence is Evidence.INFERRED:
+    if candidate.evidence is Evidence.INFERRED and candidate.key not in HOUSEHOLD_SLOTS:
         confidence -= INFERRED_PENALTY
     importance, durability = TYPE_SCORES[candidate.type]
     if candidate.emphatic:
@@ -108,6 +123,12 @@ def score(candidate: Candidate) -> Scores:
     if candidate.temporary:
         durability -= 0.3
     return Scores(_clamp(confidence), _clamp(importance, high=1.0), _clamp(durability, high=1.0))
+
+
+def _gives_up(text: str) -> bool:
+    from .conflicts import gives_up  # conflicts reads this module's facts_differ
+
+    return gives_up(text)
 
 
 def confirm_confidence(current: float, new: float) -> float:

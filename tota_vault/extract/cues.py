@@ -157,7 +157,12 @@ CUES: tuple[Cue, ...] = (
     _cue(
         "age",
         T.IDENTITY,
-        r"\bI(?:'m| am)\s+(\d{1,3})(?: years? old|\b(?!\s*(?:%|km|mi|kg|lb)))",
+        r"\bI(?:'m| am)\s+(\d{1,3})(?: years? old|\b(?!\s*(?:%|km|mi|kg|lb)))|"
+        # a birthday, lately: "I turned 35 today" is the age now ("I turned 18 in 1999" is a
+        # past one, "I turned 5 pages" no age)
+        r"\bI turned\s+(\d{1,3})(?: years? old)?(?=\s*(?:today|yesterday|this (?:week|month|"
+        r"weekend)|last (?:week|month|weekend)|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)?"
+        r"\s*(?:[.!,;]|$))",
         0.85,
         "identity/age",
     ),
@@ -185,6 +190,9 @@ CUES: tuple[Cue, ...] = (
         T.IDENTITY,
         r"\bI (?:work|am working|'m working) (?:at|for)\s+[A-Z]|"
         r"\bI(?:'ve| have) (?:just )?(?:started|joined) (?:working )?at\s+[A-Z]|"
+        # a job taken: "I started a new job at Contoso last week" (a new employer, not a
+        # project started)
+        r"\bI(?:'ve| have)? (?:just )?started (?:a |my )?(?:new )?job at\s+(?-i:[A-Z])|"
         # "I joined Contoso (last month / as a designer)": a name that ends the clause, not a
         # person joined for something ("I joined Sam for dinner")
         r"\bI(?:'ve| have)? (?:just )?joined (?-i:[A-Z][\w&-]*(?: [A-Z][\w&-]*)*)"
