@@ -277,6 +277,16 @@ def test_a_person_named_in_an_earlier_turn_is_known_in_a_later_one(vault: Vault,
     assert named.outcomes == []  # Ana never said Theo was hers
 
 
+def test_a_person_named_before_is_known_wherever_the_sentence_names_them(vault: Vault):
+    vault.observe([say("My dog Biscuit is a beagle.", "1")], conversation_id="c1")
+    report = vault.observe(
+        [say("Actually Biscuit is a basset hound, not a beagle.", "1")], conversation_id="c2"
+    )
+    assert [(o.action, o.text) for o in report.outcomes] == [
+        ("supersede", "The user's dog Biscuit is a basset hound, not a beagle.")
+    ]
+
+
 def test_a_dry_run_knows_the_people_named_in_its_own_earlier_steps(vault: Vault):
     chat = [say("My daughter Emma is 5.", "1"), say("Emma is allergic to nuts.", "2")]
     vault.open_index()  # as Vault.observe does before it hands its writer to a Learner

@@ -222,15 +222,15 @@ def _is_newer(candidate: Candidate, row: MemoryRow) -> bool:
         return True
 
 
-#: The word a sentence opens with, when capitalised: where a name the person gave before stands
-#: ("Theo is allergic to peanuts"); `references.people_named_in` reads who it is.
-_OPENING_NAME = re.compile(r"(?:^|[.!?]\s+)([A-Z][\w'-]+)")
+#: A capitalised word: where a name the person gave before may stand ("Theo is allergic to
+#: peanuts", "Actually Biscuit is a basset hound"); `references.people_named_in` reads who.
+_OPENING_NAME = re.compile(r"\b([A-Z][\w'-]+)")
 
 
 def _named_before(messages: Sequence[Message], lookups: _Lookups) -> dict[str, dict[str, str]]:
-    """The people each speaker of `messages` named in earlier turns and opens a sentence with
-    here (speaker -> {"Theo": "son"}), from their relationship memories: one look-up a speaker,
-    none when no sentence opens with a name."""
+    """The people each speaker of `messages` named in earlier turns and names here (speaker ->
+    {"Theo": "son"}), from their relationship memories: one look-up a speaker, none when no
+    capitalised word but "I" and the function words is said."""
     from .extract.references import people_named_in
 
     opening: dict[str, set[str]] = {}
