@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tota_vault import Vault
 from tota_vault.cli import app
 
 runner = CliRunner()
@@ -67,6 +68,24 @@ def test_add_and_search_json(vault_dir: Path):
     assert added["path"] == "goal/Learn Portuguese.md"
     hits = json.loads(tota("--vault", v, "search", "portuguese", "--json").output)
     assert hits[0]["id"] == added["id"] and hits[0]["evidence"] == "manual"
+
+
+@pytest.mark.parametrize(
+    ("args", "importance", "durability"),
+    [
+        (["constraint", "Allergic to peanuts."], 0.8, 0.9),  # the type's scores, as learned
+        (["episode", "Ran a 10k in the rain."], 0.4, 0.5),
+        (["habit", "Stretches after runs.", "--importance", "0.9"], 0.9, 0.7),  # asked for
+    ],
+)
+def test_add_scores_a_memory_as_its_type_unless_told(vault_dir: Path, args, importance, durability):
+    """From a user review: `tota add` gave every type importance 0.5 and durability 0.8 (a
+    constraint 0.5 where learning gives 0.8), unlike MCP `remember`."""
+    added = json.loads(tota("--vault", str(vault_dir), "add", *args, "--json").output)
+    with Vault.open(vault_dir) as vault:
+        vault.open_index()
+        (row,) = vault.index.get(path=added["path"])
+    assert (row.importance, row.durability) == (importance, durability)
 
 
 def test_errors_are_one_line_with_exit_codes(vault_dir: Path):

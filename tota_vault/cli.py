@@ -256,8 +256,12 @@ def add(
     type: Annotated[str, typer.Argument(help="Memory type: identity, preference, goal, ...")],
     text: Annotated[str, typer.Argument(help="The memory, one or two sentences.")],
     confidence: Annotated[float, _score("How sure tota is that it is true")] = MANUAL_CONFIDENCE,
-    importance: Annotated[float, _score("How much it matters")] = 0.5,
-    durability: Annotated[float, _score("How long it stays true")] = 0.8,
+    importance: Annotated[
+        float | None, _score("How much it matters (default: the type's, as learning scores it)")
+    ] = None,
+    durability: Annotated[
+        float | None, _score("How long it stays true (default: the type's)")
+    ] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="A tag (repeatable).")] = None,
     key: Annotated[
         str | None, typer.Option(help="The slot it fills, e.g. preference/editor.")
@@ -269,9 +273,20 @@ def add(
     Text holding a secret (a password, an API key, a card number, an IBAN, an ID number) is
     refused with exit code 1; the message names the kind, never the value.
     """
+    from .model import MemoryType
+    from .scoring import TYPE_SCORES
+
+    # A memory added by hand starts from its type's scores, as learning and MCP `remember` do:
+    # a constraint matters more and lasts longer than an episode.
+    try:
+        by_type = TYPE_SCORES[MemoryType(type.lower())]
+    except ValueError:  # an unknown type: `remember` refuses it in one line
+        by_type = (0.5, 0.8)
     with _open(create=True) as vault:
         stored = vault.remember(
-            type, text, confidence=confidence, importance=importance, durability=durability,
+            type, text, confidence=confidence,
+            importance=by_type[0] if importance is None else importance,
+            durability=by_type[1] if durability is None else durability,
             evidence="manual", key=key, tags=tag or (),
         )  # fmt: skip
         if as_json:
