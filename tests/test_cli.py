@@ -88,6 +88,18 @@ def test_add_scores_a_memory_as_its_type_unless_told(vault_dir: Path, args, impo
     assert (row.importance, row.durability) == (importance, durability)
 
 
+def test_add_of_a_memory_already_there_is_refused_and_names_it(vault_dir: Path):
+    """From a user review: the same `tota add` twice made "... 2.md" without a word."""
+    v = str(vault_dir)
+    added = json.loads(tota("--vault", v, "add", "habit", "Stretches after runs.", "--json").output)
+    again = tota("--vault", v, "add", "habit", "stretches  after runs")
+    assert again.exit_code == 1
+    assert f"{added['path']} already says this; `tota confirm {added['id']}`" in again.output
+    assert sorted(p.name for p in (vault_dir / "habit").glob("*.md")) == ["Stretches after runs.md"]
+    other = tota("--vault", v, "add", "habit", "Stretches after long runs.")
+    assert other.exit_code == 0  # another statement is another memory
+
+
 def test_errors_are_one_line_with_exit_codes(vault_dir: Path):
     v = str(vault_dir)
     bad_type = tota("--vault", v, "add", "feeling", "Happy.")

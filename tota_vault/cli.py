@@ -283,6 +283,11 @@ def add(
     except ValueError:  # an unknown type: `remember` refuses it in one line
         by_type = (0.5, 0.8)
     with _open(create=True) as vault:
+        same = _said_already(vault, type, text)
+        if same is not None:
+            raise TotaError(
+                f"{same.path} already says this; `tota confirm {same.memory_id}` confirms it"
+            )
         stored = vault.remember(
             type, text, confidence=confidence,
             importance=by_type[0] if importance is None else importance,
@@ -293,6 +298,19 @@ def add(
             _print_json({"id": stored.memory.id, "path": stored.path})
         else:
             print(f"Added {stored.memory.type.value} {stored.memory.id}: {stored.path}")
+
+
+def _said_already(vault: Vault, type: str, text: str) -> Any:
+    """An active memory of this type whose statement is `text` word for word (case, spacing
+    and a final stop aside), found by the merge look-up: `tota add` twice makes no "... 2.md"."""
+    from .pipeline import query_words
+
+    def plain(statement: str) -> str:
+        return " ".join(statement.split()).rstrip(".!").casefold()
+
+    vault.open_index()
+    rows = vault.index.similar(query_words(text), type=type.lower(), subject="user")
+    return next((r for r in rows if plain(r.text) == plain(text)), None)
 
 
 @app.command()
