@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from .recall import Recalled
+    from .rows import MemoryRow
     from .sync import SyncReport
     from .vault import Vault
 
@@ -300,7 +301,7 @@ def add(
             print(f"Added {stored.memory.type.value} {stored.memory.id}: {stored.path}")
 
 
-def _said_already(vault: Vault, type: str, text: str) -> Any:
+def _said_already(vault: Vault, type: str, text: str) -> MemoryRow | None:
     """An active memory of this type whose statement is `text` word for word (case, spacing
     and a final stop aside), found by the merge look-up: `tota add` twice makes no "... 2.md"."""
     from .pipeline import query_words

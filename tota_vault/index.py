@@ -357,6 +357,13 @@ def similar_words(words: Sequence[str]) -> dict[str, str]:
     return dict(zip(("w1", "w2", "w3"), [*first, "\x00", "\x00", "\x00"], strict=False))
 
 
+def _any_in(column: str, phrases: Iterable[str]) -> str | None:
+    """The FTS5 query for a note whose `column` holds one of `phrases`; None when none has a
+    letter or digit (no token to match)."""
+    kept = sorted({p for p in phrases if any(c.isalnum() for c in p)})
+    return f"{column} : ({fts_any(kept)})" if kept else None
+
+
 def mentioning_match(words: Sequence[str]) -> str | None:
     """The FTS5 query of a change of mind's look-up (`Index.mentioning`): any of `words`, in
     statements only; None without words."""
@@ -1211,19 +1218,18 @@ class Index:
 
     def naming(self, names: Iterable[str], *, subject: str) -> list[str]:
         """The statements of `subject`'s relationship memories that hold one of `names`."""
-        words = sorted({n for n in names if any(c.isalnum() for c in n)})
-        if not words:
+        query = _any_in("text", names)
+        if query is None:
             return []
-        query = f"text : ({fts_any(words)})"
         return [text for (text,) in self._conn.execute(NAMING, (query, subject))]
 
     def reflections_linking(self, titles: Iterable[str]) -> list[MemoryRow]:
         """The active reflections whose body holds the words of one of `titles` (a superset of
         those that link one: the caller checks the links); none for titles without a word."""
-        words = sorted({t for t in titles if any(c.isalnum() for c in t)})
-        if not words:
-            return []
-        return memory_rows(self._conn.execute(REFLECTIONS_LINKING, (f"body : ({fts_any(words)})",)))
+        query = _any_in("body", titles)
+        return (
+            [] if query is None else memory_rows(self._conn.execute(REFLECTIONS_LINKING, (query,)))
+        )
 
     def rows_at(self, paths: Sequence[str], *, columns: str = "*") -> list[MemoryRow]:
         """The rows of these paths (`columns`, by default all), in no particular order."""

@@ -56,6 +56,7 @@ __all__ = [
     "reads_back",
     "statement_problem",
     "title_from_text",
+    "title_of",
     "unique_title",
 ]
 
@@ -348,8 +349,7 @@ def parse_note(
     `path` is vault-relative with `/` separators: its first folder, when it names a type, is the
     type of a note that has none in its frontmatter, and its stem is the title.
     """
-    stem = path.rsplit("/", 1)[-1]
-    title = stem[:-3] if stem.lower().endswith(".md") else stem
+    title = title_of(path)
     try:
         text = decode_note(data)
     except InvalidNoteError as exc:
@@ -740,6 +740,13 @@ def _expected(value: Any) -> Any:
 
 #: What follows a cut that lands inside a list: another item (", Mia", " and Mia", " or Mia").
 _LIST_GOES_ON = re.compile(r"(?:,| and| or) ")
+
+
+def title_of(path: str) -> str:
+    """A note's title from its vault path: the file name without `.md` (what a `[[link]]`
+    names). Pure."""
+    stem = path.rsplit("/", 1)[-1]
+    return stem[:-3] if stem.lower().endswith(".md") else stem
 
 
 def title_from_text(text: str, *, limit: int = MAX_TITLE_CHARS) -> str:

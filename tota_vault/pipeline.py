@@ -52,7 +52,7 @@ from .files import read_file
 from .history import KEPT_OVER_KEY, kept_entry, kept_over_list, replaced_entry
 from .index import BY_KEY_LIMIT, MENTIONING_LIMIT, SIMILAR_LIMIT, Index
 from .model import SOURCES_COUNT_KEY, Memory, Status, cap_sources, new_id, now, parse_date
-from .notes import parse_note, statement_problem, title_from_text, unique_title
+from .notes import parse_note, statement_problem, title_from_text, title_of, unique_title
 from .overlay import Overlay
 from .rows import MemoryRow
 from .sanitize import MAX_STATEMENT_CHARS, cap_statement, clean_text, shorten
@@ -224,7 +224,7 @@ def _is_newer(candidate: Candidate, row: MemoryRow) -> bool:
 
 #: A capitalised word: where a name the person gave before may stand ("Theo is allergic to
 #: peanuts", "Actually Biscuit is a basset hound"); `references.people_named_in` reads who.
-_OPENING_NAME = re.compile(r"\b([A-Z][\w'-]+)")
+_CAPITALISED = re.compile(r"\b([A-Z][\w'-]+)")
 
 
 def _named_before(messages: Sequence[Message], lookups: _Lookups) -> dict[str, dict[str, str]]:
@@ -233,17 +233,21 @@ def _named_before(messages: Sequence[Message], lookups: _Lookups) -> dict[str, d
     capitalised word but "I" and the function words is said."""
     from .extract.references import people_named_in
 
-    opening: dict[str, set[str]] = {}
+    named: dict[str, set[str]] = {}
     for message in messages:
         if message.role != "user":
             continue
-        names = {
-            w for w in _OPENING_NAME.findall(message.content) if w.lower() not in STOPWORDS
-        } - {"I", "I'm", "I've", "I'll", "I'd"}
+        names = {w for w in _CAPITALISED.findall(message.content) if w.lower() not in STOPWORDS} - {
+            "I",
+            "I'm",
+            "I've",
+            "I'll",
+            "I'd",
+        }
         if names:
-            opening.setdefault(message.name or "user", set()).update(names)
+            named.setdefault(message.name or "user", set()).update(names)
     known: dict[str, dict[str, str]] = {}
-    for subject, names in opening.items():
+    for subject, names in named.items():
         owner = "The user" if subject == "user" else subject
         found = people_named_in(lookups.naming(sorted(names), subject=subject), owner)
         if found:
@@ -631,7 +635,7 @@ class Learner:
             new = [o.path for o in report.outcomes if o.action in ("create", "supersede")]
             # A superseded value leaves the reflections that link it at once: a reflection
             # saying "Is vegetarian." beside "Is no longer vegetarian." misleads.
-            old = [p.rsplit("/", 1)[-1].removesuffix(".md") for p in sorted(self._superseded)]
+            old = [title_of(p) for p in sorted(self._superseded)]
 
             def reflect_new() -> None:
                 dropped = drop_members(self.vault, old, now=at)

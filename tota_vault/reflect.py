@@ -525,9 +525,8 @@ def ready_topics(
     waiting: dict[tuple[str, str], list[str]] = {}
     ready: dict[tuple[str, str], list[str]] = {}
     for pair, paths in due.items():
-        (ready if len(paths) >= members_needed(linked.get(pair, 0)) else waiting)[pair] = list(
-            paths
-        )
+        enough = len(paths) >= members_needed(linked.get(pair, 0))
+        (ready if enough else waiting)[pair] = list(paths)
     return waiting, ready
 
 
@@ -619,12 +618,8 @@ def drop_members(
             linked = linked_titles(row.body, fold=False)
             if not gone & {t.casefold() for t in linked}:
                 continue  # the words, not the link
-            data, fingerprint = read_file(store.root / row.path)
-            totas = (row.key or "").startswith("reflection/") and row.evidence == (
-                Evidence.SYSTEM.value
-            )
-            if not totas or seal_state(data.decode("utf-8", "replace")) is not SealState.SEALED:
-                report.left_alone.append(row.path)
+            if not (row.key or "").startswith("reflection/"):
+                report.left_alone.append(row.path)  # a person's own reflection
                 continue
             subject = row.subject or "user"
             kept = [t for t in linked if t.casefold() not in gone]
@@ -632,11 +627,16 @@ def drop_members(
             members = [m for m in map(_member_of_row, rows.values()) if m is not None]
             plans = plan_groups(m for m in members if m.subject == subject)
             plan = next((p for p in plans if p.identity == (row.key, subject)), None)
-            if plan is None:
+            if plan is not None:  # `_update` leaves a hand edit alone itself
+                _update(store, _with_display(_group(plan, rows)), row, report, dry_run=False, at=at)
+                continue
+            data, fingerprint = read_file(store.root / row.path)
+            edited = seal_state(data.decode("utf-8", "replace")) is not SealState.SEALED
+            if edited or row.evidence != Evidence.SYSTEM.value:
+                report.left_alone.append(row.path)
+            else:
                 store.delete(row.path, fingerprint)
                 report.deleted.append(row.path)
-            else:
-                _update(store, _with_display(_group(plan, rows)), row, report, dry_run=False, at=at)
     return report
 
 

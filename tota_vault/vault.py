@@ -800,10 +800,10 @@ class Vault:
     def _drop_from_reflections(self, rel: str) -> None:
         """A forgotten memory's words leave the reflections that link it (`drop_members`);
         a person's own reflection is only named, for them to edit."""
+        from .notes import title_of
         from .reflect import drop_members
 
-        title = rel.rsplit("/", 1)[-1].removesuffix(".md")
-        done = drop_members(self._writer, [title])
+        done = drop_members(self._writer, [title_of(rel)])
         for path in done.left_alone:
             self.on_notice(
                 f"{path} still links the forgotten memory: a reflection written or edited by "

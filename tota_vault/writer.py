@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import InvalidNoteError, NoteChangedError, TotaError
+from .errors import InvalidNoteError, NoteChangedError, TotaError, WriteError
 from .files import make_dirs
 from .index import Index, index_error
 from .keeper import RECOVERABLE, IndexKeeper
@@ -60,7 +60,6 @@ class NoteWriter:
         The title (file name) comes from `title` or the memory's text, made safe and unique.
         """
         from .notes import title_from_text, unique_title
-        from .seal import render_sealed
         from .store import StoredMemory
 
         folder = self.root / memory.type.value
@@ -71,15 +70,16 @@ class NoteWriter:
 
         title = unique_title(title_from_text(title or memory.text), taken)
         rel = f"{memory.type.value}/{title}.md"
-        data = render_sealed(memory).encode("utf-8")
-        fingerprint = self._write(self.root / rel, data, None)
-        self.index_written(rel, data, fingerprint, memory=memory)
-        return StoredMemory(memory, rel, fingerprint)
+        return StoredMemory(memory, rel, self._write_memory(rel, memory, None))
 
     def write_over(self, rel: str, memory: Memory, expected: Fingerprint) -> Fingerprint:
         """Write `memory`'s note at `rel` again, whole, over the file tota read as `expected`
         (a reflection whose members changed): atomically, refused over a newer edit
         (`NoteChangedError`), the folder's fsync left to the end of a batch, indexed at once."""
+        return self._write_memory(rel, memory, expected)
+
+    def _write_memory(self, rel: str, memory: Memory, expected: Fingerprint | None) -> Fingerprint:
+        """`memory` rendered and sealed, written at `rel` (`_write`) and indexed from itself."""
         from .seal import render_sealed
 
         data = render_sealed(memory).encode("utf-8")
@@ -97,7 +97,10 @@ class NoteWriter:
             raise NoteChangedError(
                 f"{path}: changed on disk since tota read it; not deleted", path=path
             )
-        path.unlink()
+        try:
+            path.unlink()
+        except OSError as exc:
+            raise WriteError(f"{path}: cannot delete ({exc.strerror or exc})", path=path) from None
         if self._unsynced is not None:
             self._unsynced.add(path.parent)
         else:
@@ -183,10 +186,10 @@ class NoteWriter:
         write later and find nothing to do: the bytes hash the same as the row.
         """
         from .index import record_from_note
-        from .notes import ParsedNote, parse_note, reads_back, render_body
+        from .notes import ParsedNote, parse_note, reads_back, render_body, title_of
 
         if memory is not None and reads_back(memory):
-            title = rel.rsplit("/", 1)[-1].removesuffix(".md")
+            title = title_of(rel)
             body = render_body(memory.text, memory.history, memory.quote)
             note = ParsedNote(rel, title, {}, body, memory, None, True)
         else:
