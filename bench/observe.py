@@ -24,7 +24,8 @@ Reported, in one run:
   process's CPU time (on a loaded machine the clock also counts the other processes' turns and
   the disk's queue for each note's fsync), next to the same stream through the extractor alone
   (the baseline: no look-ups, no writes), as a ratio;
-* where the CPU time goes: extraction, the look-ups and `decide`, and the writes (`--phases`,
+* where the CPU time goes: extraction, the look-ups and `decide`, the writes and the
+  reflections after each `observe` (`--phases`,
   which wraps those calls with a timer, so it is off by default);
 * the merge look-up (`Index.similar`, the FTS5 query that finds near-duplicate candidates)
   latency p50/p95 (target p95 < 5 ms);
@@ -233,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     Index.similar = timed_similar  # type: ignore[method-assign]
     phases = _phase_timers() if args.phases else None
     counts: dict[str, int] = {}
+    reflections = 0  # reflection notes written or rewritten after the calls
     outcomes: list[str] = []
     with Vault.open(work) as vault:
         t0 = time.perf_counter()
@@ -244,6 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             report = vault.observe(turn, conversation_id=cid)
             for action, n in report.to_dict()["counts"].items():
                 counts[action] = counts.get(action, 0) + n
+            reflections += len(report.reflections)
             if args.outcomes is not None:
                 outcomes.extend(_outcome_line(o) for o in report.outcomes)
         seconds = time.perf_counter() - started
@@ -270,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
         "merge_lookup_p95_ms": round(_kit.percentile(lookups, 0.95) * 1000, 2),
         "lookups": len(lookups),
         "outcomes": counts,
+        "reflections_written": reflections,
         "cold_sync_seconds_untimed_setup": round(cold, 1),
     }
     if phases is not None:
@@ -284,6 +288,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{result['merge_lookup_p50_ms']} / {p95} ms",
           ", ".join(f"{n:,} {action}" for action, n in sorted(counts.items())))],
     ))  # fmt: skip
+    print(f"\nreflections written or rewritten after observe: {reflections:,}")
     if phases is not None:
         print("\nCPU seconds by phase: " + ", ".join(
             f"{k} {v:.2f}" for k, v in sorted(phases.spent.items(), key=lambda kv: -kv[1])
@@ -332,7 +337,7 @@ class _PhaseTimers:
 
 
 def _phase_timers() -> _PhaseTimers:
-    from tota_vault import pipeline
+    from tota_vault import pipeline, reflect
 
     timers = _PhaseTimers()
     timers.wrap(RuleExtractor, "extract", "extract")
@@ -340,6 +345,8 @@ def _phase_timers() -> _PhaseTimers:
     timers.wrap(pipeline.Learner, "_apply", "writes")
     timers.wrap(pipeline, "guard", "guard")
     timers.wrap(pipeline, "clean_message", "clean messages")
+    # Imported by `observe` when it runs, so wrapped where it is looked up (the module).
+    timers.wrap(reflect, "note_new_members", "reflections after observe")
     return timers
 
 
