@@ -159,3 +159,34 @@ def test_a_result_citing_only_turns_already_cited_moves_after_the_top():
     assert kinds(fuse(memories, [], limit=3)) == [("memory", 0), ("memory", 1), ("memory", 2)]
     # A memory that cites nothing is not a repeat.
     assert kinds(fuse([("c#1",), ()], [], limit=2)) == [("memory", 0), ("memory", 1)]
+
+
+def test_with_best_place_a_memory_takes_its_turn_s_place_when_the_turn_ranks_higher():
+    memories = [("c#1",), ("c#2",), ("c#3",)]
+    # The best turn is the message the third memory was learned from: the memory stands
+    # where the turn stood, level with the first memory, which keeps its place (ties keep
+    # memories in their own order).
+    picks = fuse(memories, ["c#3", "c#9"], limit=10, best_place=True)
+    assert kinds(picks) == [("memory", 0), ("memory", 2), ("memory", 1), ("turn", 1)]
+    assert picks[1].score == pytest.approx(1 / (RRF_K + 1))
+
+
+def test_with_best_place_a_turn_ranked_below_its_memory_lifts_it_over_nothing():
+    # Summed, the ninth memory's turn (9th of the turns) would lift it over the eight
+    # memories above it; as the better of its two places it stays ninth.
+    memories = [(f"c#{i}",) for i in range(1, 10)]
+    turns = [f"c#{i}" for i in range(100, 108)] + ["c#9"]
+    summed = fuse(memories, turns, limit=20)
+    assert summed[0] == Pick("memory", 8, 2 / (RRF_K + 9), ("c#9",))
+    best = fuse(memories, turns, limit=20, best_place=True)
+    assert [p.index for p in best if p.kind == "memory"] == list(range(9))
+    assert best[16] == Pick("memory", 8, pytest.approx(1 / (RRF_K + 9)), ("c#9",))
+
+
+def test_with_best_place_k_does_not_change_the_order():
+    memories = [("c#1",), ("c#2",), ("c#3",), ("c#4",)]
+    turns = ["c#9", "c#4", "c#8", "c#2"]
+    orders = {
+        tuple(kinds(fuse(memories, turns, limit=10, best_place=True, k=k))) for k in (1, 10, 60)
+    }
+    assert len(orders) == 1

@@ -10,7 +10,15 @@ Two rules make it a memory's fusion rather than a search engine's:
 - **The memory takes the turn's place.** A turn that a ranked memory cites (the memory was
   learned from it) is not listed beside it: its share goes to the best-ranked memory citing
   it, which is what an assistant should read (a statement with a date and a name, and a
-  confidence), and the turn is dropped.
+  confidence), and the turn is dropped. With `best_place` (what `Vault.recall` asks for) the
+  memory earns the better of its own share and its turn's, not their sum: the memory and
+  the turn it was learned from are one piece of evidence placed twice, their words the same
+  words. Summed, every memory whose turn the turn list reached (up to ten of them) passed
+  every memory it did not reach, however recall had ranked them (on LoCoMo's tuning part
+  the answer recall placed 6th was pushed to 11th by memories it placed 9th and 10th);
+  taking the better place keeps recall's order except where a turn ranks its memory
+  higher (docs/quality.md, "The better of two places"). Ties keep memories first in their
+  own order, so with equal weights the order no longer depends on `k`.
 - **An echo goes with its turn.** A turn found only through the start of the turn before it
   (its context, turns.py) is an echo of that turn: when a ranked memory cites the turn
   before, the query's words were that memory's, and the echo (a reply such as "Noted.") is
@@ -95,6 +103,7 @@ def fuse(
     echoes: Sequence[str | None] = (),
     cuttable: Sequence[bool] = (),
     later: Sequence[bool] = (),
+    best_place: bool = False,
     k: float = RRF_K,
     turn_weight: float = TURN_WEIGHT,
     max_turns: int = MAX_TURNS,
@@ -108,8 +117,10 @@ def fuse(
     None); `cuttable`, where given, for each memory whether it may cite only the first of its
     sources to fit the budget (a reflection, its sources best member first); `later`, where
     given, for each turn whether it ranks after the turns that are not (each group keeping
-    its order: an assistant's reply to a question about the person). With no turns the
-    memories keep their order (unless the budget moves one).
+    its order: an assistant's reply to a question about the person); `best_place`: a memory
+    earns the better of its own share and the shares of the turns it takes the place of,
+    rather than their sum (reciprocal rank fusion's). With no turns the memories keep their
+    order (unless the budget moves one).
     """
     earned: dict[tuple[Kind, int], float] = {}
     for i in range(len(memories)):
@@ -131,7 +142,9 @@ def fuse(
         echo_of = echoes[j] if j < len(echoes) else None
         if owner is None and echo_of is not None and echo_of in first_citing:
             continue  # its match was a ranked memory's words: listed, it would say them twice
-        if owner is not None:
+        if owner is not None and best_place:
+            earned["memory", owner] = max(earned["memory", owner], share)
+        elif owner is not None:
             earned["memory", owner] += share
         else:
             earned["turn", j] = share

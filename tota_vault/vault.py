@@ -661,6 +661,7 @@ class Vault:
             echoes=[h.echo_source for h in hits],
             cuttable=[m.type == "reflection" for m in memories],
             later=[plan.personal and h.role == "assistant" for h in hits],
+            best_place=True,
         )
         best = max((-h.score for h in hits), default=0.0) or 1.0
         return _without_secrets(

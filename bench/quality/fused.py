@@ -97,7 +97,8 @@ def fused(
     picks = fuse(
         memories, turns, limit=limit, echoes=[e for _, e, _ in kept],
         cuttable=[t == "reflection" for t in types],
-        later=[personal and r == "assistant" for _, _, r in kept], **params,
+        later=[personal and r == "assistant" for _, _, r in kept],
+        **{"best_place": True, **params},
     )  # fmt: skip
     return [list(p.sources) for p in picks]
 
