@@ -65,7 +65,8 @@ __all__ = [
 ]
 
 #: The fusion's damping: Cormack et al.'s K = 60, which flattens the head of each list so
-#: neither ranking's first item wins by itself.
+#: neither ranking's first item wins by itself. With `best_place` and the weight at 1.0 the
+#: order no longer depends on it (the lists merge by place); it still scales `Pick.score`.
 RRF_K = 60.0
 #: A turn's share against a memory's (1.0): turns hold what no memory learned (the
 #: assistant's words, answers in the next turn), and memories what a turn cannot say (whose,
