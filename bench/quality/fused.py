@@ -54,6 +54,10 @@ def rankings(vault: Vault, question: str, now: datetime | None) -> dict[str, Any
             for m in recall_memories(vault.open_index(), question, limit=KEPT_MEMORIES, now=now)
         ],
         "turns": [h.source for h in hits],
+        # Each turn's bm25 (negative-better, as FTS5 gives it) and speaker: what a re-ranking
+        # of the turns by recall's own formula weighs.
+        "turn_scores": [h.score for h in hits],
+        "speakers": [h.speaker for h in hits],
         "echoes": [h.echo_source for h in hits],
         # Whose each turn is, and whether the question is about the person: the assistant's
         # turns then rank after the person's (`fuse(later=...)`).
