@@ -429,3 +429,19 @@ def test_vault_recall_keeps_members_in_place_only_for_the_list_it_fuses(vault, m
     monkeypatch.setattr(recall_module, "recall", spy)
     assert vault.recall("tea", 5) and vault.recall("tea", 5, type="preference")
     assert asked == [True, False]  # fused with turns; memories of one type alone
+
+
+def test_a_reflection_cites_first_the_members_holding_more_of_the_message_s_words():
+    plan = QueryPlan(("pottery", "glaze"), {"pottery": 1.0, "glaze": 1.0})
+    rows = [
+        _row("reflection", -9.0, text="Pottery and painting", type="reflection",
+             sources=["c#1", "c#2", "c#3"]),
+        _row("loud", -8.0, text="Pottery, pottery, pottery", sources=["c#1"]),
+        _row("both", -3.0, text="A pottery glaze that cracked", sources=["c#2"]),
+        _row("plain", -2.0, text="Made pottery once", sources=["c#3"]),
+    ]  # fmt: skip
+    ranked = {r.path: r for r in rank(rows, plan, NOW)}
+    # The member that says both words comes first though bm25 ranks it below the one that
+    # says one of them three times; those alike in coverage keep their rank order.
+    assert ranked["loud"].score > ranked["both"].score
+    assert ranked["reflection"].sources == ("c#2", "c#1", "c#3")

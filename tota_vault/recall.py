@@ -31,11 +31,12 @@ said, and so do reflections after the first; a reflection's best member that ans
 message in its own words (`MEMBER_ANSWERS`) is placed right before it instead. In a list fused
 with turns a reflection's other members keep their places (`members_stay`): the fusion cuts
 it to the members that fit its budget and moves the repeats of what it then cites. A
-reflection cites, for the message, the sources of its members among the candidates, best
-first (the fusion's context budget may cut it to the first of them: fusion.py). Superseded
-and archived memories are left out unless asked for. `context_block` turns the results into
-Markdown an assistant can put in its prompt, grouped by type, each line with its confidence,
-evidence and date, cut to a token budget.
+reflection cites, for the message, the sources of its members among the candidates, those
+holding more of the message's words first, then the best-ranked (the fusion's context budget
+may cut it to the first of them: fusion.py). Superseded and archived memories are left out
+unless asked for. `context_block` turns the results into Markdown an assistant can put in
+its prompt, grouped by type, each line with its confidence, evidence and date, cut to a token
+budget.
 """
 
 from __future__ import annotations
@@ -277,24 +278,33 @@ def rank(
     # Only the results asked for are made: recall ranks 60 to 120 candidates for 10 to 20.
     top = ordered[:limit]
     if cite_members and any(s.type == "reflection" for s in top):
-        top = [_member_citations(s, scored) if s.type == "reflection" else s for s in top]
+        # Members holding more of the message's words are cited first; a stable sort keeps
+        # those alike in their rank order.
+        citing = sorted(scored, key=lambda s: -s.coverage)
+        top = [_member_citations(s, citing) if s.type == "reflection" else s for s in top]
     return [_recalled(rows[s.at][0], s) for s in top]
 
 
-def _member_citations(reflection: _Scored, scored: Sequence[_Scored]) -> _Scored:
+def _member_citations(reflection: _Scored, candidates: Sequence[_Scored]) -> _Scored:
     """A reflection as it answers this message: citing the sources of its members that are
-    candidates too (they hold the message's words or topic), best-ranked member first, not
-    the sources of all of its up to 16 members.
+    candidates too (they hold the message's words or topic), those holding more of the
+    message's weighted words first and, among those alike, the best-ranked first; not the
+    sources of all of its up to 16 members. `candidates` come in that order (`rank` sorts
+    them).
 
     A reflection is one line in a context block; what it stands for is the members the
     message reached, and citing every member's message spent the context budget
-    (`fusion.MAX_TURNS`) on the ones it did not. A member is a memory whose every source the
-    reflection cites (as `_diversify` tells them). A reflection none of whose members is a
-    candidate (found by its title alone) keeps all of its sources.
+    (`fusion.MAX_TURNS`) on the ones it did not. The budget cuts a reflection to the first
+    of its sources that fit (about three at the top), so the first are the members that say
+    most of what was asked: by rank alone, members that bm25 ranked higher on fewer of the
+    question's words came first (docs/quality.md, "The better of two places"). A member is
+    a memory whose every source the reflection cites (as `_diversify` tells them). A
+    reflection none of whose members is a candidate (found by its title alone) keeps all of
+    its sources.
     """
     own = set(reflection.sources)
     cites: dict[str, None] = {}
-    for member in scored:
+    for member in candidates:
         if member.type != "reflection" and member.sources and own.issuperset(member.sources):
             cites.update(dict.fromkeys(member.sources))
     if not cites:
