@@ -445,3 +445,11 @@ def test_a_reflection_cites_first_the_members_holding_more_of_the_message_s_word
     # says one of them three times; those alike in coverage keep their rank order.
     assert ranked["loud"].score > ranked["both"].score
     assert ranked["reflection"].sources == ("c#2", "c#1", "c#3")
+
+
+def test_the_query_leaves_out_the_prepositions_stopwords_leave():
+    plan = build_query("What offer does Gina make to Jon regarding social media, according to Tim?")
+    assert "regarding" not in plan.terms and "according" not in plan.terms
+    assert {"offer", "gina", "jon", "social", "media", "tim"} <= set(plan.terms)
+    # A word that is a preposition and a content word alike stays.
+    assert "past" in build_query("What did I buy in the past month?").terms

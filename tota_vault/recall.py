@@ -1,7 +1,8 @@
 """Recall before responding: the memories most relevant to a message, ranked and explained.
 
-Query: the message's words, minus stopwords, each quoted (any text is a valid query), ORed so
-a memory that shares some of the words can still be found. Names (capitalised words inside a
+Query: the message's words, minus stopwords and the prepositions they leave
+(`QUERY_PREPOSITIONS`), each quoted (any text is a valid query), ORed so a memory that shares
+some of the words can still be found. Names (capitalised words inside a
 sentence) and rare, long words weigh more when ranking. The topics of the message's words
 (topics.py) are searched among tags too, so "Which cities has Jon visited?" finds memories
 tagged `topic/travel` that never say "city". Some words are also searched as others
@@ -67,6 +68,7 @@ from .topics import TOPIC_TAG, topics_of_words
 __all__ = [
     "COMMON_MATCHES",
     "NEWEST_SCORED",
+    "QUERY_PREPOSITIONS",
     "SCORED_MATCHES",
     "MemoryQuery",
     "QueryPlan",
@@ -101,6 +103,17 @@ MAX_REFLECTIONS = 1
 #: multi-hop all@10 there; the README's knee example needs at most 0.77.
 MEMBER_ANSWERS = 0.75
 NAME_WEIGHT, RARE_WEIGHT = 2.0, 1.5
+#: Prepositions `STOPWORDS` does not hold (it keeps the commonest): words of grammar, a closed
+#: class of English, that say how a question relates its words, not which memory is meant
+#: ("What offer does Gina make to Jon regarding social media?", "according to John"). Long
+#: as many are, they weighed as rare words and matched whatever said them. Words that are
+#: prepositions and content alike ("past", "save", "near", "following") are not here. Recall's
+#: query only: the stopwords reflection and the extractor use are unchanged.
+QUERY_PREPOSITIONS = frozenset(
+    "according across along alongside amid amidst among amongst atop behind beneath beside "
+    "besides beyond concerning despite except excluding including notwithstanding onto "
+    "regarding throughout toward towards underneath unlike upon versus via within without".split()
+)
 #: How many full-text matches are re-ranked: enough that confidence and recency can lift a
 #: slightly weaker text match into the top results, few enough to stay well under 20 ms.
 CANDIDATES = 60
@@ -159,6 +172,8 @@ def build_query(message: str) -> QueryPlan:
             raw = match.group(0).strip("'’-")
             word = raw.lower()
             if len(word) < 2 or word in STOPWORDS or word.replace("'s", "") in STOPWORDS:
+                continue
+            if word in QUERY_PREPOSITIONS:
                 continue
             word = word.removesuffix("'s").removesuffix("’s")
             weight = 1.0
