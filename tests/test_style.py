@@ -30,6 +30,9 @@ THIRD_PERSON = [
     tp("I'd love to visit Japan", "Caroline", "Caroline would love to visit Japan."),
     tp("I'll start next week", "Caroline", "Caroline will start next week."),
     tp("I was born in Seoul", "the user", "Was born in Seoul."),
+    # the second verb at the sentence's end is the subject's too (SPC development rows)
+    tp("I play the piano and guitar and sing.", "Alex", "Alex plays the piano and guitar and sings."),
+    tp("I work and study.", "Alex", "Alex works and studies."),
     tp("I am a nurse", "the user", "Is a nurse."),
     tp("I have two kids", "the user", "Has two kids."),
     tp("I have to work late", "Caroline", "Caroline has to work late."),
@@ -90,6 +93,9 @@ def test_third_person(sentence: str, subject: str, expected: str):
 CONJUGATIONS = [
     # (the verb after "I", habitual sentence?, its third-person form)
     ("need", False, "needs"),      # ends in -ed, and is a present
+    ("learnt", False, "learnt"),   # a -t past ("Jon learnts that ...", LoCoMo's tune part)
+    ("dreamt", False, "dreamt"),
+    ("threw", False, "threw"),     # a strong past
     ("succeed", False, "succeeds"),
     ("moved", False, "moved"),     # a past stays a past
     ("read", False, "read"),       # past unless habitual

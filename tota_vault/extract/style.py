@@ -41,6 +41,12 @@ _PAST_IRREGULAR = {
     "brought", "caught", "fell", "flew", "forgot", "grew", "held", "led", "put", "set", "sat",
     "stood", "understood", "woke", "wore", "ate", "drank", "drove", "rode", "chose",
     "broke", "built", "sent", "paid", "meant", "slept", "quit", "hit", "cut", "let", "hurt",
+    # the -t pasts ("I learnt", British) and other strong pasts, which took an "s" as a present:
+    # "Jon learnts that ..." (LoCoMo's tune part)
+    "learnt", "dreamt", "burnt", "spelt", "spoilt", "smelt", "leapt", "knelt", "dwelt", "lent",
+    "bent", "dealt", "struck", "stuck", "threw", "blew", "hid", "shot", "fought", "sought",
+    "shook", "spoke", "stole", "froze", "sank", "spun", "swung", "hung", "dug", "slid",
+    "forgave", "overcame", "mistook", "withdrew",
 }  # fmt: skip
 
 #: Verbs whose past is their present ("I read", "I put"): a habitual sentence ("every night",
@@ -149,7 +155,9 @@ _SECOND_VERB = re.compile(
     r"(\band (?:(?:also|then|often|usually|sometimes|always|still) )?)("
     + "|".join(_AND_VERBS)
     + r")\b(?= (?:it|him|her|them|us|a|an|the|my|their|his|its|at|in|on|to|for|with|from|"
-    r"every|each|daily|weekly|most|some|out|up|there|here|after|around|together)\b)"
+    r"every|each|daily|weekly|most|some|out|up|there|here|after|around|together)\b|"
+    # ... or the sentence's last word: "I play the piano and guitar and sing."
+    r"[.!]*$)"
 )
 
 _INFINITIVE = re.compile(r"\bto (?:" + "|".join(_AND_VERBS) + r")\b")
