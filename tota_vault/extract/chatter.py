@@ -449,6 +449,36 @@ _WITH_THE_LISTENER = re.compile(
     r"(?=\W*$|\s*[,;]|\s+(?:and|too|soon|sometime|again|one day|someday)\b)",
     re.I,
 )
+#: A wish to have or do what the listener just said, or the listener's coming turn looked
+#: forward to: "I wish I could do that", "I wish I could say the same about my job", "I wish
+#: I had a big family like that", "I'm looking forward to it". What is wished is in the last
+#: turn: a reaction to it, not a goal of the speaker's (`wished_on`).
+_WISHED_ON = re.compile(
+    _I_SUBJECT + r"(?:wish I (?:could|had|was|were|did|knew|lived)\b(?:\s+[\w']+){0,5}?"
+    r"\s+(?:that|it|this|them|those|too|either|go|come|the same(?: [\w' ]+)?|"
+    r"like (?:that|this|yours|you))|"
+    r"(?:really |so )?looking forward to (?:it|that|this|them))\W*$",
+    re.I,
+)
+#: An offer to the listener, or what the speaker will be to them: "You can play with me",
+#: "You can always come visit mine!", "Come on, I'll teach you", "I won't let you down",
+#: "We'd love to have you", "I knew you would come around", "If you ever need advice, I'm
+#: happy to help", "I'm free this weekend if you want to go together".
+_OFFER_TO_YOU = re.compile(
+    r"^(?:(?:come on|well|oh|hey|sure|so|and|ok|okay),?\s+)*(?:"
+    r"you (?:can|could|may) (?:always |totally |definitely |just |still )?(?:[\w']+ ){0,3}?"
+    r"(?:me|my|mine|us|our)\b|"
+    r"I(?:'ll| will|'d| would|'m going to) (?:be happy to |love to |gladly |definitely )?"
+    r"(?:teach|show|help|take|bring|send|give|call|text|email) you\b|"
+    r"I (?:won't|will not|'ll never|will never) let you down\b|"
+    r"(?:I|we)(?:'d| would) love to have you\b|"
+    r"I knew you\b)|"
+    r"\bif you\b.*\b(?:happy|glad) to help\b|\b(?:happy|glad) to help\b.*\bif you\b|"
+    r"\bknow where to find me\b|^I(?:'m| am) (?:free|available)\b.*\bif you\b|"
+    # the answer to thanks: "No problem! I'm always happy to help."
+    r"^I(?:'m| am) (?:always |more than |just |so )?(?:happy|glad) to help\W*$",
+    re.I,
+)
 #: The answer to "How are you?": "I'm doing great, thanks".
 _PLEASANTRY = re.compile(
     r"^I(?:'m| am) (?:doing )?(?:very |really |pretty |so )?(?:good|great|well|fine|okay|ok|"
@@ -542,6 +572,7 @@ def conversational(sentence: str) -> str | None:
         return "a reaction"
     if _STANCE_CLAUSE.search(sentence) and _YOU.search(sentence):
         return "a reaction"  # "I'm glad I could meet you"
+    lower = sentence.lower()  # the costly patterns are read only where their word is
     if (
         _LISTENER_OBJECT.search(sentence)
         or _PRESENTING.match(sentence)
@@ -551,7 +582,6 @@ def conversational(sentence: str) -> str | None:
         or REQUEST_HEAD.match(sentence)  # "Keep it under 30 minutes per meal, please"
     ):
         return "addressed to the listener"
-    lower = sentence.lower()  # the costly patterns are read only where their word is
     if (
         ("must" in lower and _SPECULATION.match(sentence))
         or ((" you" in lower or " ya" in lower) and _PRAISE.search(sentence))
@@ -570,6 +600,8 @@ def conversational(sentence: str) -> str | None:
         _PROMISE.search(sentence) or _TO_THE_LISTENER.search(sentence)
     ):
         return "a promise about the conversation"
+    if ("you" in lower or "find me" in lower or "help" in lower) and _OFFER_TO_YOU.search(sentence):
+        return "addressed to the listener"
     if _YOU.search(sentence) and _HERE_FOR_YOU.search(sentence):
         return "a reaction"
     if _WITH_THE_LISTENER.search(sentence):
@@ -584,6 +616,15 @@ def conversational(sentence: str) -> str | None:
     if _dangles(sentence) or _unbound(sentence):
         return "a reference to something not said"
     return None
+
+
+def wished_on(sentence: str) -> bool:
+    """A reference to the last turn that only reacts to it: a wish for what the listener has or
+    does ("I wish I could do that") or looking forward to it. Its reason is still a reference
+    (`DANGLING`), but kept with the last turn it would say nothing of the speaker: "Replying to
+    'I like to make time stop.', Alex said: 'I wish I could do that.'"."""
+    lower = sentence.lower()
+    return ("wish" in lower or "forward" in lower) and _WISHED_ON.match(sentence) is not None
 
 
 #: A template's slot left unfilled, "[name]", "[user 1's hometown]", "(your name)", or a stage
