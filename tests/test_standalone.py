@@ -23,6 +23,8 @@ ROWS = [
     ("Sam has been there twice.", "dangling"),
     ("Sam has one too.", "dangling"),
     ("Sam is trying it now.", "dangling"),
+    ("Sam loves the history and the culture.", "dangling"),  # of where?
+    ("Sam loves the Beatles.", "ok"),
     # ... but named in the statement, or in the turn a framed reply quotes
     ("Sam loves cats and feeds them daily.", "ok"),
     ("Sam loves hiking and does it often.", "ok"),

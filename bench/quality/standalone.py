@@ -110,6 +110,23 @@ _ELLIPSIS = re.compile(
     r"^so (?:do|does|did|am|is|have|has)\b",
     re.I,
 )
+#: Nouns that name a part or an aspect of something ("the cast" of a film, "the food" of a
+#: country): liked with "the" and nothing after, they leave out what they belong to.
+_ASPECTS = (
+    r"story|stories|characters?|cast|plot|humou?r|lyrics|beats|melody|music|soundtrack|"
+    r"atmosphere|vibes?|energy|food|culture|people|history|architecture|scenery|views?|"
+    r"taste|texture|flavou?rs?|spices|colou?rs|sauce|smell|staff|services|competition|"
+    r"challenge|freedom|convenience|excitement|drama|action|speed|power|process|work|"
+    r"feel|feeling|weather|design|graphics|gameplay|writing|acting|ending|community|crowd"
+)
+#: Only such nouns liked, with nothing to say of what ("Sam loves the history and the
+#: culture.": of where?): a part of something the statement does not name.
+_ONLY_DEFINITE = re.compile(
+    r"^(?:I |I've |I have )?(?:(?:\w+ly|really|also|just|always|still|do|does) )*"
+    r"(?:loves?|likes?|enjoys?|loved|liked|enjoyed|miss(?:es)?|missed|adores?|appreciates?) "
+    rf"the (?:[a-z-]+ )?(?:{_ASPECTS})(?:,? (?:and|or) (?:the )?(?:[a-z-]+ )?(?:{_ASPECTS}))*"
+    r"(?: (?:too|as well|the most|so much|a lot|especially))?\W*$",
+)
 #: A noun phrase a pronoun can stand for: a determiner and a word, a number and a word, a name
 #: inside the sentence, or a gerund object ("Sam loves hiking and does it often").
 _NOUN_PHRASE = re.compile(
@@ -297,6 +314,8 @@ def _dangling(context: str, body: str) -> Verdict:
             if word != "there" and _LIKING.search(before):
                 return Verdict("dangling", f"'{word}' as the thing liked")
             return Verdict("dangling", f"object '{word}'")
+    if not context and _ONLY_DEFINITE.match(body):
+        return Verdict("dangling", "the part of a thing not named")
     if _ELLIPSIS.search(body) and not _names_a_thing(context):
         return Verdict("dangling", "an ellipsis")
     return Verdict("ok")
