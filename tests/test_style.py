@@ -30,9 +30,8 @@ THIRD_PERSON = [
     tp("I'd love to visit Japan", "Caroline", "Caroline would love to visit Japan."),
     tp("I'll start next week", "Caroline", "Caroline will start next week."),
     tp("I was born in Seoul", "the user", "Was born in Seoul."),
-    # the second verb at the sentence's end is the subject's too (SPC development rows)
-    tp("I play the piano and guitar and sing.", "Alex", "Alex plays the piano and guitar and sings."),
-    tp("I work and study.", "Alex", "Alex works and studies."),
+    # a verb at the end after "and" may be another subject's: "seeing my students learn and grow"
+    tp("I love seeing my students learn and grow.", "Alex", "Alex loves seeing their students learn and grow."),
     tp("I am a nurse", "the user", "Is a nurse."),
     tp("I have two kids", "the user", "Has two kids."),
     tp("I have to work late", "Caroline", "Caroline has to work late."),

@@ -155,9 +155,7 @@ _SECOND_VERB = re.compile(
     r"(\band (?:(?:also|then|often|usually|sometimes|always|still) )?)("
     + "|".join(_AND_VERBS)
     + r")\b(?= (?:it|him|her|them|us|a|an|the|my|their|his|its|at|in|on|to|for|with|from|"
-    r"every|each|daily|weekly|most|some|out|up|there|here|after|around|together)\b|"
-    # ... or the sentence's last word: "I play the piano and guitar and sing."
-    r"[.!]*$)"
+    r"every|each|daily|weekly|most|some|out|up|there|here|after|around|together)\b)"
 )
 
 _INFINITIVE = re.compile(r"\bto (?:" + "|".join(_AND_VERBS) + r")\b")
