@@ -189,6 +189,12 @@ REASONS = [
     ("I'll teach my son to swim.", None),
     ("I'm always happy to help.", "addressed to the listener"),  # the answer to thanks
     ("I'm always happy to help my neighbours.", None),
+    # what is about to be told, the listener's company as luck, cheering them on (LoCoMo tune)
+    ("There's something I want to tell you.", "about the conversation"),
+    ("I have to tell you about this thing with my biz.", "about the conversation"),
+    ("I wanted to tell you about my school event last week.", None),
+    ("I'm lucky to have you in my life.", "a reaction"),
+    ("I'm always here to cheer you on.", "a reaction"),
     ("I have a pool if you want to come over.", None),
 ]
 # fmt: on

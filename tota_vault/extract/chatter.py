@@ -426,7 +426,10 @@ def _unbound(sentence: str) -> bool:
 
 #: Support offered to the listener: "I'm here for you", "I've got your back".
 _HERE_FOR_YOU = re.compile(
-    r"\bI(?:'m| am) (?:always )?here (?:for|to (?:help|support|listen to)) you\b|"
+    r"\bI(?:'m| am) (?:always )?here (?:for|to (?:help|support|listen to|cheer|encourage|"
+    r"root for)) you\b|"
+    # the listener's company as the speaker's luck: "I'm lucky to have you in my life"
+    r"\b(?:lucky|glad|happy|blessed|grateful|great) to have (?:you|ya)\b|"
     r"\bI(?:'ve)? got your back\b|"
     r"\bI(?:'m| am) rooting for you\b",
     re.I,
@@ -553,6 +556,14 @@ _CAUGHT_UP = re.compile(
 #: The talk with the listener as what the speaker enjoys or learns: "I'm enjoying getting to
 #: know you", "I've learned a lot about you", "I really enjoyed talking to you". Read only
 #: where "you" is.
+#: What the speaker is about to tell, not yet told: "There's something I want to tell you",
+#: "I have to tell you about this thing with my biz". The telling is the next sentence's.
+_TO_TELL_YOU = re.compile(
+    r"\bsomething (?:I|to) (?:\w+ ){0,2}(?:tell|show) you\b|"
+    r"\b(?:have|had|need|got|gotta|wanted|want) to (?:tell|show) you (?:about )?"
+    r"(?:this|something|it|that)\b",
+    re.I,
+)
 _TALK_WITH_YOU = re.compile(
     r"\b(?:talking|chatting|speaking|catching up) (?:to|with) you\b|\bgetting to know you\b|"
     r"\b(?:learn(?:ed|t|ing)?|hear(?:ing)?) (?:all |a lot |more |so much )?about "
@@ -592,6 +603,7 @@ def conversational(sentence: str) -> str | None:
         _ABOUT_THE_TALK.search(sentence)
         or _CAUGHT_UP.match(sentence)
         or (" you" in lower and _TALK_WITH_YOU.search(sentence))
+        or (" you" in lower and _TO_TELL_YOU.search(sentence))
     ):
         return "about the conversation"
     if _OFFER.search(sentence):
