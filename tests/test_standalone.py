@@ -25,6 +25,9 @@ ROWS = [
     ("Sam is trying it now.", "dangling"),
     ("Sam loves the history and the culture.", "dangling"),  # of where?
     ("Sam loves the Beatles.", "ok"),
+    ("Watching that movie with Tim's family was awesome.", "dangling"),
+    ("Sam went to the gym this week.", "ok"),
+    ("Sam bought a bike and loves that bike.", "ok"),
     # ... but named in the statement, or in the turn a framed reply quotes
     ("Sam loves cats and feeds them daily.", "ok"),
     ("Sam loves hiking and does it often.", "ok"),

@@ -127,6 +127,28 @@ _ONLY_DEFINITE = re.compile(
     rf"the (?:[a-z-]+ )?(?:{_ASPECTS})(?:,? (?:and|or) (?:the )?(?:[a-z-]+ )?(?:{_ASPECTS}))*"
     r"(?: (?:too|as well|the most|so much|a lot|especially))?\W*$",
 )
+#: A demonstrative before its noun with nothing after to say which ("Watching that movie
+#: with Tim's family was awesome"): the thing was pointed at in the talk, not named. Times
+#: ("this week") and a noun said again later in the statement are no such reference.
+_DEMONSTRATIVE_PHRASE = re.compile(
+    r"(?<!\bof )(?<!\blike )\b(?P<det>this|those|these|that)\s+(?:(?:\w+ly|new|old|great|amazing|"
+    r"awesome|special|little|big|same|other) )?"
+    r"(?!(?:week|weekend|year|month|day|days|morning|evening|afternoon|night|time|times|summer|"
+    r"winter|spring|fall|autumn|season|semester|point|way|much|many|kind|sort|type|is|was|are|"
+    r"were|has|had|have|will|would|can|could|must|and|or|but|so|too|one|ones|with|who|that|"
+    r"which|in|at|on|for|of|to|from|about|new|old|great|amazing|awesome|special|little|big|"
+    r"same|other)\b)"
+    r"(?P<noun>[a-z][\w-]{2,})\b"
+    # a relative clause or a complement after the noun says which
+    r"(?!\s+(?:of|for|about|that|which|who|where|I|you|he|she|we|they|called|named)\b)",
+)
+#: "That" is most often a relative or a complementiser ("books that keep ..."): it points
+#: at a thing only after a preposition or a verb of seeing or making ("at that event").
+_THAT_POINTS = re.compile(
+    r"\b(?:at|in|on|to|from|with|about|watching|seeing|saw|see|watched|painted|made|tried|try|"
+    r"love|loved|like|liked)\s*$",
+    re.I,
+)
 #: A noun phrase a pronoun can stand for: a determiner and a word, a number and a word, a name
 #: inside the sentence, or a gerund object ("Sam loves hiking and does it often").
 _NOUN_PHRASE = re.compile(
@@ -316,6 +338,13 @@ def _dangling(context: str, body: str) -> Verdict:
             return Verdict("dangling", f"object '{word}'")
     if not context and _ONLY_DEFINITE.match(body):
         return Verdict("dangling", "the part of a thing not named")
+    for pointed in _DEMONSTRATIVE_PHRASE.finditer(body):
+        earlier = body[: pointed.start()]
+        if _names_a_thing(context) or pointed.group("noun")[:5].lower() in earlier.lower():
+            break
+        if pointed.group("det") == "that" and not _THAT_POINTS.search(earlier):
+            continue  # "books that keep ...": a relative, or a complementiser
+        return Verdict("dangling", "a demonstrative noun phrase")
     if _ELLIPSIS.search(body) and not _names_a_thing(context):
         return Verdict("dangling", "an ellipsis")
     return Verdict("ok")
