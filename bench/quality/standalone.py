@@ -295,18 +295,31 @@ def classify(text: str, labels: Iterable[str] = ()) -> Verdict:
 
 
 def _dangling(context: str, body: str) -> Verdict:
+    """`dangling` and why, or `ok`: the reply's pronoun subject, then its pronoun objects,
+    then what it likes or points at, then an ellipsis, each against what it may lean on."""
     if _REACTION.match(context.strip()):
         context = ""  # "Wow, that sounds amazing!": a turn that names nothing
-    if _PRONOUN_SUBJECT.match(body) and not _EXPLETIVE_IT.match(body):
-        head = _PRONOUN_SUBJECT.match(body)
-        assert head is not None
-        word = head.group(0).lower().split("'")[0]
-        before = context
-        if word in ("he", "she", "him", "her"):
-            if not _PERSON.search(before):
-                return Verdict("dangling", f"subject '{word}'")
-        elif not _names_a_thing(before):
-            return Verdict("dangling", f"subject '{word}'")
+    why = _subject_dangles(context, body) or _object_dangles(context, body)
+    if why is None and not context and _ONLY_DEFINITE.match(body):
+        why = "the part of a thing not named"
+    if why is None and not _names_a_thing(context):
+        why = _pointed_at(body)
+        if why is None and _ELLIPSIS.search(body):
+            why = "an ellipsis"
+    return Verdict("ok") if why is None else Verdict("dangling", why)
+
+
+def _subject_dangles(context: str, body: str) -> str | None:
+    head = _PRONOUN_SUBJECT.match(body)
+    if head is None or _EXPLETIVE_IT.match(body):
+        return None
+    word = head.group(0).lower().split("'")[0]
+    if word in ("he", "she", "him", "her"):
+        return None if _PERSON.search(context) else f"subject '{word}'"
+    return None if _names_a_thing(context) else f"subject '{word}'"
+
+
+def _object_dangles(context: str, body: str) -> str | None:
     for pattern in (_PRONOUN_OBJECT, _HER_OBJECT, _ONE, _THERE):
         for found in pattern.finditer(body):
             if found.group("p") == "IT":
@@ -318,36 +331,39 @@ def _dangling(context: str, body: str) -> Verdict:
             if word == "that" and _IDIOM_IT.search(body[start : start + 12]):
                 continue
             before = body[:start]
-            # the sentences before the pronoun's own, in a quote of the speaker's words, lean
-            # as the quoted turn does; its own sentence must name the thing outright
-            cut = max(before.rfind(". "), before.rfind("! "), before.rfind("? "))
-            earlier, own = (before[: cut + 1], before[cut + 1 :]) if cut >= 0 else ("", before)
-            if re.search(r"\bof\s*$", own):
-                own = _PART_OF.sub("", own)  # "the challenge of it": the part, not the thing
-            lean = f"{context} {earlier} {own}"
-            if word in ("him", "her"):
-                if _PERSON.search(lean):
-                    continue
-            elif word == "there":
-                if _PLACE.search(lean):
-                    continue
-            elif _names_a_thing(f"{context} {earlier}") or _NOUN_PHRASE.search(own):
+            if not _leans_on_nothing(word, context, before):
                 continue
             if word != "there" and _LIKING.search(before):
-                return Verdict("dangling", f"'{word}' as the thing liked")
-            return Verdict("dangling", f"object '{word}'")
-    if not context and _ONLY_DEFINITE.match(body):
-        return Verdict("dangling", "the part of a thing not named")
+                return f"'{word}' as the thing liked"
+            return f"object '{word}'"
+    return None
+
+
+def _leans_on_nothing(word: str, context: str, before: str) -> bool:
+    """Whether nothing before a pronoun object can be what it stands for."""
+    # the sentences before the pronoun's own, in a quote of the speaker's words, lean as the
+    # quoted turn does; its own sentence must name the thing outright
+    cut = max(before.rfind(". "), before.rfind("! "), before.rfind("? "))
+    earlier, own = (before[: cut + 1], before[cut + 1 :]) if cut >= 0 else ("", before)
+    if re.search(r"\bof\s*$", own):
+        own = _PART_OF.sub("", own)  # "the challenge of it": the part, not the thing
+    lean = f"{context} {earlier} {own}"
+    if word in ("him", "her"):
+        return not _PERSON.search(lean)
+    if word == "there":
+        return not _PLACE.search(lean)
+    return not (_names_a_thing(f"{context} {earlier}") or _NOUN_PHRASE.search(own))
+
+
+def _pointed_at(body: str) -> str | None:
     for pointed in _DEMONSTRATIVE_PHRASE.finditer(body):
         earlier = body[: pointed.start()]
-        if _names_a_thing(context) or pointed.group("noun")[:5].lower() in earlier.lower():
-            break
+        if pointed.group("noun")[:5].lower() in earlier.lower():
+            return None
         if pointed.group("det") == "that" and not _THAT_POINTS.search(earlier):
             continue  # "books that keep ...": a relative, or a complementiser
-        return Verdict("dangling", "a demonstrative noun phrase")
-    if _ELLIPSIS.search(body) and not _names_a_thing(context):
-        return Verdict("dangling", "an ellipsis")
-    return Verdict("ok")
+        return "a demonstrative noun phrase"
+    return None
 
 
 # ----------------------------------------------------------------------------- the runs' files
