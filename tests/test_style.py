@@ -30,6 +30,15 @@ THIRD_PERSON = [
     tp("I'd love to visit Japan", "Caroline", "Caroline would love to visit Japan."),
     tp("I'll start next week", "Caroline", "Caroline will start next week."),
     tp("I was born in Seoul", "the user", "Was born in Seoul."),
+    # "this" before a thing shown or brought up in the talk: read alone, it is "a" thing (LoCoMo
+    # tune: "Tim took this pic last summer."); not a time, nor where the speaker is now
+    tp("I took this pic last summer.", "Tim", "Tim took a pic last summer."),
+    tp("I read this awesome book about castles.", "Tim", "Tim read an awesome book about castles."),
+    tp("I went to the gym this week.", "Tim", "Tim went to the gym this week."),
+    tp("I've been at this job for years.", "Tim", "Tim has been at this job for years."),
+    tp("I love this one.", "Tim", "Tim loves this one."),
+    tp("I even got this as a treat.", "Tim", "Tim even got this as a treat."),
+    tp("Moments like this remind me why.", "Jon", "Moments like this remind Jon why."),
     # a verb at the end after "and" may be another subject's: "seeing my students learn and grow"
     tp("I love seeing my students learn and grow.", "Alex", "Alex loves seeing their students learn and grow."),
     tp("I am a nurse", "the user", "Is a nurse."),
