@@ -14,6 +14,7 @@ from tota_vault.extract.chatter import (
     conversational,
     is_answer,
     skip_reason,
+    wished_on,
 )
 
 # fmt: off
@@ -175,6 +176,26 @@ REASONS = [
     ("I meant the second option, not the first one.", "about the conversation"),
     ("I'm off to Paris next week for a conference.", None),
     ("I'm back in Lisbon after two years in Berlin.", None),
+    # an offer to the listener, or what the speaker will be to them (SPC development rows)
+    ("You can play with me.", "addressed to the listener"),
+    ("You can always come visit mine!", "addressed to the listener"),
+    ("Come on, I'll teach you.", "addressed to the listener"),
+    ("I won't let you down.", "addressed to the listener"),
+    ("We'd love to have you.", "addressed to the listener"),
+    ("I knew you would come around.", "addressed to the listener"),
+    ("If you ever need any advice on that, I'm happy to help.", "addressed to the listener"),
+    ("Well, if you're ever in my area, you know where to find me.", "addressed to the listener"),
+    ("I'm free this weekend if you want to go together.", "addressed to the listener"),
+    ("I'll teach my son to swim.", None),
+    ("I'm always happy to help.", "addressed to the listener"),  # the answer to thanks
+    ("I'm always happy to help my neighbours.", None),
+    # what is about to be told, the listener's company as luck, cheering them on (LoCoMo tune)
+    ("There's something I want to tell you.", "about the conversation"),
+    ("I have to tell you about this thing with my biz.", "about the conversation"),
+    ("I wanted to tell you about my school event last week.", None),
+    ("I'm lucky to have you in my life.", "a reaction"),
+    ("I'm always here to cheer you on.", "a reaction"),
+    ("I have a pool if you want to come over.", None),
 ]
 # fmt: on
 
@@ -182,6 +203,23 @@ REASONS = [
 @pytest.mark.parametrize(("sentence", "reason"), REASONS, ids=[r[0] for r in REASONS])
 def test_skip_reason(sentence: str, reason: str | None):
     assert skip_reason(sentence) == reason
+
+
+@pytest.mark.parametrize(
+    ("sentence", "wished"),
+    [
+        ("I wish I could do that.", True),
+        ("I wish I could go.", True),
+        ("I wish I could say the same about my job.", True),
+        ("I wish I had a big family like that.", True),
+        ("I'm looking forward to it.", True),
+        ("I wish I could travel more.", False),  # a wish of the speaker's own
+        ("I wish I had more time to read.", False),
+        ("I'm looking forward to my trip to Spain.", False),
+    ],
+)
+def test_a_wish_for_what_the_listener_said_only_reacts_to_it(sentence: str, wished: bool):
+    assert wished_on(sentence) is wished
 
 
 def test_the_listener_as_subject_is_addressed_to_them_but_a_generic_you_is_advice():

@@ -50,6 +50,16 @@ ANTECEDENTS = [
     ("assistant: Where would you like to go?", "Where would you like to go?"),
     ("assistant: What do you think about moving the team to Go?",
      "What do you think about moving the team to Go?"),
+    # a verdict after an exclamation, a pleasantry or a tag question names nothing: a reply
+    # kept with it would not stand alone ('Replying to "Wow, it sounds amazing!", Sam said:
+    # "It's one of my favorite fruits."', SPC development rows)
+    ("Alex: Wow, it sounds amazing! I'll have to try it sometime.", None),
+    ("Sam: Five sons? Wow, that must be a lot of work!", None),
+    ("Sam: Okay. Thanks for talking to me.", None),
+    ("Sam: I know, right? They're responsible for pollinating our crops.", None),
+    ("Sam: Hope for what?", None),
+    ("Sam: Thanks! I got a new puppy.", "I got a new puppy."),
+    ("Sam: Wow, I just got a new puppy!", "Wow, I just got a new puppy!"),
 ]
 # fmt: on
 

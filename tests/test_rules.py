@@ -896,7 +896,26 @@ UNRESOLVED = [
     ("I've been doing it for years.", "I'm really enjoying it so far."),
     ("That one was great.", "I've read it three times."),
     ("You'd like it there.", "I don't know anyone there."),
+    # a verdict, a tag question: what the reply's "it" is was said before them, or not at all
+    ("Wow, it sounds amazing! I'll have to try it sometime.", "It's one of my favorite fruits."),
+    ("I know, right?", "That's why I'm so passionate about it."),
 ]
+
+
+def test_a_wish_for_what_the_last_turn_said_is_not_learned_with_it():
+    # 'Replying to "I like to make time stop.", Alex said: "I wish I could do that."' says
+    # nothing of Alex (SPC development rows); a wish of their own is still a goal
+    for reply in ("I wish I could do that.", "That's cool! I wish I could go."):
+        candidates, skipped = RuleExtractor().extract(
+            chat(("assistant", "I like to make time stop."), ("user", reply)),
+            conversation_id="c",
+        )
+        assert candidates == [] and DANGLING in [s.reason for s in skipped]
+    candidates, _ = RuleExtractor().extract(
+        chat(("assistant", "I like to travel."), ("user", "I wish I could travel more.")),
+        conversation_id="c",
+    )
+    assert [c.text for c in candidates] == ["Wishes they could travel more."]
 
 
 def test_after_a_statement_of_their_own_a_reference_keeps_that_statement():

@@ -96,6 +96,10 @@ STATEMENTS = [
     ("I like tea, and my favorite is green tea.", ["I like tea", "My favorite is green tea."]),
     # an answer's "no" before its statement is residue (only with its comma)
     ("No, I haven't read them yet.", ["I haven't read them yet."]),
+    # news announced before it is told is residue (LoCoMo's tune part)
+    ("Gina, you won't believe it - I got mentored by a business coach.",
+     ["I got mentored by a business coach."]),
+    ("You won't believe it, I won the lottery.", ["I won the lottery."]),
     ("Nope, never been on a sports team.", ["Never been on a sports team."]),
     ("No one knows my name.", ["No one knows my name."]),
     # a "we" or "our" clause of the family or team is a statement of its own, when it stands

@@ -30,6 +30,17 @@ THIRD_PERSON = [
     tp("I'd love to visit Japan", "Caroline", "Caroline would love to visit Japan."),
     tp("I'll start next week", "Caroline", "Caroline will start next week."),
     tp("I was born in Seoul", "the user", "Was born in Seoul."),
+    # "this" before a thing shown or brought up in the talk: read alone, it is "a" thing (LoCoMo
+    # tune: "Tim took this pic last summer."); not a time, nor where the speaker is now
+    tp("I took this pic last summer.", "Tim", "Tim took a pic last summer."),
+    tp("I read this awesome book about castles.", "Tim", "Tim read an awesome book about castles."),
+    tp("I went to the gym this week.", "Tim", "Tim went to the gym this week."),
+    tp("I've been at this job for years.", "Tim", "Tim has been at this job for years."),
+    tp("I love this one.", "Tim", "Tim loves this one."),
+    tp("I even got this as a treat.", "Tim", "Tim even got this as a treat."),
+    tp("Moments like this remind me why.", "Jon", "Moments like this remind Jon why."),
+    # a verb at the end after "and" may be another subject's: "seeing my students learn and grow"
+    tp("I love seeing my students learn and grow.", "Alex", "Alex loves seeing their students learn and grow."),
     tp("I am a nurse", "the user", "Is a nurse."),
     tp("I have two kids", "the user", "Has two kids."),
     tp("I have to work late", "Caroline", "Caroline has to work late."),
@@ -90,6 +101,9 @@ def test_third_person(sentence: str, subject: str, expected: str):
 CONJUGATIONS = [
     # (the verb after "I", habitual sentence?, its third-person form)
     ("need", False, "needs"),      # ends in -ed, and is a present
+    ("learnt", False, "learnt"),   # a -t past ("Jon learnts that ...", LoCoMo's tune part)
+    ("dreamt", False, "dreamt"),
+    ("threw", False, "threw"),     # a strong past
     ("succeed", False, "succeeds"),
     ("moved", False, "moved"),     # a past stays a past
     ("read", False, "read"),       # past unless habitual

@@ -426,7 +426,10 @@ def _unbound(sentence: str) -> bool:
 
 #: Support offered to the listener: "I'm here for you", "I've got your back".
 _HERE_FOR_YOU = re.compile(
-    r"\bI(?:'m| am) (?:always )?here (?:for|to (?:help|support|listen to)) you\b|"
+    r"\bI(?:'m| am) (?:always )?here (?:for|to (?:help|support|listen to|cheer|encourage|"
+    r"root for)) you\b|"
+    # the listener's company as the speaker's luck: "I'm lucky to have you in my life"
+    r"\b(?:lucky|glad|happy|blessed|grateful|great) to have (?:you|ya)\b|"
     r"\bI(?:'ve)? got your back\b|"
     r"\bI(?:'m| am) rooting for you\b",
     re.I,
@@ -447,6 +450,36 @@ _OFFER = re.compile(
 _WITH_THE_LISTENER = re.compile(
     _I_SUBJECT + r".*\b(?:with|for) (?:you|ya)(?: (?:guys|all|two|both))?"
     r"(?=\W*$|\s*[,;]|\s+(?:and|too|soon|sometime|again|one day|someday)\b)",
+    re.I,
+)
+#: A wish to have or do what the listener just said, or the listener's coming turn looked
+#: forward to: "I wish I could do that", "I wish I could say the same about my job", "I wish
+#: I had a big family like that", "I'm looking forward to it". What is wished is in the last
+#: turn: a reaction to it, not a goal of the speaker's (`wished_on`).
+_WISHED_ON = re.compile(
+    _I_SUBJECT + r"(?:wish I (?:could|had|was|were|did|knew|lived)\b(?:\s+[\w']+){0,5}?"
+    r"\s+(?:that|it|this|them|those|too|either|go|come|the same(?: [\w' ]+)?|"
+    r"like (?:that|this|yours|you))|"
+    r"(?:really |so )?looking forward to (?:it|that|this|them))\W*$",
+    re.I,
+)
+#: An offer to the listener, or what the speaker will be to them: "You can play with me",
+#: "You can always come visit mine!", "Come on, I'll teach you", "I won't let you down",
+#: "We'd love to have you", "I knew you would come around", "If you ever need advice, I'm
+#: happy to help", "I'm free this weekend if you want to go together".
+_OFFER_TO_YOU = re.compile(
+    r"^(?:(?:come on|well|oh|hey|sure|so|and|ok|okay),?\s+)*(?:"
+    r"you (?:can|could|may) (?:always |totally |definitely |just |still )?(?:[\w']+ ){0,3}?"
+    r"(?:me|my|mine|us|our)\b|"
+    r"I(?:'ll| will|'d| would|'m going to) (?:be happy to |love to |gladly |definitely )?"
+    r"(?:teach|show|help|take|bring|send|give|call|text|email) you\b|"
+    r"I (?:won't|will not|'ll never|will never) let you down\b|"
+    r"(?:I|we)(?:'d| would) love to have you\b|"
+    r"I knew you\b)|"
+    r"\bif you\b.*\b(?:happy|glad) to help\b|\b(?:happy|glad) to help\b.*\bif you\b|"
+    r"\bknow where to find me\b|^I(?:'m| am) (?:free|available)\b.*\bif you\b|"
+    # the answer to thanks: "No problem! I'm always happy to help."
+    r"^I(?:'m| am) (?:always |more than |just |so )?(?:happy|glad) to help\W*$",
     re.I,
 )
 #: The answer to "How are you?": "I'm doing great, thanks".
@@ -523,6 +556,14 @@ _CAUGHT_UP = re.compile(
 #: The talk with the listener as what the speaker enjoys or learns: "I'm enjoying getting to
 #: know you", "I've learned a lot about you", "I really enjoyed talking to you". Read only
 #: where "you" is.
+#: What the speaker is about to tell, not yet told: "There's something I want to tell you",
+#: "I have to tell you about this thing with my biz". The telling is the next sentence's.
+_TO_TELL_YOU = re.compile(
+    r"\bsomething (?:I|to) (?:\w+ ){0,2}(?:tell|show) you\b|"
+    r"\b(?:have|had|need|got|gotta|wanted|want) to (?:tell|show) you (?:about )?"
+    r"(?:this|something|it|that)\b",
+    re.I,
+)
 _TALK_WITH_YOU = re.compile(
     r"\b(?:talking|chatting|speaking|catching up) (?:to|with) you\b|\bgetting to know you\b|"
     r"\b(?:learn(?:ed|t|ing)?|hear(?:ing)?) (?:all |a lot |more |so much )?about "
@@ -542,6 +583,7 @@ def conversational(sentence: str) -> str | None:
         return "a reaction"
     if _STANCE_CLAUSE.search(sentence) and _YOU.search(sentence):
         return "a reaction"  # "I'm glad I could meet you"
+    lower = sentence.lower()  # the costly patterns are read only where their word is
     if (
         _LISTENER_OBJECT.search(sentence)
         or _PRESENTING.match(sentence)
@@ -551,7 +593,6 @@ def conversational(sentence: str) -> str | None:
         or REQUEST_HEAD.match(sentence)  # "Keep it under 30 minutes per meal, please"
     ):
         return "addressed to the listener"
-    lower = sentence.lower()  # the costly patterns are read only where their word is
     if (
         ("must" in lower and _SPECULATION.match(sentence))
         or ((" you" in lower or " ya" in lower) and _PRAISE.search(sentence))
@@ -562,6 +603,7 @@ def conversational(sentence: str) -> str | None:
         _ABOUT_THE_TALK.search(sentence)
         or _CAUGHT_UP.match(sentence)
         or (" you" in lower and _TALK_WITH_YOU.search(sentence))
+        or (" you" in lower and _TO_TELL_YOU.search(sentence))
     ):
         return "about the conversation"
     if _OFFER.search(sentence):
@@ -570,6 +612,8 @@ def conversational(sentence: str) -> str | None:
         _PROMISE.search(sentence) or _TO_THE_LISTENER.search(sentence)
     ):
         return "a promise about the conversation"
+    if ("you" in lower or "find me" in lower or "help" in lower) and _OFFER_TO_YOU.search(sentence):
+        return "addressed to the listener"
     if _YOU.search(sentence) and _HERE_FOR_YOU.search(sentence):
         return "a reaction"
     if _WITH_THE_LISTENER.search(sentence):
@@ -584,6 +628,15 @@ def conversational(sentence: str) -> str | None:
     if _dangles(sentence) or _unbound(sentence):
         return "a reference to something not said"
     return None
+
+
+def wished_on(sentence: str) -> bool:
+    """A reference to the last turn that only reacts to it: a wish for what the listener has or
+    does ("I wish I could do that") or looking forward to it. Its reason is still a reference
+    (`DANGLING`), but kept with the last turn it would say nothing of the speaker: "Replying to
+    'I like to make time stop.', Alex said: 'I wish I could do that.'"."""
+    lower = sentence.lower()
+    return ("wish" in lower or "forward" in lower) and _WISHED_ON.match(sentence) is not None
 
 
 #: A template's slot left unfilled, "[name]", "[user 1's hometown]", "(your name)", or a stage

@@ -79,9 +79,47 @@ def _body(text: str) -> str:
     return text.split(": ", 1)[-1] if ": " in text[:40] else text
 
 
+#: An exclamation before a reaction: "Wow, it sounds amazing!", "Oh, that's brave!". Read
+#: without it, the sentence is seen for what it is: a verdict that names nothing.
+_INTERJECTION = re.compile(
+    r"^(?:(?:wow|whoa|oh|ooh|aww|omg|yay|haha|lol|hmm|ah|cool|great|awesome|nice|sweet|"
+    r"really|man|gosh)\b[,!.]*\s+)+",
+    re.I,
+)
+#: A question that asks nothing of the speaker: a tag ("I know, right?", "Right?") or an echo
+#: of a word just said ("Hope for what?"). A reply to it leans on the turn's other sentences.
+_EMPTY_QUESTION = re.compile(
+    r"^(?:(?:I know|you know|I mean|see),?\s+)?(?:right|huh|eh|yeah|no)\?$|"
+    r"\b(?:for|about|like|with|of|to) what\?$",
+    re.I,
+)
+
+
+#: A demonstrative before its noun ("That agency looks great!", "This book is great") names
+#: the thing: it is no pronoun subject that dangles.
+_DETERMINER_PHRASE = re.compile(
+    r"(?:that|this|those|these)\s+(?!(?:is|was|are|were|has|had|have|sounds?|looks?|seems?|"
+    r"must|would|will|can|could|really|so|just|totally|too|one|kind|sort)\b)[a-z][\w-]{2,}\s+"
+    r"(?:is|was|are|were|looks?|sounds?|seems?|has|have)\b",
+    re.I,
+)
+#: Thanks and politeness: what follows them is about the talk ("Thanks for talking to me").
+_PLEASANTRY = re.compile(
+    r"^(?:thanks|thank you|thx|no problem|no worries|you're welcome|my pleasure|"
+    r"nice (?:talking|chatting|meeting)|good (?:talking|chatting))\b",
+    re.I,
+)
+#: A clause of the speaker's own inside a pleasantry: "Thanks, I got it at a fair".
+_OWN_CLAUSE = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|we|we're|our)\b", re.I)
+
+
 def antecedent_of(context: str) -> str | None:
     """What a reply refers to: the last sentence of the message before that stands alone (the
-    question it answers, "Do you have any pets?", or the statement it takes up), or None."""
+    question it answers, "Do you have any pets?", or the statement it takes up), or None.
+
+    A verdict or a pleasantry ("Wow, it sounds amazing!", "Thanks for talking to me.") and a
+    tag question ("I know, right?") are no antecedent: a reply kept with one would not stand
+    alone either."""
     if not context:
         return None
     parts = [p.strip() for p in split_sentences(context.split(": ", 1)[-1]) if p.strip()]
@@ -89,10 +127,17 @@ def antecedent_of(context: str) -> str | None:
         return None
     for part in reversed(parts):
         part = _plain(part)
-        if len(re.findall(r"[\w']+", part)) < 3 or len(part) > MAX_QUESTION_CHARS:
+        bare = _INTERJECTION.sub("", part)  # "Wow, nice bookshelf!" is "bookshelf!"
+        if len(re.findall(r"[\w']+", bare)) < 3 or len(part) > MAX_QUESTION_CHARS:
             continue
-        if DEICTIC_SUBJECT.match(part) or DEMONSTRATIVE_END.search(part):
+        if (
+            DEICTIC_SUBJECT.match(bare) and not _DETERMINER_PHRASE.match(bare)
+        ) or DEMONSTRATIVE_END.search(part):
             continue  # "They're always amazing.": it dangles too, so it resolves nothing
+        if _EMPTY_QUESTION.search(part) or (
+            _PLEASANTRY.match(bare) and not _OWN_CLAUSE.search(bare)
+        ):
+            continue  # "I know, right?", "Thanks for talking to me.": nothing to lean on
         verdict = conversational(part)
         if part.endswith("?") and verdict == DANGLING:
             continue  # "How did you like it?": a question that leans on something itself

@@ -37,6 +37,7 @@ from .chatter import (
     is_small_talk,
     short_fact,
     skip_reason,
+    wished_on,
 )
 from .cues import (
     CUES,
@@ -235,6 +236,9 @@ class RuleExtractor:
         if reason == "small talk" and turn.question is not None and _points_back(sentence):
             reason = DANGLING  # "I love it!": short, but it says something of "it"
         own = len(candidates) > turn.first and turn.stated is not None
+        if reason == DANGLING and wished_on(sentence):
+            skipped.append(Skip(turn.message.id, sentence, reason))
+            return  # "I wish I could do that": a reaction, whatever it refers to
         if reason == DANGLING and (
             turn.antecedent is not None or own or resolve_from(turn.said, sentence) is not None
         ):

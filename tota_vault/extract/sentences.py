@@ -72,7 +72,11 @@ FILLER = re.compile(
     r"(?: that)?\s+(?=(?:I|it|this|that|we|they|he|she|the|my|our)\s+\w))|"
     # an answer's "no" before the statement that says it: "No, I haven't read them yet",
     # "Nope, never been on a sports team" (only with its comma: "No one knows" is a subject)
-    r"(?:no|nope|nah),\s+(?=\S))+",
+    r"(?:no|nope|nah),\s+(?=\S)|"
+    # news announced to the listener before it is told: "Gina, you won't believe it - I got
+    # mentored by ...", "Guess what? I got the job"
+    r"(?:[A-Z][\w'-]+,\s+)?(?:you won't believe (?:it|this|what happened)|guess what)"
+    r"\s*[-–—,!:.?]*\s+(?=\S))+",
     re.I,
 )
 #: A greeting before a statement is residue: "Hi, I'm planning a trip" is "I'm planning a trip".

@@ -41,6 +41,12 @@ _PAST_IRREGULAR = {
     "brought", "caught", "fell", "flew", "forgot", "grew", "held", "led", "put", "set", "sat",
     "stood", "understood", "woke", "wore", "ate", "drank", "drove", "rode", "chose",
     "broke", "built", "sent", "paid", "meant", "slept", "quit", "hit", "cut", "let", "hurt",
+    # the -t pasts ("I learnt", British) and other strong pasts, which took an "s" as a present:
+    # "Jon learnts that ..." (LoCoMo's tune part)
+    "learnt", "dreamt", "burnt", "spelt", "spoilt", "smelt", "leapt", "knelt", "dwelt", "lent",
+    "bent", "dealt", "struck", "stuck", "threw", "blew", "hid", "shot", "fought", "sought",
+    "shook", "spoke", "stole", "froze", "sank", "spun", "swung", "hung", "dug", "slid",
+    "forgave", "overcame", "mistook", "withdrew",
 }  # fmt: skip
 
 #: Verbs whose past is their present ("I read", "I put"): a habitual sentence ("every night",
@@ -232,6 +238,7 @@ def third_person(sentence: str, subject: str) -> str:
         text = re.sub(r"^the user's\b", "The user's", text)
         text = re.sub(r"^the user (?!and\b)(\w)", lambda m: m.group(1).upper(), text)
         text = text.replace("the user's", "their")
+    text = _POINTED.sub(_indefinite, text)
     text = text.strip()
     if text and text[0].islower():
         text = text[0].upper() + text[1:]
@@ -243,6 +250,45 @@ def third_person(sentence: str, subject: str) -> str:
     text = re.sub("\ue000(\\d+)\ue001", lambda m: titles[int(m.group(1))], text)
     # A title that ends the sentence with its own "?" or "!" ends it: no period after it.
     return re.sub(r"(?<=[?!][\"”»])\.$", "", text)
+
+
+#: "This" before a thing the speaker shows or brings up for the first time, as the object of
+#: a verb or a preposition: "I took this pic last summer", "I read this awesome book about
+#: castles", "I got mentored by this amazing business dude". The thing was pointed at in the
+#: talk (a shared photo) or is new to it; a statement read alone names it as "a" thing. Times
+#: ("this week") and a thing named again in the sentence ("this one") are not.
+_POINTED = re.compile(
+    r"(?<=[a-z] )this (?!(?:week|weekend|year|month|day|morning|evening|afternoon|night|time|"
+    r"summer|winter|spring|fall|autumn|season|semester|term|point|way|much|one|is|was|has|"
+    r"will|would|can|could|and|or|but|so|too|stuff|kind|sort|type|"
+    # where the speaker is now, and what is theirs there: "at this job", "in this city"
+    r"job|city|town|place|country|area|school|company|team|studio|house|home|neighbou?rhood|"
+    r"community|class|course|project|business|life|world|journey|chapter)\b)"
+    r"(?P<word>[a-z][\w-]+)\b"
+)
+#: The words after which "this" is an object: a verb of making, getting, showing or liking,
+#: or a preposition ("like" is both, and "like this" a pronoun: "a place like this").
+_OBJECT_OF = frozenset(
+    """at in on to from with about into by for through took take made make makes got get gets
+    found painted drew read wrote built baked cooked tried try love loves loved likes liked
+    saw see watched watching seeing reading trying started joined visited bought buy received
+    decorated finished finishing reading using used""".split()
+)
+
+
+#: Words that show a "this" to be a pronoun ("got this as a treat", "like this that").
+_NOT_A_NOUN = frozenset(
+    "as that which who is was are were will would can could to of in on at for with and or but "
+    "so if when because remind reminds made makes means".split()
+)
+
+
+def _indefinite(match: re.Match[str]) -> str:
+    before = match.string[: match.start()].split()
+    word = match.group("word")
+    if not before or before[-1].lower() not in _OBJECT_OF or word.lower() in _NOT_A_NOUN:
+        return match.group(0)
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
 
 
 LEADING_DATE = re.compile(
