@@ -43,6 +43,7 @@ from tota_vault.notes import (
     statement_problem,
 )
 from tota_vault.sanitize import clean_text
+from tota_vault.seal import SealState, render_sealed, seal, seal_state
 from tota_vault.sync import match_moves, plan_reads, plan_scan
 
 #: The same examples on every run (`derandomize`): a property that fails, fails every time, in
@@ -140,6 +141,16 @@ def test_parse_of_render_is_the_memory(memory: Memory) -> None:
     fingerprint = Fingerprint(size=len(text), mtime_ns=1, hash="sha256:x")
     direct = ParsedNote(parsed.path, parsed.title, {}, parsed.body, memory, None, True)
     assert record_from_note(direct, fingerprint) == record_from_note(parsed, fingerprint)
+
+
+@SETTINGS
+@given(memories())
+def test_a_new_note_is_sealed_as_a_patch_would_seal_it(memory: Memory) -> None:
+    # `render_sealed` appends the digest line itself instead of patching the rendered text:
+    # the same bytes, and a note that reads as tota's own write.
+    text = render_sealed(memory)
+    assert text == seal(render_note(memory))
+    assert seal_state(text) is SealState.SEALED
 
 
 # Memories whose rendering loses something: `reads_back` must say so (they are parsed back).

@@ -28,7 +28,7 @@ from enum import StrEnum
 from typing import Any
 
 from .model import MANUAL_CONFIDENCE, Evidence, Memory
-from .notes import locate_frontmatter, patch_frontmatter, render_note
+from .notes import locate_frontmatter, patch_frontmatter, render_fields, render_note
 
 __all__ = [
     "DIGEST_KEY",
@@ -104,8 +104,26 @@ def seal(text: str) -> str:
 
 
 def render_sealed(memory: Memory) -> str:
-    """Render a memory as tota writes it, with its digest as the last property."""
-    return seal(render_note(memory))
+    """Render a memory as tota writes it, with its digest as the last property.
+
+    The same text as `seal(render_note(memory))`, without reading the note back: rendered LF
+    text with no BOM and no `digest` line is already what `content_digest` hashes, so the
+    digest line is appended before the closing fence directly (tests/test_seal.py holds the
+    two equal). Anything else (a `digest` among the memory's unknown keys, a carriage
+    return) takes the general path.
+    """
+    text = render_note(memory)
+    if "\r" in text or text.startswith("\ufeff"):
+        return seal(text)
+    located = locate_frontmatter(text)
+    if located is None:
+        return seal(text)
+    fence = located[1]
+    frontmatter = text[:fence]
+    if frontmatter.startswith(f"{DIGEST_KEY}:") or f"\n{DIGEST_KEY}:" in frontmatter:
+        return seal(text)
+    digest = "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+    return frontmatter + render_fields({DIGEST_KEY: digest}) + text[fence:]
 
 
 def hand_edit_changes(
