@@ -8,13 +8,17 @@ import sqlite3
 from datetime import datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tota_vault import Vault
 from tota_vault.notes import parse_note
 from tota_vault.reflect import (
     Group,
+    cover_probe,
     covered_by,
     covers_of,
+    linked_titles,
     pending_topics,
     plan_reflections,
     ready_topics,
@@ -218,6 +222,25 @@ def test_a_persons_reflection_that_links_half_the_members_covers_the_group():
     assert covered_by(group, covers_of([mine._replace(subject="Ana")])) is None  # someone else
     tota = mine._replace(key="reflection/user/topic-sport")
     assert covered_by(group, covers_of([tota])) is None  # tota's own is updated, not a cover
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    n=st.integers(min_value=1, max_value=12),
+    links=st.lists(st.sets(st.integers(min_value=0, max_value=13)), max_size=5),
+)
+def test_the_cover_probe_finds_every_reflection_that_may_cover_a_group(n, links):
+    """Looking up reflections by half the titles and one (`cover_probe`) decides as all."""
+    group = _group("topic/sport", [f"Does sport number {i}." for i in range(n)])
+    reflections = [
+        MemoryRow(path=f"reflection/Mine {j}.md", subject="user", key=None,
+                  body="".join(f"- [[t{i}]]\n" for i in sorted(linked)))
+        for j, linked in enumerate(links)
+    ]  # fmt: skip
+    probe = {t.casefold() for t in cover_probe(group)}
+    assert len(probe) == n // 2 + 1
+    found = [r for r in reflections if probe & {t.casefold() for t in linked_titles(r.body)}]
+    assert covered_by(group, covers_of(found)) == covered_by(group, covers_of(reflections))
 
 
 # --- reflections that come by themselves -----------------------------------------------------
