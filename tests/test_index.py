@@ -169,3 +169,43 @@ def test_a_row_read_as_a_dict_still_works_and_says_it_is_deprecated(vault):
         assert hit.row["id"] == hit.row.rowid
     with pytest.raises(KeyError):
         hit.row["nonsense"]
+
+
+def _say(text: str, id: str) -> dict[str, str]:
+    return {"role": "user", "content": text, "id": id}
+
+
+def test_the_people_named_before_follow_every_change_of_their_memories(vault: Vault):
+    """`naming` keeps its answers between steps; they follow a new relationship memory, a
+    forgotten one, a hand edit seen by sync and another process's write."""
+    vault.observe([_say("My son Theo is 6.", "1")], conversation_id="c1")
+    index = vault.open_index()
+    assert index.naming(["Theo", "Emma"], subject="user") == ["The user's son Theo is 6."]
+    assert index.naming(["Theo"], subject="Ana") == []
+    vault.observe([_say("My daughter Emma is 5.", "2")], conversation_id="c1")
+    assert index.naming(["Theo", "Emma"], subject="user") == [  # the newest first
+        "The user's daughter Emma is 5.",
+        "The user's son Theo is 6.",
+    ]
+    theo = next(h.path for h in vault.search("Theo"))
+    note = vault.root / theo
+    note.write_text(note.read_text("utf-8").replace("is 6.", "is 7."), "utf-8")
+    vault.sync()
+    assert index.naming(["Theo"], subject="user") == ["The user's son Theo is 7."]
+    vault.forget(theo)
+    assert index.naming(["Theo", "Emma"], subject="user") == ["The user's daughter Emma is 5."]
+    with Vault.open(vault.root) as other:  # another process, its own connection
+        other.observe([_say("My son Theo is 8.", "3")], conversation_id="c2")
+    assert index.naming(["Theo"], subject="user") == ["The user's son Theo is 8."]
+
+
+def test_the_people_named_before_are_forgotten_with_a_rolled_back_write(vault: Vault):
+    vault.observe([_say("My son Theo is 6.", "1")], conversation_id="c1")
+    index = vault.open_index()
+    theo = next(h.path for h in vault.search("Theo"))
+    assert index.naming(["Theo"], subject="user")
+    with pytest.raises(RuntimeError), index.batch():
+        index.apply(deletes=[theo])
+        assert index.naming(["Theo"], subject="user") == []  # inside: the row is gone
+        raise RuntimeError("the batch fails")
+    assert index.naming(["Theo"], subject="user") == ["The user's son Theo is 6."]
