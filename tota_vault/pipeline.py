@@ -40,6 +40,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, Literal
 
 from .config import ExtractSettings
@@ -260,6 +261,22 @@ def _named_before(messages: Sequence[Message], lookups: _Lookups) -> dict[str, d
         if found:
             known[subject] = found
     return known
+
+
+def _takes_known_people(extract: Callable[..., Any]) -> bool:
+    """Whether an extractor's `extract` reads `known_people` (the rules do; one written to
+    the bare protocol need not)."""
+    function = getattr(extract, "__func__", None)  # a method: its function, one per class
+    if function is None:
+        return "known_people" in inspect.signature(extract).parameters
+    return _function_takes_known_people(function)
+
+
+@lru_cache(maxsize=64)
+def _function_takes_known_people(function: Callable[..., Any]) -> bool:
+    # A signature costs a quarter of a short `observe` call's own work (a hook calls it after
+    # every reply with a new Learner): read once a class.
+    return "known_people" in inspect.signature(function).parameters
 
 
 def choose_extractor(settings: ExtractSettings) -> Extractor:
@@ -572,7 +589,7 @@ class Learner:
         self._superseded: set[str] = set()
         #: Whether the extractor reads the people named in earlier turns (the rules do; an
         #: extractor written to the bare protocol need not).
-        self._takes_people = "known_people" in inspect.signature(self.extractor.extract).parameters
+        self._takes_people = _takes_known_people(self.extractor.extract)
 
     def observe(
         self,
