@@ -10,7 +10,6 @@ from conftest import write
 
 from tota_vault import IndexReadOnlyError, QueryError, Vault
 from tota_vault.index import (
-    NAMING_WINDOW,
     NOTE_COLUMNS,
     SCHEMA_VERSION,
     Index,
@@ -224,9 +223,7 @@ def test_the_people_named_before_are_forgotten_with_a_rolled_back_write(vault: V
 def _record(path: str, text: str, *, type: str = "relationship", subject: str = "user",
             status: str = "active") -> NoteRecord:  # fmt: skip
     values = dict.fromkeys(NOTE_COLUMNS)
-    values.update(path=path, text=text, type=type, subject=subject, status=status, size=0,
-                  mtime_ns=0, hash="", title=path, body=text, tags="", aliases="", sources="[]",
-                  observed="[]")  # fmt: skip
+    values.update(path=path, text=text, type=type, subject=subject, status=status)
     return NoteRecord(tuple(values[c] for c in NOTE_COLUMNS))
 
 
@@ -292,17 +289,3 @@ def test_the_kept_names_are_bounded():
 )
 def test_a_statement_holds_a_name_as_a_word_of_its_own(text, name, holds):
     assert holds_name(text, name) is holds
-
-
-def test_an_answer_a_full_window_may_have_cut_is_not_kept(vault: Vault):
-    """Past `NAMING_WINDOW` matches the newest win, as an FTS5 query's window does; an
-    answer read from a full window is used for that step only."""
-    vault.observe([_say("My son Theo is 6.", "1")], conversation_id="c1")
-    index = vault.open_index()
-    index.apply(upserts=[_record(f"goal/G{i}.md", f"Visit Theo {i}.", type="goal")
-                         for i in range(NAMING_WINDOW)])  # fmt: skip
-    assert index.naming(["Theo"], subject="user") == []  # the window holds the goals only
-    assert len(index._named) == 0  # not kept: the next step asks again
-    index.apply(deletes=[f"goal/G{i}.md" for i in range(NAMING_WINDOW)])
-    assert index.naming(["Theo"], subject="user") == ["The user's son Theo is 6."]
-    assert len(index._named) == 1

@@ -1341,30 +1341,25 @@ class Index:
         word (`holds_name`), newest first.
 
         Learning asks this every step in which a capitalised word is said, mostly for the
-        same few names: each name's answer is kept (`NamedAnswers`) until a write here may
-        change it, a status changes, a write rolls back or another connection commits."""
+        same few names: each name's answer is kept (`_named`) until a write here may change
+        it (`stale_names`), a status changes, a write rolls back or another connection
+        commits."""
         version = self._conn.execute("PRAGMA data_version").fetchone()[0]
         if version != self._named_version:
             self._forget_named()
             self._named_version = version
-        asked = sorted({n for n in names if any(c.isalnum() for c in n)})
-        kept = {n: self._named.get(subject, n) for n in asked}
-        missing = [n for n, rows in kept.items() if rows is None]
-        if missing:
-            # One query for every name not kept, as without keeping: the rows are dealt to
-            # the names that they hold. A full window may have cut a name's rows off: then
-            # this step's answer is used and not kept.
-            cursor = self._conn.execute(
-                NAMING, {"query": _any_in("text", missing), "subject": subject}
-            )
-            whole = cursor.fetchone()[1] < NAMING_WINDOW
-            read = [(i, p, t) for _, _, i, p, t in cursor]
-            for name in missing:
-                rows = [(i, p, t) for i, p, t in read if holds_name(t, name)]
-                kept[name] = rows
-                if whole:
-                    self._named.put(subject, name, rows)
-        found = {i: t for rows in kept.values() for i, _, t in rows or ()}
+        found: dict[int, str] = {}
+        for name in sorted({n for n in names if any(c.isalnum() for c in n)}):
+            rows = self._named.get(subject, name)
+            if rows is None:
+                query = _any_in("text", [name])
+                rows = [
+                    (i, p, t)
+                    for i, p, t in self._conn.execute(NAMING, (query, subject))
+                    if holds_name(t, name)
+                ]
+                self._named.put(subject, name, rows)
+            found.update((i, t) for i, _, t in rows)
         return [found[i] for i in sorted(found, reverse=True)]
 
     def _forget_named(self) -> None:
@@ -1565,25 +1560,15 @@ WHERE n.type = 'reflection' AND n.status = 'active' AND n.error IS NULL
 ORDER BY n.path
 """
 
-#: The statements of a subject's relationship memories that hold one of some names (among
-#: the newest `NAMING_WINDOW` matches): the people a person named in an earlier turn ("The
-#: user's son Theo is 6."), for a later "Theo is allergic to peanuts" (`Index.naming`).
-NAMING_WINDOW = 200
-#: The first row says how many FTS5 matches the window held (`matched`; materialized, the
-#: match runs once), so `naming` knows when the window was full and an answer may be cut;
-#: the statements follow.
-NAMING = f"""
-WITH f AS MATERIALIZED (
-    SELECT rowid FROM notes_fts WHERE notes_fts MATCH :query
-    ORDER BY rowid DESC LIMIT {NAMING_WINDOW}
-)
-SELECT 0 AS part, (SELECT count(*) FROM f) AS matched, NULL AS id, NULL AS path, NULL AS text
-UNION ALL
-SELECT 1, NULL, n.id, n.path, n.text
-FROM f CROSS JOIN notes AS n ON n.id = f.rowid
-WHERE n.type = 'relationship' AND n.status = 'active' AND n.error IS NULL
-  AND n.subject = :subject
-ORDER BY part
+#: The statements of a subject's relationship memories that hold a name (the newest 200
+#: matches of it): the people a person named in an earlier turn ("The user's son Theo is
+#: 6."), for a later "Theo is allergic to peanuts" (`Index.naming`).
+NAMING = """
+SELECT n.id, n.path, n.text
+FROM (
+    SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rowid DESC LIMIT 200
+) AS f CROSS JOIN notes AS n ON n.id = f.rowid
+WHERE n.type = 'relationship' AND n.status = 'active' AND n.error IS NULL AND n.subject = ?
 """
 
 
