@@ -13,11 +13,11 @@ from tota_vault.index import (
     NOTE_COLUMNS,
     SCHEMA_VERSION,
     Index,
-    NamedAnswers,
     NoteRecord,
     fault_kind,
     fts_query,
     holds_name,
+    stale_names,
 )
 
 
@@ -227,12 +227,11 @@ def _record(path: str, text: str, *, type: str = "relationship", subject: str = 
     return NoteRecord(tuple(values[c] for c in NOTE_COLUMNS))
 
 
-def _named() -> NamedAnswers:
-    named = NamedAnswers()
-    named.put("user", "Theo", [(1, "relationship/Theo.md", "The user's son Theo is 6.")])
-    named.put("user", "Emma", [])
-    named.put("Ana", "Theo", [])
-    return named
+_NAMED = {
+    ("user", "Theo"): [(1, "relationship/Theo.md", "The user's son Theo is 6.")],
+    ("user", "Emma"): [],
+    ("Ana", "Theo"): [],
+}
 
 
 @pytest.mark.parametrize(
@@ -256,22 +255,7 @@ def _named() -> NamedAnswers:
     ],
 )
 def test_the_names_a_write_may_answer_anew(upserts, gone, stale):
-    named = _named()
-    named.forget_written(upserts, gone)
-    kept = {
-        k
-        for k in [("user", "Theo"), ("user", "Emma"), ("Ana", "Theo")]
-        if named.get(*k) is not None
-    }
-    assert kept == {("user", "Theo"), ("user", "Emma"), ("Ana", "Theo")} - stale
-    assert len(named) == 3 - len(stale)
-
-
-def test_the_kept_names_are_bounded():
-    named = NamedAnswers()
-    for i in range(NamedAnswers.LIMIT + 1):
-        named.put("user", f"Name{i}", [])
-    assert len(named) == 1 and named.get("user", f"Name{NamedAnswers.LIMIT}") == []
+    assert stale_names(_NAMED, upserts, gone) == stale
 
 
 @pytest.mark.parametrize(

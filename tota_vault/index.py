@@ -11,13 +11,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sqlite3
 import stat
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -371,7 +371,6 @@ _TYPE_AT, _TEXT_AT, _STATUS_AT, _SUBJECT_AT = (
 )
 
 
-@lru_cache(maxsize=8192)
 def _folded(text: str) -> str:
     """Lower case without accents, as `remove_diacritics` folds what FTS5 compares."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
@@ -383,93 +382,31 @@ def holds_name(text: str, name: str) -> bool:
     accents ("Theo's", "THEO"; not "Theodore"): what `Index.naming` answers. FTS5 finds a
     superset (its porter stemmer also matches "Theos"), which this narrows to the people
     `references.people_named_in` can read. Pure."""
-    return _holds_folded(_folded(text), _folded(name))
+    pattern = r"(?<!\w)" + re.escape(_folded(name)) + r"(?!\w)"
+    return re.search(pattern, _folded(text)) is not None
 
 
-def _holds_folded(text: str, name: str) -> bool:
-    start = text.find(name)
-    while start >= 0 and name:
-        end = start + len(name)
-        before = text[start - 1] if start else " "
-        after = text[end] if end < len(text) else " "
-        if not (before.isalnum() or before == "_" or after.isalnum() or after == "_"):
-            return True
-        start = text.find(name, start + 1)
-    return False
-
-
-#: A kept answer of `Index.naming`: (row id, path, statement) of each relationship memory.
-NamedRows = list[tuple[int, str, str]]
-
-
-class NamedAnswers:
-    """`Index.naming`'s answers by (subject, name), and which of them a write makes stale.
-
-    Learning asks for the same few names every step, and writes between the asks: an answer
-    is dropped only when a write may change it (`forget_written`), found through the notes
-    it came from and the names asked of each subject, never by reading every answer. At most
-    `LIMIT` answers are kept; past that they are all dropped and asked again."""
-
-    LIMIT = 4096
-
-    def __init__(self) -> None:
-        self._answers: dict[tuple[str, str], NamedRows] = {}
-        self._by_path: dict[str, set[tuple[str, str]]] = {}
-        self._by_subject: dict[str, set[str]] = {}
-
-    def __len__(self) -> int:
-        return len(self._answers)
-
-    def get(self, subject: str, name: str) -> NamedRows | None:
-        """The kept answer, or None when it must be asked again."""
-        return self._answers.get((subject, name))
-
-    def put(self, subject: str, name: str, rows: NamedRows) -> None:
-        """Keep an answer just read from the index."""
-        if len(self._answers) >= self.LIMIT:
-            self.clear()
-        self._answers[subject, name] = rows
-        self._by_subject.setdefault(subject, set()).add(name)
-        for _, path, _ in rows:
-            self._by_path.setdefault(path, set()).add((subject, name))
-
-    def clear(self) -> None:
-        """Drop every answer (a rollback, another connection's commit, a status changed)."""
-        self._answers.clear()
-        self._by_path.clear()
-        self._by_subject.clear()
-
-    def forget_written(self, upserts: Sequence[NoteRecord], gone: Iterable[str] = ()) -> None:
-        """Drop the answers that writing `upserts` and deleting or moving the notes at `gone`
-        may change: those that came from one of these notes, and those a new active
-        relationship memory of their subject may now answer (it holds the name)."""
-        stale: set[tuple[str, str]] = set()
-        for path in [*(r.path for r in upserts), *gone]:
-            stale.update(self._by_path.get(path, ()))
-        for record in upserts:
-            values = record.values
-            asked = self._by_subject.get(values[_SUBJECT_AT])
-            if not asked or values[_TYPE_AT] != "relationship":
-                continue
-            if values[_STATUS_AT] not in (None, "active"):
-                continue
-            text = _folded(str(values[_TEXT_AT] or ""))
-            subject = values[_SUBJECT_AT]
-            stale.update((subject, n) for n in asked if _holds_folded(text, _folded(n)))
-        for key in stale:
-            self._drop(key)
-
-    def _drop(self, key: tuple[str, str]) -> None:
-        rows = self._answers.pop(key, None)
-        if rows is None:
-            return
-        self._by_subject[key[0]].discard(key[1])
-        for _, path, _ in rows:
-            keys = self._by_path.get(path)
-            if keys is not None:
-                keys.discard(key)
-                if not keys:
-                    del self._by_path[path]
+def stale_names(
+    named: Mapping[tuple[str, str], Sequence[tuple[int, str, str]]],
+    upserts: Sequence[NoteRecord],
+    gone: Iterable[str] = (),
+) -> set[tuple[str, str]]:
+    """The answers of `Index.naming` (by subject and name) that writing `upserts` and
+    deleting or moving the notes at `gone` may change: those that came from one of these
+    notes, and those a new active relationship memory of their subject may now answer. Pure."""
+    paths = {r.path for r in upserts} | set(gone)
+    stale = {key for key, rows in named.items() if any(p in paths for _, p, _ in rows)}
+    for record in upserts:
+        values = record.values
+        if values[_TYPE_AT] != "relationship" or values[_STATUS_AT] not in (None, "active"):
+            continue
+        text = str(values[_TEXT_AT] or "")
+        stale.update(
+            (subject, name)
+            for subject, name in named
+            if subject == values[_SUBJECT_AT] and holds_name(text, name)
+        )
+    return stale
 
 
 def mentioning_match(words: Sequence[str]) -> str | None:
@@ -747,7 +684,7 @@ class Index:
         #: `naming`'s answers by (subject, name): the newest statements of the subject's
         #: relationship memories holding the name, as (row id, path, text). Kept until a row
         #: they could change is written here, or another connection commits (`data_version`).
-        self._named = NamedAnswers()
+        self._named: dict[tuple[str, str], list[tuple[int, str, str]]] = {}
         self._named_version: int | None = None
 
     @classmethod
@@ -933,8 +870,10 @@ class Index:
         `moves` are (old path, new path, new title); `touches` (path, size, mtime_ns).
         """
         deletes = list(deletes)
-        if len(self._named):
-            self._named.forget_written(upserts, [*deletes, *(old for old, _, _ in moves)])
+        if self._named:
+            gone = [*deletes, *(old for old, _new, _title in moves)]
+            for key in stale_names(self._named, upserts, gone):
+                del self._named[key]
         with self.write() as conn:
             if moves:
                 # Two phases, so a rename chain (a -> b while b -> c) never collides on path.
@@ -1350,7 +1289,7 @@ class Index:
             self._named_version = version
         found: dict[int, str] = {}
         for name in sorted({n for n in names if any(c.isalnum() for c in n)}):
-            rows = self._named.get(subject, name)
+            rows = self._named.get((subject, name))
             if rows is None:
                 query = _any_in("text", [name])
                 rows = [
@@ -1358,7 +1297,7 @@ class Index:
                     for i, p, t in self._conn.execute(NAMING, (query, subject))
                     if holds_name(t, name)
                 ]
-                self._named.put(subject, name, rows)
+                self._named[subject, name] = rows
             found.update((i, t) for i, _, t in rows)
         return [found[i] for i in sorted(found, reverse=True)]
 
