@@ -9,16 +9,7 @@ import pytest
 from conftest import write
 
 from tota_vault import IndexReadOnlyError, QueryError, Vault
-from tota_vault.index import (
-    NOTE_COLUMNS,
-    SCHEMA_VERSION,
-    Index,
-    NoteRecord,
-    fault_kind,
-    fts_query,
-    holds_name,
-    stale_names,
-)
+from tota_vault.index import SCHEMA_VERSION, Index, fault_kind, fts_query
 
 
 @pytest.mark.parametrize(
@@ -218,58 +209,3 @@ def test_the_people_named_before_are_forgotten_with_a_rolled_back_write(vault: V
         assert index.naming(["Theo"], subject="user") == []  # inside: the row is gone
         raise RuntimeError("the batch fails")
     assert index.naming(["Theo"], subject="user") == ["The user's son Theo is 6."]
-
-
-def _record(path: str, text: str, *, type: str = "relationship", subject: str = "user",
-            status: str = "active") -> NoteRecord:  # fmt: skip
-    values = dict.fromkeys(NOTE_COLUMNS)
-    values.update(path=path, text=text, type=type, subject=subject, status=status)
-    return NoteRecord(tuple(values[c] for c in NOTE_COLUMNS))
-
-
-_NAMED = {
-    ("user", "Theo"): [(1, "relationship/Theo.md", "The user's son Theo is 6.")],
-    ("user", "Emma"): [],
-    ("Ana", "Theo"): [],
-}
-
-
-@pytest.mark.parametrize(
-    ("upserts", "gone", "stale"),
-    [
-        ([], [], set()),
-        ([], ["relationship/Theo.md"], {("user", "Theo")}),  # deleted or moved
-        ([_record("relationship/Theo.md", "x", type="goal")], [], {("user", "Theo")}),
-        (
-            [_record("relationship/Emma.md", "The user's daughter Emma is 5.")],
-            [],
-            {("user", "Emma")},
-        ),  # fmt: skip
-        ([_record("r/E.md", "The user's daughter Émma is 5.")], [], {("user", "Emma")}),
-        ([_record("r/T.md", "The user's nephews, the Theos.")], [], set()),  # another word
-        ([_record("r/T.md", "THEO's teacher is the user's aunt.")], [], {("user", "Theo")}),
-        ([_record("r/T.md", "Ana's son Theo is 3.", subject="Ana")], [], {("Ana", "Theo")}),
-        ([_record("r/E.md", "Emma is 5.", status="superseded")], [], set()),
-        ([_record("goal/E.md", "Visit Emma.", type="goal")], [], set()),
-        ([_record("r/M.md", "The user's friend Mia is 30.")], [], set()),
-    ],
-)
-def test_the_names_a_write_may_answer_anew(upserts, gone, stale):
-    assert stale_names(_NAMED, upserts, gone) == stale
-
-
-@pytest.mark.parametrize(
-    ("text", "name", "holds"),
-    [
-        ("The user's son Theo is 6.", "Theo", True),
-        ("The user's son Theo's school.", "Theo", True),
-        ("The user's son THEO.", "Theo", True),
-        ("The user's daughter Émma.", "Emma", True),
-        ("The user's friend O'Brien.", "O'Brien", True),
-        ("The user's son Theodore.", "Theo", False),
-        ("The user likes the theater.", "The", True),
-        ("The user's nephews, the Theos.", "Theo", False),
-    ],
-)
-def test_a_statement_holds_a_name_as_a_word_of_its_own(text, name, holds):
-    assert holds_name(text, name) is holds

@@ -11,11 +11,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import sqlite3
 import stat
-import unicodedata
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import combinations
@@ -366,47 +364,13 @@ def _any_in(column: str, phrases: Iterable[str]) -> str | None:
     return f"{column} : ({fts_any(kept)})" if kept else None
 
 
-_TYPE_AT, _TEXT_AT, _STATUS_AT, _SUBJECT_AT = (
-    NOTE_COLUMNS.index(c) for c in ("type", "text", "status", "subject")
-)
+_TYPE_AT = NOTE_COLUMNS.index("type")
 
 
-def _folded(text: str) -> str:
-    """Lower case without accents, as `remove_diacritics` folds what FTS5 compares."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def holds_name(text: str, name: str) -> bool:
-    """Whether `text` holds `name` as a word of its own, in any case and with or without
-    accents ("Theo's", "THEO"; not "Theodore"): what `Index.naming` answers. FTS5 finds a
-    superset (its porter stemmer also matches "Theos"), which this narrows to the people
-    `references.people_named_in` can read. Pure."""
-    pattern = r"(?<!\w)" + re.escape(_folded(name)) + r"(?!\w)"
-    return re.search(pattern, _folded(text)) is not None
-
-
-def stale_names(
-    named: Mapping[tuple[str, str], Sequence[tuple[int, str, str]]],
-    upserts: Sequence[NoteRecord],
-    gone: Iterable[str] = (),
-) -> set[tuple[str, str]]:
-    """The answers of `Index.naming` (by subject and name) that writing `upserts` and
-    deleting or moving the notes at `gone` may change: those that came from one of these
-    notes, and those a new active relationship memory of their subject may now answer. Pure."""
-    paths = {r.path for r in upserts} | set(gone)
-    stale = {key for key, rows in named.items() if any(p in paths for _, p, _ in rows)}
-    for record in upserts:
-        values = record.values
-        if values[_TYPE_AT] != "relationship" or values[_STATUS_AT] not in (None, "active"):
-            continue
-        text = str(values[_TEXT_AT] or "")
-        stale.update(
-            (subject, name)
-            for subject, name in named
-            if subject == values[_SUBJECT_AT] and holds_name(text, name)
-        )
-    return stale
+def _may_name(record: NoteRecord, named: set[str]) -> bool:
+    """Whether writing `record` may change an answer `Index.naming` keeps: a relationship
+    memory, or a note one of its answers came from (its type or text may have changed)."""
+    return record.values[_TYPE_AT] == "relationship" or record.path in named
 
 
 def mentioning_match(words: Sequence[str]) -> str | None:
@@ -685,6 +649,7 @@ class Index:
         #: relationship memories holding the name, as (row id, path, text). Kept until a row
         #: they could change is written here, or another connection commits (`data_version`).
         self._named: dict[tuple[str, str], list[tuple[int, str, str]]] = {}
+        self._named_paths: set[str] = set()
         self._named_version: int | None = None
 
     @classmethod
@@ -870,10 +835,10 @@ class Index:
         `moves` are (old path, new path, new title); `touches` (path, size, mtime_ns).
         """
         deletes = list(deletes)
-        if self._named:
-            gone = [*deletes, *(old for old, _new, _title in moves)]
-            for key in stale_names(self._named, upserts, gone):
-                del self._named[key]
+        if self._named and (
+            moves or deletes or any(_may_name(r, self._named_paths) for r in upserts)
+        ):
+            self._forget_named()
         with self.write() as conn:
             if moves:
                 # Two phases, so a rename chain (a -> b while b -> c) never collides on path.
@@ -1276,13 +1241,12 @@ class Index:
         return memory_rows(self._conn.execute(PERSON_REFLECTIONS, (subject,)))
 
     def naming(self, names: Iterable[str], *, subject: str) -> list[str]:
-        """The statements of `subject`'s relationship memories that hold one of `names` as a
-        word (`holds_name`), newest first.
+        """The statements of `subject`'s relationship memories that hold one of `names`,
+        newest first.
 
         Learning asks this every step in which a capitalised word is said, mostly for the
-        same few names: each name's answer is kept (`_named`) until a write here may change
-        it (`stale_names`), a status changes, a write rolls back or another connection
-        commits."""
+        same few names: each name's answer is kept (`_named`) until a relationship memory is
+        written or deleted here, a status changes, or another connection commits."""
         version = self._conn.execute("PRAGMA data_version").fetchone()[0]
         if version != self._named_version:
             self._forget_named()
@@ -1292,17 +1256,15 @@ class Index:
             rows = self._named.get((subject, name))
             if rows is None:
                 query = _any_in("text", [name])
-                rows = [
-                    (i, p, t)
-                    for i, p, t in self._conn.execute(NAMING, (query, subject))
-                    if holds_name(t, name)
-                ]
+                rows = [(i, p, t) for i, p, t in self._conn.execute(NAMING, (query, subject))]
                 self._named[subject, name] = rows
+                self._named_paths.update(p for _, p, _ in rows)
             found.update((i, t) for i, _, t in rows)
         return [found[i] for i in sorted(found, reverse=True)]
 
     def _forget_named(self) -> None:
         self._named.clear()
+        self._named_paths.clear()
 
     def reflections_linking(self, titles: Iterable[str]) -> list[MemoryRow]:
         """The active reflections whose body holds the words of one of `titles` (a superset of
