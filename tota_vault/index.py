@@ -364,15 +364,6 @@ def _any_in(column: str, phrases: Iterable[str]) -> str | None:
     return f"{column} : ({fts_any(kept)})" if kept else None
 
 
-_TYPE_AT = NOTE_COLUMNS.index("type")
-
-
-def _may_name(record: NoteRecord, named: set[str]) -> bool:
-    """Whether writing `record` may change an answer `Index.naming` keeps: a relationship
-    memory, or a note one of its answers came from (its type or text may have changed)."""
-    return record.values[_TYPE_AT] == "relationship" or record.path in named
-
-
 def mentioning_match(words: Sequence[str]) -> str | None:
     """The FTS5 query of a change of mind's look-up (`Index.mentioning`): any of `words`, in
     statements only; None without words."""
@@ -645,12 +636,6 @@ class Index:
         self._batch_depth = 0
         #: True when opened by `open_read_only`: any write fails (SQLite says "readonly").
         self.read_only = False
-        #: `naming`'s answers by (subject, name): the newest statements of the subject's
-        #: relationship memories holding the name, as (row id, path, text). Kept until a row
-        #: they could change is written here, or another connection commits (`data_version`).
-        self._named: dict[tuple[str, str], list[tuple[int, str, str]]] = {}
-        self._named_paths: set[str] = set()
-        self._named_version: int | None = None
 
     @classmethod
     def open(cls, path: Path) -> Index:
@@ -763,7 +748,6 @@ class Index:
         try:
             yield self._conn
         except BaseException:
-            self._forget_named()  # it may hold rows this transaction wrote
             self._conn.execute("ROLLBACK")
             raise
         self._conn.execute("COMMIT")
@@ -786,7 +770,6 @@ class Index:
             yield
         except BaseException:
             self._batch_depth = 0
-            self._forget_named()  # it may hold rows this transaction wrote
             self._conn.execute("ROLLBACK")
             raise
         self._batch_depth = 0
@@ -834,11 +817,6 @@ class Index:
 
         `moves` are (old path, new path, new title); `touches` (path, size, mtime_ns).
         """
-        deletes = list(deletes)
-        if self._named and (
-            moves or deletes or any(_may_name(r, self._named_paths) for r in upserts)
-        ):
-            self._forget_named()
         with self.write() as conn:
             if moves:
                 # Two phases, so a rename chain (a -> b while b -> c) never collides on path.
@@ -894,8 +872,6 @@ class Index:
                 if SOURCES_COUNT_KEY not in changes:
                     # The list alone changed: its count, unless the note's own was larger.
                     values[SOURCES_COUNT_KEY] = max(len(new), int((row[2] if row else 0) or 0))
-            if "status" in changes:
-                self._forget_named()  # a relationship memory superseded or made active again
             sets = ", ".join(f"{name} = :{name}" for name in values)
             conn.execute(f"UPDATE notes SET {sets} WHERE path = :path", {**values, "path": path})
 
@@ -1241,30 +1217,11 @@ class Index:
         return memory_rows(self._conn.execute(PERSON_REFLECTIONS, (subject,)))
 
     def naming(self, names: Iterable[str], *, subject: str) -> list[str]:
-        """The statements of `subject`'s relationship memories that hold one of `names`,
-        newest first.
-
-        Learning asks this every step in which a capitalised word is said, mostly for the
-        same few names: each name's answer is kept (`_named`) until a relationship memory is
-        written or deleted here, a status changes, or another connection commits."""
-        version = self._conn.execute("PRAGMA data_version").fetchone()[0]
-        if version != self._named_version:
-            self._forget_named()
-            self._named_version = version
-        found: dict[int, str] = {}
-        for name in sorted({n for n in names if any(c.isalnum() for c in n)}):
-            rows = self._named.get((subject, name))
-            if rows is None:
-                query = _any_in("text", [name])
-                rows = [(i, p, t) for i, p, t in self._conn.execute(NAMING, (query, subject))]
-                self._named[subject, name] = rows
-                self._named_paths.update(p for _, p, _ in rows)
-            found.update((i, t) for i, _, t in rows)
-        return [found[i] for i in sorted(found, reverse=True)]
-
-    def _forget_named(self) -> None:
-        self._named.clear()
-        self._named_paths.clear()
+        """The statements of `subject`'s relationship memories that hold one of `names`."""
+        query = _any_in("text", names)
+        if query is None:
+            return []
+        return [text for (text,) in self._conn.execute(NAMING, (query, subject))]
 
     def reflections_linking(self, titles: Iterable[str]) -> list[MemoryRow]:
         """The active reflections whose body holds the words of one of `titles` (a superset of
@@ -1461,11 +1418,11 @@ WHERE n.type = 'reflection' AND n.status = 'active' AND n.error IS NULL
 ORDER BY n.path
 """
 
-#: The statements of a subject's relationship memories that hold a name (the newest 200
-#: matches of it): the people a person named in an earlier turn ("The user's son Theo is
-#: 6."), for a later "Theo is allergic to peanuts" (`Index.naming`).
+#: The statements of a subject's relationship memories that hold one of some names (newest
+#: 200 matches): the people a person named in an earlier turn ("The user's son Theo is 6."),
+#: for a later "Theo is allergic to peanuts" (`Index.naming`).
 NAMING = """
-SELECT n.id, n.path, n.text
+SELECT n.text
 FROM (
     SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rowid DESC LIMIT 200
 ) AS f CROSS JOIN notes AS n ON n.id = f.rowid
