@@ -13,6 +13,7 @@ from tota_vault import Vault
 from tota_vault.errors import ValidationError
 from tota_vault.extract.base import Candidate
 from tota_vault.extract.messages import Message
+from tota_vault.extract.rules import RuleExtractor
 from tota_vault.model import MemoryType
 from tota_vault.notes import parse_note
 from tota_vault.pipeline import Learner, ObserveReport, decide
@@ -1061,3 +1062,30 @@ def test_a_fact_a_person_wrote_with_notes_below_is_confirmed_not_duplicated(vaul
     text = path.read_bytes().decode()
     assert "Likes green tea in the afternoon.\r\n\r\n- note one\r\n" in text
     assert "# my guess" in text
+
+
+class _Bare:
+    def extract(self, messages, *, conversation_id):  # type: ignore[no-untyped-def]
+        return [], []
+
+
+class _Reads:
+    def extract(self, messages, *, conversation_id, known_people=None):  # type: ignore[no-untyped-def]
+        return [], []
+
+
+@pytest.mark.parametrize(
+    ("extract", "takes"),
+    [
+        (_Bare().extract, False),
+        (_Reads().extract, True),
+        (RuleExtractor().extract, True),
+        (lambda messages, *, conversation_id: ([], []), False),
+        (lambda messages, *, conversation_id, known_people=None: ([], []), True),
+    ],
+)
+def test_whether_an_extractor_reads_the_people_named_before(extract, takes):
+    from tota_vault.pipeline import _takes_known_people
+
+    assert _takes_known_people(extract) is takes
+    assert _takes_known_people(extract) is takes  # read once a class, the same answer

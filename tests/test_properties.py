@@ -43,6 +43,7 @@ from tota_vault.notes import (
     statement_problem,
 )
 from tota_vault.sanitize import clean_text
+from tota_vault.seal import SealState, _seal_by_patch, render_sealed, seal, seal_state
 from tota_vault.sync import match_moves, plan_reads, plan_scan
 
 #: The same examples on every run (`derandomize`): a property that fails, fails every time, in
@@ -606,3 +607,41 @@ def test_sync_converges_on_a_real_vault(
             assert rows[rel] == (read_file(path)[1].hash, ids[rel])
         again = vault.sync()
         assert not again.changed and again.invalid == []
+
+
+# --- sealing in place --------------------------------------------------------------------------
+
+#: Lines around a digest a sealed note may hold: tota's own keys, a person's, comments, blank
+#: lines, a list, and the lines that make the in-place seal hand over to the patch (a second
+#: or quoted `digest`, an indented continuation, a value that mentions the word).
+DIGEST_LINES = st.lists(
+    st.sampled_from(
+        ["digest: \"sha256:000000000000000000000000\"", "digest: stale", "digest:",
+         "digest:x", '"digest": quoted', "digest :spaced", "  - item", "  indented",
+         "sources:\n  - chat#1", "p_key: digest of the week", "# a comment", "",
+         "confidence: 0.5", "tags: [digest]"]
+    ),
+    max_size=6,
+)  # fmt: skip
+
+
+@SETTINGS
+@given(memories(), PATCHES)
+def test_sealing_in_place_is_the_patch_for_what_tota_writes(memory: Memory, changes) -> None:
+    text = render_note(memory)
+    sealed = render_sealed(memory)
+    assert sealed == _seal_by_patch(text) and seal_state(sealed) is SealState.SEALED
+    patched = patch_frontmatter(sealed, changes, verify=False)  # a merge's patch, resealed
+    assert seal(patched) == _seal_by_patch(patched)
+    assert seal_state(seal(patched)) is SealState.SEALED
+
+
+@SETTINGS
+@given(PERSON_LINES, DIGEST_LINES, st.sampled_from(["\n", "\r\n"]), st.text(ANY_CHAR, max_size=60))
+def test_sealing_in_place_is_the_patch_for_any_frontmatter(
+    person: list[str], around: list[str], newline: str, body: str
+) -> None:
+    text = ("---\n" + "\n".join(["type: goal", *person, *around]) + "\n---\n" + body).replace(
+        "\n", newline
+    )
+    assert seal(text) == _seal_by_patch(text)

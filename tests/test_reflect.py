@@ -8,13 +8,17 @@ import sqlite3
 from datetime import datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tota_vault import Vault
 from tota_vault.notes import parse_note
 from tota_vault.reflect import (
     Group,
+    cover_probe,
     covered_by,
     covers_of,
+    linked_titles,
     pending_topics,
     plan_reflections,
     ready_topics,
@@ -220,6 +224,25 @@ def test_a_persons_reflection_that_links_half_the_members_covers_the_group():
     assert covered_by(group, covers_of([tota])) is None  # tota's own is updated, not a cover
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    n=st.integers(min_value=1, max_value=12),
+    links=st.lists(st.sets(st.integers(min_value=0, max_value=13)), max_size=5),
+)
+def test_the_cover_probe_finds_every_reflection_that_may_cover_a_group(n, links):
+    """Looking up reflections by half the titles and one (`cover_probe`) decides as all."""
+    group = _group("topic/sport", [f"Does sport number {i}." for i in range(n)])
+    reflections = [
+        MemoryRow(path=f"reflection/Mine {j}.md", subject="user", key=None,
+                  body="".join(f"- [[t{i}]]\n" for i in sorted(linked)))
+        for j, linked in enumerate(links)
+    ]  # fmt: skip
+    probe = {t.casefold() for t in cover_probe(group)}
+    assert len(probe) == n // 2 + 1
+    found = [r for r in reflections if probe & {t.casefold() for t in linked_titles(r.body)}]
+    assert covered_by(group, covers_of(found)) == covered_by(group, covers_of(reflections))
+
+
 # --- reflections that come by themselves -----------------------------------------------------
 
 
@@ -392,6 +415,48 @@ def test_an_index_fault_while_reflecting_after_observe_is_repaired(vault: Vault,
     assert any("was damaged" in n for n in notices), notices
     assert len(list((vault.root / "reflection").glob("*.md"))) == 1
     assert vault.search("memories", type="reflection")
+
+
+def test_an_observe_and_the_reflection_it_makes_due_commit_as_one(vault: Vault, monkeypatch):
+    """A hook's observe is one transaction, its reflections in it: one commit, not two."""
+    from contextlib import contextmanager
+
+    from tota_vault.index import Index
+
+    real = Index.batch
+    transactions: list[int] = []
+
+    @contextmanager
+    def batch(self):  # type: ignore[no-untyped-def]
+        if not self._batch_depth:
+            transactions.append(1)
+        with real(self):
+            yield
+
+    _observe(vault, FOOD[:2])
+    monkeypatch.setattr(Index, "batch", batch)
+    report = vault.observe([{"role": "user", "content": FOOD[2], "id": "2"}], conversation_id="c1")
+    assert report.reflections == ["reflection/Food.md"] and len(transactions) == 1
+
+
+def test_a_reflection_that_cannot_be_written_leaves_what_was_learned(vault: Vault, monkeypatch):
+    """A reflection's own failure (here a write refused) is said in the report; the memory
+    learned in the same transaction is kept, indexed, and its turn too."""
+    from tota_vault import reflect
+    from tota_vault.errors import WriteError
+
+    def refused(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise WriteError("reflection/Food.md: cannot write (No space left on device)")
+
+    _observe(vault, FOOD[:2])
+    monkeypatch.setattr(reflect, "note_new_members", refused)
+    report = vault.observe([{"role": "user", "content": FOOD[2], "id": "2"}], conversation_id="c1")
+    assert [o.action for o in report.outcomes] == ["create"]
+    assert report.notes == [
+        "reflections not updated: reflection/Food.md: cannot write (No space left on device)"
+    ]
+    assert [h.path for h in vault.search("pizza")] == [report.outcomes[0].path]
+    assert vault.open_index().turns().counts()["turns"] == 3
 
 
 @pytest.mark.parametrize(

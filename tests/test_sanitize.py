@@ -264,3 +264,16 @@ def test_remember_checks_the_text_as_the_note_will_hold_it(vault: Vault) -> None
     with pytest.raises(ValidationError, match="conflict marker"):
         vault.remember("preference", "<<<<<<<\t0")
     assert notes(vault.root) == {}
+
+
+def test_clean_title_of_ascii_text_is_the_character_filter():
+    # ASCII text skips the per-character category look-up: none of it is a format character.
+    import unicodedata
+
+    every = "".join(map(chr, range(128)))
+    filtered = "".join(
+        " " if unicodedata.category(c) == "Cc" and c not in "\t\n" else c
+        for c in every
+        if unicodedata.category(c) != "Cf"
+    )
+    assert clean_title(every) == clean_title(every + "\u00e9")[:-1] == filtered

@@ -11,11 +11,14 @@ from conftest import write
 
 from tota_vault import Vault
 from tota_vault.model import Memory, MemoryType
+from tota_vault.notes import render_note
 from tota_vault.seal import (
     MANUAL_CONFIDENCE,
     SealState,
+    _seal_by_patch,
     content_digest,
     hand_edit_changes,
+    render_sealed,
     seal,
     seal_state,
 )
@@ -151,3 +154,15 @@ def test_a_broken_seal_is_a_hand_edit_even_on_first_sight(vault_dir):
     with Vault.open(vault_dir) as vault:
         vault.sync()
         assert vault.index.get(path="goal/Marathon.md")[0].evidence == "manual"
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [{"digest": "sha256:000000000000000000000000"}, {"x_note": "digest: not a key"}, {}],
+)
+def test_render_sealed_is_the_patch_even_with_a_digest_among_unknown_keys(extra):
+    memory = _memory(0.7).with_changes(extra=extra)
+    text = render_sealed(memory)
+    assert text == _seal_by_patch(render_note(memory))  # in place or by patch: the same bytes
+    assert seal_state(text) is SealState.SEALED
+    assert text.count("\ndigest:") == 1

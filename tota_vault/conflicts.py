@@ -171,6 +171,15 @@ def _sequence(
     subject's own name (every statement about Jon names Jon). With `join_names`, a run of
     names is one unit ("Uses VS Code for editing" -> use, "vs code", for, edit): a value
     said in two capitalised words is still one value."""
+    return list(_sequence_of(text, keep_prepositions, subject, join_names))
+
+
+# A candidate is compared with each of up to a dozen earlier memories, and an earlier memory
+# with every candidate of its subject: each statement is read once, not once a pair.
+@lru_cache(maxsize=4096)
+def _sequence_of(
+    text: str, keep_prepositions: bool, subject: str, join_names: bool
+) -> tuple[str, ...]:
     text = _FILLER_PHRASES.sub(" ", _COMMENT.sub(" ", text))
     out: list[str] = []
     own = subject.lower()
@@ -202,7 +211,7 @@ def _sequence(
             continue
         out.append(_normal(word))
         in_name = is_name
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
@@ -304,6 +313,7 @@ def adds(new: str, old: str) -> str | None:
     return ", ".join(sorted(said or more))
 
 
+@lru_cache(maxsize=4096)
 def change_kind(text: str) -> ChangeKind | None:
     """How a statement says that something changed, or None when it does not. Pure.
 

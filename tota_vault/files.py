@@ -556,51 +556,73 @@ def atomic_write(
     file must still have the content `expected` describes, or `NoteChangedError` is raised and
     nothing changes. New notes are 0600; a replaced note keeps its mode.
     """
-    if path.is_symlink():
+    name = os.fspath(path)
+    if os.path.islink(name):
         raise NoteChangedError(f"{path}: a symlink; tota does not write through links", path=path)
     make_dirs(path.parent)
+    fd, tmp = _open_temp(path)
     try:
-        import tempfile  # with random and shutil behind it: only to write
-
-        fd, tmp_name = tempfile.mkstemp(
-            prefix=f".{path.name}.", suffix=".tota.tmp", dir=path.parent
-        )
-    except OSError as exc:
-        raise WriteError(
-            f"{path}: cannot write here ({exc.strerror or exc}); "
-            f"check that {path.parent} is writable",
-            path=path,
-        ) from None
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+            # The temp file's inode becomes the note (link or rename keep its size and mtime):
+            # its fingerprint is read here, with no second stat of the path.
+            st = os.fstat(fd)
+        finally:
+            os.close(fd)
         if expected is None:
             try:
-                os.link(tmp, path)  # fails if a file appeared there: never overwrite
+                os.link(tmp, name)  # fails if a file appeared there: never overwrite
             except FileExistsError:
                 raise NoteChangedError(
                     f"{path}: a file with this name appeared; not overwritten", path=path
                 ) from None
-            tmp.unlink()
+            os.unlink(tmp)
         else:
             if not unchanged(path, expected):
                 raise NoteChangedError(
                     f"{path}: changed on disk since tota read it; not overwritten", path=path
                 )
-            os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
-            os.replace(tmp, path)
+            os.chmod(tmp, stat.S_IMODE(os.stat(name).st_mode))
+            os.replace(tmp, name)
         if sync_folder:  # a caller writing many notes fsyncs each folder once, after them
             _fsync_dir(path.parent)
     except OSError as exc:
         raise WriteError(f"{path}: cannot write ({exc.strerror or exc})", path=path) from None
     finally:
         with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-    st = os.stat(path)
+            os.unlink(tmp)
     return Fingerprint(st.st_size, st.st_mtime_ns, content_hash(data))
+
+
+#: Open flags of a temp file: created here and now (never an existing file or a link).
+_TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+_TEMP_FLAGS |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
+def _open_temp(path: Path) -> tuple[int, str]:
+    """A new private (0600) temp file beside `path`, `.<name>.<random>.tota.tmp`, open for
+    writing: what `tempfile.mkstemp` makes, without its name machinery on every note."""
+    folder = os.fspath(path.parent)
+    for _ in range(100):
+        tmp = os.path.join(folder, f".{path.name}.{os.urandom(6).hex()}.tota.tmp")
+        try:
+            return os.open(tmp, _TEMP_FLAGS, 0o600), tmp
+        except FileExistsError:
+            continue  # 48 random bits taken: draw again
+        except OSError as exc:
+            raise WriteError(
+                f"{path}: cannot write here ({exc.strerror or exc}); "
+                f"check that {path.parent} is writable",
+                path=path,
+            ) from None
+    raise WriteError(f"{path}: cannot write here (no free temp file name)", path=path)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def unchanged(path: Path, expected: Fingerprint) -> bool:

@@ -457,6 +457,8 @@ def _plain_ok(value: str) -> bool:
 
 
 def _scalar(value: Any) -> str:
+    if type(value) is str:  # the common case first: a note is mostly strings
+        return value if _plain_ok(value) else _quoted(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -496,12 +498,12 @@ def _key(name: str) -> str:
 
 
 def _render_key(name: str, value: Any) -> list[str]:
-    if isinstance(value, list | tuple):
+    if isinstance(value, (list, tuple)):
         if not value:
             return [f"{_key(name)}: []"]
-        if all(not isinstance(v, dict | list | tuple) for v in value):
+        if all(not isinstance(v, (dict, list, tuple)) for v in value):
             return [f"{_key(name)}:"] + [f"  - {_scalar(v)}" for v in value]
-    if isinstance(value, dict | list | tuple):
+    if isinstance(value, (dict, list, tuple)):
         dumped = yaml.safe_dump(
             {name: value}, sort_keys=False, default_flow_style=False, allow_unicode=True
         )
@@ -515,8 +517,11 @@ def render_fields(fields: Mapping[str, Any]) -> str:
     """Render frontmatter properties as YAML lines, in the mapping's order, each line ending LF."""
     lines: list[str] = []
     for name, value in fields.items():
-        lines.extend(_render_key(name, value))
-    return "".join(line + "\n" for line in lines)
+        if type(value) in (str, int, float):  # one line; not a bool, whose type is its own
+            lines.append(f"{_key(name)}: {_scalar(value)}\n")
+        else:
+            lines.extend(line + "\n" for line in _render_key(name, value))
+    return "".join(lines)
 
 
 def render_body(text: str, history: Iterable[str] = (), quote: str = "") -> str:

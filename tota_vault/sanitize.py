@@ -81,6 +81,8 @@ def clean_title(text: str) -> str:
     if _SURROGATE.search(text):
         text = _join_surrogates(text)
     text = _CONTROL.sub(" ", text)
+    if text.isascii():
+        return text  # no format character or blank letter is ASCII: nothing to look up
     return "".join(
         char for char in text if unicodedata.category(char) != "Cf" and char not in _BLANK_LETTERS
     )

@@ -10,6 +10,7 @@ says so in one line and never leaves the note unindexed without a word.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -17,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import InvalidNoteError, NoteChangedError, TotaError, WriteError
-from .files import make_dirs
 from .index import Index, index_error
 from .keeper import RECOVERABLE, IndexKeeper
 
@@ -62,11 +62,12 @@ class NoteWriter:
         from .notes import title_from_text, unique_title
         from .store import StoredMemory
 
-        folder = self.root / memory.type.value
-        make_dirs(folder)
+        folder = os.path.join(self.root, memory.type.value)  # made by the write if missing
 
         def taken(title: str) -> bool:
-            return (folder / f"{title}.md").exists() or self.index.title_taken(title)
+            return os.path.exists(os.path.join(folder, f"{title}.md")) or self.index.title_taken(
+                title
+            )
 
         title = unique_title(title_from_text(title or memory.text), taken)
         rel = f"{memory.type.value}/{title}.md"
