@@ -31,11 +31,16 @@ Reported, in one run:
   latency p50/p95 (target p95 < 5 ms);
 * what the stream did: created, merged, superseded, kept, skipped.
 
+`--against CHECKOUT` measures two codes side by side instead: this one and another checkout's
+`tota_vault`, in one process, observing the same calls in turn into their own copies of the
+vault, each's CPU summed (`_against`): the figure to compare two codes by on a loaded machine.
+
 Results go to bench/out/observe-<stream>.json.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import statistics
@@ -198,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phases", action="store_true", help="time the pipeline's phases")
     parser.add_argument("--outcomes", type=Path,
                         help="write each candidate's outcome here (JSON lines)")  # fmt: skip
+    parser.add_argument("--against", type=Path, metavar="CHECKOUT",
+                        help="observe with another checkout's tota_vault too, call by call "
+                             "in turn with this one, each into its own copy")  # fmt: skip
     args = parser.parse_args(argv)
 
     source = args.vault or _kit.generated_vault(args.size, work=args.work)
@@ -214,6 +222,8 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(0, len(session), args.turn)
     ]
     messages = [m for _cid, turn in turns for m in turn]
+    if args.against is not None:
+        return _against(args.against, source, args.work, turns, args.stream)
 
     started = time.perf_counter()
     extractor = RuleExtractor()
@@ -302,6 +312,63 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _against(
+    checkout: Path, source: Path, work: Path, turns: list[tuple[str, list[Message]]], stream: str
+) -> int:
+    """This code and another checkout's, in one process, observing the same calls in turn
+    (which goes first alternates), each into its own synced copy of the vault: a loaded
+    machine's noise falls on both alike, which separate runs cannot promise (the same code's
+    runs differ by a third here). The other code is imported as a package of another name,
+    `tota_against` (tota_vault imports itself by relative imports only)."""
+    import importlib
+    import shutil
+    import tempfile
+
+    where = Path(tempfile.mkdtemp(prefix="tota-against-"))
+    shutil.copytree(checkout / "tota_vault", where / "tota_against",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    sys.path.insert(0, str(where))
+    other = importlib.import_module("tota_against")
+    other_message = importlib.import_module("tota_against.extract.messages").Message
+    codes = {
+        "this": (Vault, _kit.copy_vault(source, work / "observe"), lambda m: m),
+        "against": (other.Vault, _kit.copy_vault(source, work / "observe-against"),
+                    lambda m: other_message(**vars(m))),
+    }  # fmt: skip
+    cpu = dict.fromkeys(codes, 0.0)
+    counts: dict[str, dict[str, int]] = {name: {} for name in codes}
+    vaults = {name: vault_class.open(path) for name, (vault_class, path, _) in codes.items()}
+    try:
+        for vault in vaults.values():
+            vault.sync()  # cold, untimed
+        own = {name: [[convert(m) for m in t] for _, t in turns]
+               for name, (_, _, convert) in codes.items()}  # fmt: skip
+        order = list(codes)
+        for k, (cid, _turn) in enumerate(turns):
+            for name in order if k % 2 == 0 else order[::-1]:
+                t0 = time.process_time()
+                report = vaults[name].observe(own[name][k], conversation_id=cid)
+                cpu[name] += time.process_time() - t0
+                for action, n in report.to_dict()["counts"].items():
+                    counts[name][action] = counts[name].get(action, 0) + n
+    finally:
+        for vault in vaults.values():
+            vault.close()
+        shutil.rmtree(where, ignore_errors=True)
+    total = sum(len(t) for _, t in turns)
+    print(_kit.table(
+        ("code", "messages/CPU s", "CPU s", "outcomes"),
+        [(name if name == "this" else f"against {checkout}", f"{total / cpu[name]:.0f}",
+          f"{cpu[name]:.2f}", ", ".join(f"{n:,} {a}" for a, n in sorted(counts[name].items())))
+         for name in codes],
+    ))  # fmt: skip
+    print(
+        f"\n{stream}, {total:,} messages: this code's CPU / the other's = "
+        f"{cpu['this'] / cpu['against']:.3f}"
+    )
+    return 0
+
+
 def _outcome_line(outcome: Outcome) -> str:
     """One candidate's outcome as one JSON line (source, action, statement, note), so two runs
     of the same stream can be compared message for message."""
@@ -321,6 +388,9 @@ class _PhaseTimers:
         original = getattr(owner, name)
         spent = self.spent
 
+        # `wraps`: the pipeline reads the extractor's signature (`known_people`), which a bare
+        # wrapper would hide, and the run would skip the look-up of people named before.
+        @functools.wraps(original)  # type: ignore[arg-type]
         def timed(*a, **k):  # type: ignore[no-untyped-def]
             t0 = time.process_time()
             try:

@@ -245,6 +245,32 @@ def test_observe_writes_each_outcome_the_same_on_a_second_run(work, tmp_path):
     assert lines[0] == lines[1]  # a fresh copy each run: the same decisions, note for note
 
 
+def test_observe_against_another_checkout_runs_both_in_turn(work, tmp_path, capsys):
+    """Against this very checkout: two codes alike decide alike, call for call."""
+    checkout = Path(__file__).resolve().parents[1]
+    _run("observe", work, tmp_path, "--size", str(SMALL), "--messages", "24",
+         "--stream", "synthetic", "--against", str(checkout))  # fmt: skip
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith(("| this", "| against"))]
+    assert len(rows) == 2 and rows[0].rsplit("|", 2)[1] == rows[1].rsplit("|", 2)[1]
+    assert re.search(r"this code's CPU / the other's = \d+\.\d{3}", out)
+
+
+def test_the_phase_timers_keep_the_extractors_signature():
+    """Wrapped, the extractor still says it reads `known_people`: without it the pipeline
+    would skip the look-up of the people named before, and the run measure less work."""
+    import inspect
+
+    from bench.observe import _phase_timers
+    from tota_vault.extract.rules import RuleExtractor
+
+    timers = _phase_timers()
+    try:
+        assert "known_people" in inspect.signature(RuleExtractor().extract).parameters
+    finally:
+        timers.undo()
+
+
 def test_observe_runs_real_dialog(work, tmp_path):
     if not (_kit.eval_dir() / "locomo-dev.json").exists():
         pytest.skip("the shared evaluation folder is not beside this checkout")
