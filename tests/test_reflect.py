@@ -417,48 +417,6 @@ def test_an_index_fault_while_reflecting_after_observe_is_repaired(vault: Vault,
     assert vault.search("memories", type="reflection")
 
 
-def test_an_observe_and_the_reflection_it_makes_due_commit_as_one(vault: Vault, monkeypatch):
-    """A hook's observe is one transaction, its reflections in it: one commit, not two."""
-    from contextlib import contextmanager
-
-    from tota_vault.index import Index
-
-    real = Index.batch
-    transactions: list[int] = []
-
-    @contextmanager
-    def batch(self):  # type: ignore[no-untyped-def]
-        if not self._batch_depth:
-            transactions.append(1)
-        with real(self):
-            yield
-
-    _observe(vault, FOOD[:2])
-    monkeypatch.setattr(Index, "batch", batch)
-    report = vault.observe([{"role": "user", "content": FOOD[2], "id": "2"}], conversation_id="c1")
-    assert report.reflections == ["reflection/Food.md"] and len(transactions) == 1
-
-
-def test_a_reflection_that_cannot_be_written_leaves_what_was_learned(vault: Vault, monkeypatch):
-    """A reflection's own failure (here a write refused) is said in the report; the memory
-    learned in the same transaction is kept, indexed, and its turn too."""
-    from tota_vault import reflect
-    from tota_vault.errors import WriteError
-
-    def refused(*args, **kwargs):  # type: ignore[no-untyped-def]
-        raise WriteError("reflection/Food.md: cannot write (No space left on device)")
-
-    _observe(vault, FOOD[:2])
-    monkeypatch.setattr(reflect, "note_new_members", refused)
-    report = vault.observe([{"role": "user", "content": FOOD[2], "id": "2"}], conversation_id="c1")
-    assert [o.action for o in report.outcomes] == ["create"]
-    assert report.notes == [
-        "reflections not updated: reflection/Food.md: cannot write (No space left on device)"
-    ]
-    assert [h.path for h in vault.search("pizza")] == [report.outcomes[0].path]
-    assert vault.open_index().turns().counts()["turns"] == 3
-
-
 @pytest.mark.parametrize(
     ("theme", "key"),
     [

@@ -45,14 +45,7 @@ from typing import Any, Literal
 
 from .config import ExtractSettings
 from .conflicts import adds, change_kind, differ, replaces, search_words
-from .errors import (
-    IndexError_,
-    InvalidNoteError,
-    NoteChangedError,
-    SecretError,
-    TotaError,
-    first_line,
-)
+from .errors import InvalidNoteError, NoteChangedError, SecretError, TotaError, first_line
 from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
 from .extract.secrets import describe, find_secrets, is_only_secret, redact
@@ -624,61 +617,16 @@ class Learner:
         context: Message | None = None
         done = 0
         batch: list[Message] = []
-        reflected = False
 
-        def reflect_new() -> None:
-            # Reflections come by themselves: a topic that gained enough new memories is
-            # reflected on again (reflect.note_new_members; cheap when none did).
-            from .reflect import drop_members, note_new_members
-
-            nonlocal reflected
-            new = [o.path for o in report.outcomes if o.action in ("create", "supersede")]
-            # A superseded value leaves the reflections that link it at once: a reflection
-            # saying "Is vegetarian." beside "Is no longer vegetarian." misleads.
-            old = [title_of(p) for p in sorted(self._superseded)]
-            try:
-                dropped = drop_members(self.vault, old, now=at)
-                done = note_new_members(self.vault, [p for p in new if p], now=at)
-            except IndexError_:
-                raise  # the index itself failed: the guard repairs it and runs the step again
-            except TotaError as exc:  # what was learned stays learned; `tota reflect` retries
-                report.notes.append(f"reflections not updated: {exc}")
-            else:
-                report.reflections = list(
-                    dict.fromkeys([*dropped.updated, *done.created, *done.updated])
-                )
-            reflected = True
-
-        def step(
-            batch: list[Message], context: Message | None, done: int, *, last: bool = False
-        ) -> Message | None:
+        def step(batch: list[Message], context: Message | None, done: int) -> Message | None:
             marks = (len(report.outcomes), len(report.skipped), len(report.notes))
             secrets = Counter(report.secrets)
-            learned: list[Message] = []  # the step's messages, once its memories are written
-
-            def reflect_after(cleaned: list[Message]) -> None:
-                learned[:] = cleaned  # a fault from here on is the reflections' own
-                reflect_new()
-
-            # The last step's transaction also holds the reflections it makes due: one commit
-            # for a hook's whole `observe`, not two (each is a new FTS5 segment to merge).
-            then = reflect_after if last and not dry_run else None
 
             def attempt() -> Message | None:
-                nonlocal reflected
-                report.reflections, reflected = [], False
-                if learned:
-                    # The index failed while reflecting and was rebuilt from the notes, the
-                    # step's among them: its outcomes stand, its turns are kept again and only
-                    # the reflections are made again.
-                    with self.vault.batch():
-                        self.vault.keep_turns(conversation_id, learned)
-                        reflect_new()
-                    return learned[-1]
                 del report.outcomes[marks[0] :], report.skipped[marks[1] :]
                 del report.notes[marks[2] :]
                 report.secrets = Counter(secrets)
-                return self._step(batch, context, done, conversation_id, at, report, dry, then)
+                return self._step(batch, context, done, conversation_id, at, report, dry)
 
             return guard(attempt) if guard is not None else attempt()
 
@@ -691,21 +639,36 @@ class Learner:
                 if progress is not None:
                     progress(done)
         if batch or not done:
-            step(batch, context, done, last=True)
+            step(batch, context, done)
             done += len(batch)
             if progress is not None:
                 progress(done)
         report.messages = done
-        if not dry_run and not reflected:
-            # A stream whose last step was a whole chunk (or with nothing to learn): the
-            # reflections in a transaction of their own, through the guard as each step, so an
-            # index fault is repaired (and they are tried again) or said in one line.
+        if not dry_run:
+            # Reflections come by themselves: a topic that gained enough new memories is
+            # reflected on again (reflect.note_new_members; cheap when none did).
+            from .reflect import drop_members, note_new_members
+
+            new = [o.path for o in report.outcomes if o.action in ("create", "supersede")]
+            # A superseded value leaves the reflections that link it at once: a reflection
+            # saying "Is vegetarian." beside "Is no longer vegetarian." misleads.
+            old = [title_of(p) for p in sorted(self._superseded)]
+
+            def reflect_new() -> None:
+                dropped = drop_members(self.vault, old, now=at)
+                done = note_new_members(self.vault, [p for p in new if p], now=at)
+                report.reflections = list(
+                    dict.fromkeys([*dropped.updated, *done.created, *done.updated])
+                )
+
             try:
+                # Through the guard, as each step: an index fault is repaired (and the
+                # reflection tried again) or said in one line, never a traceback.
                 if guard is not None:
                     guard(reflect_new)
                 else:
                     reflect_new()
-            except TotaError as exc:  # an index that could not be repaired: learning stays
+            except TotaError as exc:  # what was learned stays learned; `tota reflect` retries
                 report.notes.append(f"reflections not updated: {exc}")
         return report
 
@@ -718,11 +681,8 @@ class Learner:
         at: datetime | None,
         report: ObserveReport,
         dry: _DryRun | None,
-        then: Callable[[list[Message]], None] | None = None,
     ) -> Message | None:
-        """Learn one step of messages; return its last message (the next step's context).
-        `then` is given the step's messages as read (cleaned) once they are learned, inside
-        the step's transaction."""
+        """Learn one step of messages; return its last message (the next step's context)."""
         refuse_secret_ids(None, messages, first_position=done + 1)
         cleaned = []
         for message in messages:
@@ -762,8 +722,6 @@ class Learner:
                 # The conversation itself, as read (redacted), beside what is learned from it.
                 self.vault.keep_turns(conversation_id, cleaned)
             self._observe(candidates, report, conversation_id, at, dry)
-            if then is not None:
-                then(cleaned)
         return cleaned[-1]
 
     def _observe(
