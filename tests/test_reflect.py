@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tota_vault import Vault
+from tota_vault.errors import WriteError
 from tota_vault.notes import parse_note
 from tota_vault.reflect import (
     Group,
@@ -415,6 +416,32 @@ def test_an_index_fault_while_reflecting_after_observe_is_repaired(vault: Vault,
     assert any("was damaged" in n for n in notices), notices
     assert len(list((vault.root / "reflection").glob("*.md"))) == 1
     assert vault.search("memories", type="reflection")
+
+
+@pytest.mark.parametrize(
+    ("fault", "says"),
+    [
+        (WriteError("reflection/Food.md: cannot write (No space left on device)"),
+         "reflections not updated: reflection/Food.md: cannot write (No space left on device)"),
+        (sqlite3.OperationalError("database or disk is full"), "reflections not updated: "),
+    ],
+)  # fmt: skip
+def test_reflections_that_fail_leave_what_was_learned(vault: Vault, monkeypatch, fault, says):
+    """A reflection's own failure, or the index's that no repair mends (a full disk), is said
+    in the report; the memory learned before it is kept, indexed, and its turn too."""
+    from tota_vault import reflect
+
+    def failing(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise fault
+
+    _observe(vault, FOOD[:2])
+    monkeypatch.setattr(reflect, "note_new_members", failing)
+    report = vault.observe([{"role": "user", "content": FOOD[2], "id": "2"}], conversation_id="c1")
+    assert [o.action for o in report.outcomes] == ["create"]
+    assert len(report.notes) == 1 and report.notes[0].startswith(says)
+    monkeypatch.undo()
+    assert [h.path for h in vault.search("pizza")] == [report.outcomes[0].path]
+    assert vault.open_index().turns().counts()["turns"] == 3
 
 
 @pytest.mark.parametrize(
