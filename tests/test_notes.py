@@ -12,6 +12,7 @@ import yaml
 from tota_vault.errors import InvalidNoteError
 from tota_vault.model import FIELD_ORDER, Evidence, Memory, MemoryType, Status
 from tota_vault.notes import (
+    MAX_TITLE_BYTES,
     REMOVE,
     parse_note,
     patch_frontmatter,
@@ -718,3 +719,22 @@ def test_simple_fields_read_every_sample_note_like_yaml():
             fast_count += 1
             assert fast == yaml.load(fm, Loader=_StringLoader), path
     assert fast_count >= len(notes) - 2  # only the hand-written flow-list note falls back
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我" * 77 + "。",  # no space: cut by bytes
+        "我喜欢 " * 30,  # cut at a word
+        "😀" * 70,
+        "é" * 90,
+    ],
+)
+def test_a_title_fits_a_file_name_in_bytes(text: str, tmp_path: Path):
+    """A title of wide characters stays within a file name's bytes, with room for tota's
+    temp file beside it: the note can be written (255 bytes a name)."""
+    title = title_from_text(text)
+    assert 0 < len(title.encode("utf-8")) <= MAX_TITLE_BYTES
+    from tota_vault.files import atomic_write
+
+    atomic_write(tmp_path / f"{title} 99.md", b"x", expected=None)

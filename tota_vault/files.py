@@ -605,11 +605,11 @@ def _open_temp(path: Path) -> tuple[int, str]:
     writing: what `tempfile.mkstemp` makes, without its name machinery on every note."""
     folder = os.fspath(path.parent)
     for _ in range(100):
-        tmp = os.path.join(folder, f".{path.name}.{os.urandom(6).hex()}.tota.tmp")
+        tmp = os.path.join(folder, f".{path.name}.{os.urandom(4).hex()}.tota.tmp")
         try:
             return os.open(tmp, _TEMP_FLAGS, 0o600), tmp
         except FileExistsError:
-            continue  # 48 random bits taken: draw again
+            continue  # 32 random bits taken: draw again
         except OSError as exc:
             raise WriteError(
                 f"{path}: cannot write here ({exc.strerror or exc}); "

@@ -79,6 +79,9 @@ _WINDOWS_RESERVED = {"CON", "PRN", "AUX", "NUL"} | {
 }
 _PLAIN_SAFE_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9 _./@+()'#-]*")
 MAX_TITLE_CHARS = 80
+#: A file name holds 255 bytes on most file systems, and a note's temp file adds 19 to its
+#: name (`.<name>.<8 hex>.tota.tmp`), a repeat " 2"..., `.md` 3: 80 CJK characters are 240.
+MAX_TITLE_BYTES = 200
 
 
 class _StringLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
@@ -759,8 +762,8 @@ def title_from_text(text: str, *, limit: int = MAX_TITLE_CHARS) -> str:
 
     Safe for Obsidian links and every OS: none of `\\ / : * ? " < > | # ^ [ ]`, no control or
     invisible format characters (bidi controls, zero-width spaces), no leading dot,
-    no trailing dot or space, not a reserved Windows name, at most `limit` characters, cut at
-    a word boundary.
+    no trailing dot or space, not a reserved Windows name, at most `limit` characters and
+    `MAX_TITLE_BYTES` bytes, cut at a word boundary.
     """
     # Invisible format characters go first: U+202E would show the name reversed, a zero-width
     # space would make two titles that look the same differ.
@@ -780,6 +783,11 @@ def title_from_text(text: str, *, limit: int = MAX_TITLE_CHARS) -> str:
             before = cut.rsplit(", ", 1)[0]
             cut = before if len(before) >= limit // 2 else cut
         cleaned = cut if len(cut) >= limit // 2 else cleaned[:limit]
+    if len(cleaned.encode("utf-8")) > MAX_TITLE_BYTES:
+        # Within the file name's bytes too, cut at a word where one is near the end.
+        cut = cleaned.encode("utf-8")[:MAX_TITLE_BYTES].decode("utf-8", "ignore")
+        head = cut.rsplit(" ", 1)[0] if " " in cut else cut
+        cleaned = head if len(head) >= len(cut) // 2 else cut
     cleaned = cleaned.lstrip(". ").rstrip(". ")
     if not cleaned:
         cleaned = "Untitled"
