@@ -479,15 +479,18 @@ def covered_by(group: Group, covers: Covers) -> str | None:
 
 
 def cover_probe(group: Group) -> list[str]:
-    """Titles of the group enough to find every reflection that may cover it: any
-    `floor(n/2) + 1` of its `n` titles. A cover links at least half of them, so it misses at
-    most `floor(n/2)` and links one of these (pigeonhole); `covered_by` then counts each
-    found reflection's own links, so the answer is the one all `n` would give. Each title is
-    an FTS5 phrase over every note's body, about a millisecond at 100k notes: the fewest
-    words first, the cheapest phrases. Pure."""
-    titles = sorted({m.title.casefold(): m.title for m in group.members}.values())
-    titles.sort(key=lambda t: len(t.split()))
-    return titles[: len(titles) // 2 + 1]
+    """Titles of the group enough to find every reflection that may cover it: those of any
+    `floor(n/2) + 1` of its `n` titles as `covered_by` counts them (folded). A cover links
+    at least half of those, so it misses at most `floor(n/2)` and links one of these
+    (pigeonhole); `covered_by` then counts each found reflection's own links, so the answer
+    is the one all `n` would give. Every spelling of a chosen title is asked for (FTS5 does
+    not fold "ß" as `casefold` does). Each title is an FTS5 phrase over every note's body,
+    about a millisecond at 100k notes: the fewest words first, the cheapest phrases. Pure."""
+    spellings: dict[str, set[str]] = {}
+    for member in group.members:
+        spellings.setdefault(member.title.casefold(), set()).add(member.title)
+    chosen = sorted(spellings, key=lambda t: (len(t.split()), t))[: len(spellings) // 2 + 1]
+    return sorted(title for folded in chosen for title in spellings[folded])
 
 
 # --- writing ---------------------------------------------------------------------------------
