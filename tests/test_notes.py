@@ -738,3 +738,19 @@ def test_a_title_fits_a_file_name_in_bytes(text: str, tmp_path: Path):
     from tota_vault.files import atomic_write
 
     atomic_write(tmp_path / f"{title} 99.md", b"x", expected=None)
+
+
+@pytest.mark.parametrize("brk", ["\u2028", "\u2029", "\x85"])
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_patch_keeps_a_value_that_holds_another_line_break(brk: str, newline: str):
+    """str.splitlines also breaks at U+2028, U+2029 and NEL: a patch counted by LF lines
+    must not land inside a quoted value that holds one (the note stays valid YAML)."""
+    import yaml
+
+    fm = f'where: "Main St{brk}Apt 4"{newline}confidence: 0.7{newline}'
+    text = f"---{newline}{fm}---{newline}Lives on Main St.{newline}"
+    patched = patch_frontmatter(text, {"confidence": 0.9, "digest": "sha256:abc"})
+    before = yaml.safe_load(text.split("---")[1])  # YAML folds a NEL or U+2028 as it likes
+    assert yaml.safe_load(patched.split("---")[1]) == {**before, "confidence": 0.9,
+                                                        "digest": "sha256:abc"}  # fmt: skip
+    assert patched.endswith(f"---{newline}Lives on Main St.{newline}")

@@ -595,6 +595,17 @@ def reads_back(memory: Memory) -> bool:
 # --- surgical patch --------------------------------------------------------------------------
 
 
+def _lf_lines(text: str) -> list[str]:
+    """`text` cut after each LF, each piece keeping its line end (CRLF whole). Not
+    `str.splitlines`, which also cuts at U+2028, U+0085 and form feeds: a value holding one
+    would then be split in two and a patch land inside it (the note no longer YAML)."""
+    pieces = text.split("\n")
+    lines = [piece + "\n" for piece in pieces[:-1]]
+    if pieces[-1]:
+        lines.append(pieces[-1])
+    return lines
+
+
 def _key_spans(lines: list[str]) -> dict[str, tuple[int, int]]:
     """Map each top-level key of frontmatter lines to its [start, end) line range.
 
@@ -673,7 +684,7 @@ def patch_frontmatter(text: str, changes: Mapping[str, Any], *, verify: bool = T
     yaml_start, yaml_end, _ = located
     head_lines = lf[:yaml_start].count("\n")
     fm_line_count = lf[yaml_start:yaml_end].count("\n")
-    all_lines = text.splitlines(keepends=True)
+    all_lines = _lf_lines(text)
     before = all_lines[:head_lines]
     fm_lines = all_lines[head_lines : head_lines + fm_line_count]
     after = all_lines[head_lines + fm_line_count :]
