@@ -31,6 +31,8 @@ SPAN_CASES = [
     ("Text.\n## History\n- a\n#\nmore\n", (6, 21)),  # an empty heading ends it
     ("- a\n   ## History\n", None),  # indented under a list item: the item's text
     ("Text.\n## History\n- a\n\nNext\n===\n", (6, 22)),  # a setext heading ends it
+    # U+2028 and a form feed end no line for a Markdown reader: the offsets after them hold.
+    ("Line\u2028more\x0c.\n```\nx\n```\n## History\n- a\n", (22, 37)),
 ]
 
 #: tota's own History lines: a "<" inside a line ("0.60 < 0.82") hides nothing.

@@ -50,6 +50,9 @@ _NEXT_HEADING = re.compile(r"^#{1,2}(?:[ \t]|$)", re.MULTILINE)
 #: Two other kinds of line make the regexes unsure, so they also send the body to the parser:
 #: an indented `#` (a heading, or a list item's text, depending on what is above it) and a
 #: line of `=` or `-` alone (it can turn the paragraph above it into a heading).
+#: A line as markdown-it counts them (CRLF, CR or LF ends one; `str.splitlines` would also
+#: end one at U+2028 or a form feed, and the offsets of the lines after it would be off).
+_MARKDOWN_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _HIDING_LINE = re.compile(
     r"^(?:[ \t>*+\-\d.)]*(?:```|~~~|<)|[ \t]+#|[ \t]*(?:=+|-+)[ \t]*$)", re.MULTILINE
 )
@@ -82,8 +85,8 @@ def history_span(text: str) -> tuple[int, int] | None:
 
 def _parsed_span(text: str) -> tuple[int, int] | None:
     tokens = _markdown().parse(text)
-    starts = [0]  # the offset of each line's first character
-    for piece in text.splitlines(keepends=True):
+    starts = [0]  # the offset of each line's first character, as markdown-it counts lines
+    for piece in _MARKDOWN_LINE.findall(text):
         starts.append(starts[-1] + len(piece))
     start: int | None = None
     for i, token in enumerate(tokens):
