@@ -322,6 +322,7 @@ def _against(
     `tota_against` (tota_vault imports itself by relative imports only)."""
     import compileall
     import importlib
+    import importlib.util
     import shutil
     import tempfile
 
@@ -331,8 +332,14 @@ def _against(
     # Compiled before any timing, as this checkout's own modules are: the lazy imports of the
     # first `observe` would otherwise compile the other code's from source on its clock.
     compileall.compile_dir(where, quiet=1)
-    sys.path.insert(0, str(where))
-    other = importlib.import_module("tota_against")
+    init = where / "tota_against" / "__init__.py"
+    spec = importlib.util.spec_from_file_location(
+        "tota_against", init, submodule_search_locations=[str(init.parent)]
+    )
+    assert spec is not None and spec.loader is not None
+    other = importlib.util.module_from_spec(spec)
+    sys.modules["tota_against"] = other  # its relative imports find it by this name
+    spec.loader.exec_module(other)
     other_message = importlib.import_module("tota_against.extract.messages").Message
     codes = {
         "this": (Vault, _kit.copy_vault(source, work / "observe"), lambda m: m),
