@@ -8,6 +8,7 @@ import pytest
 
 from tota_vault import Vault
 from tota_vault import recall as recall_module
+from tota_vault.extract.messages import Message
 from tota_vault.recall import (
     MEMBER_ANSWERS,
     NAME_WEIGHT,
@@ -20,6 +21,7 @@ from tota_vault.recall import (
     estimate_tokens,
     plan_match,
     rank,
+    turns_later,
 )
 from tota_vault.rows import MemoryRow
 
@@ -415,6 +417,57 @@ def test_a_reflection_no_member_of_which_is_a_candidate_keeps_its_sources():
 def test_a_question_about_the_person_is_told_from_one_about_the_assistant(message, personal):
     assert about_the_person(message) is personal
     assert build_query(message).personal is personal
+
+
+@pytest.mark.parametrize(
+    ("message", "later"),
+    [
+        # One speaker named: the others' turns go after hers.
+        ("Where has Melanie camped?", [True, False, True, False]),
+        # Every speaker named, or none, or a name at the start of a sentence (not weighed as
+        # one, as recall does not take it for a memory's subject): bm25's order.
+        ("Have Caroline and Melanie camped?", [False] * 4),
+        ("Where did they camp?", [False] * 4),
+        ("Melanie camped where?", [False] * 4),
+        # A name no turn of the list speaks is no speaker's: nothing goes after.
+        ("Where has Gina camped?", [False] * 4),
+    ],
+)
+def test_the_turns_of_speakers_a_question_does_not_name_rank_later(message, later):
+    roles, speakers = ["user"] * 4, ["Caroline", "Melanie", "Caroline", "Melanie"]
+    assert turns_later(build_query(message), roles, speakers) == later
+
+
+def test_the_assistant_s_turns_rank_later_for_a_question_about_the_person():
+    roles, speakers = ["assistant", "user"], ["assistant", "user"]
+    assert turns_later(build_query("When did I plant my tulips?"), roles, speakers) == [
+        True,
+        False,
+    ]
+    assert turns_later(build_query("What did you say about tulips?"), roles, speakers) == [
+        False,
+        False,
+    ]
+
+
+def test_vault_recall_quotes_the_named_speaker_s_turns_before_the_other_s(vault: Vault):
+    said = [
+        ("Melanie", "Pine Ridge, camping under the stars."),
+        ("Caroline", "Melanie, camping! Camping, Melanie?"),
+        ("Melanie", "The kids loved the lake."),
+        ("Caroline", "So lovely."),
+    ]
+    vault.observe(
+        [Message(role="user", content=t, id=str(i), name=who) for i, (who, t) in enumerate(said)],
+        conversation_id="c1",
+    )
+
+    def speakers(message: str) -> list[str | None]:
+        return [r.subject for r in vault.recall(message) if r.kind == "turn"]
+
+    # bm25 ranks Caroline's question first (it says both words twice); the answer is Melanie's.
+    assert speakers("Where did they go camping?")[0] == "Caroline"
+    assert speakers("Where did Melanie go camping?") == ["Melanie", "Melanie", "Caroline"]
 
 
 def test_vault_recall_keeps_members_in_place_only_for_the_list_it_fuses(vault, monkeypatch):

@@ -27,7 +27,11 @@ Two rules make it a memory's fusion rather than a search engine's:
   (`recall.about_the_person`), the assistant's turns rank after the person's turns in the
   turn list (`later`): the question is answered by what the person said, and the replies
   that repeat it ("Congratulations on the Bike-a-Thon!") would take the places of the other
-  sessions' answers. They are not dropped: the question's reading may be wrong.
+  sessions' answers. They are not dropped: the question's reading may be wrong. So too, for
+  a question naming one of the speakers ("Where has Melanie camped?"), the other speakers'
+  turns rank after the named one's: in a chat between two people bm25 ranks the other's
+  questions about it ("What do you love most about camping?") beside her answers
+  (`recall.turns_later`, docs/quality.md "The named speaker's words first").
 - **A context budget.** The first `BUDGET_RANKS` results cite at most `MAX_TURNS` distinct
   turns between them, always: each place of the top keeps room for one new turn for every
   place after it, so a result citing many turns cannot leave the rest of the top to results

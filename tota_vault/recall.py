@@ -83,6 +83,7 @@ __all__ = [
     "quote_line",
     "rank",
     "recall",
+    "turns_later",
 ]
 
 W_RELEVANCE, W_COVERAGE, W_CONFIDENCE, W_IMPORTANCE, W_RECENCY = 0.50, 0.20, 0.15, 0.10, 0.05
@@ -209,6 +210,30 @@ def about_the_person(message: str) -> bool:
     if not _FIRST_PERSON.search(message):
         return False
     return not _ADDRESSED.search(_REQUEST.sub(" ", message))
+
+
+def turns_later(
+    plan: QueryPlan, roles: Sequence[str], speakers: Sequence[str | None]
+) -> list[bool]:
+    """For each ranked turn (its role and speaker), whether it ranks after the others in the
+    turn list fused with the memories (`fusion.fuse(later=...)`). Pure.
+
+    Two cases of one rule, whose words answer: for a question about the person's own life
+    (`QueryPlan.personal`) the assistant's replies go after the person's turns; for a
+    question that names a speaker of the turns ("Where has Melanie camped?", named as recall
+    names a memory's subject: a capitalised name), the turns of the speakers it does not
+    name go after the named one's. In a chat between two people bm25 ranks the other's
+    questions about it ("What do you love most about camping with your fam?") beside the
+    named person's answers, holding the same words; they stay in the list, after them, as
+    the question's reading may be wrong (docs/quality.md, "The named speaker's words
+    first"). A question naming every speaker, or none, keeps bm25's order.
+    """
+    spoken = [(speaker or "").lower() for speaker in speakers]
+    named = {s for s in spoken if s and plan.weights.get(s) == NAME_WEIGHT}
+    return [
+        (plan.personal and role == "assistant") or (bool(named) and speaker not in named)
+        for role, speaker in zip(roles, spoken, strict=True)
+    ]
 
 
 @dataclass(frozen=True)

@@ -624,7 +624,7 @@ class Vault:
         """The memories most relevant to a message, ranked and explained (see `recall`)."""
         from .config import load_config
         from .fusion import MEMORY_DEPTH, TURN_DEPTH, fuse
-        from .recall import build_query
+        from .recall import build_query, turns_later
         from .recall import recall as recall_memories
 
         if type is not None:
@@ -660,7 +660,7 @@ class Vault:
             limit=limit,
             echoes=[h.echo_source for h in hits],
             cuttable=[m.type == "reflection" for m in memories],
-            later=[plan.personal and h.role == "assistant" for h in hits],
+            later=turns_later(plan, [h.role for h in hits], [h.speaker for h in hits]),
             best_place=True,
         )
         best = max((-h.score for h in hits), default=0.0) or 1.0

@@ -18,7 +18,7 @@ from typing import Any
 
 from tota_vault import Vault
 from tota_vault.fusion import MEMORY_DEPTH, TURN_DEPTH, fuse
-from tota_vault.recall import QueryPlan, build_query
+from tota_vault.recall import QueryPlan, build_query, turns_later
 from tota_vault.recall import recall as recall_memories
 from tota_vault.text import StemFinder
 
@@ -63,6 +63,9 @@ def rankings(vault: Vault, question: str, now: datetime | None) -> dict[str, Any
         # turns then rank after the person's (`fuse(later=...)`).
         "roles": [h.role for h in hits],
         "personal": plan.personal,
+        # Which turns rank after the others (`recall.turns_later`: the assistant's for a
+        # question about the person, the speakers not named for a question naming one).
+        "later": turns_later(plan, [h.role for h in hits], [h.speaker for h in hits]),
         "settled": sorted(store.settled([h.source for h in hits])),
         # The question's terms each result holds: what a coverage-aware order would weigh.
         "matched": [[t for t in m.matched if not t.startswith("topic/")] for m in memories],
@@ -92,16 +95,18 @@ def fused(
     turns_read = ranked["turns"][:turn_depth]
     echoes = ranked.get("echoes") or [None] * len(ranked["turns"])  # kept before echoes were
     roles = ranked.get("roles") or ["user"] * len(ranked["turns"])  # kept before roles were
+    personal = bool(ranked.get("personal"))
+    # Kept before `later` was: the assistant's turns only, as the product ranked them then.
+    later = ranked.get("later") or [personal and r == "assistant" for r in roles]
     kept = [
-        (t, e, r) for t, e, r in zip(turns_read, echoes, roles, strict=False) if t not in settled
+        (t, e, lt) for t, e, lt in zip(turns_read, echoes, later, strict=False) if t not in settled
     ]
     turns = [t for t, _, _ in kept]
     types = ranked.get("types") or []
-    personal = bool(ranked.get("personal"))
     picks = fuse(
         memories, turns, limit=limit, echoes=[e for _, e, _ in kept],
         cuttable=[t == "reflection" for t in types],
-        later=[personal and r == "assistant" for _, _, r in kept],
+        later=[lt for _, _, lt in kept],
         **{"best_place": True, **params},
     )  # fmt: skip
     return [list(p.sources) for p in picks]
