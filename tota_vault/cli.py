@@ -309,8 +309,8 @@ def _said_already(vault: Vault, type: str, text: str) -> MemoryRow | None:
     def plain(statement: str) -> str:
         return " ".join(statement.split()).rstrip(".!").casefold()
 
-    vault.open_index()
-    rows = vault.index.similar(query_words(text), type=type.lower(), subject="user")
+    index = vault.open_index()
+    rows = index.similar(query_words(text), type=type.lower(), subject="user")
     return next((r for r in rows if plain(r.text) == plain(text)), None)
 
 

@@ -180,8 +180,6 @@ class SearchHit(BaseModel):
 def _without_secrets(hit: SearchHit) -> SearchHit:
     """A match as the model may see it: a secret in a person's own note (`tota doctor` names
     it) redacted from its title, text and snippet, as recall redacts it (`vault.recall`)."""
-    from .extract.secrets import redact
-
     fields = {"title": hit.title, "text": hit.text, "snippet": hit.snippet}
     redacted = {k: redact(v) for k, v in fields.items() if v is not None}
     changed = {k: v for k, v in redacted.items() if v != fields[k]}

@@ -226,6 +226,8 @@ def _is_newer(candidate: Candidate, row: MemoryRow) -> bool:
 #: A capitalised word: where a name the person gave before may stand ("Theo is allergic to
 #: peanuts", "Actually Biscuit is a basset hound"); `references.people_named_in` reads who.
 _CAPITALISED = re.compile(r"\b([A-Z][\w'-]+)")
+#: Capitalised, and never a name someone gave.
+_THE_SPEAKER = frozenset({"I", "I'm", "I've", "I'll", "I'd"})
 
 
 def _named_before(messages: Sequence[Message], lookups: _Lookups) -> dict[str, dict[str, str]]:
@@ -238,12 +240,10 @@ def _named_before(messages: Sequence[Message], lookups: _Lookups) -> dict[str, d
     for message in messages:
         if message.role != "user":
             continue
-        names = {w for w in _CAPITALISED.findall(message.content) if w.lower() not in STOPWORDS} - {
-            "I",
-            "I'm",
-            "I've",
-            "I'll",
-            "I'd",
+        names = {
+            w
+            for w in _CAPITALISED.findall(message.content)
+            if w.lower() not in STOPWORDS and w not in _THE_SPEAKER
         }
         if names:
             named.setdefault(message.name or "user", set()).update(names)

@@ -172,9 +172,12 @@ def build_query(message: str) -> QueryPlan:
         for i, match in enumerate(WORD_RE.finditer(sentence)):
             raw = match.group(0).strip("'’-")
             word = raw.lower()
-            if len(word) < 2 or word in STOPWORDS or word.replace("'s", "") in STOPWORDS:
-                continue
-            if word in QUERY_PREPOSITIONS:
+            if (
+                len(word) < 2
+                or word in STOPWORDS
+                or word.replace("'s", "") in STOPWORDS
+                or word in QUERY_PREPOSITIONS
+            ):
                 continue
             word = word.removesuffix("'s").removesuffix("’s")
             weight = 1.0

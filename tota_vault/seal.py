@@ -72,7 +72,12 @@ def content_digest(text: str) -> str:
     parts = _split(normal)
     if parts is not None:
         normal = _DIGEST_LINE.sub("", parts[0]) + parts[1]
-    return "sha256:" + hashlib.sha256(normal.encode("utf-8")).hexdigest()[:24]
+    return _digest_of(normal)
+
+
+def _digest_of(unsealed: str) -> str:
+    """The digest value of a note's normalised text without its digest line."""
+    return "sha256:" + hashlib.sha256(unsealed.encode("utf-8")).hexdigest()[:24]
 
 
 def _stored_digest(text: str) -> str | None:
@@ -98,12 +103,12 @@ def seal_state(text: str) -> SealState:
 
 def seal(text: str) -> str:
     """Set the note's `digest` line to the digest of the rest of it (a surgical patch)."""
-    # One plain scalar line at the end of a frontmatter tota has just read or patched: the
-    # read-back check would parse the note twice more for nothing on every write.
     return _seal_in_place(text) or _seal_by_patch(text)
 
 
 def _seal_by_patch(text: str) -> str:
+    # One plain scalar line at the end of a frontmatter tota has just read or patched: the
+    # read-back check would parse the note twice more for nothing on every write.
     return patch_frontmatter(text, {DIGEST_KEY: content_digest(text)}, verify=False)
 
 
@@ -122,8 +127,7 @@ def _seal_in_place(text: str) -> str | None:
     head, rest = text[:fence], text[fence:]
     mentions = head.count(DIGEST_KEY)
     if mentions == 0:  # a new key goes at the end of the frontmatter
-        digest = "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
-        return head + render_fields({DIGEST_KEY: digest}) + rest
+        return head + render_fields({DIGEST_KEY: _digest_of(text)}) + rest
     start = head.find(f"\n{DIGEST_KEY}:") + 1
     if mentions > 1 or start == 0 or head[start + len(DIGEST_KEY) + 1] not in " \t\n":
         return None
@@ -131,8 +135,7 @@ def _seal_in_place(text: str) -> str | None:
     after = head[end : head.find("\n", end) + 1]
     if after and after != "\n" and not after.startswith("#") and not key_spans([after]):
         return None  # the next line may belong to the digest's value: the patch knows
-    unsealed = head[:start] + head[end:]
-    digest = "sha256:" + hashlib.sha256((unsealed + rest).encode("utf-8")).hexdigest()[:24]
+    digest = _digest_of(head[:start] + head[end:] + rest)
     return head[:start] + render_fields({DIGEST_KEY: digest}) + head[end:] + rest
 
 
