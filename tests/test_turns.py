@@ -21,6 +21,7 @@ from tota_vault.index import SCHEMA_VERSION, Index
 from tota_vault.recall import context_block
 from tota_vault.turns import (
     COMMON_MATCHES,
+    NO_WEIGHT,
     SCORED_MATCHES,
     TurnQuery,
     TurnRecord,
@@ -438,6 +439,21 @@ def test_rare_terms_are_ranked_by_bm25_as_before(store: TurnStore):
     assert {m: h.echo_of for m, h in hits.items() if h.echo_of} == {"5": "4", "7": "6", "9": "8"}
     # At the shipped bounds this small store is searched whole, every term ORed.
     assert store.plan(["knee", "week", "plan"]) == TurnQuery('"knee" OR "week" OR "plan"')
+
+
+def test_a_turn_bm25_finds_nothing_in_is_left_out(store: TurnStore):
+    # "plan" is in 11 of the 12 turns: bm25 gives it its floor IDF, so a turn saying only it
+    # scores about 1e-6 (a speaker's name in a chat between two people is such a word).
+    query = store.plan(["knee", "week", "plan"])
+    hits = store.run(query, limit=12)
+    assert {h.message for h in hits} == {"4", "5", "6", "7", "8", "9", "12"}
+    assert all(-h.score >= NO_WEIGHT for h in hits)
+    # When no turn weighs more, bm25's order is all there is: every match kept (11 through
+    # its context).
+    alone = store.run(store.plan(["plan"]), limit=12)
+    assert len(alone) == 12 and all(-h.score < NO_WEIGHT for h in alone)
+    # Read unscored (every word common), the newest turns saying it are still quoted.
+    assert [h.message for h in store.run(store.plan(["plan"], common=5), limit=2)] == ["12", "10"]
 
 
 @pytest.mark.parametrize("term", ["c++", "NOT", 'say "hi', "title:x", "{text}", "plan*"])

@@ -39,6 +39,7 @@ __all__ = [
     "CONTEXT_CHARS",
     "CarriedTurns",
     "KEPT_ROLES",
+    "NO_WEIGHT",
     "TURNS_DROP",
     "TURNS_SCHEMA",
     "TurnHit",
@@ -131,6 +132,18 @@ FROM (
 ) AS f JOIN turns AS t ON t.id = f.rowid
 ORDER BY f.rank
 """
+#: The least bm25 weight (as a magnitude) of a turn `search` returns from a ranked query
+#: beside turns that weigh more. FTS5 gives a term matched in half the turns or more (their
+#: words, speaker or the turn before's) an IDF of 1e-6, its floor (`fts5_aux.c`), so a turn
+#: matching only such words scores about 1e-6 for each: bm25 found nothing of the question
+#: in it. In a chat between two people that is a turn matched by the speaker's name alone
+#: ("Which cities has Jon visited?": after the two turns saying "visited", eight of Jon's,
+#: ordered by little but their length), and listed, each took a place of the fused top from
+#: a memory recall had ranked (docs/quality.md, "Turns bm25 found nothing in"). When no turn
+#: weighs more (a store of three turns, where a word in two of them floors), all are kept.
+#: A hundred times the floor: a dozen such words together stay under it, and a turn saying
+#: once a word of 45% of the turns scores about 0.2 (its IDF, log(0.55 / 0.45)).
+NO_WEIGHT = 1e-4
 #: The newest `limit` turns for a query of common terms (`plan_query`), unscored: FTS5 walks
 #: its posting list newest first (`ORDER BY rowid DESC`, as recall.RECALL_BY_TOPIC does for
 #: notes) and stops after `limit` rows. No bm25 here, not even one call: before scoring its
@@ -396,12 +409,17 @@ class TurnStore:
         return plan_query(terms, self._matches, common=common, scored=scored)
 
     def run(self, query: TurnQuery, *, limit: int) -> list[TurnHit]:
-        """The `limit` turns a planned query finds, best (or, unranked, newest) first."""
+        """The `limit` turns a planned query finds, best (or, unranked, newest) first. Of a
+        ranked query, the turns bm25 weighs under `NO_WEIGHT` (the end of its order) are left
+        out, not replaced, when some turn weighs more."""
         if not query.match:
             return []
         sql = SEARCH_TURNS if query.ranked else SEARCH_NEWEST
         rows = self._conn.execute(sql, {"query": query.match, "limit": limit})
-        return [TurnHit(*row) for row in rows]
+        hits = [TurnHit(*row) for row in rows]
+        if not query.ranked:
+            return hits
+        return [h for h in hits if -h.score >= NO_WEIGHT] or hits
 
     def settled(self, sources: Sequence[str], *, include_archived: bool = False) -> set[str]:
         """The sources among these whose words a memory decided against (see `SETTLED`)."""
