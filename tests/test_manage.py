@@ -110,6 +110,23 @@ def test_forget_of_an_invalid_note_says_why_and_exits_1(vault_dir: Path):
     assert len(done.output.splitlines()) == 1 and note.read_text("utf-8") == text
 
 
+@pytest.mark.parametrize(
+    ("by_evidence", "line"),
+    [
+        ({}, "none"),
+        ({"direct": 12}, "direct 12"),
+        ({"direct": 2, "manual": 1}, "direct 2, manual 1"),
+    ],
+)
+def test_evidence_counts(by_evidence, line):
+    assert manage.evidence_counts(by_evidence) == line
+
+
+def test_turn_counts():
+    data = {"turns": 9, "conversations": 3, "turns_kept": "off"}
+    assert manage.turn_counts(data) == "9 of 3 conversations (kept for recall to quote: off)"
+
+
 def test_status_counts_and_type_counts():
     assert manage.status_counts({}) == "0 active"
     assert manage.status_counts({"archived": 2, "superseded": 0}) == "0 active, 2 archived"

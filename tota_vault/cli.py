@@ -983,14 +983,10 @@ def overview(as_json: JsonOption = False) -> None:
         )
         for mtype, counted in manage.type_counts(data["by_type_status"]).items():
             print(f"  {mtype:13} {counted}")
-        evidence = ", ".join(f"{k} {v}" for k, v in data["by_evidence"].items()) or "none"
-        print(f"evidence (every memory): {evidence}")
+        print(f"evidence (every memory): {manage.evidence_counts(data['by_evidence'])}")
         if data["invalid"]:
             print(f"invalid notes: {data['invalid']} (see tota doctor)")
-        print(
-            f"conversation turns: {data['turns']} of {data['conversations']} conversations "
-            f"(kept for recall to quote: {data['turns_kept']}; tota clear deletes them)"
-        )
+        print(f"conversation turns: {manage.turn_counts(data)}; tota clear deletes them")
         if data["profile"]:
             print("profile:")
             for line in data["profile"]:

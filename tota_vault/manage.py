@@ -86,6 +86,21 @@ def type_counts(by_type_status: Mapping[str, Mapping[str, int]]) -> dict[str, st
     return {mtype: status_counts(statuses) for mtype, statuses in by_type_status.items()}
 
 
+def evidence_counts(by_evidence: Mapping[str, int]) -> str:
+    """ "direct 12, inferred 3, manual 2", or "none": how every view says how the memories were
+    learned. Pure."""
+    return ", ".join(f"{kind} {n}" for kind, n in by_evidence.items()) or "none"
+
+
+def turn_counts(data: Mapping[str, Any]) -> str:
+    """ "1,204 of 3 conversations (kept for recall to quote: on)": the turns line of an
+    `overview`, as every view prints it. Pure."""
+    return (
+        f"{data['turns']} of {data['conversations']} conversations "
+        f"(kept for recall to quote: {data['turns_kept']})"
+    )
+
+
 def recent(vault: Vault, *, limit: int = 10, offset: int = 0) -> list[Recalled]:
     """The `limit` active memories changed most recently, with effective confidence; `offset`
     skips that many first (the manager loads the list a page at a time)."""
