@@ -732,6 +732,32 @@ def test_a_read_only_state_folder_with_an_index_stops_a_write_before_it(
     assert run("add", "habit", "Walks the dog daily")[0] == 0
 
 
+def test_clear_with_a_read_only_type_folder_deletes_nothing(
+    other: tuple[Path, Callable[..., tuple[int, str]]],
+) -> None:
+    """A user-style review: `tota clear --yes` with one read-only type folder deleted the
+    notes before it, stopped, and left the deleted memories in the index (search still
+    served their text)."""
+    root, run = other
+    assert run("sync")[0] == 0
+    before = {p: p.read_bytes() for p in root.rglob("*.md")}
+    (root / "goal").chmod(0o555)
+    try:
+        code, output = run("clear", "--yes")
+        line = one_line(output)
+        assert code == 1 and str(root / "goal") in line and "nothing was deleted" in line, output
+        assert {p: p.read_bytes() for p in root.rglob("*.md")} == before
+        code, output = run("search", "tea")
+        assert code == 0 and "Likes tea" in output, output
+    finally:
+        (root / "goal").chmod(0o755)
+    code, output = run("clear", "--yes")
+    assert code == 0, output
+    assert not list(root.rglob("*.md"))
+    code, output = run("search", "tea")
+    assert "Likes tea" not in output, output
+
+
 def test_watch_with_a_read_only_state_folder(
     other: tuple[Path, Callable[..., tuple[int, str]]],
 ) -> None:

@@ -16,15 +16,12 @@ from typing import Any
 
 from .errors import NoteError
 from .extract.secrets import describe, find_secrets
-from .files import STALE_TEMP_SECONDS, TEMP_PATTERN, open_for_writing, read_file
+from .files import EFFECTIVE, STALE_TEMP_SECONDS, TEMP_PATTERN, open_for_writing, read_file
 from .index import Index
 from .paths import broken_index_copies
 from .sync import plan_scan, take_snapshot
 
 __all__ = ["DoctorReport", "diagnose"]
-
-#: Check access as the process really is (setuid programs aside, the same thing).
-EFFECTIVE = os.access in os.supports_effective_ids
 
 
 @dataclass
