@@ -136,6 +136,16 @@ PARSE_CASES = [
         b"type: goal\nRun a marathon.\n---\nMore.\n", "goal/x.md", "goal", None, False,
         "type: goal\nRun a marathon.\n---\nMore.", id="prose-before-rule-is-a-body",
     ),
+    pytest.param(b"\n\n  \n", "goal/x.md", None, "no statement", False, None, id="blank-file"),
+    pytest.param(b"---\n---\n", "goal/x.md", None, "no statement", True, None, id="no-body"),
+    pytest.param(
+        note("type: goal\n", ""), "Inbox.md", None, "no statement", True, None,
+        id="properties-and-nothing-else",
+    ),
+    pytest.param(
+        note(VALID, "\n## History\n- 2026-11-29: created\n"), "goal/x.md", None, "no statement",
+        True, None, id="history-and-no-statement",
+    ),
     pytest.param(
         note("type: food\n"), "goal/x.md", None, "unknown type", True, None, id="unknown-type"
     ),

@@ -443,6 +443,11 @@ def parse_note(
 
     statement, history = split_body(body)
     statement, quote = split_quote(statement)
+    if not statement.strip():
+        # A memory is its statement: one with none (a blank file, properties and nothing
+        # else) is no memory to recall, and no id is given to it.
+        reason = "no statement: a memory note holds its statement below the frontmatter"
+        return ParsedNote(path, title, fields, body, None, reason, located is not None)
     try:
         memory = memory_from_fields(
             fields,
