@@ -121,6 +121,23 @@ def test_doctor_exits_1_and_names_the_bad_note(vault_dir: Path):
     assert "goal/Broken.md" in result.output and "invalid YAML" in result.output
 
 
+def test_doctor_says_what_a_change_since_the_sync_made_of_a_note(vault_dir: Path):
+    """A user-style review: after a `git pull` that conflicted, doctor said only "changed
+    since it was indexed"; the conflict markers waited for a sync."""
+    note = vault_dir / "goal/Sailing.md"
+    note.write_text("---\ntype: goal\n---\nLearn to sail.\n")
+    v = str(vault_dir)
+    tota("--vault", v, "sync")
+    note.write_text(
+        "---\ntype: goal\n---\n<<<<<<< HEAD\nLearn to sail.\n=======\nSail to Oslo.\n"
+        ">>>>>>> theirs\n"
+    )
+    result = tota("--vault", v, "doctor")
+    assert result.exit_code == 1
+    line = next(x for x in result.output.splitlines() if "goal/Sailing.md" in x)
+    assert "changed since it was indexed, and is now invalid: unresolved git merge conflict" in line
+
+
 def test_path_and_tota_vault_env(vault_dir: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("TOTA_VAULT", str(vault_dir))
     assert tota("path").output.strip() == str(vault_dir)

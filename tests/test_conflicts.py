@@ -254,6 +254,19 @@ CHANGES = [
                  id="a couple broke up"),
     pytest.param("The user's dog Biscuit is a basset hound, not a beagle.",
                  "The user's dog Biscuit is a beagle.", "switch", id="a correction, not X"),
+    # found by a user review of the wheel (stop 23): both stayed active
+    pytest.param("The user's migration report deadline was pushed to December 10.",
+                 "The user's migration report is due on November 28.", "reschedule",
+                 id="a deadline in a month ending -er, called deadline once"),
+    pytest.param("The deadline for their migration report moved to December 10.",
+                 "The user's migration report is due on November 28.", "reschedule",
+                 id="the deadline for it moved"),
+    pytest.param("Started eating fish again, so they're not vegetarian anymore.",
+                 "Is vegetarian.", "drop", id="the clause that gives it up"),
+    pytest.param("Stopped using Trello.", "Uses Trello.", "drop", id="stopped using"),
+    pytest.param("The user said: The budget for the kitchen renovation is now 18000 euros.",
+                 "The user's budget for the kitchen renovation is 15000 euros.", "switch",
+                 id="a number changed, kept as said"),
 ]
 NO_CHANGE = [
     pytest.param("Went to Seville for a conference.", "Went to Lyon for a conference.",
@@ -309,6 +322,12 @@ NO_CHANGE = [
                  "The user's cat Tom is a tabby.", id="a correction of nothing said"),
     pytest.param("It's about the journey, not the destination.", "Loves the destination.",
                  id="not X with nothing else shared"),
+    pytest.param("Started eating fish again, so they're not vegetarian anymore.",
+                 "Eats fish on Fridays.", id="the other clause is not what is given up"),
+    pytest.param("Loves hiking, so they no longer drive to work.", "Loves hiking.",
+                 id="a drop in one clause gives up nothing of the other"),
+    pytest.param("The user's report was pushed to December 10.",
+                 "The user's report is due on December 10.", id="the same date: no move"),
 ]
 # fmt: on
 

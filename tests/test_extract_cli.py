@@ -214,6 +214,8 @@ def test_dry_run_writes_nothing(tmp_path: Path, chat):
     plain = tota("--vault", str(vault), "extract", str(chat["text"]), "--dry-run")
     assert plain.stdout.startswith("Would store from 200 messages")
     assert notes(vault) == {}
+    # A user-style review: the dry run of a mistyped --vault made a whole vault there.
+    assert not vault.exists()
 
 
 def test_dry_run_on_a_vault_with_memories_changes_no_byte(tmp_path: Path, chat):

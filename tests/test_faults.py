@@ -683,7 +683,8 @@ def test_a_read_only_vault_can_be_read(other: tuple[Path, Callable[..., tuple[in
         code, output = run("sync")
         assert code == 1 and "chmod u+w" in one_line(output), output
         code, output = run("add", "goal", "Learn the cello")
-        assert code == 1 and "goal" in one_line(output), output
+        # refused before the note, by the index that could not record it (or by its folder)
+        assert code == 1 and str(db) in one_line(output), output
         assert not (root / "goal" / "Learn the cello.md").exists()
         assert sorted(p.name for p in db.parent.iterdir()) == ["index.db"]  # nothing made
     finally:
@@ -707,6 +708,54 @@ def test_read_only_state_folder(other: tuple[Path, Callable[..., tuple[int, str]
         state.chmod(0o700)
     code, output = run("sync")
     assert code == 0, output
+
+
+def test_a_read_only_state_folder_with_an_index_stops_a_write_before_it(
+    other: tuple[Path, Callable[..., tuple[int, str]]],
+) -> None:
+    """A user-style review: with `.tota` read-only after the index was made, `tota add` wrote
+    the note, then said the index could not record it (README: "stops the write before
+    anything is written")."""
+    root, run = other
+    assert run("sync")[0] == 0
+    state = root / ".tota"
+    state.chmod(0o555)
+    try:
+        code, output = run("add", "habit", "Walks the dog daily")
+        assert code == 1 and "was written" not in output, output
+        assert str(state) in one_line(output), output
+        assert not (root / "habit" / "Walks the dog daily.md").exists()
+        code, output = run("search", "tea")
+        assert code == 0 and "Likes tea" in output, output  # reading needs no writing
+    finally:
+        state.chmod(0o700)
+    assert run("add", "habit", "Walks the dog daily")[0] == 0
+
+
+def test_clear_with_a_read_only_type_folder_deletes_nothing(
+    other: tuple[Path, Callable[..., tuple[int, str]]],
+) -> None:
+    """A user-style review: `tota clear --yes` with one read-only type folder deleted the
+    notes before it, stopped, and left the deleted memories in the index (search still
+    served their text)."""
+    root, run = other
+    assert run("sync")[0] == 0
+    before = {p: p.read_bytes() for p in root.rglob("*.md")}
+    (root / "goal").chmod(0o555)
+    try:
+        code, output = run("clear", "--yes")
+        line = one_line(output)
+        assert code == 1 and str(root / "goal") in line and "nothing was deleted" in line, output
+        assert {p: p.read_bytes() for p in root.rglob("*.md")} == before
+        code, output = run("search", "tea")
+        assert code == 0 and "Likes tea" in output, output
+    finally:
+        (root / "goal").chmod(0o755)
+    code, output = run("clear", "--yes")
+    assert code == 0, output
+    assert not list(root.rglob("*.md"))
+    code, output = run("search", "tea")
+    assert "Likes tea" not in output, output
 
 
 def test_watch_with_a_read_only_state_folder(

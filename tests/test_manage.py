@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -13,7 +14,7 @@ from typer.testing import CliRunner
 
 from tota_vault import Message, Vault, manage
 from tota_vault.cli import app
-from tota_vault.errors import NotFoundError, ValidationError
+from tota_vault.errors import NotFoundError, ValidationError, WriteError
 from tota_vault.forgotten import FORGOTTEN_FILE
 from tota_vault.seal import SealState, seal_state
 
@@ -110,6 +111,23 @@ def test_forget_of_an_invalid_note_says_why_and_exits_1(vault_dir: Path):
     assert len(done.output.splitlines()) == 1 and note.read_text("utf-8") == text
 
 
+@pytest.mark.parametrize(
+    ("by_evidence", "line"),
+    [
+        ({}, "none"),
+        ({"direct": 12}, "direct 12"),
+        ({"direct": 2, "manual": 1}, "direct 2, manual 1"),
+    ],
+)
+def test_evidence_counts(by_evidence, line):
+    assert manage.evidence_counts(by_evidence) == line
+
+
+def test_turn_counts():
+    data = {"turns": 9, "conversations": 3, "turns_kept": "off"}
+    assert manage.turn_counts(data) == "9 of 3 conversations (kept for recall to quote: off)"
+
+
 def test_status_counts_and_type_counts():
     assert manage.status_counts({}) == "0 active"
     assert manage.status_counts({"archived": 2, "superseded": 0}) == "0 active, 2 archived"
@@ -145,6 +163,29 @@ def test_clear_deletes_memories_only(vault: Vault):
     assert vault.stats()["memories"] == 0
     assert report.kept == 2  # the README and the invalid note are still indexed
     assert vault.search("memory") and not vault.search("goal number")
+
+
+def test_clear_that_cannot_delete_one_note_deletes_the_rest_and_says_so(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+):
+    """A note that cannot be deleted after the folder check (it was writable a moment ago)
+    stops nothing: the rest go, the index forgets them, and one line names the one left."""
+    stored = [vault.remember("goal", f"Goal number {i}.") for i in range(3)]
+    stuck = vault.root / stored[1].path
+    unlink = os.unlink
+
+    def refusing(path, *args, **kwargs):
+        if Path(path) == stuck:
+            raise PermissionError(13, "Permission denied")
+        return unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(manage.os, "unlink", refusing)
+    with pytest.raises(WriteError, match="cannot delete; 0 more not deleted, 2 deleted") as info:
+        manage.clear(vault)
+    assert str(stuck) in str(info.value) and "Permission denied" in str(info.value)
+    assert [p.exists() for p in (vault.root / s.path for s in stored)] == [False, True, False]
+    monkeypatch.undo()
+    assert [r.path for r in vault.search("goal number")] == [stored[1].path]
 
 
 def test_cli_twins(sample_dir: Path):

@@ -121,6 +121,32 @@ PARSE_CASES = [
         "never closed", False, None, id="frontmatter-never-closed",
     ),
     pytest.param(
+        note(VALID)[4:], "goal/x.md", None, "no opening --- (the --- at line 5 closes it)", False,
+        None, id="opening-fence-deleted",
+    ),
+    pytest.param(
+        b"type: goal\ntags:\n  - run\n- x\n# said\n\n---\nRun a marathon.\n", "goal/x.md", None,
+        "no opening ---", False, None, id="opening-fence-deleted-lists-and-comments",
+    ),
+    pytest.param(
+        b"Note: call Ana.\n\n---\nMore words.\n", "habit/x.md", "habit", None, False,
+        "Note: call Ana.\n\n---\nMore words.", id="property-like-first-line-not-tota-key",
+    ),
+    pytest.param(
+        b"type: goal\nRun a marathon.\n---\nMore.\n", "goal/x.md", "goal", None, False,
+        "type: goal\nRun a marathon.\n---\nMore.", id="prose-before-rule-is-a-body",
+    ),
+    pytest.param(b"\n\n  \n", "goal/x.md", None, "no statement", False, None, id="blank-file"),
+    pytest.param(b"---\n---\n", "goal/x.md", None, "no statement", True, None, id="no-body"),
+    pytest.param(
+        note("type: goal\n", ""), "Inbox.md", None, "no statement", True, None,
+        id="properties-and-nothing-else",
+    ),
+    pytest.param(
+        note(VALID, "\n## History\n- 2026-11-29: created\n"), "goal/x.md", None, "no statement",
+        True, None, id="history-and-no-statement",
+    ),
+    pytest.param(
         note("type: food\n"), "goal/x.md", None, "unknown type", True, None, id="unknown-type"
     ),
     pytest.param(

@@ -16,7 +16,7 @@ from tota_vault.extract.messages import Message
 from tota_vault.extract.rules import RuleExtractor
 from tota_vault.model import MemoryType
 from tota_vault.notes import parse_note
-from tota_vault.pipeline import Learner, ObserveReport, decide
+from tota_vault.pipeline import Learner, ObserveReport, check_conversation_id, decide
 from tota_vault.rows import MemoryRow
 from tota_vault.scoring import Scores, similarity
 from tota_vault.seal import SealState, seal_state
@@ -1089,3 +1089,29 @@ def test_whether_an_extractor_reads_the_people_named_before(extract, takes):
 
     assert _takes_known_people(extract) is takes
     assert _takes_known_people(extract) is takes  # read once a class, the same answer
+
+
+@pytest.mark.parametrize(
+    ("conversation_id", "error"),
+    [
+        ("a#b", "holds a #"),
+        ("one\ntwo", "holds a line break"),
+        ("  ", "is empty"),
+        ("", "is empty"),
+        ("chat-2026-12-01", None),
+        ("c8f0e2a4-7d1b-4c55-9d0a-1f2e3d4c5b6a", None),
+    ],
+)
+def test_check_conversation_id(conversation_id: str, error: str | None) -> None:
+    """A user-style review: `--conversation-id "a#b"` made sources `a#b#47`."""
+    if error is None:
+        check_conversation_id(conversation_id)
+    else:
+        with pytest.raises(ValidationError, match=error):
+            check_conversation_id(conversation_id)
+
+
+def test_observe_refuses_a_conversation_id_with_a_hash_before_anything(vault: Vault) -> None:
+    with pytest.raises(ValidationError, match="holds a #"):
+        vault.observe([Message("user", "I live in Porto.", id="1")], conversation_id="a#b")
+    assert vault.stats()["memories"] == 0

@@ -179,6 +179,23 @@ def test_hand_written_note_gets_an_id_by_surgical_patch(vault: Vault):
     assert not vault.sync().changed  # the patch is indexed, nothing left to do
 
 
+def test_a_note_whose_opening_fence_was_deleted_is_invalid_and_left_alone(vault: Vault):
+    """A user-style review: one `dd` on a note's first line made sync wrap the properties into
+    a new memory's statement with a new id, and recall quoted the YAML to the assistant."""
+    stored = vault.remember("preference", "Hates crowded places.", confidence=0.8)
+    path = vault.root / stored.path
+    headless = path.read_bytes().removeprefix(b"---\n")
+    path.write_bytes(headless)
+    report = vault.sync()
+    assert report.ids_assigned == []
+    assert [(p, "opening ---" in why) for p, why in report.invalid] == [(stored.path, True)]
+    assert path.read_bytes() == headless  # not patched, not rewritten
+    assert not vault.recall("crowded places")  # no YAML served as a memory
+    path.write_bytes(b"---\n" + headless)  # put back: the same memory, its id kept
+    assert vault.sync().invalid == []
+    assert [r.id for r in vault.recall("crowded places")] == [stored.memory.id]
+
+
 def test_a_hand_edit_keeps_the_comments_on_the_lines_tota_patches(vault: Vault):
     """A user-style review: a sync of a hand edit, and `confirm`, rewrote `confidence:` and
     dropped the person's comment on that line."""

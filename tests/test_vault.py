@@ -146,6 +146,28 @@ def test_an_ambiguous_or_unknown_id_prefix_is_refused(tmp_path) -> None:
     vault.close()
 
 
+def test_an_id_two_notes_hold_is_refused_naming_both(tmp_path) -> None:
+    """A user-style review: with a copy of a note beside it, `tota forget ID` deleted one of
+    the two without a word."""
+    import shutil
+
+    from tota_vault.errors import NotFoundError
+
+    vault = Vault.open(tmp_path / "v")
+    stored = vault.remember("habit", "Swims on Fridays")
+    copy = "habit/Swims on Fridays copy.md"
+    shutil.copy(vault.root / stored.path, vault.root / copy)
+    vault.sync()
+    for ref in (stored.memory.id, stored.memory.id[:12]):
+        with pytest.raises(NotFoundError, match="2 notes hold this id") as info:
+            vault.forget(ref)
+        assert stored.path in str(info.value) and copy in str(info.value)
+    assert (vault.root / stored.path).exists() and (vault.root / copy).exists()
+    assert vault.forget(copy) == copy  # by its path, the one meant
+    assert vault.resolve(stored.memory.id) == stored.path
+    vault.close()
+
+
 def test_forget_refuses_a_note_that_is_not_a_memory(tmp_path) -> None:
     from tota_vault.errors import ValidationError
 

@@ -8,6 +8,7 @@ Heavy modules are imported inside the commands so `tota --help` starts fast.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -15,8 +16,9 @@ import shlex
 import signal
 import sqlite3
 import sys
+import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -527,7 +529,7 @@ def _learn_stream(
     reports = []
     progress = _Progress(between_steps)
     try:
-        with _open(create=True) as vault:
+        with _learning_vault(dry_run) as vault:
             for cid, messages in itertools.chain([first], pending):
                 reports.append(
                     vault.observe(
@@ -549,6 +551,25 @@ def _learn_stream(
     finally:
         progress.close()
     return reports
+
+
+@contextlib.contextmanager
+def _learning_vault(dry_run: bool) -> Iterator[Vault]:
+    """The vault `tota extract` learns into. A dry run of a vault that does not exist yet
+    predicts against an empty one in a temporary folder: "write nothing" writes nothing, not
+    even the vault (a mistyped `--vault` is no new vault)."""
+    from .paths import resolve_vault_path
+    from .vault import Vault
+
+    if dry_run and not resolve_vault_path(_state["vault"]).exists():
+        with (
+            tempfile.TemporaryDirectory(prefix="tota-dry-run-") as scratch,
+            Vault.open(Path(scratch) / "vault", create=True, on_notice=_notice) as vault,
+        ):
+            yield vault
+        return
+    with _open(create=True) as vault:
+        yield vault
 
 
 class _Progress:
@@ -983,14 +1004,10 @@ def overview(as_json: JsonOption = False) -> None:
         )
         for mtype, counted in manage.type_counts(data["by_type_status"]).items():
             print(f"  {mtype:13} {counted}")
-        evidence = ", ".join(f"{k} {v}" for k, v in data["by_evidence"].items()) or "none"
-        print(f"evidence (every memory): {evidence}")
+        print(f"evidence (every memory): {manage.evidence_counts(data['by_evidence'])}")
         if data["invalid"]:
             print(f"invalid notes: {data['invalid']} (see tota doctor)")
-        print(
-            f"conversation turns: {data['turns']} of {data['conversations']} conversations "
-            f"(kept for recall to quote: {data['turns_kept']}; tota clear deletes them)"
-        )
+        print(f"conversation turns: {manage.turn_counts(data)}; tota clear deletes them")
         if data["profile"]:
             print("profile:")
             for line in data["profile"]:

@@ -56,6 +56,9 @@ _FILLER_PHRASES = re.compile(
 )
 #: A person's comment in a note ("<!-- mine -->"): not part of the statement.
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
+#: The frame tota puts around words it keeps as said ("The user said: The budget is now
+#: 18000 euros."): who said it, not what was said.
+_SAID_FRAME = re.compile(r"^(?:The user|[A-Z][\w'-]*(?: [A-Z][\w'-]*)?) said:\s*")
 #: A statement said in the negative: "Is not vegetarian" is the opposite of "Is vegetarian",
 #: though the two have the same content words.
 _NEGATION = re.compile(
@@ -134,10 +137,10 @@ CHANGE_WORDS = frozenset(
     "considering won't will gave given giving up stopped stop quit cancelled canceled called "
     "dropped abandoned changed change mind pushed moved postponed delayed rescheduled brought "
     "forward bumped shifted slipped back switched switching switch over later until till got "
-    "gets been scheduled set due".split()
+    "gets been scheduled set due deadline".split()
 )
 #: Words that stand for the subject of a statement, on every statement of theirs.
-_SUBJECT_WORDS = frozenset("user user's others".split())
+_SUBJECT_WORDS = frozenset("user user's others they're they've they'll they'd".split())
 #: An ordinal or number as people write dates ("the 30th", "1st"): its digits are the value.
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 #: Month and weekday names: values, like numbers (`scoring.facts_differ` compares them too).
@@ -156,9 +159,15 @@ def _normal(word: str) -> str:
     ordinal = _ORDINAL.match(word)
     if ordinal:
         return ordinal.group(1)
+    if word in _DATE_WORDS:
+        return word  # a value as it is: "December" is no "decemb" (`_values` knows it)
     plain, word = stem(word), stem(word, forms=True)
     if word != plain and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "flsz":
         return word[:-1]  # a consonant doubled before the ending: "formatting" and "format"
+    if word == plain and len(word) == 4 and word.endswith("ed") and word[1] not in "aeiou":
+        word = word[:2] + "e"  # "used" and "use", "aged" and "age": too short to be cut
+    elif word == plain and len(word) == 5 and word.endswith("ing") and word[1] not in "aeiou":
+        word = word[:2] + "e"  # "using" and "use", "aging" and "age"
     # "move" and "moving" (-> "mov"), "live" and "living" meet.
     word = word[:-1] if len(word) > 3 and word.endswith("e") else word
     return _SAME_SENSE.get(word, word)
@@ -180,7 +189,7 @@ def _sequence(
 def _sequence_of(
     text: str, keep_prepositions: bool, subject: str, join_names: bool
 ) -> tuple[str, ...]:
-    text = _FILLER_PHRASES.sub(" ", _COMMENT.sub(" ", text))
+    text = _FILLER_PHRASES.sub(" ", _COMMENT.sub(" ", _SAID_FRAME.sub("", text)))
     out: list[str] = []
     own = subject.lower()
     previous, in_name = 0, False
@@ -362,6 +371,27 @@ def gives_up(text: str) -> bool:
     return False
 
 
+#: Where a clause of a statement begins or ends: a comma, a colon or semicolon, or a
+#: conjunction that opens a clause of its own.
+_CLAUSE_BREAK = re.compile(
+    r"[,;:]\s*(?:(?:so|and|but|because|since)\s+)?|\s+(?:so|and|but|because|since)\s+", re.I
+)
+
+
+def _drop_clause(text: str) -> str | None:
+    """The clause of a statement that gives something up (`_DROP`, not said in the negative),
+    when the statement has more than one; None otherwise."""
+    for match in _DROP.finditer(text):
+        if _NEGATED.search(text[: match.start()]):
+            continue
+        breaks = list(_CLAUSE_BREAK.finditer(text))
+        start = max((b.end() for b in breaks if b.end() <= match.start()), default=0)
+        end = min((b.start() for b in breaks if b.start() >= match.end()), default=len(text))
+        clause = text[start:end]
+        return clause if clause.strip(" .!") != text.strip(" .!") else None
+    return None
+
+
 @dataclass(frozen=True)
 class Change:
     """A new statement replacing an old one: how, and in words for the report."""
@@ -403,9 +433,14 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
     if kind == "drop":
         if _ENDED.search(new) and _TOGETHER.search(old):
             return _parted(new, old, subject)
-        if change_kind(old) == "drop" or not new_words <= old_words:
+        if change_kind(old) == "drop":
             return None
-        if not names(new) <= names(old):
+        # "Started eating fish again, so they're not vegetarian anymore": the clause that
+        # gives something up is what gives up "Is vegetarian".
+        said = new if new_words <= old_words else _drop_clause(new)
+        if said is None or not content_words(said) <= old_words:
+            return None
+        if not content_words(said) & old_words or not names(said) <= names(old):
             return None
         # "Quit their job at Northwind" ends a fact, not a plan: said so in the report.
         return Change("drop", "a plan given up" if _PLAN.search(old) else "no longer so")

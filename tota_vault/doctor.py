@@ -16,15 +16,13 @@ from typing import Any
 
 from .errors import NoteError
 from .extract.secrets import describe, find_secrets
-from .files import STALE_TEMP_SECONDS, TEMP_PATTERN, open_for_writing, read_file
+from .files import EFFECTIVE, STALE_TEMP_SECONDS, TEMP_PATTERN, open_for_writing, read_file
 from .index import Index
+from .notes import parse_note
 from .paths import broken_index_copies
 from .sync import plan_scan, take_snapshot
 
 __all__ = ["DoctorReport", "diagnose"]
-
-#: Check access as the process really is (setuid programs aside, the same thing).
-EFFECTIVE = os.access in os.supports_effective_ids
 
 
 @dataclass
@@ -119,7 +117,7 @@ def diagnose(root: Path, index: Index, *, follow_external: bool = False) -> Doct
         if path in snapshot.errors:
             continue  # unreadable: reported as invalid below, from the index
         try:
-            _data, fp = read_file(root / path)
+            data, fp = read_file(root / path)
         except NoteError as exc:
             if known.hash.startswith("unreadable:"):
                 continue  # never read: reported as invalid below, from the index
@@ -127,7 +125,13 @@ def diagnose(root: Path, index: Index, *, follow_external: bool = False) -> Doct
             report.unreadable.append((path, f"{reason}; the index keeps its last readable text"))
             continue
         if fp.hash != known.hash:
-            report.drift.append((path, "changed since it was indexed (run `tota sync`)"))
+            # What the change made of the note, too: after a `git pull` that conflicted, the
+            # conflict markers are the news, not the drift.
+            error = parse_note(data, path).error
+            now_invalid = f", and is now invalid: {error}" if error else ""
+            report.drift.append(
+                (path, f"changed since it was indexed{now_invalid} (run `tota sync`)")
+            )
     # A chmod does not change size or mtime, so the stat pass cannot see it: ask the kernel
     # (one access() per note; doctor is not the hot path). Plain strings: Path joins cost
     # more than the system calls.

@@ -35,6 +35,7 @@ __all__ = [
     "Snapshot",
     "Fingerprint",
     "atomic_write",
+    "EFFECTIVE",
     "fsync_folder",
     "content_hash",
     "external_target",
@@ -525,6 +526,10 @@ def open_private(path: Path | str, mode: str = "a+b", **kwargs: Any) -> IO[Any]:
     except BaseException:
         os.close(fd)
         raise
+
+
+#: Check access (`os.access`) as the process really is (setuid programs aside, the same thing).
+EFFECTIVE = os.access in os.supports_effective_ids
 
 
 def make_dirs(path: Path) -> None:

@@ -636,6 +636,8 @@ class Index:
         self._batch_depth = 0
         #: True when opened by `open_read_only`: any write fails (SQLite says "readonly").
         self.read_only = False
+        #: Why it could not be opened for writing (the one line a write is refused with).
+        self.read_only_reason: str | None = None
 
     @classmethod
     def open(cls, path: Path) -> Index:

@@ -102,6 +102,7 @@ class IndexKeeper:
             index = Index.open_read_only(self.path)
         except IndexError_:
             raise error from None
+        index.read_only_reason = str(error)
         if not self._said_read_only:
             self._said_read_only = True
             synced = index.get_state("last_sync") or "never"

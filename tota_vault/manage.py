@@ -16,11 +16,12 @@ import shlex
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .config import load_config
-from .errors import ValidationError
-from .files import read_file
+from .errors import ValidationError, WriteError
+from .files import EFFECTIVE, read_file
 from .forgotten import add_forgotten
 from .ids import short_ids
 from .recall import Recalled, as_recalled, profile
@@ -86,6 +87,21 @@ def type_counts(by_type_status: Mapping[str, Mapping[str, int]]) -> dict[str, st
     return {mtype: status_counts(statuses) for mtype, statuses in by_type_status.items()}
 
 
+def evidence_counts(by_evidence: Mapping[str, int]) -> str:
+    """ "direct 12, inferred 3, manual 2", or "none": how every view says how the memories were
+    learned. Pure."""
+    return ", ".join(f"{kind} {n}" for kind, n in by_evidence.items()) or "none"
+
+
+def turn_counts(data: Mapping[str, Any]) -> str:
+    """ "1,204 of 3 conversations (kept for recall to quote: on)": the turns line of an
+    `overview`, as every view prints it. Pure."""
+    return (
+        f"{data['turns']} of {data['conversations']} conversations "
+        f"(kept for recall to quote: {data['turns_kept']})"
+    )
+
+
 def recent(vault: Vault, *, limit: int = 10, offset: int = 0) -> list[Recalled]:
     """The `limit` active memories changed most recently, with effective confidence; `offset`
     skips that many first (the manager loads the list a page at a time)."""
@@ -129,6 +145,7 @@ def clear(vault: Vault) -> ClearReport:
     report = ClearReport()
     index = vault.open_index()
     rows = index.memory_files()
+    _refuse_unwritable_folders(vault.root, [row.path for row in rows])
     forgotten = [source for row in rows for source in row.sources]
     forgotten += index.capped_sources()  # and those the cap left out of the notes
     # Tombstones first: a crash before the deletes leaves memories and their tombstones (the
@@ -136,6 +153,7 @@ def clear(vault: Vault) -> ClearReport:
     # A note left below (changed since the sync) still cites its tombstoned messages, which
     # the pipeline skips for that reason anyway.
     add_forgotten(vault.root, forgotten)
+    failed: list[str] = []
     for row in rows:
         rel, known_hash = row.path, row.hash
         path = vault.root / rel
@@ -145,7 +163,11 @@ def clear(vault: Vault) -> ClearReport:
             continue
         if fingerprint.hash != known_hash:
             continue  # changed since the sync: not the memory tota knows, so not deleted
-        os.unlink(path)
+        try:
+            os.unlink(path)
+        except OSError as exc:  # the folders were writable a moment ago: finish, then say
+            failed.append(f"{path} ({exc.strerror or exc})")
+            continue
         report.deleted.append(rel)
     # Every turn, not only those the memories cite: clearing the memory clears what it heard.
     report.turns = index.turns().clear()
@@ -154,7 +176,28 @@ def clear(vault: Vault) -> ClearReport:
     forget_conversations(index, forgotten)
     report.broken_copies = [p.name for p in vault.delete_broken_copies()]
     report.kept = index.counts()["notes"]
+    if failed:
+        raise WriteError(
+            f"{failed[0]}: cannot delete; {len(failed) - 1} more not deleted, "
+            f"{len(report.deleted)} deleted and gone from the index",
+            path=vault.root,
+        )
     return report
+
+
+def _refuse_unwritable_folders(root: Path, paths: Sequence[str]) -> None:
+    """Stop a Clear All before anything is deleted when a folder holding memories cannot be
+    written (a note in it cannot be deleted): a clear that stops halfway leaves some memories
+    and not others."""
+    folders = sorted({os.path.dirname(os.path.join(root, rel)) for rel in paths})
+    locked = [f for f in folders if not os.access(f, os.W_OK | os.X_OK, effective_ids=EFFECTIVE)]
+    if locked:
+        more = f" (and {len(locked) - 1} more)" if len(locked) > 1 else ""
+        raise WriteError(
+            f"{locked[0]}{more}: cannot delete the memories in this folder (not writable); "
+            "nothing was deleted: make it writable and run it again",
+            path=Path(locked[0]),
+        )
 
 
 def forget_conversations(index: Index, sources: Iterable[str]) -> int:

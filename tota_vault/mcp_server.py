@@ -45,7 +45,7 @@ from pydantic import BaseModel, Field
 from . import __version__, manage
 from .errors import NotFoundError, TotaError
 from .extract.secrets import redact
-from .manage import status_counts, type_counts
+from .manage import evidence_counts, status_counts, type_counts
 from .model import MemoryType
 from .recall import CANDIDATES, Recalled, context_block, quote_line
 from .scoring import INFERRED_PENALTY, TYPE_SCORES
@@ -650,8 +650,7 @@ def _overview_text(data: Overview) -> str:
     elif data.by_type:
         lines.append("By type: " + ", ".join(f"{k} {v}" for k, v in data.by_type.items()))
     if data.by_evidence:
-        evidence = ", ".join(f"{k} {v}" for k, v in data.by_evidence.items())
-        lines.append(f"Evidence (every memory): {evidence}")
+        lines.append(f"Evidence (every memory): {evidence_counts(data.by_evidence)}")
     if data.invalid:
         lines.append(f"{data.invalid} notes are invalid (run `tota doctor` to see why).")
     lines.append(

@@ -212,14 +212,10 @@ class OverviewScreen(Page):
         text.append(f"{data['memories']} memories; learning is {data['learning']}\n{statuses}\n\n")
         for mtype, counted in manage.type_counts(data["by_type_status"]).items():
             text.append(f"  {mtype:13} {counted}\n")
-        evidence = ", ".join(f"{k} {v}" for k, v in data["by_evidence"].items()) or "none"
-        text.append(f"\nevidence (every memory): {evidence}\n")
+        text.append(f"\nevidence (every memory): {manage.evidence_counts(data['by_evidence'])}\n")
         if data["invalid"]:
             text.append(f"{data['invalid']} invalid notes (see `tota doctor`)\n")
-        text.append(
-            f"conversation turns: {data['turns']} of {data['conversations']} conversations "
-            f"(kept for recall to quote: {data['turns_kept']})\n"
-        )
+        text.append(f"conversation turns: {manage.turn_counts(data)}\n")
         if data["profile"]:
             text.append("\nProfile\n", style="bold")
             for line in data["profile"]:

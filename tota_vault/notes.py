@@ -31,6 +31,7 @@ import yaml
 from .errors import InvalidNoteError, first_line
 from .history import history_span
 from .model import (
+    FIELD_ORDER,
     Memory,
     MemoryType,
     format_date,
@@ -260,6 +261,29 @@ def _salvage_text(data: bytes) -> str:
     )
 
 
+#: A property line, a list item or an indented continuation of a frontmatter: what the lines
+#: before the `---` of a frontmatter whose opening fence is gone hold, and nothing else.
+_PROPERTY_LINE = re.compile(r"(?:[\w-]+[ \t]*:(?:[ \t].*)?|[ \t]+\S.*|-(?:[ \t].*)?|#.*|[ \t]*)")
+
+
+def _headless_close(text: str) -> int | None:
+    """The line number of the `---` closing a frontmatter that lost its opening fence, or None.
+
+    Only a note that opens with one of tota's own properties (`id:`, `type:`, ...) and holds
+    nothing but property lines up to a `---` is one: a Markdown note whose first line is
+    "Note: ..." and that has a rule further down is not."""
+    first, _, _ = text.partition("\n")
+    key = first.split(":", 1)[0].strip() if ":" in first else ""
+    if key not in FIELD_ORDER:
+        return None
+    for number, line in enumerate(text.split("\n"), start=1):
+        if _FENCE_RE.fullmatch(line):
+            return number
+        if not _PROPERTY_LINE.fullmatch(line):
+            return None
+    return None
+
+
 def locate_frontmatter(text: str) -> tuple[int, int, int] | None:
     """Return (start of YAML, end of YAML, start of body) offsets, or None without frontmatter."""
     first = _FENCE_RE.match(text)
@@ -392,6 +416,11 @@ def parse_note(
             )  # fmt: skip
     elif text.startswith("---"):
         return ParsedNote(path, title, {}, text, None, "frontmatter is never closed by ---", False)
+    elif (closing := _headless_close(text)) is not None:
+        # Its first line deleted (one `dd` in vim): read as a body, the properties would become
+        # a new memory's statement and the note a new id. Invalid instead, left as it is.
+        reason = f"frontmatter has no opening --- (the --- at line {closing} closes it)"
+        return ParsedNote(path, title, {}, text, None, reason, False)
 
     conflict = _CONFLICT_RE.search(body)
     if conflict is not None:
@@ -414,6 +443,11 @@ def parse_note(
 
     statement, history = split_body(body)
     statement, quote = split_quote(statement)
+    if not statement.strip():
+        # A memory is its statement: one with none (a blank file, properties and nothing
+        # else) is no memory to recall, and no id is given to it.
+        reason = "no statement: a memory note holds its statement below the frontmatter"
+        return ParsedNote(path, title, fields, body, None, reason, located is not None)
     try:
         memory = memory_from_fields(
             fields,

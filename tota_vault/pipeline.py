@@ -45,7 +45,14 @@ from typing import Any, Literal
 
 from .config import ExtractSettings
 from .conflicts import adds, change_kind, differ, replaces, search_words
-from .errors import InvalidNoteError, NoteChangedError, SecretError, TotaError, first_line
+from .errors import (
+    InvalidNoteError,
+    NoteChangedError,
+    SecretError,
+    TotaError,
+    ValidationError,
+    first_line,
+)
 from .extract.base import Candidate, Extractor, Skip
 from .extract.messages import Message
 from .extract.secrets import describe, find_secrets, is_only_secret, redact
@@ -81,6 +88,7 @@ __all__ = [
     "decide",
     "guard",
     "query_words",
+    "check_conversation_id",
     "refuse_secret_ids",
 ]
 
@@ -325,6 +333,20 @@ def _cap_message(content: str) -> str:
         return content
     space = content.rfind(" ", MAX_MESSAGE_CHARS - _CUT_LOOKBACK, MAX_MESSAGE_CHARS + 1)
     return content[: space if space > 0 else MAX_MESSAGE_CHARS]
+
+
+def check_conversation_id(conversation_id: str) -> None:
+    """Raise `ValidationError` for a conversation id a source cannot hold: every memory's
+    source is `<conversation>#<message id>`, so a "#" in the id would read as two ids, and an
+    empty one or one with a line break is no name. Pure."""
+    if not conversation_id.strip():
+        raise ValidationError("the conversation id is empty")
+    if "#" in conversation_id or any(c in conversation_id for c in "\r\n"):
+        what = "a #" if "#" in conversation_id else "a line break"
+        raise ValidationError(
+            f"conversation id {conversation_id!r} holds {what}; sources read "
+            "<conversation>#<message id>: choose an id without it"
+        )
 
 
 def refuse_secret_ids(
@@ -610,7 +632,8 @@ class Learner:
         `guard` runs each step (`Vault` passes its index-fault recovery, which may run a step
         a second time: the report is then rolled back to where the step began).
         """
-        refuse_secret_ids(conversation_id, [])
+        refuse_secret_ids(conversation_id, [])  # first: the id's own error quotes it
+        check_conversation_id(conversation_id)
         self._superseded = set()
         report = ObserveReport(conversation_id, dry_run=dry_run)
         dry = _DryRun() if dry_run else None

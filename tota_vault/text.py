@@ -160,6 +160,9 @@ def query_alternates(word: str) -> tuple[str, ...]:
     return KIN_MEMBERS.get(stem(word), ())
 
 
+#: Third-person forms the plural rules would cut wrong ("goes" is no "goe").
+_IRREGULAR_S = {"goes": "go", "does": "do"}
+
 #: Word-form endings `stem(forms=True)` strips after folding the plural, longest first.
 _FORM_SUFFIXES = ("ingly", "edly", "ing", "er", "ed")
 
@@ -175,12 +178,14 @@ def stem(word: str, *, forms: bool = False) -> str:
     must count them (without it LoCoMo all@10 drops 0.004, docs/quality.md).
     """
     word = word.lower().replace("’", "'").removesuffix("'s")
-    if len(word) > 4 and word.endswith("ies"):
+    if word in _IRREGULAR_S:
+        word = _IRREGULAR_S[word]
+    elif len(word) > 4 and word.endswith("ies"):
         word = word[:-3] + "y"
-    elif word.endswith(("ses", "xes", "zes", "ches", "shes")):
-        word = word[:-2]
+    elif word.endswith(("sses", "xes", "zzes", "ches", "shes")):
+        word = word[:-2]  # "classes", "boxes", "quizzes", "dishes": the "e" is the plural's
     elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        word = word[:-1]
+        word = word[:-1]  # "uses", "houses", "sizes": the "e" is the word's own
     if forms:
         if len(word) > 5 and word.endswith("ied"):
             return word[:-3] + "y"

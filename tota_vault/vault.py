@@ -370,14 +370,14 @@ class Vault:
         index = self.open_index()
         rows = index.get(memory_id=ref)
         if rows:
-            return rows[0].path
+            return _one_holder(ref, [row.path for row in rows])
         # Also a whole id typed in lower case: ids are compared upper-cased, as ULIDs are.
         if MIN_ID_PREFIX <= len(ref) <= 26 and _ID_CHARS.fullmatch(ref):
-            matches = index.ids_with_prefix(ref)
-            if len(matches) > 1:
+            matches = index.ids_with_prefix(ref, limit=10)  # copies of one note share an id
+            if len({memory_id for memory_id, _ in matches}) > 1:
                 raise NotFoundError(self._ambiguous(ref))
             if matches:
-                return matches[0][1]
+                return _one_holder(ref, [path for _, path in matches])
         candidate = Path(ref)
         if candidate.is_absolute():
             try:
@@ -910,6 +910,17 @@ def _remove_index_files(path: str) -> None:
     for suffix in ("", "-wal", "-shm"):
         with contextlib.suppress(FileNotFoundError):
             os.remove(path + suffix)
+
+
+def _one_holder(ref: str, paths: Sequence[str]) -> str:
+    """The one note holding the id `ref` names; a copy of a note (a duplicated file) holds it
+    too, and which of them is meant is never guessed."""
+    if len(paths) == 1:
+        return paths[0]
+    raise NotFoundError(
+        f"{ref}: {len(paths)} notes hold this id ({', '.join(sorted(paths))}); name one by its "
+        "path, and give the other a new id (delete its id line; `tota doctor` lists copies)"
+    )
 
 
 def _no_repeated_paths(found: list[_Found]) -> list[_Found]:
