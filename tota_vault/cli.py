@@ -694,8 +694,9 @@ def _print_extract(
     dropped = sum(dropped_sentences(report.skipped) for report in reports)
     sentences = "sentence" if dropped == 1 else "sentences"
     not_proposed = f" ({dropped} {sentences} not proposed)" if dropped else ""
+    read = summary["messages"]
     print(
-        f"{verb} from {summary['messages']} messages{scope}: {counts['create']} created, "
+        f"{verb} from {read} message{'' if read == 1 else 's'}{scope}: {counts['create']} created, "
         f"{counts['merge']} merged, {counts['supersede']} superseded, "
         f"{counts['keep']} kept over a contradiction, {counts['skip'] + dropped} skipped"
         f"{not_proposed}"
