@@ -506,3 +506,17 @@ def test_the_query_leaves_out_the_prepositions_stopwords_leave():
     assert {"offer", "gina", "jon", "social", "media", "tim"} <= set(plan.terms)
     # A word that is a preposition and a content word alike stays.
     assert "past" in build_query("What did I buy in the past month?").terms
+
+
+def test_the_profile_holds_the_health_of_the_people_the_person_tells_of(vault):
+    """A user-style review: "My daughter Ivy is allergic to shellfish." was a relationship
+    memory, so the session-start profile an assistant plans dinners with left it out."""
+    vault.observe(
+        [{"role": "user", "content": "My daughter Ivy is allergic to shellfish. I'm vegetarian."}],
+        conversation_id="c1",
+    )
+    vault.remember("relationship", "The user's sister Ana lives in Berlin.", importance=0.6)
+    profile = {r.text: r.type for r in vault.profile()}
+    assert profile.get("The user's daughter Ivy is allergic to shellfish.") == "relationship"
+    assert profile.get("Is vegetarian.") == "identity"
+    assert "The user's sister Ana lives in Berlin." not in profile  # health, not every relative

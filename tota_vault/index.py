@@ -1281,7 +1281,8 @@ class Index:
         return [(make(r), float(r[-1])) for r in rows]
 
     def profile_rows(self, limit: int) -> list[MemoryRow]:
-        """Durable, important identity, preference and constraint memories (`PROFILE`)."""
+        """Durable, important identity, preference and constraint memories, and the health of
+        the people the person tells of (`PROFILE`)."""
         return memory_rows(self._conn.execute(PROFILE, {"limit": limit}))
 
     def recent_rows(self, limit: int, offset: int = 0) -> list[MemoryRow]:
@@ -1527,10 +1528,14 @@ def _status_order(status: str) -> tuple[int, str]:
     return (known.index(status), "") if status in known else (len(known), status)
 
 
-#: The profile: durable, important facts an assistant should always know.
+#: The profile: durable, important facts an assistant should always know. The health of the
+#: people the person tells of is one ("The user's daughter Ivy is allergic to shellfish": a
+#: relationship memory, tagged `topic/health`): what an assistant plans a dinner around.
 PROFILE = """
 SELECT * FROM notes
-WHERE error IS NULL AND status = 'active' AND type IN ('identity', 'preference', 'constraint')
+WHERE error IS NULL AND status = 'active'
+  AND (type IN ('identity', 'preference', 'constraint')
+       OR (type = 'relationship' AND ' ' || tags || ' ' LIKE '% topic/health %'))
   AND durability >= 0.7 AND importance >= 0.5
 ORDER BY importance * confidence DESC, updated DESC
 LIMIT :limit

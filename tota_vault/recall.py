@@ -613,7 +613,8 @@ def as_recalled(rows: Iterable[MemoryRow], now: datetime | None = None) -> list[
 
 
 def profile(index: Index, *, limit: int = 20, now: datetime | None = None) -> list[Recalled]:
-    """Durable, important identity, preference and constraint memories, most important first."""
+    """Durable, important identity, preference and constraint memories, and relationship
+    memories about health (a child's allergy), most important first."""
     return as_recalled(index.profile_rows(limit), now)
 
 
