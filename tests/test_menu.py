@@ -185,6 +185,30 @@ def test_pause_and_resume_learning(sample: Vault):
     drive(sample, script)
 
 
+def test_clear_all_that_cannot_delete_says_why_and_stays_up(
+    sample: Vault, monkeypatch: pytest.MonkeyPatch
+):
+    """A review: Clear All's one-line refusal (a read-only type folder) escaped the manager
+    as a traceback."""
+    from tota_vault import manage
+    from tota_vault.errors import WriteError
+
+    def locked(root: Path, paths: object) -> None:
+        raise WriteError(f"{root}/goal: cannot delete ...; nothing was deleted", path=root)
+
+    monkeypatch.setattr(manage, "_refuse_unwritable_folders", locked)
+    before = sorted(sample.root.rglob("*.md"))
+
+    async def script(app: MemoryManager, pilot: Pilot) -> None:
+        await pilot.press("5")
+        await pilot.type("DELETE")
+        await pilot.press("enter")
+        assert isinstance(app.screen, MainMenu) and "nothing was deleted" in status(app)
+
+    drive(sample, script)
+    assert sorted(sample.root.rglob("*.md")) == before
+
+
 def test_clear_all_asks_for_the_word_first(sample: Vault):
     root = sample.root
     before = sorted(root.rglob("*.md"))

@@ -154,6 +154,11 @@ _DATE_WORDS = frozenset(
 _FRAME_PREPOSITIONS = frozenset("in on at for with from of by about into over".split())
 
 
+#: Verb forms too short for `stem` to cut ("us" is no stem of "using"): "Stopped using
+#: Trello" gives up "Uses Trello".
+_SHORT_FORMS = {"used": "use", "using": "use", "aged": "age", "aging": "age"}
+
+
 @lru_cache(maxsize=16384)
 def _normal(word: str) -> str:
     ordinal = _ORDINAL.match(word)
@@ -164,10 +169,7 @@ def _normal(word: str) -> str:
     plain, word = stem(word), stem(word, forms=True)
     if word != plain and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "flsz":
         return word[:-1]  # a consonant doubled before the ending: "formatting" and "format"
-    if word == plain and len(word) == 4 and word.endswith("ed") and word[1] not in "aeiou":
-        word = word[:2] + "e"  # "used" and "use", "aged" and "age": too short to be cut
-    elif word == plain and len(word) == 5 and word.endswith("ing") and word[1] not in "aeiou":
-        word = word[:2] + "e"  # "using" and "use", "aging" and "age"
+    word = _SHORT_FORMS.get(word, word)
     # "move" and "moving" (-> "mov"), "live" and "living" meet.
     word = word[:-1] if len(word) > 3 and word.endswith("e") else word
     return _SAME_SENSE.get(word, word)
@@ -371,25 +373,29 @@ def gives_up(text: str) -> bool:
     return False
 
 
-#: Where a clause of a statement begins or ends: a comma, a colon or semicolon, or a
-#: conjunction that opens a clause of its own.
-_CLAUSE_BREAK = re.compile(
-    r"[,;:]\s*(?:(?:so|and|but|because|since)\s+)?|\s+(?:so|and|but|because|since)\s+", re.I
-)
+#: The conclusion a statement of the person's own ends with, after its last ", so": "Started
+#: eating fish again, so they're not vegetarian anymore". Only a last clause after "so" is
+#: read alone: "Dropped the kids at school, and went running" or "Cancelled yoga this Friday,
+#: because of the storm" give up nothing.
+_SO_CLAUSE = re.compile(r",\s+so\s+(?P<clause>[^,;:]+?)[.!]*$", re.I)
+#: What shows that the clause before the conclusion is about someone else, whose "they" the
+#: conclusion may be ("The user's kids eat meat now, so they're not vegetarian anymore"): a
+#: possessive, or a name.
+_SOMEONE_ELSE = re.compile(r"'s\b|\b(?:their|his|her|its)\b|(?<!^)\b[A-Z][a-z]")
 
 
-def _drop_clause(text: str) -> str | None:
-    """The clause of a statement that gives something up (`_DROP`, not said in the negative),
-    when the statement has more than one; None otherwise."""
-    for match in _DROP.finditer(text):
-        if _NEGATED.search(text[: match.start()]):
-            continue
-        breaks = list(_CLAUSE_BREAK.finditer(text))
-        start = max((b.end() for b in breaks if b.end() <= match.start()), default=0)
-        end = min((b.start() for b in breaks if b.start() >= match.end()), default=len(text))
-        clause = text[start:end]
-        return clause if clause.strip(" .!") != text.strip(" .!") else None
-    return None
+def _drop_clause(text: str, subject: str) -> str | None:
+    """The conclusion that gives something up, when a statement of the person's own ends with
+    one (`_SO_CLAUSE`) and says nothing of anyone else before it; None otherwise."""
+    conclusion = _SO_CLAUSE.search(text)
+    if conclusion is None or change_kind(conclusion.group("clause")) != "drop":
+        return None
+    before = text[: conclusion.start()]
+    if subject != "user":
+        before = before.removeprefix(subject).lstrip()
+    if not before or _SOMEONE_ELSE.search(before):
+        return None
+    return conclusion.group("clause")
 
 
 @dataclass(frozen=True)
@@ -437,7 +443,7 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
             return None
         # "Started eating fish again, so they're not vegetarian anymore": the clause that
         # gives something up is what gives up "Is vegetarian".
-        said = new if new_words <= old_words else _drop_clause(new)
+        said = new if new_words <= old_words else _drop_clause(new, subject)
         if said is None or not content_words(said) <= old_words:
             return None
         if not content_words(said) & old_words or not names(said) <= names(old):

@@ -196,7 +196,11 @@ class MainMenu(Page):
             return
         from . import manage
 
-        report = manage.clear(self.vault)
+        try:
+            report = manage.clear(self.vault)
+        except TotaError as exc:  # a folder it cannot write: the one line, and the app stays
+            self.say(str(exc))
+            return
         self.say(f"Deleted {len(report.deleted)} memories; {report.kept} other notes kept.")
 
 
