@@ -732,6 +732,26 @@ def test_a_read_only_state_folder_with_an_index_stops_a_write_before_it(
     assert run("add", "habit", "Walks the dog daily")[0] == 0
 
 
+def test_a_read_only_state_folder_stops_a_sync_before_it_gives_an_id(
+    other: tuple[Path, Callable[..., tuple[int, str]]],
+) -> None:
+    """A review: with `.tota` read-only, `tota sync` wrote an id into a hand-written note,
+    then failed because the index could not record it."""
+    root, run = other
+    assert run("sync")[0] == 0
+    hand = write(root, "habit/Reads.md", "---\ntype: habit\n---\nReads before bed.\n")
+    chown_tree(root, nobody())
+    state = root / ".tota"
+    state.chmod(0o555)
+    try:
+        code, output = run("sync")
+        assert code == 1 and str(state) in one_line(output), output
+        assert hand.read_text() == "---\ntype: habit\n---\nReads before bed.\n"
+    finally:
+        state.chmod(0o700)
+    assert run("sync")[0] == 0 and "id:" in hand.read_text()
+
+
 def test_clear_with_a_read_only_type_folder_deletes_nothing(
     other: tuple[Path, Callable[..., tuple[int, str]]],
 ) -> None:
