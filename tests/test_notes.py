@@ -125,8 +125,19 @@ PARSE_CASES = [
         None, id="opening-fence-deleted",
     ),
     pytest.param(
-        b"type: goal\ntags:\n  - run\n- x\n# said\n\n---\nRun a marathon.\n", "goal/x.md", None,
+        b"type: goal\ntags:\n  - run\n# said\n\n---\nRun a marathon.\n", "goal/x.md", None,
         "no opening ---", False, None, id="opening-fence-deleted-lists-and-comments",
+    ),
+    pytest.param(
+        f"id: {ULID}\ntype: habit\nlast reviewed: 2026-11-01\n---\nSwims.\n".encode(),
+        "habit/x.md", None, "no opening --- (the --- at line 4 closes it)", False, None,
+        id="opening-fence-deleted-key-with-a-space",
+    ),
+    pytest.param(
+        b"status: training\n# Marathon\n- 3 runs a week\n---\nRace day is April 12.\n",
+        "goal/x.md", "goal", None, False,
+        "status: training\n# Marathon\n- 3 runs a week\n---\nRace day is April 12.",
+        id="a heading and a list before a rule are a body",
     ),
     pytest.param(
         b"Note: call Ana.\n\n---\nMore words.\n", "habit/x.md", "habit", None, False,
@@ -138,6 +149,10 @@ PARSE_CASES = [
     ),
     pytest.param(b"\n\n  \n", "goal/x.md", None, "no statement", False, None, id="blank-file"),
     pytest.param(b"---\n---\n", "goal/x.md", None, "no statement", True, None, id="no-body"),
+    pytest.param(
+        b"---\ntype: goal\n---\n<!-- todo -->\n", "goal/x.md", None, "no statement", True, None,
+        id="a comment only",
+    ),
     pytest.param(
         note("type: goal\n", ""), "Inbox.md", None, "no statement", True, None,
         id="properties-and-nothing-else",

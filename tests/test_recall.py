@@ -512,11 +512,20 @@ def test_the_profile_holds_the_health_of_the_people_the_person_tells_of(vault):
     """A user-style review: "My daughter Ivy is allergic to shellfish." was a relationship
     memory, so the session-start profile an assistant plans dinners with left it out."""
     vault.observe(
-        [{"role": "user", "content": "My daughter Ivy is allergic to shellfish. I'm vegetarian."}],
+        [
+            {
+                "role": "user",
+                "content": "My daughter Ivy is allergic to shellfish. I'm vegetarian. "
+                "My son Leo has asthma.",
+            }
+        ],
         conversation_id="c1",
     )
     vault.remember("relationship", "The user's sister Ana lives in Berlin.", importance=0.6)
+    vault.remember("relationship", "Mum takes insulin.", importance=0.6, tags=["health"])
     profile = {r.text: r.type for r in vault.profile()}
     assert profile.get("The user's daughter Ivy is allergic to shellfish.") == "relationship"
+    assert profile.get("The user's son Leo has asthma.") == "relationship"
+    assert profile.get("Mum takes insulin.") == "relationship"  # the person's own tag
     assert profile.get("Is vegetarian.") == "identity"
     assert "The user's sister Ana lives in Berlin." not in profile  # health, not every relative

@@ -1530,12 +1530,15 @@ def _status_order(status: str) -> tuple[int, str]:
 
 #: The profile: durable, important facts an assistant should always know. The health of the
 #: people the person tells of is one ("The user's daughter Ivy is allergic to shellfish": a
-#: relationship memory, tagged `topic/health`): what an assistant plans a dinner around.
+#: relationship memory, tagged `topic/health` by tota or `health` by the person): what an
+#: assistant plans a dinner around.
 PROFILE = """
 SELECT * FROM notes
 WHERE error IS NULL AND status = 'active'
   AND (type IN ('identity', 'preference', 'constraint')
-       OR (type = 'relationship' AND ' ' || tags || ' ' LIKE '% topic/health %'))
+       OR (type = 'relationship' AND (' ' || tags || ' ' LIKE '% topic/health %'
+                                      OR ' ' || tags || ' ' LIKE '% topic/health/%'
+                                      OR ' ' || tags || ' ' LIKE '% health %')))
   AND durability >= 0.7 AND importance >= 0.5
 ORDER BY importance * confidence DESC, updated DESC
 LIMIT :limit

@@ -73,6 +73,7 @@ REMOVE = object()
 _FENCE_RE = re.compile(r"^-{3,}[ \t]*\r?$", re.MULTILINE)
 _STRAY_BYTE_RE = re.compile("[\udc80-\udcff]")  # bytes that surrogateescape could not decode
 _CONFLICT_RE = re.compile(r"^(<{7}|={7}|>{7})(?: |$)", re.MULTILINE)
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)  # a note to self, not a statement
 _TOP_KEY_RE = re.compile(r"^([^\s#\-][^:\n]*?)[ \t]*:(?:[ \t]|$)")
 _FORBIDDEN_TITLE_CHARS = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f\x7f]')
 _WINDOWS_RESERVED = {"CON", "PRN", "AUX", "NUL"} | {
@@ -261,27 +262,27 @@ def _salvage_text(data: bytes) -> str:
     )
 
 
-#: A property line, a list item or an indented continuation of a frontmatter: what the lines
-#: before the `---` of a frontmatter whose opening fence is gone hold, and nothing else.
-_PROPERTY_LINE = re.compile(r"(?:[\w-]+[ \t]*:(?:[ \t].*)?|[ \t]+\S.*|-(?:[ \t].*)?|#.*|[ \t]*)")
-
-
 def _headless_close(text: str) -> int | None:
     """The line number of the `---` closing a frontmatter that lost its opening fence, or None.
 
-    Only a note that opens with one of tota's own properties (`id:`, `type:`, ...) and holds
-    nothing but property lines up to a `---` is one: a Markdown note whose first line is
-    "Note: ..." and that has a rule further down is not."""
+    Only a note that opens with one of tota's own properties (`id:`, `type:`, ...) and whose
+    lines up to a `---` read as YAML properties is one: a Markdown note whose first line is
+    "Note: ..." and that has a rule further down is not, nor one whose lines before its rule
+    are a heading and a list ("status: training", "# Marathon", "- 3 runs a week")."""
     first, _, _ = text.partition("\n")
     key = first.split(":", 1)[0].strip() if ":" in first else ""
     if key not in FIELD_ORDER:
         return None
-    for number, line in enumerate(text.split("\n"), start=1):
-        if _FENCE_RE.fullmatch(line):
-            return number
-        if not _PROPERTY_LINE.fullmatch(line):
-            return None
-    return None
+    closing = _FENCE_RE.search(text)
+    if closing is None:
+        return None
+    try:
+        loaded = _HANDLER.load(text[: closing.start()])
+    except (InvalidNoteError, yaml.YAMLError):
+        return None
+    if not isinstance(loaded, dict):
+        return None
+    return text.count("\n", 0, closing.start()) + 1
 
 
 def locate_frontmatter(text: str) -> tuple[int, int, int] | None:
@@ -443,9 +444,9 @@ def parse_note(
 
     statement, history = split_body(body)
     statement, quote = split_quote(statement)
-    if not statement.strip():
+    if not _HTML_COMMENT.sub("", statement).strip():
         # A memory is its statement: one with none (a blank file, properties and nothing
-        # else) is no memory to recall, and no id is given to it.
+        # else, a comment of the person's only) is no memory to recall, and gets no id.
         reason = "no statement: a memory note holds its statement below the frontmatter"
         return ParsedNote(path, title, fields, body, None, reason, located is not None)
     try:

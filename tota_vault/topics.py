@@ -86,7 +86,8 @@ TOPICS: dict[str, str] = {
         workshop certificate research""",
     "health": """health healthy doctor hospital injury injured hurt sick illness therapy
         therapist medication medicine diet sleep mental anxiety stress
-        surgery recovery recover pain allergy allergic""",
+        surgery recovery recover pain allergy allergic diabetes diabetic asthma celiac
+        coeliac diagnosed diagnosis disease migraine epilepsy intolerant intolerance""",
     "community": """volunteer volunteering volunteered charity donate donated donation
         donations fundraiser fundraising shelter nonprofit non-profit community cause
         activism activist campaign protest advocacy""",

@@ -206,8 +206,10 @@ class NoteWriter:
 
     def _refuse_if_read_only(self) -> None:
         """Stop a write before anything is written when the index cannot record it (opened
-        read-only: a read-only `.tota` or index file). A note written that the index cannot
-        hold would be one a search, a recall and a repeat check do not see."""
+        read-only, as a read-only `.tota` makes it). A note written that the index cannot
+        hold would be one a search, a recall and a repeat check do not see. (A read-only
+        index file in a writable folder opens for writing and fails at the write: the note
+        is then written and the error says so.)"""
         index = self.index
         if index.read_only:
             raise IndexReadOnlyError(index.read_only_reason or f"{index.path}: read-only")
