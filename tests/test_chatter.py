@@ -176,6 +176,21 @@ REASONS = [
     ("I meant the second option, not the first one.", "about the conversation"),
     ("I'm off to Paris next week for a conference.", None),
     ("I'm back in Lisbon after two years in Berlin.", None),
+    # leaving the talk (SPC development rows: "Sam has to go now." was a constraint)
+    ("I should probably get going.", "about the conversation"),
+    ("I have to go now.", "about the conversation"),
+    ("I gotta head out for the night.", "about the conversation"),
+    ("I have to go to Paris for work.", None),
+    ("I need to get going on my thesis.", None),
+    # the answer to thanks, and what the speaker was told or whether they know a name
+    ("I'm glad I could help.", "addressed to the listener"),
+    ("I'm glad I could help my sister move.", None),
+    ("I've heard that the people are very friendly.", "someone else's words"),
+    ("I read somewhere that nursing school is really tough.", "someone else's words"),
+    ("I heard that song on the radio yesterday.", None),
+    ("I've never heard of them.", "a reaction"),
+    ("I've heard of Metallica.", "a reaction"),
+    ("I had never heard of kombucha until my sister brewed some.", None),
     # an offer to the listener, or what the speaker will be to them (SPC development rows)
     ("You can play with me.", "addressed to the listener"),
     ("You can always come visit mine!", "addressed to the listener"),

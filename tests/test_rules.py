@@ -103,6 +103,8 @@ USER_FACTS = [
          "preference/favorite-color"),
     fact("My favourite book is Dune.", "preference", "The user's favourite book is Dune.",
          "preference/favorite-book"),
+    fact("I like a lot of different bands, but my favorite is The Clash.", "preference",
+         "The user's favorite band is The Clash.", "preference/favorite-band"),
     fact("I prefer Neovim over VS Code.", "preference", "Prefers Neovim over VS Code."),
     fact("I'd rather work remotely.", "preference", "Would rather work remotely."),
     fact("I'm a big fan of Radiohead.", "preference", "Is a big fan of Radiohead."),

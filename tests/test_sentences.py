@@ -94,6 +94,32 @@ STATEMENTS = [
     ("I live in Oslo and my wife works at Equinor.", ["I live in Oslo", "My wife works at Equinor."]),
     ("We went camping and my kids loved it.", ["We went camping", "My kids loved it."]),
     ("I like tea, and my favorite is green tea.", ["I like tea", "My favorite is green tea."]),
+    # many of a kind conceded, then the favourite among them: one fact, said with its kind
+    # (SPC development rows: "Sam likes a lot of different bands." and "Sam's favorite is ...")
+    ("I like a lot of different bands, but my favorites are The Cure and The Smiths.",
+     ["My favorite bands are The Cure and The Smiths."]),
+    ("I like all kinds of music, but my favorite is probably rock.",
+     ["My favorite music is probably rock."]),
+    ("I like to play a lot of different video games, but my favorite is Mario Kart.",
+     ["My favorite video game is Mario Kart."]),
+    ("I have a lot of favorite books, but I think my favorite is The Great Gatsby.",
+     ["My favorite book is The Great Gatsby."]),
+    ("I have a lot of favorite books, but one of my favorites is Dune.",
+     ["One of my favorite books is Dune."]),
+    ("I produce a lot of different types of music, but my favorite is hip hop.",
+     ["My favorite music to produce is hip hop."]),
+    ("I like to do a lot of different things, but my favorite is running.",
+     ["My favorite thing to do is running."]),
+    ("There are so many great climbing spots in Colorado, but my favorite is Red Rock Canyon.",
+     ["My favorite climbing spot in Colorado is Red Rock Canyon."]),
+    ("I love pizza of all kinds, but my favorite is pepperoni.", ["My favorite pizza is pepperoni."]),
+    ("I like to grow a variety of flowers, but my favorite are roses.",
+     ["My favorite flowers to grow are roses."]),
+    ("I have a lot of hobbies, but my favorite is chess.", ["My favorite hobby is chess."]),
+    # ... not without the many, nor when the kind is no noun ("things" had)
+    ("I have two dogs, but my favorite is Rex.", ["I have two dogs", "My favorite is Rex."]),
+    ("I have a lot of things, but my favorite is my guitar.",
+     ["I have a lot of things", "My favorite is my guitar."]),
     # an answer's "no" before its statement is residue (only with its comma)
     ("No, I haven't read them yet.", ["I haven't read them yet."]),
     # news announced before it is told is residue (LoCoMo's tune part)

@@ -151,6 +151,16 @@ def test_a_quoted_title_is_never_rewritten():
         ("I do prefer Emacs", "I prefer Emacs"),
         ("We do like oat milk", "We like oat milk"),
         ("I do not eat meat", "I do not eat meat"),  # "do not" is a negation, not emphasis
+        ("I do love hiking", "I love hiking"),
+        ("I do volunteer at the shelter", "I volunteer at the shelter"),
+        # before its object "do" is the verb ("Thes dishes", "As lot of weight lifting")
+        ("I do the dishes every night", "I do the dishes every night"),
+        ("I do a lot of weight lifting", "I do a lot of weight lifting"),
+        ("I do my best work at night", "I do my best work at night"),
+        ("I do yoga every morning", "I do yoga every morning"),
+        ("We do some freelance work", "We do some freelance work"),
+        ("I do well in school", "I do well in school"),
+        ("I do nothing on Sundays", "I do nothing on Sundays"),
     ],
 )
 def test_emphatic_do_is_emphasis(sentence: str, plain: str):

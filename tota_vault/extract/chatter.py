@@ -39,7 +39,13 @@ _HYPOTHETICAL = re.compile(
 )
 _REPORTED = re.compile(
     r"^(?:my (?:\w+ ){0,2}|(?:he|she|they|[A-Z][a-z]+) )(?:said|says|told me|thinks|believes|"
-    r"mentioned|claims|reckons)\b",
+    r"mentioned|claims|reckons)\b|"
+    # what the speaker was told, not what they know: "I've heard that the people are very
+    # friendly", "I read somewhere that nursing school is tough" ("that" opens a clause, not
+    # "I heard that song on the radio")
+    r"^I(?:'ve| have)? (?:heard|read|been told) (?:somewhere |online )?that "
+    r"(?:(?:the|a|an|it|it's|they|they're|he|she|there|people|some|most|many)\b|"
+    r"(?:[\w'-]+ ){1,3}(?:is|are|was|were|has|have|can|can't|will|would|gets|makes)\b)",
     re.I,
 )
 #: "..., I hear" / "..., they say": the speaker passes on what others say.
@@ -81,7 +87,11 @@ _MUTUAL = re.compile(
     r"^(?:I|we)(?:'m| am|'re| are)? (?:really |so |truly )?(?:appreciate|appreciated)\b|"
     # what the listener mentioned, praised by hearsay: "I've heard great things about that
     # book", "... about it": a stance on the last turn, whatever points at it
-    r"\bheard (?:so many |a lot of )?(?:good|great|amazing|wonderful|nice) things about\b",
+    r"\bheard (?:so many |a lot of )?(?:good|great|amazing|wonderful|nice) things about\b|"
+    # whether the speaker knows a name the last turn said: "I've never heard of them", "I've
+    # heard of Metallica", "I've never heard of dog agility classes"
+    r"^I(?:'ve| have| had|'d)? (?:never |not |already |actually |definitely )?heard (?:of|about) "
+    r"(?:[\w'-]+ ){0,4}[\w'-]+(?: before| though| either| too| yet)?\W*$",
     re.I,
 )
 #: "I wish I could say the same", "I feel the same way": what is the same is in the last turn.
@@ -479,7 +489,8 @@ _OFFER_TO_YOU = re.compile(
     r"\bif you\b.*\b(?:happy|glad) to help\b|\b(?:happy|glad) to help\b.*\bif you\b|"
     r"\bknow where to find me\b|^I(?:'m| am) (?:free|available)\b.*\bif you\b|"
     # the answer to thanks: "No problem! I'm always happy to help."
-    r"^I(?:'m| am) (?:always |more than |just |so )?(?:happy|glad) to help\W*$",
+    r"^I(?:'m| am) (?:always |more than |just |so )?(?:happy|glad) "
+    r"(?:to help|I (?:could|can|was able to) help)\W*$",
     re.I,
 )
 #: The answer to "How are you?": "I'm doing great, thanks".
@@ -538,7 +549,11 @@ _ABOUT_THE_TALK = re.compile(
     r"(?=(?: now)?\s*(?:[,.!]|$))|"
     r"\b(?:talk|speak|chat|ttyl)(?: to you| with you)? (?:tomorrow|later|soon)\b|"
     r"\bsorry (?:for|about) (?:the|my) (?:delay|wait|late reply|slow reply|confusion|typo)\b|"
-    r"^(?:no,?\s+)?I meant\b",
+    r"^(?:no,?\s+)?I meant\b|"
+    # leaving the talk: "I should probably get going", "I have to go now", "I gotta run"
+    r"^I(?:'d| had)? (?:should|better|have to|need to|gotta|got to|must|'ve got to)"
+    r"(?: probably| really| just)? (?:go|get going|be going|run|head out|head off|get off|"
+    r"sign off|log off)(?: now| soon| for now| for the night| for today)?\W*$",
     re.I,
 )
 #: Catching up, and nothing after it ("We haven't talked in a few days", "A lot has been going

@@ -311,8 +311,17 @@ def implicit_subject(sentence: str) -> str:
 
 
 #: Emphatic "do" ("I do prefer Emacs", "I do like oat milk") is emphasis, not the verb: the
-#: sentence is read without it (so "prefer" is the cue) and scored as emphatic.
-EMPHATIC_DO = re.compile(r"\b(I|[Ww]e) do (?!not\b)(?=[a-z])")
+#: sentence is read without it (so "prefer" is the cue) and scored as emphatic. Only before a
+#: verb: "do" before its object is the verb itself ("I do the dishes", "I do a lot of weight
+#: lifting", "I do yoga" were "Thes dishes", "As lot of weight lifting", "Yogas"), so a
+#: determiner, a pronoun, a quantifier, a manner or an activity after it keeps it.
+EMPHATIC_DO = re.compile(
+    r"\b(I|[Ww]e) do (?!(?:not|a|an|the|some|any|my|our|your|his|her|their|this|that|these|"
+    r"those|it|them|lots?|much|more|most|all|both|every|each|no|nothing|everything|something|"
+    r"anything|what|whatever|well|good|okay|ok|fine|great|better|yoga|pilates|karate|judo|"
+    r"crossfit|homework|laundry|dishes|chores|research|work|cardio|weights|stuff|things|"
+    r"[a-z]+ing|\d\w*)\b)(?=[a-z])"
+)
 
 COMPANION = re.compile(r"^(?:[Mm]y (?:[\w'-]+ ){1,2}|[A-Z][a-z]+ )and I\b")
 
