@@ -191,6 +191,16 @@ REASONS = [
     ("I've never heard of them.", "a reaction"),
     ("I've heard of Metallica.", "a reaction"),
     ("I had never heard of kombucha until my sister brewed some.", None),
+    # a question put off, news to the speaker, a polite guess, the answer to a welcome
+    ("I'm not sure yet.", "about the conversation"),
+    ("I'm still thinking about it.", "about the conversation"),
+    ("It's hard to say, I have so many favorites.", "about the conversation"),
+    ("I'm not sure what I want to study.", None),
+    ("I have so many cats.", None),
+    ("I never knew that was possible.", "a reaction"),
+    ("I'm sure I'd love it too.", "a reaction"),
+    ("I'm sure I will.", "a reaction"),
+    ("I'm glad to be here.", "a reaction"),
     # an offer to the listener, or what the speaker will be to them (SPC development rows)
     ("You can play with me.", "addressed to the listener"),
     ("You can always come visit mine!", "addressed to the listener"),

@@ -106,6 +106,8 @@ STATEMENTS = [
      ["My favorite book is The Great Gatsby."]),
     ("I have a lot of favorite books, but one of my favorites is Dune.",
      ["One of my favorite books is Dune."]),
+    ("I have a lot of favorite books, but I think my favorite one is Dune.",
+     ["My favorite book is Dune."]),
     ("I produce a lot of different types of music, but my favorite is hip hop.",
      ["My favorite music to produce is hip hop."]),
     ("I like to do a lot of different things, but my favorite is running.",

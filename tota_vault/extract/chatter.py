@@ -496,7 +496,31 @@ _OFFER_TO_YOU = re.compile(
 #: The answer to "How are you?": "I'm doing great, thanks".
 _PLEASANTRY = re.compile(
     r"^I(?:'m| am) (?:doing )?(?:very |really |pretty |so )?(?:good|great|well|fine|okay|ok|"
-    r"alright|all right)\b(?!\s+(?:at|with|in)\b)",
+    r"alright|all right)\b(?!\s+(?:at|with|in)\b)|"
+    # the answer to a welcome: "I'm glad to be here", "Happy to be here"
+    r"^(?:I(?:'m| am) )?(?:so |really |just )?(?:glad|happy|excited|thrilled) to be here\W*$",
+    re.I,
+)
+#: A question put off, not answered: "I'm not sure yet", "I'm still thinking about it", "I
+#: haven't decided yet", "I have so many favorites". Nothing is said but that the speaker has
+#: no answer; "I'm not sure what I want to study" says what they are unsure of, and is kept.
+_NO_ANSWER = re.compile(
+    r"^(?:(?:it's|it is) (?:hard|tough|difficult) to (?:say|choose|pick)(?: just one)?,?\s*)?"
+    r"(?:I(?:'m| am) (?:(?:still )?not (?:really |quite |totally |entirely |too |so |100% )?sure|"
+    r"still (?:thinking about it|thinking it over|deciding|undecided|figuring it out))|"
+    r"I (?:still )?(?:haven't|have not) (?:really )?(?:decided|made up my mind|thought about it)|"
+    r"I have (?:so|too) many(?: favou?rites| to choose from| to pick from)?)"
+    r"(?: yet| either| about that| about it| to be honest| honestly)?\W*$",
+    re.I,
+)
+#: News to the speaker, or a polite guess at what the listener said: "I never knew that", "I
+#: didn't know that was possible", "I'm sure I will", "I'm sure I'd love it too".
+_NEWS_TO_ME = re.compile(
+    r"^I (?:never|didn't|did not) (?:knew|know|realized|realised|thought of) (?:that|this|it)"
+    r"(?: was (?:possible|a thing|true))?(?: before)?\W*$|"
+    r"^I(?:'m| am) (?:so |pretty |quite )?sure I(?:'d| would|'ll| will)"
+    r"(?: (?:love|like|enjoy|do|be) (?:it|them|that|this|those|there|it there))?"
+    r"(?: too| as well| one day| someday)?\W*$",
     re.I,
 )
 #: The listener, or what is theirs, as the object of the speaker's verb: "I like your shirt",
@@ -598,6 +622,10 @@ def conversational(sentence: str) -> str | None:
         return "a reaction"
     if _STANCE_CLAUSE.search(sentence) and _YOU.search(sentence):
         return "a reaction"  # "I'm glad I could meet you"
+    if _NEWS_TO_ME.match(sentence):
+        return "a reaction"
+    if _NO_ANSWER.match(sentence):
+        return "about the conversation"
     lower = sentence.lower()  # the costly patterns are read only where their word is
     if (
         _LISTENER_OBJECT.search(sentence)

@@ -184,7 +184,7 @@ FAVORITE_OF_MANY = re.compile(
     r"I (?:really )?(?:like|love|enjoy|adore) (?P<mass>[a-z][\w'-]*) of all (?:kinds|sorts|types))"
     r",? but (?:I think |I'd say |I guess |I'd have to say )?"
     r"(?:(?P<some>some|one|a few|two|three) of )?my (?P<all>all-time |absolute )?favou?rite"
-    r"(?P<plural>s)?(?P<be> (?:is|are|would be|has to be|have to be)\b)",
+    r"(?P<plural>s)?(?: ones?)?(?P<be> (?:is|are|would be|has to be|have to be)\b)",
     re.I,
 )
 #: The verbs that say which favourite by themselves: a favourite band is one listened to, a
