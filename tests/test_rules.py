@@ -940,6 +940,14 @@ def test_a_reference_to_the_speakers_own_thing_is_resolved_from_their_statement(
     assert (eats.type.value, eats.text) == ("habit", "Eats sushi every Friday with their sister.")
 
 
+def test_the_speakers_own_words_kept_whole_name_a_thing_shown_as_a_statement_does():
+    # LoCoMo tune: 'Melanie said: "I made this bowl in my class. ..."' pointed at a photo
+    # no reader of the memory sees; the statement beside it already said "a bowl"
+    (made, kept), _ = extract("I made this bowl in my class. I'm pretty proud of it.", name="Mel")
+    assert made.text == "Mel made a bowl in their class."
+    assert kept.text == 'Mel said: "I made a bowl in my class. I\'m pretty proud of it."'
+
+
 def test_a_reference_half_resolved_from_the_speakers_statement_keeps_the_statement():
     # two "it"s and one resolved would read "recommend it if you have never heard jazz"
     (_loves, kept), _ = extract("I love jazz and I recommend it if you have never heard it before.")

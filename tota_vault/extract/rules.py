@@ -79,6 +79,7 @@ from .style import (
     EMPHATIC_DO,
     LEADING_DATE,
     implicit_subject,
+    pointed_as_indefinite,
     third_person,
     with_companion,
 )
@@ -430,7 +431,9 @@ class RuleExtractor:
         antecedent but the speaker's own words 'Sam said: "I got a puppy. I love them."'"""
         dated, _days = resolve_dates(sentence.strip(), message.timestamp)
         if antecedent is None:
-            return f'{label[:1].upper()}{label[1:]} said: "{dated}"'
+            # the speaker's own words whole: "I made this bowl" names the bowl as a statement
+            # would ("a bowl"), since no photo is shown beside the memory
+            return f'{label[:1].upper()}{label[1:]} said: "{pointed_as_indefinite(dated)}"'
         frame = "Asked" if question_of(antecedent) else "Replying to"
         return f'{frame} "{antecedent}", {label} said: "{dated}"'
 
