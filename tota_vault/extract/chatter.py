@@ -689,7 +689,9 @@ def wished_on(sentence: str) -> bool:
 _PLACEHOLDER = re.compile(
     r"\[(?!REDACTED )(?=[^\]\[]{0,60}\b(?:name|user ?\d\w*|your|my|location|hometown|city|"
     r"town|place|date|age|job|company|school|number)\b)[^\]\[]{1,80}\](?!\()|"
-    r"\((?:name|your name|my name|first name|user ?\d'?s? name)\)",
+    r"\((?:name|your name|my name|first name|user ?\d'?s? name)\)|"
+    # a stage direction in parentheses: "(Later, user 1 is up in the cloud with user 2.)"
+    r"\((?=[^()]{0,100}\buser ?\d)[^()]{1,120}\)",
     re.I,
 )
 

@@ -405,6 +405,8 @@ class RuleExtractor:
             return None  # "Ana is great!", "Ana is so sweet": a reaction, not a fact
         if conversational(sentence) is not None or sentence.endswith("?"):
             return None
+        if re.search(rf"\b(?:my|our) {re.escape(theirs[name])}\b", sentence, re.I):
+            return None  # "Barnaby is my best friend" names the relation again: said as it is
         message, label = turn.message, turn.label
         dated, days = resolve_dates(sentence, message.timestamp)
         owner = "The user" if label == "the user" else label
