@@ -188,6 +188,8 @@ REASONS = [
     ("I've heard that the people are very friendly.", "someone else's words"),
     ("I read somewhere that nursing school is really tough.", "someone else's words"),
     ("I heard that song on the radio yesterday.", None),
+    ("I heard that a new bakery is opening on my street.", "someone else's words"),
+    ("I read that a few years ago.", DANGLING),
     ("I've never heard of them.", "a reaction"),
     ("I've heard of Metallica.", "a reaction"),
     ("I had never heard of kombucha until my sister brewed some.", None),

@@ -118,6 +118,7 @@ STATEMENTS = [
     ("I like to grow a variety of flowers, but my favorite are roses.",
      ["My favorite flowers to grow are roses."]),
     ("I have a lot of hobbies, but my favorite is chess.", ["My favorite hobby is chess."]),
+    ("I like a lot of movies, but my favorite is Alien.", ["My favorite movie is Alien."]),
     # ... not without the many, nor when the kind is no noun ("things" had)
     ("I have two dogs, but my favorite is Rex.", ["I have two dogs", "My favorite is Rex."]),
     ("I have a lot of things, but my favorite is my guitar.",

@@ -193,6 +193,11 @@ _PLAIN_VERBS = frozenset("like love enjoy adore have listen to read watch play e
 #: A kind that is no noun of its own: "a lot of different things", "all kinds of stuff".
 _VAGUE_KINDS = frozenset({"things", "stuff", "ones"})
 _SINGULAR_S = re.compile(r"(?:ss|us|is|series|species|news)$")
+#: Nouns whose singular ends in "-ie": "movies" is "movie", not "movy" as "stories" is "story".
+_IE_NOUNS = frozenset(
+    "movie cookie pie tie zombie smoothie selfie brownie rookie calorie hoodie veggie goalie "
+    "indie auntie newbie genie".split()
+)
 
 
 def _singular(word: str) -> str:
@@ -200,7 +205,7 @@ def _singular(word: str) -> str:
     -> "memory", "dishes" -> "dish"); a mass noun ("music", "food") as it is."""
     if not word.endswith("s") or _SINGULAR_S.search(word):
         return word
-    if word.endswith("ies") and len(word) > 4:
+    if word.endswith("ies") and len(word) > 4 and word[:-1].lower() not in _IE_NOUNS:
         return word[:-3] + "y"
     if re.search(r"(?:sh|ch|x|ss)es$", word):
         return word[:-2]
