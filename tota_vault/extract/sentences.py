@@ -232,7 +232,7 @@ def favorite_of_many(sentence: str) -> str:
     if not plural:
         words[-1] = _singular(words[-1])
     named = " ".join(words)
-    if verb and verb not in _PLAIN_VERBS or words[-1] == "thing":
+    if (verb and verb not in _PLAIN_VERBS) or words[-1] == "thing":
         named = f"{named} to {verb}"  # "my favorite music to produce", "thing to do"
     place = match.group("place") or match.group("there_place") or ""
     some = f"{match.group('some')} of " if match.group("some") else ""

@@ -270,9 +270,9 @@ _POINTED = re.compile(
 #: The words after which "this" is an object: a verb of making, getting, showing or liking,
 #: or a preposition ("like" is both, and "like this" a pronoun: "a place like this").
 _OBJECT_OF = frozenset(
-    """at in on to from with about into by for through across upon took take made make
-    makes got get gets
-    found painted drew read wrote built baked cooked tried try love loves loved likes liked
+    """at in on to from with about into by for through across upon took take made make makes
+    got get gets found painted drew read wrote built baked cooked tried try love loves loved
+    likes liked
     saw see watched watching seeing reading trying started joined visited bought buy received
     decorated finished finishing reading using used""".split()
 )
