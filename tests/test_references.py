@@ -296,6 +296,9 @@ FROM_ONE_THING = [
     ("Portugal is a lovely country.", "I've been there twice.", "I've been to Portugal twice."),
     ("Maya: I love playing badminton! I'm not very good, though.", "I've never tried it.",
      "I've never tried playing badminton."),
+    # an amount is no part of the thing ("at a lot of Call of Duty")
+    ("I play a lot of Call of Duty.", "I'm not very good at it, though.",
+     "I'm not very good at Call of Duty, though."),
     # an activity stands only where a verb takes one: "I play it" is no "I play playing ..."
     ("Maya: I love playing badminton!", "I play it on Fridays.", None),
     # several things, a list, or a plural subject: which one "it" is, the rules cannot tell

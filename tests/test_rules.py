@@ -103,6 +103,8 @@ USER_FACTS = [
          "preference/favorite-color"),
     fact("My favourite book is Dune.", "preference", "The user's favourite book is Dune.",
          "preference/favorite-book"),
+    fact("I like a lot of different bands, but my favorite is The Clash.", "preference",
+         "The user's favorite band is The Clash.", "preference/favorite-band"),
     fact("I prefer Neovim over VS Code.", "preference", "Prefers Neovim over VS Code."),
     fact("I'd rather work remotely.", "preference", "Would rather work remotely."),
     fact("I'm a big fan of Radiohead.", "preference", "Is a big fan of Radiohead."),
@@ -574,6 +576,8 @@ NEGATIVES = [
     nothing("I like to hike in [user1_hiking_location].", "a placeholder for words not said"),
     nothing("[User 1 and User 2 continue flying and having fun.]",
             "a placeholder for words not said", name="Sam"),
+    nothing("(Later, user 1 is up in the cloud with user 2.)",
+            "a placeholder for words not said", name="Sam"),
 ]
 # fmt: on
 
@@ -936,6 +940,26 @@ def test_a_reference_to_the_speakers_own_thing_is_resolved_from_their_statement(
     (loves, eats), _ = extract("I love sushi and I eat it every Friday with my sister.")
     assert (loves.type.value, loves.text) == ("preference", "Loves sushi.")
     assert (eats.type.value, eats.text) == ("habit", "Eats sushi every Friday with their sister.")
+
+
+def test_a_person_of_theirs_named_again_as_theirs_is_said_once():
+    # SPC development rows: "Alex's best friend Barnaby is Alex's best friend."
+    messages = chat(
+        ("Alex", "I have a best friend named Barnaby."), ("Alex", "Barnaby is my best friend.")
+    )
+    candidates, _ = RuleExtractor().extract(messages, conversation_id="c")
+    assert [c.text for c in candidates] == [
+        "Alex has a best friend named Barnaby.",
+        "Barnaby is Alex's best friend.",
+    ]
+
+
+def test_the_speakers_own_words_kept_whole_name_a_thing_shown_as_a_statement_does():
+    # LoCoMo tune: 'Melanie said: "I made this bowl in my class. ..."' pointed at a photo
+    # no reader of the memory sees; the statement beside it already said "a bowl"
+    (made, kept), _ = extract("I made this bowl in my class. I'm pretty proud of it.", name="Mel")
+    assert made.text == "Mel made a bowl in their class."
+    assert kept.text == 'Mel said: "I made a bowl in my class. I\'m pretty proud of it."'
 
 
 def test_a_reference_half_resolved_from_the_speakers_statement_keeps_the_statement():

@@ -35,6 +35,9 @@ THIRD_PERSON = [
     tp("I took this pic last summer.", "Tim", "Tim took a pic last summer."),
     tp("I read this awesome book about castles.", "Tim", "Tim read an awesome book about castles."),
     tp("I went to the gym this week.", "Tim", "Tim went to the gym this week."),
+    tp("I came across this cool rainbow sidewalk.", "Tim", "Tim came across a cool rainbow sidewalk."),
+    tp("I'm gonna make this work!", "Jon", "Jon is gonna make this work."),
+    tp("We're not alone in this fight.", "Jon", "Jon and others are not alone in this fight."),
     tp("I've been at this job for years.", "Tim", "Tim has been at this job for years."),
     tp("I love this one.", "Tim", "Tim loves this one."),
     tp("I even got this as a treat.", "Tim", "Tim even got this as a treat."),
@@ -151,6 +154,16 @@ def test_a_quoted_title_is_never_rewritten():
         ("I do prefer Emacs", "I prefer Emacs"),
         ("We do like oat milk", "We like oat milk"),
         ("I do not eat meat", "I do not eat meat"),  # "do not" is a negation, not emphasis
+        ("I do love hiking", "I love hiking"),
+        ("I do volunteer at the shelter", "I volunteer at the shelter"),
+        # before its object "do" is the verb ("Thes dishes", "As lot of weight lifting")
+        ("I do the dishes every night", "I do the dishes every night"),
+        ("I do a lot of weight lifting", "I do a lot of weight lifting"),
+        ("I do my best work at night", "I do my best work at night"),
+        ("I do yoga every morning", "I do yoga every morning"),
+        ("We do some freelance work", "We do some freelance work"),
+        ("I do well in school", "I do well in school"),
+        ("I do nothing on Sundays", "I do nothing on Sundays"),
     ],
 )
 def test_emphatic_do_is_emphasis(sentence: str, plain: str):

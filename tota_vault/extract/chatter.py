@@ -39,7 +39,13 @@ _HYPOTHETICAL = re.compile(
 )
 _REPORTED = re.compile(
     r"^(?:my (?:\w+ ){0,2}|(?:he|she|they|[A-Z][a-z]+) )(?:said|says|told me|thinks|believes|"
-    r"mentioned|claims|reckons)\b",
+    r"mentioned|claims|reckons)\b|"
+    # what the speaker was told, not what they know: "I've heard that the people are very
+    # friendly", "I read somewhere that nursing school is tough" ("that" opens a clause, not
+    # "I heard that song on the radio")
+    r"^I(?:'ve| have)? (?:heard|read|been told) (?:somewhere |online )?that "
+    r"(?:(?:it|it's|they|they're|he|she|there|people)\b|"
+    r"(?:[\w'-]+ ){1,3}(?:is|are|was|were|has|have|can|can't|will|would|gets|makes)\b)",
     re.I,
 )
 #: "..., I hear" / "..., they say": the speaker passes on what others say.
@@ -81,7 +87,11 @@ _MUTUAL = re.compile(
     r"^(?:I|we)(?:'m| am|'re| are)? (?:really |so |truly )?(?:appreciate|appreciated)\b|"
     # what the listener mentioned, praised by hearsay: "I've heard great things about that
     # book", "... about it": a stance on the last turn, whatever points at it
-    r"\bheard (?:so many |a lot of )?(?:good|great|amazing|wonderful|nice) things about\b",
+    r"\bheard (?:so many |a lot of )?(?:good|great|amazing|wonderful|nice) things about\b|"
+    # whether the speaker knows a name the last turn said: "I've never heard of them", "I've
+    # heard of Metallica", "I've never heard of dog agility classes"
+    r"^I(?:'ve| have| had|'d)? (?:never |not |already |actually |definitely )?heard (?:of|about) "
+    r"(?:[\w'-]+ ){0,4}[\w'-]+(?: before| though| either| too| yet)?\W*$",
     re.I,
 )
 #: "I wish I could say the same", "I feel the same way": what is the same is in the last turn.
@@ -479,13 +489,38 @@ _OFFER_TO_YOU = re.compile(
     r"\bif you\b.*\b(?:happy|glad) to help\b|\b(?:happy|glad) to help\b.*\bif you\b|"
     r"\bknow where to find me\b|^I(?:'m| am) (?:free|available)\b.*\bif you\b|"
     # the answer to thanks: "No problem! I'm always happy to help."
-    r"^I(?:'m| am) (?:always |more than |just |so )?(?:happy|glad) to help\W*$",
+    r"^I(?:'m| am) (?:always |more than |just |so )?(?:happy|glad) "
+    r"(?:to help|I (?:could|can|was able to) help)\W*$",
     re.I,
 )
 #: The answer to "How are you?": "I'm doing great, thanks".
 _PLEASANTRY = re.compile(
     r"^I(?:'m| am) (?:doing )?(?:very |really |pretty |so )?(?:good|great|well|fine|okay|ok|"
-    r"alright|all right)\b(?!\s+(?:at|with|in)\b)",
+    r"alright|all right)\b(?!\s+(?:at|with|in)\b)|"
+    # the answer to a welcome: "I'm glad to be here", "Happy to be here"
+    r"^(?:I(?:'m| am) )?(?:so |really |just )?(?:glad|happy|excited|thrilled) to be here\W*$",
+    re.I,
+)
+#: A question put off, not answered: "I'm not sure yet", "I'm still thinking about it", "I
+#: haven't decided yet", "I have so many favorites". Nothing is said but that the speaker has
+#: no answer; "I'm not sure what I want to study" says what they are unsure of, and is kept.
+_NO_ANSWER = re.compile(
+    r"^(?:(?:it's|it is) (?:hard|tough|difficult) to (?:say|choose|pick)(?: just one)?,?\s*)?"
+    r"(?:I(?:'m| am) (?:(?:still )?not (?:really |quite |totally |entirely |too |so |100% )?sure|"
+    r"still (?:thinking about it|thinking it over|deciding|undecided|figuring it out))|"
+    r"I (?:still )?(?:haven't|have not) (?:really )?(?:decided|made up my mind|thought about it)|"
+    r"I have (?:so|too) many(?: favou?rites| to choose from| to pick from)?)"
+    r"(?: yet| either| about that| about it| to be honest| honestly)?\W*$",
+    re.I,
+)
+#: News to the speaker, or a polite guess at what the listener said: "I never knew that", "I
+#: didn't know that was possible", "I'm sure I will", "I'm sure I'd love it too".
+_NEWS_TO_ME = re.compile(
+    r"^I (?:never|didn't|did not) (?:knew|know|realized|realised|thought of) (?:that|this|it)"
+    r"(?: was (?:possible|a thing|true))?(?: before)?\W*$|"
+    r"^I(?:'m| am) (?:so |pretty |quite )?sure I(?:'d| would|'ll| will)"
+    r"(?: (?:love|like|enjoy|do|be) (?:it|them|that|this|those|there|it there))?"
+    r"(?: too| as well| one day| someday)?\W*$",
     re.I,
 )
 #: The listener, or what is theirs, as the object of the speaker's verb: "I like your shirt",
@@ -538,7 +573,11 @@ _ABOUT_THE_TALK = re.compile(
     r"(?=(?: now)?\s*(?:[,.!]|$))|"
     r"\b(?:talk|speak|chat|ttyl)(?: to you| with you)? (?:tomorrow|later|soon)\b|"
     r"\bsorry (?:for|about) (?:the|my) (?:delay|wait|late reply|slow reply|confusion|typo)\b|"
-    r"^(?:no,?\s+)?I meant\b",
+    r"^(?:no,?\s+)?I meant\b|"
+    # leaving the talk: "I should probably get going", "I have to go now", "I gotta run"
+    r"^I(?:'d| had)? (?:should|better|have to|need to|gotta|got to|must|'ve got to)"
+    r"(?: probably| really| just)? (?:go|get going|be going|run|head out|head off|get off|"
+    r"sign off|log off)(?: now| soon| for now| for the night| for today)?\W*$",
     re.I,
 )
 #: Catching up, and nothing after it ("We haven't talked in a few days", "A lot has been going
@@ -583,6 +622,10 @@ def conversational(sentence: str) -> str | None:
         return "a reaction"
     if _STANCE_CLAUSE.search(sentence) and _YOU.search(sentence):
         return "a reaction"  # "I'm glad I could meet you"
+    if _NEWS_TO_ME.match(sentence):
+        return "a reaction"
+    if _NO_ANSWER.match(sentence):
+        return "about the conversation"
     lower = sentence.lower()  # the costly patterns are read only where their word is
     if (
         _LISTENER_OBJECT.search(sentence)
@@ -646,7 +689,9 @@ def wished_on(sentence: str) -> bool:
 _PLACEHOLDER = re.compile(
     r"\[(?!REDACTED )(?=[^\]\[]{0,60}\b(?:name|user ?\d\w*|your|my|location|hometown|city|"
     r"town|place|date|age|job|company|school|number)\b)[^\]\[]{1,80}\](?!\()|"
-    r"\((?:name|your name|my name|first name|user ?\d'?s? name)\)",
+    r"\((?:name|your name|my name|first name|user ?\d'?s? name)\)|"
+    # a stage direction in parentheses: "(Later, user 1 is up in the cloud with user 2.)"
+    r"\((?=[^()]{0,100}\buser ?\d)[^()]{1,120}\)",
     re.I,
 )
 

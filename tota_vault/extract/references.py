@@ -308,7 +308,9 @@ _LIKED = re.compile(
     r"(?:(?:\w+ly|really|also|just|ever|still|always|too) )*"
     r"(?P<verb>like|love|enjoy|adore|prefer|hate|dislike|play|played|watch|watched|read|"
     r"tried|try|eat|ate|cook|seen|heard of|into|a fan of|fans of|listen to|listened to)"
-    r"\s+(?P<object>(?:(?!(?:my|our|your|his|her|their|it|them|that|this|those|these)\b)"
+    # an amount is no part of the thing: "I play a lot of Call of Duty" / "I'm not good at it"
+    r"\s+(?:(?:a lot|lots|plenty|a ton|tons|a bit|a little) of )?"
+    r"(?P<object>(?:(?!(?:my|our|your|his|her|their|it|them|that|this|those|these)\b)"
     r"[\w'-]+(?:,? (?:and |or )?)?){1,8}?)"
     r"(?:,? (?:too|as well|either|though|anymore))?\s*[.!?]*$",
     re.I,

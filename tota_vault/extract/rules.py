@@ -79,6 +79,7 @@ from .style import (
     EMPHATIC_DO,
     LEADING_DATE,
     implicit_subject,
+    pointed_as_indefinite,
     third_person,
     with_companion,
 )
@@ -404,6 +405,8 @@ class RuleExtractor:
             return None  # "Ana is great!", "Ana is so sweet": a reaction, not a fact
         if conversational(sentence) is not None or sentence.endswith("?"):
             return None
+        if re.search(rf"\b(?:my|our) {re.escape(theirs[name])}\b", sentence, re.I):
+            return None  # "Barnaby is my best friend" names the relation again: said as it is
         message, label = turn.message, turn.label
         dated, days = resolve_dates(sentence, message.timestamp)
         owner = "The user" if label == "the user" else label
@@ -430,7 +433,9 @@ class RuleExtractor:
         antecedent but the speaker's own words 'Sam said: "I got a puppy. I love them."'"""
         dated, _days = resolve_dates(sentence.strip(), message.timestamp)
         if antecedent is None:
-            return f'{label[:1].upper()}{label[1:]} said: "{dated}"'
+            # the speaker's own words whole: "I made this bowl" names the bowl as a statement
+            # would ("a bowl"), since no photo is shown beside the memory
+            return f'{label[:1].upper()}{label[1:]} said: "{pointed_as_indefinite(dated)}"'
         frame = "Asked" if question_of(antecedent) else "Replying to"
         return f'{frame} "{antecedent}", {label} said: "{dated}"'
 

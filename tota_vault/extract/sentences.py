@@ -162,6 +162,84 @@ CALLED_OFF = re.compile(
 )
 
 
+#: Many of a kind liked, then the favourite among them: "I like a lot of different bands, but
+#: my favorite is The Clash", "There are so many great climbing spots in Colorado, but my
+#: favorite is Red Rock Canyon", "I love pizza of all kinds, but my favorite is pepperoni".
+#: The first half only concedes, and the second leaves out its kind: cut apart they were
+#: "Sam likes a lot of different bands." and "Sam's favorite is The Clash." (favourite what?).
+_MANY = (
+    r"(?:(?:so |really )?(?:a lot|lots|tons|plenty) of|all (?:kinds|sorts|types) of|"
+    r"a (?:wide |huge |big )?variety of|(?:so |too )?many)"
+    r"(?: different| great| good| amazing| favou?rite)*"
+    r"(?: (?:different )?(?:kinds|types|sorts|genres|styles) of)?"
+)
+_KIND = r"(?P<%s>[a-z][\w'-]*(?: [a-z][\w'-]*){0,2}?)"
+_PLACE = r"(?P<%s> (?:in|from|on|at|about|around) [\w' -]{2,40}?)?"
+FAVORITE_OF_MANY = re.compile(
+    r"\b(?:I(?:'ve| have)? (?:really |also |just |still )?"
+    r"(?P<verb>like|love|enjoy|adore|have|listen to|read|watch|play|produce|stream|grow|cook|"
+    r"make|bake|eat|collect|do|know|draw|paint|write|sing)"
+    rf"(?: to (?P<inf>[a-z]+(?: to)?))? {_MANY} {_KIND % 'kind'}{_PLACE % 'place'}|"
+    rf"There (?:are|were) {_MANY} {_KIND % 'there'}{_PLACE % 'there_place'}|"
+    r"I (?:really )?(?:like|love|enjoy|adore) (?P<mass>[a-z][\w'-]*) of all (?:kinds|sorts|types))"
+    r",? but (?:I think |I'd say |I guess |I'd have to say )?"
+    r"(?:(?P<some>some|one|a few|two|three) of )?my (?P<all>all-time |absolute )?favou?rite"
+    r"(?P<plural>s)?(?: ones?)?(?P<be> (?:is|are|would be|has to be|have to be)\b)",
+    re.I,
+)
+#: The verbs that say which favourite by themselves: a favourite band is one listened to, a
+#: favourite game one played. Any other is kept: "my favorite music to produce".
+_PLAIN_VERBS = frozenset("like love enjoy adore have listen to read watch play eat do".split())
+#: A kind that is no noun of its own: "a lot of different things", "all kinds of stuff".
+_VAGUE_KINDS = frozenset({"things", "stuff", "ones"})
+_SINGULAR_S = re.compile(r"(?:ss|us|is|series|species|news)$")
+#: Nouns whose singular ends in "-ie": "movies" is "movie", not "movy" as "stories" is "story".
+_IE_NOUNS = frozenset(
+    "movie cookie pie tie zombie smoothie selfie brownie rookie calorie hoodie veggie goalie "
+    "indie auntie newbie genie".split()
+)
+
+
+def _singular(word: str) -> str:
+    """A plural noun as its singular, by the regular endings ("bands" -> "band", "memories"
+    -> "memory", "dishes" -> "dish"); a mass noun ("music", "food") as it is."""
+    if not word.endswith("s") or _SINGULAR_S.search(word):
+        return word
+    if word.endswith("ies") and len(word) > 4 and word[:-1].lower() not in _IE_NOUNS:
+        return word[:-3] + "y"
+    if re.search(r"(?:sh|ch|x|ss)es$", word):
+        return word[:-2]
+    return word[:-1]
+
+
+def favorite_of_many(sentence: str) -> str:
+    """A favourite among many said with its kind: "I like a lot of different bands, but my
+    favorites are The Cure and The Smiths" is "My favorite bands are The Cure and The Smiths",
+    one fact with its slot (`cues`' favorite key); a sentence without the shape as it is."""
+    match = FAVORITE_OF_MANY.search(sentence) if " but " in sentence else None
+    if match is None:
+        return sentence
+    kind = match.group("kind") or match.group("there") or match.group("mass")
+    words = kind.split()
+    verb = (match.group("inf") or match.group("verb") or "").lower()
+    if words[-1].lower() in _VAGUE_KINDS:
+        if not verb or verb in ("like", "love", "enjoy", "adore", "have"):
+            return sentence  # "I have a lot of things, but my favorite is ...": no kind said
+        words[-1] = "thing"
+        verb = verb or "do"
+    # "some of my favorites are", "my favorites are", "my favorite are roses": the kind's plural
+    plural = match.group("some") is not None or match.group("be").strip() == "are"
+    if not plural:
+        words[-1] = _singular(words[-1])
+    named = " ".join(words)
+    if (verb and verb not in _PLAIN_VERBS) or words[-1] == "thing":
+        named = f"{named} to {verb}"  # "my favorite music to produce", "thing to do"
+    place = match.group("place") or match.group("there_place") or ""
+    some = f"{match.group('some')} of " if match.group("some") else ""
+    favourite = f"{some}my {match.group('all') or ''}favorite {named}{place}{match.group('be')}"
+    return sentence[: match.start()] + favourite + sentence[match.end() :]
+
+
 def without_tag(clause: str) -> str:
     """A statement with its tag question cut off ("I love Lisbon, don't you think?" is "I
     love Lisbon"); a question ("Is it far, right?") is left a question."""
@@ -293,6 +371,7 @@ def statements(text: str) -> list[str]:
         # a label after the message's first sentence: "Hi! A bit of background: I work ..."
         part = LABEL.sub("", part.lstrip(), count=1)
         part = CALLED_OFF.sub(lambda m: f"I gave up {m.group('what')}", part, count=1)
+        part = favorite_of_many(part)
         clauses: list[str] = []
         begin = 0
         for boundary in _CLAUSE.finditer(part):

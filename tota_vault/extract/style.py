@@ -263,14 +263,16 @@ _POINTED = re.compile(
     r"will|would|can|could|and|or|but|so|too|stuff|kind|sort|type|"
     # where the speaker is now, and what is theirs there: "at this job", "in this city"
     r"job|city|town|place|country|area|school|company|team|studio|house|home|neighbou?rhood|"
-    r"community|class|course|project|business|life|world|journey|chapter)\b)"
+    r"community|class|course|project|business|life|world|journey|chapter|fight|struggle|battle|"
+    r"process|experience)\b)"
     r"(?P<word>[a-z][\w-]+)\b"
 )
 #: The words after which "this" is an object: a verb of making, getting, showing or liking,
 #: or a preposition ("like" is both, and "like this" a pronoun: "a place like this").
 _OBJECT_OF = frozenset(
-    """at in on to from with about into by for through took take made make makes got get gets
-    found painted drew read wrote built baked cooked tried try love loves loved likes liked
+    """at in on to from with about into by for through across upon took take made make makes
+    got get gets found painted drew read wrote built baked cooked tried try love loves loved
+    likes liked
     saw see watched watching seeing reading trying started joined visited bought buy received
     decorated finished finishing reading using used""".split()
 )
@@ -279,7 +281,9 @@ _OBJECT_OF = frozenset(
 #: Words that show a "this" to be a pronoun ("got this as a treat", "like this that").
 _NOT_A_NOUN = frozenset(
     "as that which who is was are were will would can could to of in on at for with and or but "
-    "so if when because remind reminds made makes means".split()
+    "so if when because remind reminds made makes means "
+    # the verb of a small clause: "I'm gonna make this work", "make this happen"
+    "work happen count last".split()
 )
 
 
@@ -289,6 +293,13 @@ def _indefinite(match: re.Match[str]) -> str:
     if not before or before[-1].lower() not in _OBJECT_OF or word.lower() in _NOT_A_NOUN:
         return match.group(0)
     return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
+
+
+def pointed_as_indefinite(text: str) -> str:
+    """A thing shown or brought up with "this" named as "a" thing ("I made this bowl in my
+    class" -> "I made a bowl in my class"), as a statement names it: for the speaker's own
+    words kept whole, which are read as alone as a statement is."""
+    return _POINTED.sub(_indefinite, text)
 
 
 LEADING_DATE = re.compile(
@@ -311,8 +322,17 @@ def implicit_subject(sentence: str) -> str:
 
 
 #: Emphatic "do" ("I do prefer Emacs", "I do like oat milk") is emphasis, not the verb: the
-#: sentence is read without it (so "prefer" is the cue) and scored as emphatic.
-EMPHATIC_DO = re.compile(r"\b(I|[Ww]e) do (?!not\b)(?=[a-z])")
+#: sentence is read without it (so "prefer" is the cue) and scored as emphatic. Only before a
+#: verb: "do" before its object is the verb itself ("I do the dishes", "I do a lot of weight
+#: lifting", "I do yoga" were "Thes dishes", "As lot of weight lifting", "Yogas"), so a
+#: determiner, a pronoun, a quantifier, a manner or an activity after it keeps it.
+EMPHATIC_DO = re.compile(
+    r"\b(I|[Ww]e) do (?!(?:not|a|an|the|some|any|my|our|your|his|her|their|this|that|these|"
+    r"those|it|them|lots?|much|more|most|all|both|every|each|no|nothing|everything|something|"
+    r"anything|what|whatever|well|good|okay|ok|fine|great|better|yoga|pilates|karate|judo|"
+    r"crossfit|homework|laundry|dishes|chores|research|work|cardio|weights|stuff|things|"
+    r"[a-z]+ing|\d\w*)\b)(?=[a-z])"
+)
 
 COMPANION = re.compile(r"^(?:[Mm]y (?:[\w'-]+ ){1,2}|[A-Z][a-z]+ )and I\b")
 
