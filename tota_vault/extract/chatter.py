@@ -188,7 +188,7 @@ PRONOUN_OBJECT = re.compile(
     r"\W*$|\bthem\b|"
     # "it" as an object with only a phrase after it: "I love it for the most part"
     r"\bit(?= (?:for|in|at|on|with|since|before|after|when|because|so much|a lot|every|all|"
-    r"too much|more|most|anymore|again)\b)",
+    r"too much|more|most|anymore|again|to|over|than|better|instead)\b)",
     re.I,
 )
 
