@@ -52,6 +52,10 @@ REASONS = [
     ("I've always wanted to.", DANGLING),
     ("That's why I love it.", DANGLING),
     ("I love it for the most part.", DANGLING),
+    # a user-style review: "Prefers it to VS Code." was stored, and reached the profile
+    ("I prefer it to VS Code.", DANGLING),
+    ("I like it better than paper books.", DANGLING),
+    ("I prefer it over tea.", DANGLING),
     ("I've never had it in Japan.", DANGLING),
     ("I've been there a few times.", DANGLING),
     ("I like the challenge of it.", DANGLING),  # "the challenge" is what "it" complements

@@ -592,6 +592,15 @@ def test_no_memory_from(content: str, role: str, name, reason: str | None, forbi
         assert all(forbidden not in s.text for s in skipped)
 
 
+def test_it_compared_with_something_is_kept_with_what_it_refers_to():
+    """A user-style review: "I switched to Neovim, I prefer it to VS Code." stored "Prefers
+    it to VS Code.", which reached the profile beside "Uses VS Code at work."."""
+    candidates, _ = extract("I switched to Neovim, I prefer it to VS Code.")
+    texts = [c.text for c in candidates]
+    assert "Prefers it to VS Code." not in texts
+    assert any("Neovim" in t and "VS Code" in t for t in texts), texts
+
+
 def test_quoted_words_do_not_become_the_speakers():
     candidates, skipped = extract('He wrote "I love cats" on the wall. I live in Porto.')
     assert [c.text for c in candidates] == ["Lives in Porto."]

@@ -164,6 +164,11 @@ STATEMENTS = [
     ("Keep it under 30 minutes, I cook after work.", ["Keep it under 30 minutes", "I cook after work."]),
     ("I'm Priya, 29, a backend developer in Bangalore.",
      ["My name is Priya.", "I'm 29.", "I'm a backend developer.", "I'm based in Bangalore."]),
+    # a user-style review: the opener stayed in the statement, or kept two clauses as one
+    ("Big news, I moved to Madrid last month.", ["I moved to Madrid last month."]),
+    ("Good news: we got the flat in Leeds.", ["We got the flat in Leeds."]),
+    ("Big news is coming.", ["Big news is coming."]),
+    ("And I left Ferrovia Labs, I now work at Renfe.", ["I left Ferrovia Labs", "I now work at Renfe."]),
 ]
 # fmt: on
 

@@ -198,7 +198,9 @@ PRONOUN_OBJECT = re.compile(
     r"\W*$|\bthem\b|"
     # "it" as an object with only a phrase after it: "I love it for the most part"
     r"\bit(?= (?:for|in|at|on|with|since|before|after|when|because|so much|a lot|every|all|"
-    r"too much|more|most|anymore|again)\b)",
+    r"too much|more|most|anymore|again|over|than|better|instead)\b)|"
+    # "I prefer it to VS Code": compared with something else, "it" is still the thing
+    r"\bprefer(?:s|red)? it(?= to\b)",
     re.I,
 )
 

@@ -76,7 +76,9 @@ FILLER = re.compile(
     # news announced to the listener before it is told: "Gina, you won't believe it - I got
     # mentored by ...", "Guess what? I got the job"
     r"(?:[A-Z][\w'-]+,\s+)?(?:you won't believe (?:it|this|what happened)|guess what)"
-    r"\s*[-–—,!:.?]*\s+(?=\S))+",
+    r"\s*[-–—,!:.?]*\s+(?=\S)|"
+    # "Big news, I moved to Madrid", "Good news: we got the flat" (not "Big news is coming")
+    r"(?:(?:some|big|good|great|exciting|happy|bad|sad) )+news\s*[-–—,!:.]+\s+(?=\S))+",
     re.I,
 )
 #: A greeting before a statement is residue: "Hi, I'm planning a trip" is "I'm planning a trip".
@@ -371,6 +373,9 @@ def statements(text: str) -> list[str]:
         # a label after the message's first sentence: "Hi! A bit of background: I work ..."
         part = LABEL.sub("", part.lstrip(), count=1)
         part = CALLED_OFF.sub(lambda m: f"I gave up {m.group('what')}", part, count=1)
+        # "And I left Ferrovia Labs, I now work at Renfe": the opener is no part of the first
+        # clause, which starts with "I" like the next (and splits from it)
+        part = FILLER.sub("", part, count=1)
         part = favorite_of_many(part)
         clauses: list[str] = []
         begin = 0
