@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -495,7 +496,9 @@ def test_observe_keeps_every_corpus_secret_out_of_the_vault(
     assert report.secrets[kind] >= 1
     assert "Lives in Porto." in [o.text for o in report.outcomes if o.action == "create"]
     for name, data in files(vault.root).items():
-        assert all(value not in data and value not in name.encode() for value in values_of(secret))
+        assert not any(
+            holds(data, value) or holds(name.encode(), value) for value in values_of(secret)
+        )
     shown = json.dumps(report.to_dict())
     assert secret not in shown and report.to_dict()["secrets"][kind] >= 1
 
@@ -628,9 +631,22 @@ def test_the_hints_never_hide_a_secret(text: str, upper: bool) -> None:
 
 
 def every_byte(root: Path) -> bytes:
-    """Every file under the vault, the index and tota's own state included, and every path."""
+    """Every file under the vault, the index and tota's own state included, and every path in
+    it (from the vault's root: the temp folder's own name, "pytest-5567", is not the vault's)."""
     paths = sorted(p for p in root.rglob("*") if p.is_file())
-    return b"\n".join([p.as_posix().encode() for p in paths] + [p.read_bytes() for p in paths])
+    names = [p.relative_to(root).as_posix().encode() for p in paths]
+    return b"\n".join(names + [p.read_bytes() for p in paths])
+
+
+def holds(stored: bytes, piece: bytes) -> bool:
+    """Whether `stored` holds `piece`; a short one (a 4-digit door code) only as a token of its
+    own, since digests and ids, random by design, hold any four hex digits now and then (a
+    full run once failed on "5567" inside a hash)."""
+    if len(piece) >= 6:
+        return piece in stored
+    return (
+        re.search(rb"(?<![0-9A-Za-z])" + re.escape(piece) + rb"(?![0-9A-Za-z])", stored) is not None
+    )
 
 
 def planted_values() -> list[str]:
@@ -664,7 +680,7 @@ def test_tota_extract_json_and_the_prompt_hook_keep_every_reviewer_secret_out(
     assert hook.returncode == 0, hook.stderr
     for value in planted_values():
         assert value not in result.stdout, value
-        assert all(piece not in stored for piece in values_of(value)), value
+        assert not any(holds(stored, piece) for piece in values_of(value)), value
         assert value.encode() not in hook.stdout, value
 
 
@@ -687,7 +703,7 @@ def test_mcp_learn_keeps_every_reviewer_secret_out(vault_dir: Path) -> None:
     stored = every_byte(vault_dir)
     for value in planted_values():
         assert value not in shown, value
-        assert all(piece not in stored for piece in values_of(value)), value
+        assert not any(holds(stored, piece) for piece in values_of(value)), value
 
 
 IDS_WITH_SECRETS = [
