@@ -225,6 +225,20 @@ def test_chatgpt_follows_current_node_and_keeps_only_the_conversation():
     )  # fmt: skip
 
 
+def test_an_exports_id_with_a_hash_is_read_with_a_dash(tmp_path: Path):
+    """A review: an export whose second conversation's id held a "#" stopped `tota extract`
+    there (the id was refused), so the third was never learned, on any run."""
+    second = chatgpt_second()
+    second["id"] = second["conversation_id"] = "export#2"
+    text = json.dumps([chatgpt_conversation(), second])
+    assert [c.id for c in read_conversations(text)] == ["6a1f-porto", "export-2"]
+    path = tmp_path / "conversations.json"
+    path.write_text(text, "utf-8")
+    done = runner.invoke(app, ["--vault", str(tmp_path / "v"), "extract", str(path)])
+    assert done.exit_code == 0, done.output
+    assert any(s.startswith("export-2#") for s in sources(tmp_path / "v"))
+
+
 def test_chatgpt_without_current_node_reads_the_last_leaf_and_survives_a_cycle():
     conversation = chatgpt_second()
     del conversation["current_node"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -46,6 +47,13 @@ class Conversation:
     id: str
     messages: list[Message] = field(default_factory=list)
     title: str | None = None
+
+    def __post_init__(self) -> None:
+        # A transcript's own id is not the person's to choose, and a "#" in it ("export#2")
+        # would make `<id>#<message id>` read as two ids, a line break no name: each becomes
+        # a "-" (an id given by hand with them is refused instead: `check_conversation_id`).
+        if "#" in self.id or "\n" in self.id or "\r" in self.id:
+            object.__setattr__(self, "id", re.sub(r"[#\r\n]", "-", self.id))
 
 
 #: What a conversation's fallback id is made from: its first `OPENING_MESSAGES` messages, and
