@@ -158,6 +158,11 @@ USER_FACTS = [
     fact("I can't work on Fridays.", "constraint", "Can't work on Fridays."),
     fact("My budget is 500 dollars.", "constraint", "The user's budget is 500 dollars."),
     fact("I only have 20 minutes for lunch.", "constraint", "Only has 20 minutes for lunch."),
+    # a standing request to the assistant (a user-style review: skipped, or an episode)
+    fact("Please don't book meetings before 10am.", "constraint",
+         "Asks not to book meetings before 10am."),
+    fact("Never schedule calls on Fridays.", "constraint", "Asks never to schedule calls on Fridays."),
+    fact("Don't call me before 9.", "constraint", "Asks not to call them before 9."),
     fact("I have to pick up my kids at 3pm every day.", "constraint",
          "Has to pick up their kids at 3pm every day."),
     fact("I'm lactose intolerant.", "constraint", "Is lactose intolerant."),
@@ -578,6 +583,9 @@ NEGATIVES = [
             "a placeholder for words not said", name="Sam"),
     nothing("(Later, user 1 is up in the cloud with user 2.)",
             "a placeholder for words not said", name="Sam"),
+    nothing("Don't give up!", "not about the speaker", id="a cheer is no standing request"),
+    nothing("Don't forget the milk.", "not about the speaker", id="an errand of the moment"),
+    nothing("You can call me tomorrow.", None, id="call me, no name"),
 ]
 # fmt: on
 

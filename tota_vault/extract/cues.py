@@ -145,7 +145,8 @@ CUES: tuple[Cue, ...] = (
     _cue(
         "name",
         T.IDENTITY,
-        r"\bmy name(?:'s| is)\s+([A-Z][\w'-]+)|\bcall me\s+([A-Z][\w'-]+)|"
+        # "call me Sam", not "call me before 9" or "call me back": a capital there is a name
+        r"\bmy name(?:'s| is)\s+([A-Z][\w'-]+)|\bcall me\s+((?-i:[A-Z][\w'-]+))|"
         r"\bI(?:'m| am) called\s+([A-Z][\w'-]+)|"
         # a clause that is only "I'm" and a capitalised word is an introduction ("I'm
         # Priya."), unless the word is no name (`_NOT_A_NAME`: "I'm Canadian", "I'm Sorry")
@@ -258,6 +259,8 @@ CUES: tuple[Cue, ...] = (
         # deadline" (a noun or two before the head noun)
         r"\b(?:my|our) (?:[\w-]+ ){1,2}(?:budget|deadline|limit)\b|"
         r"\bI only have\b|\bnon-negotiable\b|"
+        # a standing request to the assistant, as `sentences.STANDING_REQUEST` reads it
+        r"^I ask (?:not|never) to\b|"
         # the constraints of the user's team or family: "we can't ship copyleft code"
         r"\bwe (?:can't|cannot|can not|mustn't|have to|must|need to|only have)\b|"
         r"\bwe(?:'re| are) not (?:allowed|permitted) to\b|"

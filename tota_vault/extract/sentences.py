@@ -164,6 +164,24 @@ CALLED_OFF = re.compile(
 )
 
 
+#: A standing request to the assistant about the person's own time: "Please don't schedule
+#: anything for me on Wednesday afternoons", "Never book meetings before 10am", "Don't call me
+#: before 9". A constraint of theirs, read as "I ask not to ..." (a statement of the speaker's,
+#: as the others are). Only verbs of arranging someone's days, with what they arrange: "Don't
+#: give up!" (a cheer) or "Don't forget the milk" (an errand of the moment) are none.
+STANDING_REQUEST = re.compile(
+    r"^(?:please\s+)?(?P<neg>don't|do not|never)(?: ever)?\s+(?P<rest>(?:schedule|book|plan|"
+    r"set up|put|call|text|email|message|wake)\s+(?:anything|any|meetings?|calls?|me|my|"
+    r"appointments?|events?)\b.*)",
+    re.I,
+)
+
+
+def _as_asked(match: re.Match[str]) -> str:
+    never = match.group("neg").lower() == "never"
+    return f"I ask {'never' if never else 'not'} to {match.group('rest')}"
+
+
 #: Many of a kind liked, then the favourite among them: "I like a lot of different bands, but
 #: my favorite is The Clash", "There are so many great climbing spots in Colorado, but my
 #: favorite is Red Rock Canyon", "I love pizza of all kinds, but my favorite is pepperoni".
@@ -376,6 +394,7 @@ def statements(text: str) -> list[str]:
         # "And I left Ferrovia Labs, I now work at Renfe": the opener is no part of the first
         # clause, which starts with "I" like the next (and splits from it)
         part = FILLER.sub("", part, count=1)
+        part = STANDING_REQUEST.sub(_as_asked, part, count=1)
         part = favorite_of_many(part)
         clauses: list[str] = []
         begin = 0
