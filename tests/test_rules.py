@@ -87,6 +87,12 @@ USER_FACTS = [
     fact("I work for a small startup in Lisbon.", "identity",
          "Works for a small startup in Lisbon.", "identity/employer"),
     fact("I'm 34 years old.", "identity", "Is 34 years old.", "identity/age"),
+    # a job title is a role (a user-style review: an episode, so a promotion superseded nothing)
+    fact("I'm now a director of product at Contoso.", "identity",
+         "Is now a director of product at Contoso.", "identity/role"),
+    fact("I'm now the head of design at Figma.", "identity", "Is now the head of design at Figma.",
+         "identity/role"),
+    fact("I'm the director of the school play.", "episode", "Is the director of the school play."),
     fact("I'm originally from Brazil.", "identity", "Is originally from Brazil.", "identity/origin"),
     fact("I grew up in Ohio.", "identity", "Grew up in Ohio.", "identity/origin"),
     fact("I was born in Seoul.", "identity", "Was born in Seoul.", "identity/origin"),

@@ -118,7 +118,9 @@ _OCCUPATIONS = (
     r"scientist|researcher|counselor|counsellor|consultant|therapist|accountant|architect|"
     r"pilot|firefighter|officer|mechanic|electrician|carpenter|farmer|pharmacist|dentist|vet|"
     r"veterinarian|analyst|professor|lecturer|editor|journalist|baker|barista|social worker|"
-    r"librarian|paramedic|plumber|surgeon|technician|administrator"
+    r"librarian|paramedic|plumber|surgeon|technician|administrator|"
+    # the titles of a job one holds at a company: "I'm now a director of product at Contoso"
+    r"director|executive|ceo|cto|cfo|coo|vice president|vp|tech lead|team lead"
 )
 #: Roles a person holds beside an occupation ("I'm a mom", "I'm a painter", "I'm a student"):
 #: an identity, but no slot, since one does not replace another.
@@ -206,6 +208,9 @@ CUES: tuple[Cue, ...] = (
         T.IDENTITY,
         rf"\bI (?:work|am working|'m working) as an?\s+|"
         rf"\bI(?:'m| am) (?:a|an)\s+(?:[\w'-]+\s+){{0,3}}(?:{_OCCUPATIONS})\b|"
+        # a post named by the field one heads: "I'm now the head of design at Figma" (not
+        # "the director of the school play": a thing of its own, no field of work)
+        r"\bI(?:'m| am) (?:now )?the (?:new )?(?:head|director) of (?!(?:the|a|an|my|our)\b)|"
         # held up to now: "I've been a teacher for ten years" (not "I was a teacher")
         rf"\bI(?:'ve| have) been (?:a|an)\s+(?:[\w'-]+\s+){{0,3}}(?:{_OCCUPATIONS})\b"
         r"(?=[^.!?]*\b(?:for|since)\b)",
