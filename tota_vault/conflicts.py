@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Literal
 
 from .scoring import facts_differ, facts_in
-from .text import FUNCTION_WORDS, NOT_A_STOP, WORD_RE, stem, token_of, tokens
+from .text import FUNCTION_WORDS, HTML_COMMENT, NOT_A_STOP, WORD_RE, stem, token_of, tokens
 
 __all__ = [
     "Change",
@@ -54,8 +54,6 @@ _FILLER_PHRASES = re.compile(
     r"any ?more|after all|all the time|most mornings|most evenings|nowadays|these weeks)\b",
     re.I,
 )
-#: A person's comment in a note ("<!-- mine -->"): not part of the statement.
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
 #: The frame tota puts around words it keeps as said ("The user said: The budget is now
 #: 18000 euros."): who said it, not what was said.
 _SAID_FRAME = re.compile(r"^(?:The user|[A-Z][\w'-]*(?: [A-Z][\w'-]*)?) said:\s*")
@@ -191,7 +189,7 @@ def _sequence(
 def _sequence_of(
     text: str, keep_prepositions: bool, subject: str, join_names: bool
 ) -> tuple[str, ...]:
-    text = _FILLER_PHRASES.sub(" ", _COMMENT.sub(" ", _SAID_FRAME.sub("", text)))
+    text = _FILLER_PHRASES.sub(" ", HTML_COMMENT.sub(" ", _SAID_FRAME.sub("", text)))
     out: list[str] = []
     own = subject.lower()
     previous, in_name = 0, False
@@ -297,7 +295,7 @@ def differ(a: str, b: str) -> str | None:
 def negated(text: str) -> bool:
     """Whether a statement is said in the negative ("not", "no longer", "never", "-n't").
     Pure."""
-    return _NEGATION.search(_COMMENT.sub(" ", text)) is not None
+    return _NEGATION.search(HTML_COMMENT.sub(" ", text)) is not None
 
 
 def adds(new: str, old: str) -> str | None:

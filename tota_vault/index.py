@@ -636,7 +636,7 @@ class Index:
         self._batch_depth = 0
         #: True when opened by `open_read_only`: any write fails (SQLite says "readonly").
         self.read_only = False
-        #: Why it could not be opened for writing (the one line a write is refused with).
+        #: Why it could not be opened for writing: the line `refuse_if_read_only` raises.
         self.read_only_reason: str | None = None
 
     @classmethod
@@ -669,10 +669,11 @@ class Index:
         return index
 
     @classmethod
-    def open_read_only(cls, path: Path) -> Index:
+    def open_read_only(cls, path: Path, *, reason: str | None = None) -> Index:
         """Open an existing index that cannot be written (a read-only vault), to read it as
-        last synced. Raises `IndexReadOnlyError` when there is none to read, or when it is of
-        another schema (a rebuild would need to write it)."""
+        last synced; `reason` is why it could not be opened for writing. Raises
+        `IndexReadOnlyError` when there is none to read, or when it is of another schema (a
+        rebuild would need to write it)."""
         try:
             conn = _connect_read_only(path)
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
@@ -687,7 +688,15 @@ class Index:
             )
         index = cls(conn, path, rebuilt=False)
         index.read_only = True
+        index.read_only_reason = reason
         return index
+
+    def refuse_if_read_only(self) -> None:
+        """Raise `IndexReadOnlyError` (why it was opened read-only) when this index cannot
+        record a write: called before a note is written or patched, so that none is written
+        that the index cannot hold (a search, a recall and a repeat check would not see it)."""
+        if self.read_only:
+            raise IndexReadOnlyError(self.read_only_reason or f"{self.path}: read-only")
 
     def ensure_indexes(self) -> None:
         """Create any missing secondary index; end a bulk load a crash left open."""

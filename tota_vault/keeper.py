@@ -99,10 +99,9 @@ class IndexKeeper:
         sync, no repair), and say so once. Raise `error` when there is no index to read.
         Writes then fail with `error`'s line, naming the file and what to do."""
         try:
-            index = Index.open_read_only(self.path)
+            index = Index.open_read_only(self.path, reason=str(error))
         except IndexError_:
             raise error from None
-        index.read_only_reason = str(error)
         if not self._said_read_only:
             self._said_read_only = True
             synced = index.get_state("last_sync") or "never"

@@ -38,7 +38,7 @@ from .model import (
     memory_from_fields,
 )
 from .sanitize import clean_title
-from .text import first_sentence
+from .text import HTML_COMMENT, first_sentence
 
 __all__ = [
     "MAX_NOTE_BYTES",
@@ -73,7 +73,6 @@ REMOVE = object()
 _FENCE_RE = re.compile(r"^-{3,}[ \t]*\r?$", re.MULTILINE)
 _STRAY_BYTE_RE = re.compile("[\udc80-\udcff]")  # bytes that surrogateescape could not decode
 _CONFLICT_RE = re.compile(r"^(<{7}|={7}|>{7})(?: |$)", re.MULTILINE)
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)  # a note to self, not a statement
 _TOP_KEY_RE = re.compile(r"^([^\s#\-][^:\n]*?)[ \t]*:(?:[ \t]|$)")
 _FORBIDDEN_TITLE_CHARS = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f\x7f]')
 _WINDOWS_RESERVED = {"CON", "PRN", "AUX", "NUL"} | {
@@ -444,7 +443,7 @@ def parse_note(
 
     statement, history = split_body(body)
     statement, quote = split_quote(statement)
-    if not _HTML_COMMENT.sub("", statement).strip():
+    if not HTML_COMMENT.sub("", statement).strip():
         # A memory is its statement: one with none (a blank file, properties and nothing
         # else, a comment of the person's only) is no memory to recall, and gets no id.
         reason = "no statement: a memory note holds its statement below the frontmatter"

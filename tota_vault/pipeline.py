@@ -54,7 +54,7 @@ from .errors import (
     first_line,
 )
 from .extract.base import Candidate, Extractor, Skip
-from .extract.messages import Message
+from .extract.messages import NOT_IN_AN_ID, Message
 from .extract.secrets import describe, find_secrets, is_only_secret, redact
 from .files import read_file
 from .history import KEPT_OVER_KEY, kept_entry, kept_over_list, replaced_entry
@@ -83,12 +83,12 @@ __all__ = [
     "Learner",
     "ObserveReport",
     "Outcome",
+    "check_conversation_id",
     "choose_extractor",
     "clean_message",
     "decide",
     "guard",
     "query_words",
-    "check_conversation_id",
     "refuse_secret_ids",
 ]
 
@@ -341,7 +341,7 @@ def check_conversation_id(conversation_id: str) -> None:
     empty one or one with a line break is no name. Pure."""
     if not conversation_id.strip():
         raise ValidationError("the conversation id is empty")
-    if "#" in conversation_id or any(c in conversation_id for c in "\r\n"):
+    if NOT_IN_AN_ID.search(conversation_id):
         what = "a #" if "#" in conversation_id else "a line break"
         raise ValidationError(
             f"conversation id {conversation_id!r} holds {what}; sources read "

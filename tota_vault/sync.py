@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .capped import CAPPED_DIR, add_capped, left_out, refresh_index
-from .errors import IndexReadOnlyError, NoteChangedError, NoteError
+from .errors import NoteChangedError, NoteError
 from .files import (
     Fingerprint,
     Snapshot,
@@ -347,10 +347,9 @@ def reconcile(
     edit of a memory is recorded in the note (`evidence: manual`, see `seal`) once the file
     has been quiet for `quiet` seconds; until then the index alone records it.
     """
-    if index.read_only:
-        # An index that cannot record a sync: refused before a note is patched (an id given
-        # to a note the index then cannot hold would be a change nobody asked for).
-        raise IndexReadOnlyError(index.read_only_reason or f"{index.path}: read-only")
+    # An index that cannot record a sync refuses it before a note is patched: an id given to
+    # a note the index then cannot hold would be a change nobody asked for.
+    index.refuse_if_read_only()
     started = time.perf_counter()
     report = SyncReport()
     wanted = None if paths is None else sorted(set(paths))

@@ -23,6 +23,7 @@ __all__ = [
     "CUE_WORDS",
     "NOT_A_STOP",
     "FUNCTION_WORDS",
+    "HTML_COMMENT",
     "KIN_MEMBERS",
     "REFLECTION_STOP",
     "STOPWORDS",
@@ -47,6 +48,8 @@ ABBREVIATION_END = re.compile(
     r"e\.g|i\.e|cf|Inc|Ltd|Co)|(?<![\w.])[A-HJ-Z])\.$"  # "I." ends "So do I."
 )
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n")
+#: A person's comment in a note ("<!-- mine -->"): a note to self, no words of the statement.
+HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 
 #: After "stopped" or "quit": a stop on the way, not a thing given up ("stopped by the bakery",
 #: "stopped at a café", "stopped on the way home"). A regular-expression lookahead, shared by

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import IndexReadOnlyError, InvalidNoteError, NoteChangedError, TotaError, WriteError
+from .errors import InvalidNoteError, NoteChangedError, TotaError, WriteError
 from .index import Index, index_error
 from .keeper import RECOVERABLE, IndexKeeper
 
@@ -94,7 +94,7 @@ class NoteWriter:
         from .files import unchanged
 
         path = self.root / rel
-        self._refuse_if_read_only()
+        self.index.refuse_if_read_only()
         if path.is_symlink() or not unchanged(path, expected):
             raise NoteChangedError(
                 f"{path}: changed on disk since tota read it; not deleted", path=path
@@ -204,21 +204,14 @@ class NoteWriter:
         """Tell the index at once that tota deleted the note at `rel`."""
         self._index_after_write(rel, lambda: self.index.apply(deletes=[rel]))
 
-    def _refuse_if_read_only(self) -> None:
-        """Stop a write before anything is written when the index cannot record it (opened
-        read-only, as a read-only `.tota` makes it). A note written that the index cannot
-        hold would be one a search, a recall and a repeat check do not see. (A read-only
-        index file in a writable folder opens for writing and fails at the write: the note
-        is then written and the error says so.)"""
-        index = self.index
-        if index.read_only:
-            raise IndexReadOnlyError(index.read_only_reason or f"{index.path}: read-only")
-
     def _write(self, path: Path, data: bytes, expected: Fingerprint | None) -> Fingerprint:
         """`atomic_write`, deferring the folder's fsync inside a batch."""
         from .files import atomic_write
 
-        self._refuse_if_read_only()
+        # Refused before anything is written when the index was opened read-only (a read-only
+        # `.tota`). A read-only index file in a writable folder opens for writing and fails at
+        # the write: the note is then written and the error says so.
+        self.index.refuse_if_read_only()
         if self._unsynced is None:
             return atomic_write(path, data, expected=expected)
         self._unsynced.add(path.parent)

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-__all__ = ["Conversation", "Message", "fallback_conversation_id", "take_opening"]
+__all__ = ["NOT_IN_AN_ID", "Conversation", "Message", "fallback_conversation_id", "take_opening"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,11 @@ class Message:
         return self.name or self.role
 
 
+#: What a conversation id cannot hold: a memory's source is `<conversation>#<message id>`, so
+#: a "#" would read as two ids, and a line break makes no name.
+NOT_IN_AN_ID = re.compile(r"[#\r\n]")
+
+
 @dataclass(frozen=True)
 class Conversation:
     """One conversation of a file: its id, its messages, and its title when it has one.
@@ -49,11 +54,11 @@ class Conversation:
     title: str | None = None
 
     def __post_init__(self) -> None:
-        # A transcript's own id is not the person's to choose, and a "#" in it ("export#2")
-        # would make `<id>#<message id>` read as two ids, a line break no name: each becomes
-        # a "-" (an id given by hand with them is refused instead: `check_conversation_id`).
-        if "#" in self.id or "\n" in self.id or "\r" in self.id:
-            object.__setattr__(self, "id", re.sub(r"[#\r\n]", "-", self.id))
+        # A transcript's own id is not the person's to choose: what a source cannot hold in
+        # it becomes a "-" ("export#2" is "export-2"; an id given by hand with it is refused
+        # instead, `pipeline.check_conversation_id`).
+        if NOT_IN_AN_ID.search(self.id):
+            object.__setattr__(self, "id", NOT_IN_AN_ID.sub("-", self.id))
 
 
 #: What a conversation's fallback id is made from: its first `OPENING_MESSAGES` messages, and
