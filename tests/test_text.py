@@ -84,7 +84,10 @@ def test_tokens(text: str, expected: list[str]):
      # a user-style review: "Uses Trello." read as {"us", "trello"}
      ("uses", "use", "use"), ("houses", "house", "house"), ("cases", "case", "case"),
      ("sizes", "size", "size"), ("classes", "class", "class"), ("goes", "go", "go"),
-     ("does", "do", "do")],
+     ("does", "do", "do"),
+     # the plural rules' own exceptions, once for every reader (recall, topics, conflicts)
+     ("movies", "movie", "movie"), ("cookies", "cookie", "cookie"), ("stories", "story", "story"),
+     ("news", "news", "news"), ("series", "series", "series")],
 )  # fmt: skip
 def test_stem(word: str, plural: str, forms: str):
     assert stem(word) == plural

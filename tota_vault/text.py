@@ -163,8 +163,16 @@ def query_alternates(word: str) -> tuple[str, ...]:
     return KIN_MEMBERS.get(stem(word), ())
 
 
-#: Third-person forms the plural rules would cut wrong ("goes" is no "goe").
-_IRREGULAR_S = {"goes": "go", "does": "do"}
+#: Words in "-s" the plural rules would cut wrong: third-person forms ("goes" is no "goe")
+#: and nouns whose "-s" is their own ("news", "series").
+_IRREGULAR_S = {
+    "goes": "go", "does": "do", "news": "news", "series": "series", "species": "species",
+}  # fmt: skip
+#: Nouns whose singular ends in "-ie": "movies" is "movie", not "movy" as "stories" is "story".
+_IE_NOUNS = frozenset(
+    "movie cookie pie tie zombie smoothie selfie brownie rookie calorie hoodie veggie goalie "
+    "indie auntie newbie genie".split()
+)
 
 #: Word-form endings `stem(forms=True)` strips after folding the plural, longest first.
 _FORM_SUFFIXES = ("ingly", "edly", "ing", "er", "ed")
@@ -184,7 +192,7 @@ def stem(word: str, *, forms: bool = False) -> str:
     if word in _IRREGULAR_S:
         word = _IRREGULAR_S[word]
     elif len(word) > 4 and word.endswith("ies"):
-        word = word[:-3] + "y"
+        word = word[:-1] if word[:-1] in _IE_NOUNS else word[:-3] + "y"
     elif word.endswith(("sses", "xes", "zzes", "ches", "shes")):
         word = word[:-2]  # "classes", "boxes", "quizzes", "dishes": the "e" is the plural's
     elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):

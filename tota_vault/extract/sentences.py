@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..text import ABBREVIATION_END, STOPWORDS
+from ..text import ABBREVIATION_END, STOPWORDS, stem
 from .cues import CUES
 from .slots import split_appositive, split_slots
 
@@ -212,24 +212,14 @@ FAVORITE_OF_MANY = re.compile(
 _PLAIN_VERBS = frozenset("like love enjoy adore have listen to read watch play eat do".split())
 #: A kind that is no noun of its own: "a lot of different things", "all kinds of stuff".
 _VAGUE_KINDS = frozenset({"things", "stuff", "ones"})
-_SINGULAR_S = re.compile(r"(?:ss|us|is|series|species|news)$")
-#: Nouns whose singular ends in "-ie": "movies" is "movie", not "movy" as "stories" is "story".
-_IE_NOUNS = frozenset(
-    "movie cookie pie tie zombie smoothie selfie brownie rookie calorie hoodie veggie goalie "
-    "indie auntie newbie genie".split()
-)
 
 
 def _singular(word: str) -> str:
-    """A plural noun as its singular, by the regular endings ("bands" -> "band", "memories"
-    -> "memory", "dishes" -> "dish"); a mass noun ("music", "food") as it is."""
-    if not word.endswith("s") or _SINGULAR_S.search(word):
-        return word
-    if word.endswith("ies") and len(word) > 4 and word[:-1].lower() not in _IE_NOUNS:
-        return word[:-3] + "y"
-    if re.search(r"(?:sh|ch|x|ss)es$", word):
-        return word[:-2]
-    return word[:-1]
+    """A plural noun as its singular ("bands" -> "band", "memories" -> "memory", "movies" ->
+    "movie"); a mass noun ("music", "food") as it is: `text.stem`, the word's own letters
+    kept as written where the stem is a start of it."""
+    singular = stem(word)
+    return word[: len(singular)] if word.lower().startswith(singular) else singular
 
 
 def favorite_of_many(sentence: str) -> str:
