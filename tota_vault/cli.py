@@ -13,6 +13,7 @@ import itertools
 import json
 import os
 import shlex
+import shutil
 import signal
 import sqlite3
 import sys
@@ -555,18 +556,27 @@ def _learn_stream(
 
 @contextlib.contextmanager
 def _learning_vault(dry_run: bool) -> Iterator[Vault]:
-    """The vault `tota extract` learns into. A dry run of a vault that does not exist yet
-    predicts against an empty one in a temporary folder: "write nothing" writes nothing, not
-    even the vault (a mistyped `--vault` is no new vault)."""
-    from .paths import resolve_vault_path
+    """The vault `tota extract` learns into. A dry run of a folder with no index yet (no
+    vault, or one never synced) predicts against a copy of its notes in a temporary folder:
+    "write nothing" writes nothing, not even the vault or its index (a mistyped `--vault` is
+    no new vault, and an Obsidian folder gains no `.tota/`)."""
+    from .files import scan_vault
+    from .paths import resolve_vault_path, state_dir
     from .vault import Vault
 
-    if dry_run and not resolve_vault_path(_state["vault"]).exists():
-        with (
-            tempfile.TemporaryDirectory(prefix="tota-dry-run-") as scratch,
-            Vault.open(Path(scratch) / "vault", create=True, on_notice=_notice) as vault,
-        ):
-            yield vault
+    root = resolve_vault_path(_state["vault"])
+    if dry_run and not state_dir(root).exists() and (root.is_dir() or not root.exists()):
+        with tempfile.TemporaryDirectory(prefix="tota-dry-run-") as scratch:
+            copy = Path(scratch) / "vault"
+            if root.is_dir():
+                for rel, stat in scan_vault(root).items():  # what a real run's sync reads
+                    if stat.error is not None:
+                        continue  # a real run indexes it as unreadable: no memory to meet
+                    (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+                    with contextlib.suppress(OSError):  # unreadable: the real run's error too
+                        shutil.copyfile(root / rel, copy / rel)
+            with Vault.open(copy, create=True, on_notice=_notice) as vault:
+                yield vault
         return
     with _open(create=True) as vault:
         yield vault
