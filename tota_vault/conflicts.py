@@ -448,7 +448,7 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
             return None
         # "Quit their job at Northwind" ends a fact, not a plan: said so in the report.
         return Change("drop", "a plan given up" if _PLAN.search(old) else "no longer so")
-    moved = _moved(new, old, subject) or _aged(new, old, subject)
+    moved = _moved(new, old, subject) or _aged(new, old, subject) or _moved_someone(new, old)
     if moved is not None:
         return moved
     if _reversed(new, old, subject):
@@ -599,6 +599,34 @@ def _moved(new: str, old: str, subject: str) -> Change | None:
     who_old = content_words(old[: lived.start()] + old[lived.end() :]) - _DWELLING_WORDS
     if not who_new or who_new != who_old:
         return None
+    return Change("switch", "a move")
+
+
+#: Someone moved to another place of one kind: "moved Leo to Sunflower daycare", "switched
+#: Mia over to Hillcrest school" (a name, then a named place and the kind of place it is).
+_MOVED_SOMEONE = re.compile(
+    r"\b(?:moved|switched|transferred) (?P<who>[A-Z][\w'-]*) (?:over )?to (?:the )?"
+    r"(?P<place>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*) (?P<kind>[a-z][\w-]*)"
+)
+#: Where someone goes, as a statement says it: "Leo goes to Little Stars daycare".
+_GOES_TO = re.compile(
+    r"\b(?P<who>[A-Z][\w'-]*) (?:goes to|attends|is at|is enrolled at|is enrolled in|"
+    r"started at|is going to) (?:the )?(?P<place>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*) "
+    r"(?P<kind>[a-z][\w-]*)"
+)
+
+
+def _moved_someone(new: str, old: str) -> Change | None:
+    """Someone the speaker names moved to another place of the same kind ("The user and
+    others moved Leo to Sunflower daycare" over "The user's son Leo goes to Little Stars
+    daycare"): the same name, the same kind of place, another place."""
+    went, goes = _MOVED_SOMEONE.search(new), _GOES_TO.search(old)
+    if went is None or goes is None or went["who"] != goes["who"]:
+        return None
+    if _normal(went["kind"].lower()) != _normal(goes["kind"].lower()):
+        return None
+    if went["place"].casefold() == goes["place"].casefold():
+        return None  # the same place is no move
     return Change("switch", "a move")
 
 
