@@ -120,6 +120,24 @@ _CORRECTED = re.compile(
     r"([^,.;:!?]+?)\W*$",
     re.I,
 )
+#: A replacement that names what it replaces: "switched from VS Code to Neovim", "replaced
+#: Trello with Linear", "traded my Honda for a Tesla" (the value replaced, as written).
+_REPLACED_BY = re.compile(
+    r"\b(?:(?:switched|switching|moved|moving|changed|changing|migrated|migrating|converted|"
+    r"went|upgraded|downgraded) (?:over |back )?from (?P<from>[^,.;:!?]+?) (?:over )?to\b|"
+    r"replaced (?P<replaced>[^,.;:!?]+?) with\b|"
+    r"(?:swapped|traded|ditched|exchanged) (?P<for>[^,.;:!?]+?) for\b)",
+    re.I,
+)
+#: A determiner or possessive before a value: "my Honda" is the Honda "Drives a Honda" names.
+_DETERMINER = re.compile(r"^(?:the|a|an|my|our|their|his|her|its)\s+", re.I)
+#: How a statement says the person has or uses something, just before it: "Uses VS Code at
+#: work", "Drives a Honda", "Has used Notion for their notes".
+_HOLDING = (
+    r"\b(?:uses?|using|used|prefers?|likes?|loves?|enjoys?|has|have|owns?|drives?|rides?|"
+    r"plays?|takes?|relies on|runs?|goes to|works(?: at| on| with)?|lives in)\s+(?:the |a "
+    r"|an |my |our |their |his |her )?"
+)
 #: A couple parted: "Got divorced in 2022 with Omar", "Broke up with Sam".
 _ENDED = re.compile(r"\b(?:divorced|separated|broke up|split up)\b", re.I)
 #: A couple, as a statement of being one says it: "Is married to Omar", "Is dating Sam".
@@ -337,6 +355,9 @@ def change_kind(text: str) -> ChangeKind | None:
             return "drop"
     if _RESCHEDULE.search(text):
         return "reschedule"
+    for match in _REPLACED_BY.finditer(text):
+        if not _NEGATED.search(text[: match.start()]):
+            return "switch"
     if _SWITCH.search(text) or _TURNED.search(text) or _CORRECTED.search(text):
         return "switch"
     return None
@@ -431,6 +452,8 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
     kind = change_kind(new)
     if kind is None:
         return None
+    if _replaced_named(new, old, subject):
+        return Change("switch", "a change of mind")
     new_words, old_words = content_words(new), content_words(old)
     if not new_words & old_words:
         return None
@@ -526,6 +549,33 @@ def _switch(new: str, old: str, subject: str) -> Change | None:
     if was[0] in _FRAME_PREPOSITIONS and now[0] in _FRAME_PREPOSITIONS and was[0] != now[0]:
         return None  # "works from the café" and "works on a project": two frames
     return Change("switch", "a change of mind")
+
+
+def _replaced_named(new: str, old: str, subject: str) -> bool:
+    """Whether `new` replaces a value it names ("Switched from VS Code to Neovim", "Traded
+    their Honda for a Tesla") that `old` says the same holder has or uses ("Uses VS Code at
+    work", "Drives a Honda"). The verb of replacing says what was in use; the old statement
+    must say it of that value, right before it ("Dislikes VS Code's telemetry" is not
+    replaced), and of the same holder ("The user's sister Ana switched from VS Code ..." does
+    not replace the user's own "Uses VS Code at work")."""
+    for match in _REPLACED_BY.finditer(new):
+        if _NEGATED.search(new[: match.start()]):
+            continue  # "never switched from ..."
+        value = next(v for v in match.groups() if v is not None).strip()
+        value = _DETERMINER.sub("", value)
+        held = re.search(_HOLDING + re.escape(value) + r"\b", old, re.I) if value else None
+        if held is None:
+            continue
+        if _holder(new[: match.start()], subject) == _holder(old[: held.start()], subject):
+            return True
+    return False
+
+
+def _holder(prefix: str, subject: str) -> frozenset[str]:
+    """Who a statement's words before its verb name ("The user's sister Ana" -> sister, ana;
+    "Has finally" -> nothing: the subject), without loose times and adverbs."""
+    words = _sequence(_WHEN_PHRASES.sub(" ", prefix), keep_prepositions=False, subject=subject)
+    return frozenset(w for w in words if not w.endswith("ly"))
 
 
 def _named_switch(rest: str, instead: re.Match[str], old: str, subject: str) -> Change | None:
