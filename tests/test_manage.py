@@ -264,6 +264,21 @@ def test_clear_tombstones_the_messages_behind_every_memory(vault: Vault):
     assert vault.observe(chat, conversation_id="chat").count("create") == 0
 
 
+@pytest.mark.parametrize("message_id", ["x\ny", "x\r\ny", "x\u2028y", "a#b"])
+def test_a_forgotten_memory_stays_forgotten_whatever_its_message_id_holds(
+    vault: Vault, message_id: str
+):
+    # A user review: a transcript's message id with a line break was written into
+    # `.tota-forgotten` as two lines, and the forgotten memory was learned again.
+    chat = [{"role": "user", "content": "I love rock music.", "id": message_id}]
+    created = vault.observe(chat, conversation_id="c")
+    assert created.count("create") == 1
+    source = created.outcomes[0].source
+    assert source.count("#") == 1 and len(source.splitlines()) == 1
+    vault.forget(created.outcomes[0].path)
+    assert vault.observe(chat, conversation_id="c").count("create") == 0
+
+
 def test_forget_conversations_is_the_one_hook_and_removes_nothing_yet(vault: Vault):
     # The index keeps no conversation turns yet: the hook has nothing to remove (see its
     # docstring); forget and clear both call it.
