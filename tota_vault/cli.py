@@ -12,6 +12,7 @@ import contextlib
 import itertools
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -334,7 +335,17 @@ def show(
         sys.stdout.write(f"# {note.path}\n")
         if note.error:
             sys.stdout.write(f"# invalid: {note.error}\n")
+        if "\x00" in text:  # a binary file: its bytes would only garble the terminal
+            sys.stdout.write("# not shown: binary content\n")
+            return
+        if sys.stdout.isatty():  # an escape sequence in a note must not drive the terminal
+            text = _TERMINAL_CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+#: The characters a terminal acts on rather than shows (all C0 and C1 controls but tab and
+#: line breaks): `tota show` writes them as `\x1b` to a terminal.
+_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 @app.command()
@@ -921,6 +932,8 @@ def edit(
             print(f"The editor exited with status {report.editor_status}.", file=sys.stderr)
         if not report.changed:
             print(f"Unchanged: {report.path}")
+        elif report.error and report.error_before:
+            print(f"Saved {report.path}; it is still not a valid memory: {report.error}")
         elif report.error:
             print(f"Saved {report.path}, but it is not a valid memory now: {report.error}")
         else:

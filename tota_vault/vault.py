@@ -766,16 +766,7 @@ class Vault:
         self.sync()
         rel = self.resolve(ref)
         index = self.open_index()
-        rows = index.get(path=rel)
-        if not rows or rows[0].memory_id is None or rows[0].error:
-            from .errors import NotAMemoryError
-
-            why = "it is not indexed" if not rows else rows[0].error or "it has no id"
-            raise NotAMemoryError(
-                f"not a memory note ({why}); tota forgets only memories (fix the note, or "
-                "delete the file yourself)",
-                path=rel,
-            )
+        rows = [self._memory_row(rel, "forgets", "fix the note, or delete the file yourself")]
         if through_link(self.root, rel):
             raise ValidationError(
                 f"{rel}: reached through a link; tota never deletes a link or through one"
@@ -834,14 +825,25 @@ class Vault:
         from .model import Status
 
         rel = self.resolve(ref)
-        rows = self.open_index().get(path=rel)
-        if not rows or rows[0].memory_id is None or rows[0].error:
-            raise ValidationError(f"{rel}: not a valid memory note; tota archives only memories")
-        if rows[0].status == Status.ARCHIVED.value:
+        if self._memory_row(rel, "archives", "fix the note first").status == Status.ARCHIVED.value:
             return rel
         at = (now or datetime.now()).replace(microsecond=0)
         self._writer.edit(rel, lambda row: {"status": Status.ARCHIVED.value, "updated": at})
         return rel
+
+    def _memory_row(self, rel: str, verb: str, remedy: str) -> MemoryRow:
+        """The index row of the memory at `rel`, or `NotAMemoryError` (exit 1) saying why the
+        note is none (not indexed, invalid, no id): forget, archive and confirm each act on
+        memories only, and say so alike ("tota confirms only memories")."""
+        from .errors import NotAMemoryError
+
+        rows = self.open_index().get(path=rel)
+        if not rows or rows[0].memory_id is None or rows[0].error:
+            why = "it is not indexed" if not rows else rows[0].error or "it has no id"
+            raise NotAMemoryError(
+                f"not a memory note ({why}); tota {verb} only memories ({remedy})", path=rel
+            )
+        return rows[0]
 
     @_guarded
     def short_ids(self, ids: Iterable[str | None]) -> dict[str, str]:
@@ -856,6 +858,7 @@ class Vault:
         Returns the note's path. An archived memory becomes active again.
         """
         rel = self.resolve(ref)  # opens the index, which the writer patches through
+        self._memory_row(rel, "confirms", "fix the note first")
         at = (now or datetime.now()).replace(microsecond=0)
 
         def changes(row: MemoryRow) -> dict[str, Any]:
