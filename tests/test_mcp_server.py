@@ -454,6 +454,8 @@ def test_remember_direct_by_default_inferred_on_request(vault_dir: Path):
         ({"type": "goal"}, "text: Field required"),
         ({"type": "goal", "text": "Run", "confidence": 3}, "confidence: Input should be less"),
         ({"type": "goal", "text": "Run", "evidence": "manual"}, "evidence: Input should be"),
+        ({"type": "goal", "text": "Run", "tags": ["drinks", "bad tag"]}, "holds a space"),
+        ({"type": "goal", "text": "Run", "tags": [""]}, "is empty"),
     ],
 )
 def test_a_bad_remember_is_a_tool_error_naming_the_problem(vault_dir: Path, arguments, says):
