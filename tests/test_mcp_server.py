@@ -446,6 +446,27 @@ def test_remember_direct_by_default_inferred_on_request(vault_dir: Path):
     assert direct.structured_content["path"] in text_of(direct)
 
 
+def test_remember_of_the_same_words_again_confirms_the_memory(vault_dir: Path):
+    # A user review: the same `remember` twice wrote "Is allergic to penicillin 2.md", and the
+    # profile listed it twice; `tota add` refuses the repeat.
+    arguments = {"type": "constraint", "text": "Is allergic to penicillin."}
+
+    async def scenario(client: Client) -> tuple[Any, Any]:
+        first = await client.call_tool("remember", arguments)
+        again = await client.call_tool(
+            "remember", arguments | {"text": "is allergic to  penicillin"}
+        )
+        return first, again
+
+    first, again = run(vault_dir, scenario)
+    assert not again.is_error and "Already remembered, confirmed" in text_of(again)
+    assert again.structured_content["id"] == first.structured_content["id"]
+    notes = sorted(p.name for p in (vault_dir / "constraint").glob("*.md"))
+    assert notes == ["Is allergic to penicillin.md"]
+    text = (vault_dir / "constraint" / notes[0]).read_text("utf-8")
+    assert "confirmations: 2" in text
+
+
 @pytest.mark.parametrize(
     ("arguments", "says"),
     [

@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from .recall import Recalled
-    from .rows import MemoryRow
     from .sync import SyncReport
     from .vault import Vault
 
@@ -287,8 +286,10 @@ def add(
         by_type = TYPE_SCORES[MemoryType(type.lower())]
     except ValueError:  # an unknown type: `remember` refuses it in one line
         by_type = (0.5, 0.8)
+    from .manage import said_already
+
     with _open(create=True) as vault:
-        same = _said_already(vault, type, text)
+        same = said_already(vault, type, text)
         if same is not None:
             raise TotaError(
                 f"{same.path} already says this; `tota confirm {same.memory_id}` confirms it"
@@ -303,19 +304,6 @@ def add(
             _print_json({"id": stored.memory.id, "path": stored.path})
         else:
             print(f"Added {stored.memory.type.value} {stored.memory.id}: {stored.path}")
-
-
-def _said_already(vault: Vault, type: str, text: str) -> MemoryRow | None:
-    """An active memory of this type whose statement is `text` word for word (case, spacing
-    and a final stop aside), found by the merge look-up: `tota add` twice makes no "... 2.md"."""
-    from .pipeline import query_words
-
-    def plain(statement: str) -> str:
-        return " ".join(statement.split()).rstrip(".!").casefold()
-
-    index = vault.open_index()
-    rows = index.similar(query_words(text), type=type.lower(), subject="user")
-    return next((r for r in rows if plain(r.text) == plain(text)), None)
 
 
 @app.command()

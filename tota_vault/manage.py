@@ -200,6 +200,20 @@ def _refuse_unwritable_folders(root: Path, paths: Sequence[str]) -> None:
         )
 
 
+def said_already(vault: Vault, type: str, text: str) -> MemoryRow | None:
+    """An active memory of this type whose statement is `text` word for word (case, spacing
+    and a final stop aside), found by the merge look-up: `tota add` and MCP `remember` of the
+    same words again make no "... 2.md" (add refuses, remember confirms the one there is)."""
+    from .pipeline import query_words
+
+    def plain(statement: str) -> str:
+        return " ".join(statement.split()).rstrip(".!").casefold()
+
+    index = vault.open_index()
+    rows = index.similar(query_words(text), type=type.lower(), subject="user")
+    return next((r for r in rows if plain(r.text) == plain(text)), None)
+
+
 def forget_conversations(index: Index, sources: Iterable[str]) -> int:
     """Remove what the index keeps of the conversations behind deleted memories.
 

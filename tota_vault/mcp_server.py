@@ -471,8 +471,15 @@ def create_server(root: Path) -> TotaServer:
             Field(description="direct: the person said it; inferred: you concluded it."),
         ] = "direct",
     ) -> Annotated[CallToolResult, StoredResult]:
-        """Store a memory the person asked you to keep, as a new note in their vault. Returns
-        its id and path. Never store passwords, keys or other secrets."""
+        """Store a memory the person asked you to keep, as a new note in their vault (the same
+        words again confirm the memory that holds them). Returns its id and path. Never store
+        passwords, keys or other secrets."""
+        same = await vault.call(manage.said_already, type, text)
+        if same is not None and same.memory_id is not None:
+            await vault.call(Vault.confirm, same.path)
+            data = StoredResult(id=same.memory_id, path=same.path, type=type, text=same.text)
+            return _result(f"Already remembered, confirmed {data.type} {data.id}: {data.text}"
+                           f"\n({data.path})", data)  # fmt: skip
         default_importance, durability = TYPE_SCORES[MemoryType(type)]
         if confidence is None:
             confidence = ASKED_CONFIDENCE - (INFERRED_PENALTY if evidence == "inferred" else 0.0)
