@@ -250,6 +250,9 @@ CHANGES = [
     # ... and a replacement that names what it replaces was no change at all
     pytest.param("Switched from VS Code to Neovim.", "Uses VS Code at work.", "switch",
                  id="switched from X to Y"),
+    pytest.param("The user said: The proposal deadline moved to 3 February because of the strike.",
+                 "The user's dissertation proposal is due on 20 January.", "reschedule",
+                 id="a date moved, with a reason and one word fewer"),
     pytest.param("Has finally switched from VS Code to Neovim.", "Uses VS Code at work.",
                  "switch", id="switched from X to Y, with an adverb"),
     pytest.param("Traded their Honda for a Tesla.", "Drives a Honda Civic.", "switch",
@@ -337,6 +340,8 @@ NO_CHANGE = [
                  id="X named, but not as what they used"),
     pytest.param("Has never switched from VS Code to anything else.", "Uses VS Code at work.",
                  id="never switched"),
+    pytest.param("The meeting moved to Friday.", "The user's team budget meeting is on Monday.",
+                 id="a date moved of something said two words shorter"),
     pytest.param("Gave up sugar for Lent.", "Loves sugar in coffee.",
                  id="given up for a reason, not for another thing"),
     pytest.param("Went to Korea instead of Japan.", "The user's sister Ana lives in Japan.",

@@ -480,14 +480,26 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
     # A date moved: said so ("pushed to"), or a new date with "now". (A number alone with
     # "now" is a measure, below: "Ran 10 km now" moves no date of "Ran 5 km on 7 May".)
     if kind == "reschedule" or (new_values & _DATE_WORDS and old_values):
-        topic = new_words - new_values
-        if topic and topic == old_words - old_values and facts_differ(new, old):
+        # Why it moved is no part of what moved: "... moved to 3 February because of the
+        # strike". The new statement may name it shorter: "The proposal deadline" is the
+        # "dissertation proposal" (one word fewer, `MAX_SHORTER_BY`).
+        topic = content_words(_REASON.sub("", new)) - new_values
+        was = old_words - old_values
+        shorter = topic < was and len(was - topic) <= MAX_SHORTER_BY
+        if topic and (topic == was or shorter) and facts_differ(new, old):
             return Change("reschedule", "a date moved")
         if kind == "reschedule":
             return None
     if new_values and old_values and _renumbered(new, old, subject):
         return Change("switch", "a number changed")
     return _switch(new, old, subject)
+
+
+#: A reason given after a change: "... because of the strike", ", due to the rain".
+_REASON = re.compile(r",?\s+\b(?:because|since|due to|owing to|thanks to)\b[^.;!?]*", re.I)
+#: How many words fewer a moved date's statement may name its thing with: "the proposal
+#: deadline" for "the dissertation proposal", never "the meeting" for "the team budget meeting".
+MAX_SHORTER_BY = 1
 
 
 #: When, said loosely ("next year", "this summer"): a switch compares what changed, not when
