@@ -79,6 +79,8 @@ _DROP = re.compile(
     r"given up|giving up|(?:stopped|quit)" + NOT_A_STOP + "|"
     r"cancell?ed|called off|dropped" + NOT_A_STOP + "|abandoned|"
     r"changed (?:my|our|his|her|their) mind)\b|"
+    # "No more night shifts for me, ...": said first, a thing of the past
+    r"(?:^|[,;:]\s*)no more\b|"
     # "Is not vegetarian anymore", "Doesn't drink coffee any more"
     r"(?:\bnot|n't)(?:\s+[\w'-]+){1,4}?\s+any ?more\b",
     re.I,
@@ -403,9 +405,16 @@ _SO_CLAUSE = re.compile(r",\s+so\s+(?P<clause>[^,;:]+?)[.!]*$", re.I)
 _SOMEONE_ELSE = re.compile(r"'s\b|\b(?:their|his|her|its)\b|(?<!^)\b[A-Z][a-z]")
 
 
+_NO_MORE_CLAUSE = re.compile(r"(?P<clause>no more\b[^,;:.!?]+)[,;:]", re.I)
+
+
 def _drop_clause(text: str, subject: str) -> str | None:
-    """The conclusion that gives something up, when a statement of the person's own ends with
-    one (`_SO_CLAUSE`) and says nothing of anyone else before it; None otherwise."""
+    """The clause that gives something up: an opening "No more ..." before a comma, or the
+    conclusion of a statement of the person's own that ends with one (`_SO_CLAUSE`) and says
+    nothing of anyone else before it; None otherwise."""
+    opening = _NO_MORE_CLAUSE.match(text)
+    if opening is not None:  # "No more night shifts for them, the new job is days only."
+        return opening.group("clause")
     conclusion = _SO_CLAUSE.search(text)
     if conclusion is None or change_kind(conclusion.group("clause")) != "drop":
         return None
