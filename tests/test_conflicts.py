@@ -150,6 +150,7 @@ KINDS = [
     ("No longer plays in the Sunday league.", "drop"),
     ("No more night shifts for them, the new job is days only.", "drop"),
     ("Has no more questions about it.", None),
+    ("No more than two coffees a day.", None),  # a limit, not a drop
     ("Gave up on learning Japanese.", "drop"),
     ("The user's launch got pushed to the 30th.", "reschedule"),
     ("The user's thesis deadline was moved to July 15.", "reschedule"),

@@ -80,7 +80,7 @@ _DROP = re.compile(
     r"cancell?ed|called off|dropped" + NOT_A_STOP + "|abandoned|"
     r"changed (?:my|our|his|her|their) mind)\b|"
     # "No more night shifts for me, ...": said first, a thing of the past
-    r"(?:^|[,;:]\s*)no more\b|"
+    r"(?:^|[,;:]\s*)no more\b(?! than\b)|"
     # "Is not vegetarian anymore", "Doesn't drink coffee any more"
     r"(?:\bnot|n't)(?:\s+[\w'-]+){1,4}?\s+any ?more\b",
     re.I,
@@ -405,7 +405,7 @@ _SO_CLAUSE = re.compile(r",\s+so\s+(?P<clause>[^,;:]+?)[.!]*$", re.I)
 _SOMEONE_ELSE = re.compile(r"'s\b|\b(?:their|his|her|its)\b|(?<!^)\b[A-Z][a-z]")
 
 
-_NO_MORE_CLAUSE = re.compile(r"(?P<clause>no more\b[^,;:.!?]+)[,;:]", re.I)
+_NO_MORE_CLAUSE = re.compile(r"(?P<clause>no more\b(?! than\b)[^,;:.!?]+)[,;:]", re.I)
 
 
 def _drop_clause(text: str, subject: str) -> str | None:
