@@ -10,6 +10,7 @@ from pieces, so no secret scanner flags this repository.
 from __future__ import annotations
 
 import json
+import shutil
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -225,6 +226,39 @@ def test_dry_run_on_a_vault_with_memories_changes_no_byte(tmp_path: Path, chat):
     report = extract_json(vault, str(chat["jsonl"]), "--dry-run")
     assert report["counts"]["create"] > 0
     assert notes(vault) == before
+
+
+def files_under(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_dry_run_of_a_folder_with_no_index_predicts_from_its_notes_and_writes_nothing(
+    tmp_path: Path,
+):
+    # A user-style review: a dry run into an existing folder with no index (a vault cloned
+    # from git, whose `.tota/` is ignored; an Obsidian folder; any folder) made
+    # `.tota/index.db` in it.
+    folder = tmp_path / "cloned"
+    extract_json(folder, "-", input="User: I live in Porto.\n")
+    shutil.rmtree(folder / ".tota")
+    (folder / "readme.txt").write_text("not a note\n", encoding="utf-8")
+    before = files_under(folder)
+    report = extract_json(
+        folder, "-", "--dry-run", "--conversation-id", "c2", input="User: I live in Porto.\n"
+    )
+    # The folder's own notes are read: a real run would merge into one, so the dry run says so.
+    assert [o["action"] for o in report["outcomes"]] == ["merge"]
+    assert files_under(folder) == before
+    assert not (folder / ".tota").exists()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    report = extract_json(empty, "-", "--dry-run", input="User: I live in Porto.\n")
+    assert [o["action"] for o in report["outcomes"]] == ["create"]
+    assert list(empty.iterdir()) == []
 
 
 def test_stdin_with_a_dash(tmp_path: Path):

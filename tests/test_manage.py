@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from tota_vault import Message, Vault, manage
 from tota_vault.cli import app
-from tota_vault.errors import NotFoundError, ValidationError, WriteError
+from tota_vault.errors import NotAMemoryError, NotFoundError, ValidationError, WriteError
 from tota_vault.forgotten import FORGOTTEN_FILE
 from tota_vault.seal import SealState, seal_state
 
@@ -109,6 +109,61 @@ def test_forget_of_an_invalid_note_says_why_and_exits_1(vault_dir: Path):
         "tota: error: preference/Likes jazz.md: not a memory note (confidence 'high'"
     )
     assert len(done.output.splitlines()) == 1 and note.read_text("utf-8") == text
+
+
+#: Notes a person may have in a vault that are no memory: the bytes, and what doctor says.
+NOT_TEXT = {
+    "latin1.md": b"---\ntype: preference\n---\nLikes caf\xe9 au lait.\n",
+    "binary.md": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x1b[31m",
+}
+
+
+@pytest.mark.parametrize("command", ["confirm", "archive", "forget"])
+@pytest.mark.parametrize("name", sorted(NOT_TEXT))
+def test_an_operation_on_a_note_that_is_no_text_is_one_line_and_exit_1(
+    vault_dir: Path, command: str, name: str
+):
+    # A user review: `tota confirm` on a non-UTF-8 or binary note printed a traceback (and
+    # MCP said only "Error executing tool confirm"); `archive` refused it with exit 2.
+    note = vault_dir / "preference" / name
+    note.parent.mkdir(parents=True, exist_ok=True)
+    note.write_bytes(NOT_TEXT[name])
+    done = runner.invoke(app, ["--vault", str(vault_dir), command, f"preference/{name}"])
+    assert done.exit_code == 1, done.output
+    assert done.output.startswith(f"tota: error: preference/{name}: not a memory note (")
+    assert len(done.output.splitlines()) == 1 and note.read_bytes() == NOT_TEXT[name]
+
+
+@pytest.mark.parametrize("name", sorted(NOT_TEXT))
+def test_edit_refuses_a_note_that_is_no_text(vault: Vault, appender: Path, name: str):
+    note = vault.root / "preference" / name
+    note.parent.mkdir(parents=True, exist_ok=True)
+    note.write_bytes(NOT_TEXT[name])
+    with pytest.raises(NotAMemoryError, match="tota edit opens text notes only"):
+        manage.edit_in_editor(vault, f"preference/{name}", editor=[str(appender)])
+    assert note.read_bytes() == NOT_TEXT[name]
+
+
+def test_editing_a_broken_note_says_it_is_still_broken(vault_dir: Path, appender: Path):
+    note = vault_dir / "preference" / "broken.md"
+    note.parent.mkdir(parents=True, exist_ok=True)
+    note.write_text("---\ntype: [preference\n---\nLikes tea.\n", "utf-8")
+    done = runner.invoke(
+        app, ["--vault", str(vault_dir), "edit", "preference/broken.md"],
+        env={"VISUAL": "", "EDITOR": str(appender)},
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert done.output.startswith("Saved preference/broken.md; it is still not a valid memory:")
+
+
+def test_show_of_a_binary_note_shows_no_bytes(vault_dir: Path):
+    note = vault_dir / "preference" / "binary.md"
+    note.parent.mkdir(parents=True, exist_ok=True)
+    note.write_bytes(NOT_TEXT["binary.md"])
+    done = runner.invoke(app, ["--vault", str(vault_dir), "show", "preference/binary.md"])
+    assert done.exit_code == 0
+    assert done.output.splitlines()[-1] == "# not shown: binary content"
+    assert "\x1b" not in done.output and "\x00" not in done.output
 
 
 @pytest.mark.parametrize(
@@ -264,6 +319,21 @@ def test_clear_tombstones_the_messages_behind_every_memory(vault: Vault):
     assert vault.observe(chat, conversation_id="chat").count("create") == 0
 
 
+@pytest.mark.parametrize("message_id", ["x\ny", "x\r\ny", "x\u2028y", "a#b"])
+def test_a_forgotten_memory_stays_forgotten_whatever_its_message_id_holds(
+    vault: Vault, message_id: str
+):
+    # A user review: a transcript's message id with a line break was written into
+    # `.tota-forgotten` as two lines, and the forgotten memory was learned again.
+    chat = [{"role": "user", "content": "I love rock music.", "id": message_id}]
+    created = vault.observe(chat, conversation_id="c")
+    assert created.count("create") == 1
+    source = created.outcomes[0].source
+    assert source.count("#") == 1 and len(source.splitlines()) == 1
+    vault.forget(created.outcomes[0].path)
+    assert vault.observe(chat, conversation_id="c").count("create") == 0
+
+
 def test_forget_conversations_is_the_one_hook_and_removes_nothing_yet(vault: Vault):
     # The index keeps no conversation turns yet: the hook has nothing to remove (see its
     # docstring); forget and clear both call it.
@@ -313,7 +383,8 @@ def test_archive_then_confirm_reactivates(vault: Vault):
     assert vault.recall("green tea")
     write(vault.root, "Plain.md", "Just a note.\n")
     vault.sync()
-    with pytest.raises(ValidationError, match="Plain.md: not a valid memory"):
+    # One message for the three that act on memories only (it read "not a valid memory note").
+    with pytest.raises(ValidationError, match="Plain.md: not a memory note"):
         vault.archive("Plain.md")
 
 

@@ -4,6 +4,7 @@ HTTP, and the same server in-process for the rest."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import http.client
 import json
 import os
@@ -23,7 +24,7 @@ from mcp import Client, MCPError, StdioServerParameters
 
 from tota_vault import Vault, VaultError
 from tota_vault.cli import MCP_SDK_MISSING
-from tota_vault.mcp_server import DEFAULT_PORT, INSTRUCTIONS, create_server
+from tota_vault.mcp_server import DEFAULT_PORT, INSTRUCTIONS, create_server, with_content_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = {
@@ -445,6 +446,27 @@ def test_remember_direct_by_default_inferred_on_request(vault_dir: Path):
     assert direct.structured_content["path"] in text_of(direct)
 
 
+def test_remember_of_the_same_words_again_confirms_the_memory(vault_dir: Path):
+    # A user review: the same `remember` twice wrote "Is allergic to penicillin 2.md", and the
+    # profile listed it twice; `tota add` refuses the repeat.
+    arguments = {"type": "constraint", "text": "Is allergic to penicillin."}
+
+    async def scenario(client: Client) -> tuple[Any, Any]:
+        first = await client.call_tool("remember", arguments)
+        again = await client.call_tool(
+            "remember", arguments | {"text": "is allergic to  penicillin"}
+        )
+        return first, again
+
+    first, again = run(vault_dir, scenario)
+    assert not again.is_error and "Already remembered, confirmed" in text_of(again)
+    assert again.structured_content["id"] == first.structured_content["id"]
+    notes = sorted(p.name for p in (vault_dir / "constraint").glob("*.md"))
+    assert notes == ["Is allergic to penicillin.md"]
+    text = (vault_dir / "constraint" / notes[0]).read_text("utf-8")
+    assert "confirmations: 2" in text
+
+
 @pytest.mark.parametrize(
     ("arguments", "says"),
     [
@@ -453,6 +475,8 @@ def test_remember_direct_by_default_inferred_on_request(vault_dir: Path):
         ({"type": "goal"}, "text: Field required"),
         ({"type": "goal", "text": "Run", "confidence": 3}, "confidence: Input should be less"),
         ({"type": "goal", "text": "Run", "evidence": "manual"}, "evidence: Input should be"),
+        ({"type": "goal", "text": "Run", "tags": ["drinks", "bad tag"]}, "holds a space"),
+        ({"type": "goal", "text": "Run", "tags": [""]}, "is empty"),
     ],
 )
 def test_a_bad_remember_is_a_tool_error_naming_the_problem(vault_dir: Path, arguments, says):
@@ -527,6 +551,47 @@ def test_learn_reports_and_is_idempotent(vault_dir: Path):
     assert again.structured_content["counts"]["create"] == 0
     with Vault.open(vault_dir) as vault:
         assert vault.stats()["memories"] == 3
+
+
+def test_learn_with_only_the_new_messages_each_time_learns_them_all(vault_dir: Path):
+    # A user review: the instructions say to send "the new messages" after each reply; with
+    # no ids each call began again at position 1, so every call after the first was "already
+    # observed" and learned nothing.
+    exchanges = [
+        [{"role": "user", "content": "I live in Porto."}, {"role": "assistant", "content": "Ok."}],
+        [{"role": "user", "content": "I'm a nurse."}, {"role": "assistant", "content": "Ok."}],
+        [{"role": "user", "content": "I prefer tea over coffee."}],
+    ]
+    whole = [m for exchange in exchanges for m in exchange]
+
+    async def scenario(client: Client) -> list[Any]:
+        calls = [{"messages": e, "conversation_id": "c"} for e in [*exchanges, whole]]
+        return [await client.call_tool("learn", arguments) for arguments in calls]
+
+    *each, again = run(vault_dir, scenario)
+    created = [[o["text"] for o in r.structured_content["outcomes"] if o["action"] == "create"]
+               for r in each]  # fmt: skip
+    assert created == [["Lives in Porto."], ["Is a nurse."], ["Prefers tea over coffee."]]
+    # The whole conversation sent again afterwards is the same messages: nothing new.
+    assert again.structured_content["counts"]["create"] == 0
+    assert all(o["action"] == "skip" for o in again.structured_content["outcomes"])
+
+
+@pytest.mark.parametrize(
+    ("messages", "ids"),
+    [
+        ([{"role": "user", "content": "hi"}], ["m" + hashlib.sha256(b"user\x00\x00hi").hexdigest()[:12]]),
+        ([{"role": "user", "content": "hi", "id": 7}], [7]),
+        ([{"role": "user", "content": "ok"}, {"role": "user", "content": "ok"}],
+         ["m" + hashlib.sha256(b"user\x00\x00ok").hexdigest()[:12],
+          "m" + hashlib.sha256(b"user\x00\x00ok").hexdigest()[:12] + "-2"]),
+        ([{"role": "user", "content": "ok"}, {"role": "assistant", "content": "ok"}],
+         ["m" + hashlib.sha256(b"user\x00\x00ok").hexdigest()[:12],
+          "m" + hashlib.sha256(b"assistant\x00\x00ok").hexdigest()[:12]]),
+    ],
+)  # fmt: skip
+def test_content_ids(messages: list[dict[str, Any]], ids: list[Any]):
+    assert [m["id"] for m in with_content_ids(messages)] == ids
 
 
 def test_learn_skips_secrets_and_says_why(vault_dir: Path):

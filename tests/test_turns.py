@@ -27,6 +27,7 @@ from tota_vault.turns import (
     TurnRecord,
     TurnStore,
     plan_query,
+    repeats,
     split_source,
     turn_records,
 )
@@ -197,7 +198,39 @@ def test_forgetting_a_memory_forgets_its_words_for_good(vault: Vault):
     assert not any("c1#m1" in r.sources for r in vault.recall("running every morning knee"))
     vault.observe(CHAT, conversation_id="c1")  # the same conversation read again
     assert "m1" not in {t.message for t in kept(vault)}
-    assert {t.message for t in kept(vault)} == {"m2", "m3"}
+    # The reply after it said "the knee" again: forgotten with it (a user review found such
+    # replies quoted back after the fact was forgotten), and not kept again either.
+    assert {t.message for t in kept(vault)} == {"m3"}
+
+
+def test_forgetting_a_memory_forgets_the_reply_that_repeats_it(vault: Vault):
+    chat = [
+        {"role": "user", "content": "I'm lactose intolerant, so no dairy suggestions.", "id": "1"},
+        {"role": "assistant", "content": "Noted: no dairy. Oat milk works well.", "id": "2"},
+        {"role": "user", "content": "Great, thanks!", "id": "3"},
+    ]
+    vault.observe(chat, conversation_id="c1")
+    [memory] = [r for r in vault.recall("lactose") if r.kind == "memory"]
+    vault.forget(memory.id)
+    assert vault.recall("dairy lactose oat milk") == []
+    assert [t.message for t in kept(vault)] == ["3"] and kept(vault)[0].context == ""
+    vault.observe(chat, conversation_id="c1")
+    assert [t.message for t in kept(vault)] == ["3"]
+    assert vault.index.integrity_problems() == []
+
+
+@pytest.mark.parametrize(
+    ("reply", "said", "expected"),
+    [
+        ("Noted: no dairy.", "I'm lactose intolerant, so no dairy suggestions.", True),
+        ("Try swimming to rest the knee.", "My left knee hurts.", True),
+        ("Noted, I will remember that.", "I'm allergic to peanuts.", False),
+        ("Okay, I will be there.", "I will be there at nine.", False),  # function words only
+        ("Peanuts are common allergens.", "I'm allergic to peanut butter.", True),  # stemmed
+    ],
+)
+def test_repeats(reply: str, said: str, expected: bool):
+    assert repeats(reply, said) is expected
 
 
 def test_forget_conversation_and_the_forget_hook(vault: Vault):

@@ -82,14 +82,38 @@ def test_titles_are_unique_across_the_vault(vault: Vault):
         ({"confidence": 1.5}, r"out of \[0, 1\]"),
         ({"evidence": "rumour"}, "unknown evidence"),
         ({"text": "   "}, "needs some text"),
+        # A user review: empty tags and tags with spaces were written, and Obsidian reads neither.
+        ({"tags": [""]}, "tag '' is empty"),
+        ({"tags": ["drinks", "bad tag"]}, "tag 'bad tag' holds a space"),
+        ({"tags": ["x.y"]}, r"tag 'x.y' holds '\.'"),
+        ({"tags": ["2024"]}, "is only digits"),
+        ({"tags": ["/a"]}, "has an empty level"),
+        ({"tags": ["a//b"]}, "has an empty level"),
     ],
-    ids=["type", "score", "evidence", "empty"],
+    ids=[
+        "type",
+        "score",
+        "evidence",
+        "empty",
+        "empty tag",
+        "tag with a space",
+        "dot",
+        "digits",
+        "leading slash",
+        "double slash",
+    ],
 )
 def test_remember_rejects_bad_values_and_writes_nothing(vault: Vault, kwargs, message):
     args = {"type": "goal", "text": "Learn Portuguese."} | kwargs
     with pytest.raises(ValidationError, match=message):
         vault.remember(args.pop("type"), args.pop("text"), **args)
     assert not list(vault.root.rglob("*.md"))
+
+
+@pytest.mark.parametrize("tag", ["drinks", "#drinks", "food/tea", "y2024", "café", "🎉", "a_b-c"])
+def test_remember_keeps_every_tag_obsidian_reads(vault: Vault, tag: str):
+    stored = vault.remember("preference", f"Likes tea {tag}.", tags=[tag])
+    assert tag.removeprefix("#") in stored.memory.tags
 
 
 def test_open_without_create_refuses_a_missing_vault(tmp_path: Path):

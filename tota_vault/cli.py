@@ -12,7 +12,9 @@ import contextlib
 import itertools
 import json
 import os
+import re
 import shlex
+import shutil
 import signal
 import sqlite3
 import sys
@@ -41,7 +43,6 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from .recall import Recalled
-    from .rows import MemoryRow
     from .sync import SyncReport
     from .vault import Vault
 
@@ -285,8 +286,10 @@ def add(
         by_type = TYPE_SCORES[MemoryType(type.lower())]
     except ValueError:  # an unknown type: `remember` refuses it in one line
         by_type = (0.5, 0.8)
+    from .manage import said_already
+
     with _open(create=True) as vault:
-        same = _said_already(vault, type, text)
+        same = said_already(vault, type, text)
         if same is not None:
             raise TotaError(
                 f"{same.path} already says this; `tota confirm {same.memory_id}` confirms it"
@@ -301,19 +304,6 @@ def add(
             _print_json({"id": stored.memory.id, "path": stored.path})
         else:
             print(f"Added {stored.memory.type.value} {stored.memory.id}: {stored.path}")
-
-
-def _said_already(vault: Vault, type: str, text: str) -> MemoryRow | None:
-    """An active memory of this type whose statement is `text` word for word (case, spacing
-    and a final stop aside), found by the merge look-up: `tota add` twice makes no "... 2.md"."""
-    from .pipeline import query_words
-
-    def plain(statement: str) -> str:
-        return " ".join(statement.split()).rstrip(".!").casefold()
-
-    index = vault.open_index()
-    rows = index.similar(query_words(text), type=type.lower(), subject="user")
-    return next((r for r in rows if plain(r.text) == plain(text)), None)
 
 
 @app.command()
@@ -333,7 +323,17 @@ def show(
         sys.stdout.write(f"# {note.path}\n")
         if note.error:
             sys.stdout.write(f"# invalid: {note.error}\n")
+        if "\x00" in text:  # a binary file: its bytes would only garble the terminal
+            sys.stdout.write("# not shown: binary content\n")
+            return
+        if sys.stdout.isatty():  # an escape sequence in a note must not drive the terminal
+            text = _TERMINAL_CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+#: The characters a terminal acts on rather than shows (all C0 and C1 controls but tab and
+#: line breaks): `tota show` writes them as `\x1b` to a terminal.
+_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 @app.command()
@@ -555,18 +555,27 @@ def _learn_stream(
 
 @contextlib.contextmanager
 def _learning_vault(dry_run: bool) -> Iterator[Vault]:
-    """The vault `tota extract` learns into. A dry run of a vault that does not exist yet
-    predicts against an empty one in a temporary folder: "write nothing" writes nothing, not
-    even the vault (a mistyped `--vault` is no new vault)."""
-    from .paths import resolve_vault_path
+    """The vault `tota extract` learns into. A dry run of a folder with no index yet (no
+    vault, or one never synced) predicts against a copy of its notes in a temporary folder:
+    "write nothing" writes nothing, not even the vault or its index (a mistyped `--vault` is
+    no new vault, and an Obsidian folder gains no `.tota/`)."""
+    from .files import scan_vault
+    from .paths import resolve_vault_path, state_dir
     from .vault import Vault
 
-    if dry_run and not resolve_vault_path(_state["vault"]).exists():
-        with (
-            tempfile.TemporaryDirectory(prefix="tota-dry-run-") as scratch,
-            Vault.open(Path(scratch) / "vault", create=True, on_notice=_notice) as vault,
-        ):
-            yield vault
+    root = resolve_vault_path(_state["vault"])
+    if dry_run and not state_dir(root).exists() and (root.is_dir() or not root.exists()):
+        with tempfile.TemporaryDirectory(prefix="tota-dry-run-") as scratch:
+            copy = Path(scratch) / "vault"
+            if root.is_dir():
+                for rel, stat in scan_vault(root).items():  # what a real run's sync reads
+                    if stat.error is not None:
+                        continue  # a real run indexes it as unreadable: no memory to meet
+                    (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+                    with contextlib.suppress(OSError):  # unreadable: the real run's error too
+                        shutil.copyfile(root / rel, copy / rel)
+            with Vault.open(copy, create=True, on_notice=_notice) as vault:
+                yield vault
         return
     with _open(create=True) as vault:
         yield vault
@@ -911,6 +920,8 @@ def edit(
             print(f"The editor exited with status {report.editor_status}.", file=sys.stderr)
         if not report.changed:
             print(f"Unchanged: {report.path}")
+        elif report.error and report.error_before:
+            print(f"Saved {report.path}; it is still not a valid memory: {report.error}")
         elif report.error:
             print(f"Saved {report.path}, but it is not a valid memory now: {report.error}")
         else:

@@ -79,6 +79,8 @@ _DROP = re.compile(
     r"given up|giving up|(?:stopped|quit)" + NOT_A_STOP + "|"
     r"cancell?ed|called off|dropped" + NOT_A_STOP + "|abandoned|"
     r"changed (?:my|our|his|her|their) mind)\b|"
+    # "No more night shifts for me, ...": said first, a thing of the past
+    r"(?:^|[,;:]\s*)no more\b(?! than\b)|"
     # "Is not vegetarian anymore", "Doesn't drink coffee any more"
     r"(?:\bnot|n't)(?:\s+[\w'-]+){1,4}?\s+any ?more\b",
     re.I,
@@ -119,6 +121,24 @@ _CORRECTED = re.compile(
     r",\s*not\s+(?!(?:yet|really|sure|quite|now|anymore|any more)\b)"
     r"([^,.;:!?]+?)\W*$",
     re.I,
+)
+#: A replacement that names what it replaces: "switched from VS Code to Neovim", "replaced
+#: Trello with Linear", "traded my Honda for a Tesla" (the value replaced, as written).
+_REPLACED_BY = re.compile(
+    r"\b(?:(?:switched|switching|moved|moving|changed|changing|migrated|migrating|converted|"
+    r"went|upgraded|downgraded) (?:over |back )?from (?P<from>[^,.;:!?]+?) (?:over )?to\b|"
+    r"replaced (?P<replaced>[^,.;:!?]+?) with\b|"
+    r"(?:swapped|traded|ditched|exchanged) (?P<for>[^,.;:!?]+?) for\b)",
+    re.I,
+)
+#: A determiner or possessive before a value: "my Honda" is the Honda "Drives a Honda" names.
+_DETERMINER = re.compile(r"^(?:the|a|an|my|our|their|his|her|its)\s+", re.I)
+#: How a statement says the person has or uses something, just before it: "Uses VS Code at
+#: work", "Drives a Honda", "Has used Notion for their notes".
+_HOLDING = (
+    r"\b(?:uses?|using|used|prefers?|likes?|loves?|enjoys?|has|have|owns?|drives?|rides?|"
+    r"plays?|takes?|relies on|runs?|goes to|works(?: at| on| with)?|lives in)\s+(?:the |a "
+    r"|an |my |our |their |his |her )?"
 )
 #: A couple parted: "Got divorced in 2022 with Omar", "Broke up with Sam".
 _ENDED = re.compile(r"\b(?:divorced|separated|broke up|split up)\b", re.I)
@@ -337,6 +357,9 @@ def change_kind(text: str) -> ChangeKind | None:
             return "drop"
     if _RESCHEDULE.search(text):
         return "reschedule"
+    for match in _REPLACED_BY.finditer(text):
+        if not _NEGATED.search(text[: match.start()]):
+            return "switch"
     if _SWITCH.search(text) or _TURNED.search(text) or _CORRECTED.search(text):
         return "switch"
     return None
@@ -382,9 +405,16 @@ _SO_CLAUSE = re.compile(r",\s+so\s+(?P<clause>[^,;:]+?)[.!]*$", re.I)
 _SOMEONE_ELSE = re.compile(r"'s\b|\b(?:their|his|her|its)\b|(?<!^)\b[A-Z][a-z]")
 
 
+_NO_MORE_CLAUSE = re.compile(r"(?P<clause>no more\b(?! than\b)[^,;:.!?]+)[,;:]", re.I)
+
+
 def _drop_clause(text: str, subject: str) -> str | None:
-    """The conclusion that gives something up, when a statement of the person's own ends with
-    one (`_SO_CLAUSE`) and says nothing of anyone else before it; None otherwise."""
+    """The clause that gives something up: an opening "No more ..." before a comma, or the
+    conclusion of a statement of the person's own that ends with one (`_SO_CLAUSE`) and says
+    nothing of anyone else before it; None otherwise."""
+    opening = _NO_MORE_CLAUSE.match(text)
+    if opening is not None:  # "No more night shifts for them, the new job is days only."
+        return opening.group("clause")
     conclusion = _SO_CLAUSE.search(text)
     if conclusion is None or change_kind(conclusion.group("clause")) != "drop":
         return None
@@ -431,6 +461,8 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
     kind = change_kind(new)
     if kind is None:
         return None
+    if _replaced_named(new, old, subject):
+        return Change("switch", "a change of mind")
     new_words, old_words = content_words(new), content_words(old)
     if not new_words & old_words:
         return None
@@ -448,7 +480,7 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
             return None
         # "Quit their job at Northwind" ends a fact, not a plan: said so in the report.
         return Change("drop", "a plan given up" if _PLAN.search(old) else "no longer so")
-    moved = _moved(new, old, subject) or _aged(new, old, subject)
+    moved = _moved(new, old, subject) or _aged(new, old, subject) or _moved_someone(new, old)
     if moved is not None:
         return moved
     if _reversed(new, old, subject):
@@ -457,14 +489,26 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
     # A date moved: said so ("pushed to"), or a new date with "now". (A number alone with
     # "now" is a measure, below: "Ran 10 km now" moves no date of "Ran 5 km on 7 May".)
     if kind == "reschedule" or (new_values & _DATE_WORDS and old_values):
-        topic = new_words - new_values
-        if topic and topic == old_words - old_values and facts_differ(new, old):
+        # Why it moved is no part of what moved: "... moved to 3 February because of the
+        # strike". The new statement may name it shorter: "The proposal deadline" is the
+        # "dissertation proposal" (one word fewer, `MAX_SHORTER_BY`).
+        topic = content_words(_REASON.sub("", new)) - new_values
+        was = old_words - old_values
+        shorter = topic < was and len(was - topic) <= MAX_SHORTER_BY
+        if topic and (topic == was or shorter) and facts_differ(new, old):
             return Change("reschedule", "a date moved")
         if kind == "reschedule":
             return None
     if new_values and old_values and _renumbered(new, old, subject):
         return Change("switch", "a number changed")
     return _switch(new, old, subject)
+
+
+#: A reason given after a change: "... because of the strike", ", due to the rain".
+_REASON = re.compile(r",?\s+\b(?:because|since|due to|owing to|thanks to)\b[^.;!?]*", re.I)
+#: How many words fewer a moved date's statement may name its thing with: "the proposal
+#: deadline" for "the dissertation proposal", never "the meeting" for "the team budget meeting".
+MAX_SHORTER_BY = 1
 
 
 #: When, said loosely ("next year", "this summer"): a switch compares what changed, not when
@@ -526,6 +570,33 @@ def _switch(new: str, old: str, subject: str) -> Change | None:
     if was[0] in _FRAME_PREPOSITIONS and now[0] in _FRAME_PREPOSITIONS and was[0] != now[0]:
         return None  # "works from the café" and "works on a project": two frames
     return Change("switch", "a change of mind")
+
+
+def _replaced_named(new: str, old: str, subject: str) -> bool:
+    """Whether `new` replaces a value it names ("Switched from VS Code to Neovim", "Traded
+    their Honda for a Tesla") that `old` says the same holder has or uses ("Uses VS Code at
+    work", "Drives a Honda"). The verb of replacing says what was in use; the old statement
+    must say it of that value, right before it ("Dislikes VS Code's telemetry" is not
+    replaced), and of the same holder ("The user's sister Ana switched from VS Code ..." does
+    not replace the user's own "Uses VS Code at work")."""
+    for match in _REPLACED_BY.finditer(new):
+        if _NEGATED.search(new[: match.start()]):
+            continue  # "never switched from ..."
+        value = next(v for v in match.groups() if v is not None).strip()
+        value = _DETERMINER.sub("", value)
+        held = re.search(_HOLDING + re.escape(value) + r"\b", old, re.I) if value else None
+        if held is None:
+            continue
+        if _holder(new[: match.start()], subject) == _holder(old[: held.start()], subject):
+            return True
+    return False
+
+
+def _holder(prefix: str, subject: str) -> frozenset[str]:
+    """Who a statement's words before its verb name ("The user's sister Ana" -> sister, ana;
+    "Has finally" -> nothing: the subject), without loose times and adverbs."""
+    words = _sequence(_WHEN_PHRASES.sub(" ", prefix), keep_prepositions=False, subject=subject)
+    return frozenset(w for w in words if not w.endswith("ly"))
 
 
 def _named_switch(rest: str, instead: re.Match[str], old: str, subject: str) -> Change | None:
@@ -599,6 +670,34 @@ def _moved(new: str, old: str, subject: str) -> Change | None:
     who_old = content_words(old[: lived.start()] + old[lived.end() :]) - _DWELLING_WORDS
     if not who_new or who_new != who_old:
         return None
+    return Change("switch", "a move")
+
+
+#: Someone moved to another place of one kind: "moved Leo to Sunflower daycare", "switched
+#: Mia over to Hillcrest school" (a name, then a named place and the kind of place it is).
+_MOVED_SOMEONE = re.compile(
+    r"\b(?:moved|switched|transferred) (?P<who>[A-Z][\w'-]*) (?:over )?to (?:the )?"
+    r"(?P<place>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*) (?P<kind>[a-z][\w-]*)"
+)
+#: Where someone goes, as a statement says it: "Leo goes to Little Stars daycare".
+_GOES_TO = re.compile(
+    r"\b(?P<who>[A-Z][\w'-]*) (?:goes to|attends|is at|is enrolled at|is enrolled in|"
+    r"started at|is going to) (?:the )?(?P<place>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*) "
+    r"(?P<kind>[a-z][\w-]*)"
+)
+
+
+def _moved_someone(new: str, old: str) -> Change | None:
+    """Someone the speaker names moved to another place of the same kind ("The user and
+    others moved Leo to Sunflower daycare" over "The user's son Leo goes to Little Stars
+    daycare"): the same name, the same kind of place, another place."""
+    went, goes = _MOVED_SOMEONE.search(new), _GOES_TO.search(old)
+    if went is None or goes is None or went["who"] != goes["who"]:
+        return None
+    if _normal(went["kind"].lower()) != _normal(goes["kind"].lower()):
+        return None
+    if went["place"].casefold() == goes["place"].casefold():
+        return None  # the same place is no move
     return Change("switch", "a move")
 
 

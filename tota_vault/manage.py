@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .config import load_config
-from .errors import ValidationError, WriteError
+from .errors import NotAMemoryError, ValidationError, WriteError
 from .files import EFFECTIVE, read_file
 from .forgotten import add_forgotten
 from .ids import short_ids
@@ -200,6 +200,20 @@ def _refuse_unwritable_folders(root: Path, paths: Sequence[str]) -> None:
         )
 
 
+def said_already(vault: Vault, type: str, text: str) -> MemoryRow | None:
+    """An active memory of this type whose statement is `text` word for word (case, spacing
+    and a final stop aside), found by the merge look-up: `tota add` and MCP `remember` of the
+    same words again make no "... 2.md" (add refuses, remember confirms the one there is)."""
+    from .pipeline import query_words
+
+    def plain(statement: str) -> str:
+        return " ".join(statement.split()).rstrip(".!").casefold()
+
+    index = vault.open_index()
+    rows = index.similar(query_words(text), type=type.lower(), subject="user")
+    return next((r for r in rows if plain(r.text) == plain(text)), None)
+
+
 def forget_conversations(index: Index, sources: Iterable[str]) -> int:
     """Remove what the index keeps of the conversations behind deleted memories.
 
@@ -243,6 +257,7 @@ class EditReport:
     evidence: str | None = None  # the note's evidence afterwards (`manual` after a change)
     error: str | None = None  # why the note is no longer a valid memory, if it is not
     editor_status: int = 0  # the editor's exit status (non-zero: it reported a problem)
+    error_before: str | None = None  # why it was no valid memory before the edit, if it was not
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view."""
@@ -260,7 +275,12 @@ def edit_in_editor(vault: Vault, ref: str, *, editor: Sequence[str] | None = Non
     rel = vault.resolve(ref)
     vault.sync(paths=[rel])  # a pending change is recorded before, not mistaken for this one
     path = vault.root / rel
-    _data, before = read_file(path)
+    data, before = read_file(path)
+    not_text = _not_text(data)
+    if not_text is not None:  # an editor would show it garbled, and save it so
+        raise NotAMemoryError(f"{not_text}; tota edit opens text notes only", path=rel)
+    rows = vault.open_index().get(path=rel)
+    error_before = rows[0].error if rows else None
     command = list(editor) if editor else editor_command()
     try:
         status = subprocess.run([*command, str(path)], check=False).returncode
@@ -278,4 +298,18 @@ def edit_in_editor(vault: Vault, ref: str, *, editor: Sequence[str] | None = Non
     vault.sync(paths=[rel])
     rows = vault.open_index().get(path=rel)
     row = rows[0] if rows else MemoryRow(path=rel)
-    return EditReport(rel, True, evidence=row.evidence, error=row.error, editor_status=status)
+    return EditReport(
+        rel, True, evidence=row.evidence, error=row.error, editor_status=status,
+        error_before=error_before,
+    )  # fmt: skip
+
+
+def _not_text(data: bytes) -> str | None:
+    """Why a note's bytes are no text an editor can show, or None."""
+    if b"\x00" in data:
+        return "binary file (contains NUL bytes)"
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"not UTF-8 text (byte at offset {exc.start})"
+    return None

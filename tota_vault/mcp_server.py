@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import re
 import sys
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -51,7 +53,14 @@ from .recall import CANDIDATES, Recalled, context_block, quote_line
 from .scoring import INFERRED_PENALTY, TYPE_SCORES
 from .vault import Vault
 
-__all__ = ["DEFAULT_PORT", "INSTRUCTIONS", "VaultThread", "create_server", "serve"]
+__all__ = [
+    "DEFAULT_PORT",
+    "INSTRUCTIONS",
+    "VaultThread",
+    "create_server",
+    "serve",
+    "with_content_ids",
+]
 
 T = TypeVar("T")
 
@@ -243,9 +252,32 @@ class ChatMessage(BaseModel):
     )
     id: str | int | None = Field(
         default=None,
-        description="The message's id; without one its position is used. Learning the same "
-        "messages again changes nothing.",
+        description="The message's id; without one, an id made from its role, name and words "
+        "is used. Learning the same messages again changes nothing, whether the whole "
+        "conversation is sent again or only the new messages.",
     )
+
+
+def with_content_ids(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`messages`, each without an id given one made from its role, name and words (and, for
+    the second and later of the same message in one call, its count: "m<digest>-2").
+
+    The library knows a message without an id by its position, which is right for a whole
+    conversation but not here: the instructions ask the model to send only the new messages
+    after each reply, so every call would start again at position 1 and be "already
+    observed". An id from the words is the same however the conversation is sent: again
+    whole, or only what is new. (A digest, not the words: an id is cited in every source.)"""
+    seen: Counter[str] = Counter()
+    out: list[dict[str, Any]] = []
+    for message in messages:
+        if message.get("id") is None:
+            said = "\x00".join([message["role"], message.get("name") or "", message["content"]])
+            digest = hashlib.sha256(said.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+            seen[digest] += 1
+            count = seen[digest]
+            message = {**message, "id": f"m{digest}" + (f"-{count}" if count > 1 else "")}
+        out.append(message)
+    return out
 
 
 # --- the vault's own thread --------------------------------------------------------------------
@@ -439,8 +471,15 @@ def create_server(root: Path) -> TotaServer:
             Field(description="direct: the person said it; inferred: you concluded it."),
         ] = "direct",
     ) -> Annotated[CallToolResult, StoredResult]:
-        """Store a memory the person asked you to keep, as a new note in their vault. Returns
-        its id and path. Never store passwords, keys or other secrets."""
+        """Store a memory the person asked you to keep, as a new note in their vault (the same
+        words again confirm the memory that holds them). Returns its id and path. Never store
+        passwords, keys or other secrets."""
+        same = await vault.call(manage.said_already, type, text)
+        if same is not None and same.memory_id is not None:
+            await vault.call(Vault.confirm, same.path)
+            data = StoredResult(id=same.memory_id, path=same.path, type=type, text=same.text)
+            return _result(f"Already remembered, confirmed {data.type} {data.id}: {data.text}"
+                           f"\n({data.path})", data)  # fmt: skip
         default_importance, durability = TYPE_SCORES[MemoryType(type)]
         if confidence is None:
             confidence = ASKED_CONFIDENCE - (INFERRED_PENALTY if evidence == "inferred" else 0.0)
@@ -472,7 +511,7 @@ def create_server(root: Path) -> TotaServer:
         """Learn from the conversation: tota extracts what the person said about themselves,
         merges it with what it knows, resolves contradictions and stores it; call it after each
         of your replies. Returns what was created, merged, superseded and skipped, and why."""
-        plain = [m.model_dump(exclude_none=True) for m in messages]
+        plain = with_content_ids([m.model_dump(exclude_none=True) for m in messages])
         report = await vault.call(Vault.observe, plain, conversation_id=conversation_id)
         data = LearnResult.model_validate(report.to_dict())
         return _result(_learn_text(data), data)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from .model import format_date
-from .text import fts_any, fts_quote, rarest_within
+from .text import STOPWORDS, fts_any, fts_quote, rarest_within, stem, tokens
 
 if TYPE_CHECKING:
     from .extract.messages import Message
@@ -46,6 +46,7 @@ __all__ = [
     "TurnQuery",
     "TurnRecord",
     "TurnStore",
+    "repeats",
     "plan_query",
     "split_source",
     "turn_records",
@@ -190,6 +191,12 @@ WHERE s.source IN (SELECT value FROM json_each(:sources))
        OR NOT EXISTS (SELECT 1 FROM json_each(n.sources) WHERE value = s.source))
 """
 FORGET_TURN = "DELETE FROM turns WHERE conversation = ? AND message = ?"
+#: A turn's words and the reply right after it, if the assistant's (`TurnStore.replies_repeating`).
+REPLY_AFTER = """
+SELECT t.text, n.text, n.message FROM turns AS t JOIN turns AS n
+  ON n.id = (SELECT min(r.id) FROM turns AS r WHERE r.conversation = t.conversation AND r.id > t.id)
+WHERE t.conversation = ? AND t.message = ? AND n.role = 'assistant'
+"""
 #: The turn after a forgotten one keeps the start of the forgotten words as its `context`: it
 #: is read (searchable text) and re-indexed without it, so the forgotten words are gone from
 #: the index, not only their turn. Turns have no update trigger (they never change otherwise):
@@ -368,6 +375,14 @@ def plan_query(
     return TurnQuery(tried[-1], ranked=False)
 
 
+def repeats(reply: str, said: str) -> bool:
+    """Whether `reply` says again a content word of `said` (stemmed; not a function word):
+    "Noted: no dairy." repeats "I'm lactose intolerant, so no dairy suggestions"; "Noted, I
+    will remember that." repeats nothing of "I'm allergic to peanuts". Pure."""
+    words = {stem(w) for w in tokens(said) if w not in STOPWORDS and len(w) > 2}
+    return any(stem(w) in words for w in tokens(reply) if w not in STOPWORDS and len(w) > 2)
+
+
 class TurnStore:
     """The turns table of one index. Made by `Index.turns()`; holds no state of its own."""
 
@@ -447,6 +462,18 @@ class TurnStore:
                     conn.execute(CLEAR_CONTEXT, (rowid,))
                     conn.execute(FTS_ADD_TURN, (rowid, text, speaker))
             return max(0, conn.executemany(FORGET_TURN, pairs).rowcount)
+
+    def replies_repeating(self, sources: Iterable[str]) -> list[str]:
+        """The sources of the assistant's replies right after these turns that say a word of
+        theirs again ("Noted: no dairy." after "I'm lactose intolerant, so no dairy"), for
+        `Vault.forget` to forget with them: a reply that repeats forgotten words would quote
+        them back. A reply that repeats nothing ("Noted, I will remember that.") stays."""
+        found: list[str] = []
+        for conversation, message in filter(None, map(split_source, sources)):
+            row = self._conn.execute(REPLY_AFTER, (conversation, message)).fetchone()
+            if row is not None and repeats(row[1], row[0]):
+                found.append(f"{conversation}#{row[2]}")
+        return found
 
     def forget_conversation(self, conversation_id: str) -> int:
         """Delete every turn of one conversation; return how many."""

@@ -479,6 +479,10 @@ class Vault:
         key = clean_text(key) if key is not None else None
         subject = clean_text(subject)
         tags = [clean_text(t) for t in tags]
+        for tag in tags:
+            problem = _tag_problem(tag.removeprefix("#"))
+            if problem is not None:
+                raise ValidationError(f"tag {tag!r} {problem}")
         sources = [clean_text(s) for s in sources]
         _refuse_secrets({"the text": [text], "the key": [key or ""], "the subject": [subject],
                          "a tag": tags, "a source": sources})  # fmt: skip
@@ -766,16 +770,7 @@ class Vault:
         self.sync()
         rel = self.resolve(ref)
         index = self.open_index()
-        rows = index.get(path=rel)
-        if not rows or rows[0].memory_id is None or rows[0].error:
-            from .errors import NotAMemoryError
-
-            why = "it is not indexed" if not rows else rows[0].error or "it has no id"
-            raise NotAMemoryError(
-                f"not a memory note ({why}); tota forgets only memories (fix the note, or "
-                "delete the file yourself)",
-                path=rel,
-            )
+        rows = [self._memory_row(rel, "forgets", "fix the note, or delete the file yourself")]
         if through_link(self.root, rel):
             raise ValidationError(
                 f"{rel}: reached through a link; tota never deletes a link or through one"
@@ -788,6 +783,9 @@ class Vault:
             *rows[0].sources,
             *index.capped_sources(rows[0].memory_id),
         ]
+        # And the assistant's replies that said its words again: forgotten alike, so they are
+        # not quoted back, nor kept again when the conversation is read again.
+        sources += index.turns().replies_repeating(sources)
         # The tombstone before the delete: a crash between them leaves the memory (and a
         # tombstone that changes nothing while the memory cites the same messages).
         add_forgotten(self.root, sources)
@@ -834,14 +832,25 @@ class Vault:
         from .model import Status
 
         rel = self.resolve(ref)
-        rows = self.open_index().get(path=rel)
-        if not rows or rows[0].memory_id is None or rows[0].error:
-            raise ValidationError(f"{rel}: not a valid memory note; tota archives only memories")
-        if rows[0].status == Status.ARCHIVED.value:
+        if self._memory_row(rel, "archives", "fix the note first").status == Status.ARCHIVED.value:
             return rel
         at = (now or datetime.now()).replace(microsecond=0)
         self._writer.edit(rel, lambda row: {"status": Status.ARCHIVED.value, "updated": at})
         return rel
+
+    def _memory_row(self, rel: str, verb: str, remedy: str) -> MemoryRow:
+        """The index row of the memory at `rel`, or `NotAMemoryError` (exit 1) saying why the
+        note is none (not indexed, invalid, no id): forget, archive and confirm each act on
+        memories only, and say so alike ("tota confirms only memories")."""
+        from .errors import NotAMemoryError
+
+        rows = self.open_index().get(path=rel)
+        if not rows or rows[0].memory_id is None or rows[0].error:
+            why = "it is not indexed" if not rows else rows[0].error or "it has no id"
+            raise NotAMemoryError(
+                f"not a memory note ({why}); tota {verb} only memories ({remedy})", path=rel
+            )
+        return rows[0]
 
     @_guarded
     def short_ids(self, ids: Iterable[str | None]) -> dict[str, str]:
@@ -856,6 +865,7 @@ class Vault:
         Returns the note's path. An archived memory becomes active again.
         """
         rel = self.resolve(ref)  # opens the index, which the writer patches through
+        self._memory_row(rel, "confirms", "fix the note first")
         at = (now or datetime.now()).replace(microsecond=0)
 
         def changes(row: MemoryRow) -> dict[str, Any]:
@@ -996,6 +1006,26 @@ def _memory_type(value: str | MemoryType) -> MemoryType:
     except ValueError:
         allowed = ", ".join(t.value for t in MemoryType)
         raise ValidationError(f"unknown type {value!r} (expected one of: {allowed})") from None
+
+
+def _tag_problem(tag: str) -> str | None:
+    """Why `tag` (without its "#") is no tag Obsidian reads, or None. Pure.
+
+    Obsidian's tags hold letters, digits, "_", "-" and "/" for nesting (and other scripts'
+    letters and emoji), no spaces, and not only digits; a tag it cannot read is a line in the
+    note that does nothing, so tota refuses it instead of writing it."""
+    if not tag:
+        return "is empty"
+    if any(c.isspace() for c in tag):
+        return "holds a space (Obsidian tags cannot; use - or _)"
+    bad = [c for c in tag if not (c.isalnum() or c in "_-/" or (ord(c) > 0x7F and c.isprintable()))]
+    if bad:
+        return f"holds {bad[0]!r} (Obsidian tags hold letters, digits, _, - and /)"
+    if tag.startswith("/") or tag.endswith("/") or "//" in tag:
+        return "has an empty level (a / at its start or end, or //)"
+    if tag.replace("/", "").isdigit():
+        return "is only digits (Obsidian reads it as no tag)"
+    return None
 
 
 def _as_messages(messages: Iterable[Message | Mapping[str, Any]]) -> Iterable[Message]:

@@ -130,7 +130,13 @@ class NoteWriter:
             self._sync([rel])
             data, fingerprint = read_file(self.root / rel)
             rows = self.index.get(path=rel)
-        text = data.decode("utf-8")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:  # a note a person saved in another encoding
+            raise InvalidNoteError(
+                f"not UTF-8 text (byte at offset {exc.start}); tota changes only UTF-8 notes",
+                path=rel,
+            ) from None
         patch = changes(rows[0]) if rows else {}
         known = False
         if patch:

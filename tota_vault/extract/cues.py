@@ -93,6 +93,9 @@ def _cue(
     pattern = pattern.replace(r"\bI ", r"\bI " + ADVERB_SLOT)
     pattern = pattern.replace(r"\bI(?:'m| am) ", r"\bI(?:'m| am) " + ADVERB_SLOT)
     pattern = pattern.replace(r"\bwe ", r"\bwe " + ADVERB_SLOT)
+    # "I or we": "I now use Zotero", "We still take the train to work" (without it a cue
+    # written for both missed every sentence with an adverb in that place).
+    pattern = pattern.replace(r"\b(?:I|we) ", r"\b(?:I|we) " + ADVERB_SLOT)
     return Cue(name, mtype, re.compile(pattern, re.I), strength, key)
 
 

@@ -28,15 +28,22 @@ class Message:
     name: str | None = None
     timestamp: datetime | None = None
 
+    def __post_init__(self) -> None:
+        # A message's id comes from its transcript (or its caller), never the person: what a
+        # source cannot hold in it becomes a "-", as in a transcript's conversation id.
+        if isinstance(self.id, str) and NOT_IN_AN_ID.search(self.id):
+            object.__setattr__(self, "id", NOT_IN_AN_ID.sub("-", self.id))
+
     @property
     def speaker(self) -> str:
         """Who said it: the name when there is one, else the role."""
         return self.name or self.role
 
 
-#: What a conversation id cannot hold: a memory's source is `<conversation>#<message id>`, so
-#: a "#" would read as two ids, and a line break makes no name.
-NOT_IN_AN_ID = re.compile(r"[#\r\n]")
+#: What an id cannot hold: a memory's source is `<conversation>#<message id>`, so a "#" would
+#: read as two ids, and a line break (any that `str.splitlines` splits at: `.tota-forgotten`
+#: holds one source a line) makes no name and splits a forgotten source in two.
+NOT_IN_AN_ID = re.compile("[#\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 @dataclass(frozen=True)
