@@ -470,6 +470,27 @@ def test_vault_recall_quotes_the_named_speaker_s_turns_before_the_other_s(vault:
     assert speakers("Where did Melanie go camping?") == ["Melanie", "Melanie", "Caroline"]
 
 
+def test_vault_recall_ranks_an_echo_as_the_words_it_was_found_by(vault: Vault):
+    """The person's "Great, noted." is found only through the assistant's reply before it
+    (its context): for a question about the person it ranks with the assistant's turns,
+    after the person's own words, not before the reply whose words it was found by."""
+    said = [
+        ("user", "Is there a trail to hike near Sintra? I love a long trail."),
+        ("assistant", "Try the Ridgeback loop: the Ridgeback trail has the best views."),
+        ("user", "Great, noted."),
+    ]
+    vault.observe(
+        [Message(role=r, content=t, id=str(i)) for i, (r, t) in enumerate(said, 1)],
+        conversation_id="c1",
+    )
+    turns = [
+        r.sources[0]
+        for r in vault.recall("Which Ridgeback trail did I mean to hike?")
+        if r.kind == "turn"
+    ]
+    assert turns[-2:] == ["c1#2", "c1#3"]  # the reply, then its echo
+
+
 def test_vault_recall_keeps_members_in_place_only_for_the_list_it_fuses(vault, monkeypatch):
     vault.remember("preference", "Likes green tea.")
     asked: list[bool] = []

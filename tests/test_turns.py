@@ -274,6 +274,27 @@ def test_a_turn_found_through_its_context_only_names_the_turn_before(tmp_path: P
         assert only_context["1"].echo_source is None
 
 
+def test_an_echo_names_whose_words_it_was_found_by(tmp_path: Path):
+    """An echo matched the turn before's words, so it counts as that turn's speaker's for
+    the rule that ranks a speaker's turns after the others (`recall.turns_later`)."""
+    with Index.open(tmp_path / "index.db") as index:
+        store = index.turns()
+        store.add([
+            TurnRecord("c", "1", "user", "Ana", None, "Any trail to hike near Sintra?"),
+            TurnRecord("c", "2", "assistant", "assistant", None, "Try the Ridgeback loop.", "Any trail"),
+            TurnRecord("c", "3", "user", "Ana", None, "Great, noted.", "Try the Ridgeback loop."),
+        ])  # fmt: skip
+        hits = {h.message: h for h in store.search(["ridgeback"], limit=5)}
+        echo, own = hits["3"], hits["2"]
+        assert (echo.echo_of, echo.echo_role, echo.echo_speaker) == ("2", "assistant", "assistant")
+        assert (echo.matched_role, echo.matched_speaker) == ("assistant", "assistant")
+        assert (echo.role, echo.speaker) == ("user", "Ana")  # who said it is unchanged
+        assert own.echo_role is None and (own.matched_role, own.matched_speaker) == (
+            "assistant",
+            "assistant",
+        )
+
+
 @pytest.mark.parametrize(
     ("source", "parts"),
     [

@@ -31,7 +31,8 @@ Two rules make it a memory's fusion rather than a search engine's:
   a question naming one of the speakers ("Where has Melanie camped?"), the other speakers'
   turns rank after the named one's: in a chat between two people bm25 ranks the other's
   questions about it ("What do you love most about camping?") beside her answers
-  (`recall.turns_later`, docs/quality.md "The named speaker's words first").
+  (`recall.turns_later`, docs/quality.md "The named speaker's words first"). An echo
+  counts as said by the speaker of the turn before, whose words it was found by.
 - **A context budget.** The first `BUDGET_RANKS` results cite at most `MAX_TURNS` distinct
   turns between them, always: each place of the top keeps room for one new turn for every
   place after it, so a result citing many turns cannot leave the rest of the top to results

@@ -230,6 +230,12 @@ def turns_later(
     named person's answers, holding the same words; they stay in the list, after them, as
     the question's reading may be wrong (docs/quality.md, "The named speaker's words
     first"). A question naming every speaker, or none, keeps bm25's order.
+
+    Callers pass, for an echo (a turn found only through the turn before's words), the role
+    and speaker of that turn (`TurnHit.matched_role`): the words the question matched are
+    theirs, so the person's "Great, noted." after an assistant's reply ranks with the
+    assistant's turns, not before the reply it was found by (docs/quality.md, "An echo ranks
+    as the words it was found by").
     """
     spoken = [(speaker or "").lower() for speaker in speakers]
     named = {s for s in spoken if s and plan.weights.get(s) == NAME_WEIGHT}

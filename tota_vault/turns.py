@@ -118,19 +118,22 @@ CONTEXT_CHARS = 300
 #: `own` is bm25 with the context's weight at 0: zero when the turn matched through the turn
 #: before it only (an "echo": the reply "Noted." found by the words of "I'm allergic to
 #: peanuts"). An echo names that turn (`echo_of`, its message id), so recall can drop it when
-#: a memory learned from that turn is ranked: the query's words were the memory's. The
-#: look-up runs for echoes only, at most `limit` rows, through the (conversation, message)
+#: a memory learned from that turn is ranked: the query's words were the memory's, and
+#: with that turn's role and speaker (`echo_role`, `echo_speaker`): whose words matched, as
+#: the rule that ranks a speaker's turns after the others reads them (`TurnHit.matched_role`).
+#: The look-up runs for echoes only, at most `limit` rows, through the (conversation, message)
 #: index.
 SEARCH_TURNS = """
 SELECT t.conversation, t.message, t.role, t.speaker, t.at, t.text, f.rank AS score,
-       CASE WHEN f.own = 0 THEN (
-           SELECT p.message FROM turns AS p
-           WHERE p.conversation = t.conversation AND p.id < t.id ORDER BY p.id DESC LIMIT 1
-       ) END AS echo_of
+       p.message AS echo_of, p.role AS echo_role, p.speaker AS echo_speaker
 FROM (
     SELECT rowid, rank, bm25(turns_fts, 1.0, 1.0, 0.0) AS own
     FROM turns_fts WHERE turns_fts MATCH :query ORDER BY rank LIMIT :limit
 ) AS f JOIN turns AS t ON t.id = f.rowid
+LEFT JOIN turns AS p ON f.own = 0 AND p.id = (
+    SELECT b.id FROM turns AS b
+    WHERE b.conversation = t.conversation AND b.id < t.id ORDER BY b.id DESC LIMIT 1
+)
 ORDER BY f.rank
 """
 #: The least bm25 weight (as a magnitude) of a turn `search` returns from a ranked query
@@ -278,11 +281,25 @@ class TurnHit:
     score: float
     #: The message id of the turn before, when this turn matched through its context only.
     echo_of: str | None = None
+    #: That turn's role and speaker, for an echo: whose words the query matched.
+    echo_role: str | None = None
+    echo_speaker: str | None = None
 
     @property
     def source(self) -> str:
         """`<conversation>#<message>`, as a memory cites the same message."""
         return f"{self.conversation}#{self.message}"
+
+    @property
+    def matched_role(self) -> str:
+        """The role of the words the query matched: the turn before's for an echo ("Great,
+        noted." found by the assistant's reply it follows), else this turn's own."""
+        return self.echo_role if self.echo_role is not None else self.role
+
+    @property
+    def matched_speaker(self) -> str:
+        """The speaker of the words the query matched: the turn before's for an echo."""
+        return self.echo_speaker if self.echo_speaker is not None else self.speaker
 
     @property
     def echo_source(self) -> str | None:

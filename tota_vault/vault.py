@@ -664,7 +664,9 @@ class Vault:
             limit=limit,
             echoes=[h.echo_source for h in hits],
             cuttable=[m.type == "reflection" for m in memories],
-            later=turns_later(plan, [h.role for h in hits], [h.speaker for h in hits]),
+            later=turns_later(
+                plan, [h.matched_role for h in hits], [h.matched_speaker for h in hits]
+            ),
             best_place=True,
         )
         best = max((-h.score for h in hits), default=0.0) or 1.0

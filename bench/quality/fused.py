@@ -65,7 +65,9 @@ def rankings(vault: Vault, question: str, now: datetime | None) -> dict[str, Any
         "personal": plan.personal,
         # Which turns rank after the others (`recall.turns_later`: the assistant's for a
         # question about the person, the speakers not named for a question naming one).
-        "later": turns_later(plan, [h.role for h in hits], [h.speaker for h in hits]),
+        "later": turns_later(
+            plan, [h.matched_role for h in hits], [h.matched_speaker for h in hits]
+        ),
         "settled": sorted(store.settled([h.source for h in hits])),
         # The question's terms each result holds: what a coverage-aware order would weigh.
         "matched": [[t for t in m.matched if not t.startswith("topic/")] for m in memories],
