@@ -559,21 +559,33 @@ def _learning_vault(dry_run: bool) -> Iterator[Vault]:
     vault, or one never synced) predicts against a copy of its notes in a temporary folder:
     "write nothing" writes nothing, not even the vault or its index (a mistyped `--vault` is
     no new vault, and an Obsidian folder gains no `.tota/`)."""
+    from .capped import CAPPED_DIR
+    from .config import CONFIG_FILE, is_paused
     from .files import scan_vault
+    from .forgotten import FORGOTTEN_FILE
     from .paths import resolve_vault_path, state_dir
     from .vault import Vault
 
     root = resolve_vault_path(_state["vault"])
-    if dry_run and not state_dir(root).exists() and (root.is_dir() or not root.exists()):
+    fresh = not state_dir(root).exists() and (root.is_dir() or not root.exists())
+    if dry_run and fresh and not is_paused(root):  # paused, a run writes nothing anyway
         with tempfile.TemporaryDirectory(prefix="tota-dry-run-") as scratch:
             copy = Path(scratch) / "vault"
             if root.is_dir():
-                for rel, stat in scan_vault(root).items():  # what a real run's sync reads
+                # What a real run reads: the notes (as its first sync would), the settings,
+                # what was forgotten and the sources the cap left out of notes.
+                for rel, stat in scan_vault(root).items():
                     if stat.error is not None:
                         continue  # a real run indexes it as unreadable: no memory to meet
                     (copy / rel).parent.mkdir(parents=True, exist_ok=True)
                     with contextlib.suppress(OSError):  # unreadable: the real run's error too
                         shutil.copyfile(root / rel, copy / rel)
+                copy.mkdir(exist_ok=True)
+                for name in (CONFIG_FILE, FORGOTTEN_FILE):
+                    if (root / name).is_file():
+                        shutil.copyfile(root / name, copy / name)
+                if (root / CAPPED_DIR).is_dir():
+                    shutil.copytree(root / CAPPED_DIR, copy / CAPPED_DIR, symlinks=True)
             with Vault.open(copy, create=True, on_notice=_notice) as vault:
                 yield vault
         return
