@@ -134,6 +134,22 @@ def test_an_operation_on_a_note_that_is_no_text_is_one_line_and_exit_1(
     assert len(done.output.splitlines()) == 1 and note.read_bytes() == NOT_TEXT[name]
 
 
+@pytest.mark.parametrize("command", ["confirm", "archive"])
+def test_a_note_written_by_hand_a_moment_ago_is_read_before_it_is_refused(
+    vault_dir: Path, command: str
+):
+    # A code review: confirm refused a valid note the index had not seen yet ("it is not
+    # indexed"), and a note fixed by hand after a sync kept its old error.
+    v = str(vault_dir)
+    assert runner.invoke(app, ["--vault", v, "add", "preference", "Likes tea."]).exit_code == 0
+    note = vault_dir / "preference" / "Likes green tea in the morning.md"
+    note.write_text("---\ntype: preference\n---\nLikes green tea in the morning.\n", "utf-8")
+    done = runner.invoke(
+        app, ["--vault", v, command, "preference/Likes green tea in the morning.md"]
+    )
+    assert done.exit_code == 0, done.output
+
+
 @pytest.mark.parametrize("name", sorted(NOT_TEXT))
 def test_edit_refuses_a_note_that_is_no_text(vault: Vault, appender: Path, name: str):
     note = vault.root / "preference" / name

@@ -846,6 +846,11 @@ class Vault:
 
         rows = self.open_index().get(path=rel)
         if not rows or rows[0].memory_id is None or rows[0].error:
+            # The note may have changed since the index last saw it (written or fixed by
+            # hand a moment ago): it is read again before it is refused.
+            self.sync(paths=[rel])
+            rows = self.open_index().get(path=rel)
+        if not rows or rows[0].memory_id is None or rows[0].error:
             why = "it is not indexed" if not rows else rows[0].error or "it has no id"
             raise NotAMemoryError(
                 f"not a memory note ({why}); tota {verb} only memories ({remedy})", path=rel
@@ -872,8 +877,14 @@ class Vault:
             from .model import Status
             from .scoring import confirm_confidence
 
-            if row.confidence is None:
-                raise ValidationError(f"{rel}: not a valid memory; fix it before confirming it")
+            if row.confidence is None or row.error:  # broken since the index last saw it
+                from .errors import NotAMemoryError
+
+                why = row.error or "it has no confidence"
+                raise NotAMemoryError(
+                    f"not a memory note ({why}); tota confirms only memories (fix the note first)",
+                    path=rel,
+                )
             out: dict[str, Any] = {
                 "confidence": confirm_confidence(row.confidence, CONFIRM_CONFIDENCE),
                 "confirmations": int(row.confirmations or 1) + 1,
