@@ -785,7 +785,7 @@ class Vault:
         ]
         # And the assistant's replies that said its words again: forgotten alike, so they are
         # not quoted back, nor kept again when the conversation is read again.
-        sources += index.turns().replies_repeating(sources)
+        sources += index.turns().replies_repeating(sources, rows[0].text or "")
         # The tombstone before the delete: a crash between them leaves the memory (and a
         # tombstone that changes nothing while the memory cites the same messages).
         add_forgotten(self.root, sources)
