@@ -89,6 +89,10 @@ def test_titles_are_unique_across_the_vault(vault: Vault):
         ({"tags": ["2024"]}, "is only digits"),
         ({"tags": ["/a"]}, "has an empty level"),
         ({"tags": ["a//b"]}, "has an empty level"),
+        # a code review: Obsidian ends a tag at any punctuation, not ASCII's only
+        ({"tags": ["mom’s"]}, "holds '’'"),
+        ({"tags": ["tea…"]}, "holds '…'"),
+        ({"tags": ["a+b"]}, "holds '\\+'"),
     ],
     ids=[
         "type",
@@ -101,6 +105,9 @@ def test_titles_are_unique_across_the_vault(vault: Vault):
         "digits",
         "leading slash",
         "double slash",
+        "curly apostrophe",
+        "ellipsis",
+        "plus",
     ],
 )
 def test_remember_rejects_bad_values_and_writes_nothing(vault: Vault, kwargs, message):

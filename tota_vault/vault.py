@@ -467,7 +467,7 @@ class Vault:
         unasked).
         """
         from .model import Evidence, Memory, Status, check_memory, new_id, now
-        from .notes import statement_problem
+        from .notes import statement_problem, tag_problem
         from .sanitize import MAX_STATEMENT_CHARS, clean_text
         from .topics import with_topics
 
@@ -480,7 +480,7 @@ class Vault:
         subject = clean_text(subject)
         tags = [clean_text(t) for t in tags]
         for tag in tags:
-            problem = _tag_problem(tag.removeprefix("#"))
+            problem = tag_problem(tag.removeprefix("#"))
             if problem is not None:
                 raise ValidationError(f"tag {tag!r} {problem}")
         sources = [clean_text(s) for s in sources]
@@ -1017,26 +1017,6 @@ def _memory_type(value: str | MemoryType) -> MemoryType:
     except ValueError:
         allowed = ", ".join(t.value for t in MemoryType)
         raise ValidationError(f"unknown type {value!r} (expected one of: {allowed})") from None
-
-
-def _tag_problem(tag: str) -> str | None:
-    """Why `tag` (without its "#") is no tag Obsidian reads, or None. Pure.
-
-    Obsidian's tags hold letters, digits, "_", "-" and "/" for nesting (and other scripts'
-    letters and emoji), no spaces, and not only digits; a tag it cannot read is a line in the
-    note that does nothing, so tota refuses it instead of writing it."""
-    if not tag:
-        return "is empty"
-    if any(c.isspace() for c in tag):
-        return "holds a space (Obsidian tags cannot; use - or _)"
-    bad = [c for c in tag if not (c.isalnum() or c in "_-/" or (ord(c) > 0x7F and c.isprintable()))]
-    if bad:
-        return f"holds {bad[0]!r} (Obsidian tags hold letters, digits, _, - and /)"
-    if tag.startswith("/") or tag.endswith("/") or "//" in tag:
-        return "has an empty level (a / at its start or end, or //)"
-    if tag.replace("/", "").isdigit():
-        return "is only digits (Obsidian reads it as no tag)"
-    return None
 
 
 def _as_messages(messages: Iterable[Message | Mapping[str, Any]]) -> Iterable[Message]:
