@@ -264,6 +264,17 @@ def test_dry_run_of_a_folder_with_no_index_predicts_from_its_notes_and_writes_no
     )
     assert [o["action"] for o in again["outcomes"]] == ["skip"]
     assert not (forgotten / ".tota").exists()
+    # ... through the links a real run follows (a code review: the copy ignored the setting).
+    linked = tmp_path / "linked"
+    extract_json(tmp_path / "elsewhere", "-", input="User: I live in Porto.\n")
+    linked.mkdir()
+    (linked / "tota.toml").write_text("[sync]\nfollow_external_links = true\n", "utf-8")
+    (linked / "shared").symlink_to(tmp_path / "elsewhere" / "identity")
+    report = extract_json(
+        linked, "-", "--dry-run", "--conversation-id", "c3", input="User: I live in Porto.\n"
+    )
+    assert [o["action"] for o in report["outcomes"]] == ["merge"]
+    assert not (linked / ".tota").exists()
     empty = tmp_path / "empty"
     empty.mkdir()
     report = extract_json(empty, "-", "--dry-run", input="User: I live in Porto.\n")

@@ -560,29 +560,33 @@ def _learning_vault(dry_run: bool) -> Iterator[Vault]:
     "write nothing" writes nothing, not even the vault or its index (a mistyped `--vault` is
     no new vault, and an Obsidian folder gains no `.tota/`)."""
     from .capped import CAPPED_DIR
-    from .config import CONFIG_FILE, is_paused
+    from .config import CONFIG_FILE, load_config
     from .files import scan_vault
     from .forgotten import FORGOTTEN_FILE
     from .paths import resolve_vault_path, state_dir
+    from .sync import TEMPLATES_CONFIG
     from .vault import Vault
 
     root = resolve_vault_path(_state["vault"])
     fresh = not state_dir(root).exists() and (root.is_dir() or not root.exists())
-    if dry_run and fresh and not is_paused(root):  # paused, a run writes nothing anyway
+    if dry_run and fresh:
         with tempfile.TemporaryDirectory(prefix="tota-dry-run-") as scratch:
             copy = Path(scratch) / "vault"
             if root.is_dir():
-                # What a real run reads: the notes (as its first sync would), the settings,
-                # what was forgotten and the sources the cap left out of notes.
-                for rel, stat in scan_vault(root).items():
+                # What a real run reads: the notes (as its first sync would, through the
+                # links it follows), the settings, Obsidian's templates folder (never
+                # indexed), what was forgotten and the sources the cap left out of notes.
+                follow = load_config(root).follow_external_links
+                for rel, stat in scan_vault(root, follow_external=follow).items():
                     if stat.error is not None:
                         continue  # a real run indexes it as unreadable: no memory to meet
                     (copy / rel).parent.mkdir(parents=True, exist_ok=True)
                     with contextlib.suppress(OSError):  # unreadable: the real run's error too
                         shutil.copyfile(root / rel, copy / rel)
                 copy.mkdir(exist_ok=True)
-                for name in (CONFIG_FILE, FORGOTTEN_FILE):
+                for name in (CONFIG_FILE, FORGOTTEN_FILE, TEMPLATES_CONFIG):
                     if (root / name).is_file():
+                        (copy / name).parent.mkdir(parents=True, exist_ok=True)
                         shutil.copyfile(root / name, copy / name)
                 if (root / CAPPED_DIR).is_dir():
                     shutil.copytree(root / CAPPED_DIR, copy / CAPPED_DIR, symlinks=True)
