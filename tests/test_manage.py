@@ -13,7 +13,7 @@ from conftest import index_sql, write
 from typer.testing import CliRunner
 
 from tota_vault import Message, Vault, manage
-from tota_vault.cli import app
+from tota_vault.cli import app, for_terminal
 from tota_vault.errors import NotAMemoryError, NotFoundError, ValidationError, WriteError
 from tota_vault.forgotten import FORGOTTEN_FILE
 from tota_vault.seal import SealState, seal_state
@@ -180,6 +180,21 @@ def test_show_of_a_binary_note_shows_no_bytes(vault_dir: Path):
     assert done.exit_code == 0
     assert done.output.splitlines()[-1] == "# not shown: binary content"
     assert "\x1b" not in done.output and "\x00" not in done.output
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("plain\n", "plain\n"),
+        ("tab\there\n", "tab\there\n"),
+        ("crlf\r\nline\r\n", "crlf\nline\n"),
+        ("\x1b[31mred\x1b[0m\n", "\\x1b[31mred\\x1b[0m\n"),
+        ("over\rwrite\n", "over\\x0dwrite\n"),
+        ("c1\x9b2J\n", "c1\\x9b2J\n"),
+    ],
+)
+def test_show_writes_terminal_controls_out_on_a_terminal(text: str, shown: str):
+    assert for_terminal(text) == shown
 
 
 @pytest.mark.parametrize(

@@ -320,20 +320,24 @@ def show(
             data["body"] = note.body
             _print_json(data)
             return
-        sys.stdout.write(f"# {note.path}\n")
-        if note.error:
-            sys.stdout.write(f"# invalid: {note.error}\n")
-        if "\x00" in text:  # a binary file: its bytes would only garble the terminal
-            sys.stdout.write("# not shown: binary content\n")
-            return
-        if sys.stdout.isatty():  # an escape sequence in a note must not drive the terminal
-            text = _TERMINAL_CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        binary = "\x00" in text  # its bytes would only garble the terminal
+        shown = "# not shown: binary content\n" if binary else text
+        out = f"# {note.path}\n" + (f"# invalid: {note.error}\n" if note.error else "") + shown
+        if sys.stdout.isatty():  # a note (or its name) must not drive the terminal
+            out = for_terminal(out)
+        sys.stdout.write(out if out.endswith("\n") else out + "\n")
+
+
+def for_terminal(text: str) -> str:
+    """`text` with every character a terminal would act on written out (`\\x1b`), CRLF read
+    as a line break. Pure."""
+    return _TERMINAL_CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text.replace("\r\n", "\n"))
 
 
 #: The characters a terminal acts on rather than shows (all C0 and C1 controls but tab and
-#: line breaks): `tota show` writes them as `\x1b` to a terminal.
-_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f]")
+#: LF; a lone CR too, which would write over a line): `tota show` writes them as `\x1b` to a
+#: terminal.
+_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 @app.command()
