@@ -365,9 +365,9 @@ def test_a_forgotten_memory_stays_forgotten_whatever_its_message_id_holds(
     assert vault.observe(chat, conversation_id="c").count("create") == 0
 
 
-def test_forget_conversations_is_the_one_hook_and_removes_nothing_yet(vault: Vault):
-    # The index keeps no conversation turns yet: the hook has nothing to remove (see its
-    # docstring); forget and clear both call it.
+def test_forget_conversations_of_a_source_with_no_turn_removes_nothing(vault: Vault):
+    # The one hook forget and clear call: a source no kept turn has ("chat#1" here; the turns
+    # themselves are tests/test_turns.py's) leaves the index as it was.
     before = vault.open_index().counts()
     assert manage.forget_conversations(vault.index, ["chat#1"]) == 0
     assert vault.index.counts() == before
