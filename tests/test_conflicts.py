@@ -260,9 +260,11 @@ CHANGES = [
                  "Is on night shifts this month.", "drop", id="no more X, then why"),
     pytest.param("Has finally switched from VS Code to Neovim.", "Uses VS Code at work.",
                  "switch", id="switched from X to Y, with an adverb"),
+    pytest.param("Switched from VS Code to Neovim at work.", "Uses VS Code at work.", "switch",
+                 id="switched from X to Y where the old one was"),
     pytest.param("Traded their Honda for a Tesla.", "Drives a Honda Civic.", "switch",
                  id="traded X for Y"),
-    pytest.param("The user and others replaced Trello with Linear for the team.",
+    pytest.param("The user and others replaced Trello with Linear last month.",
                  "The user and others use Trello for planning.", "switch", id="replaced X with Y"),
     pytest.param("Changed from the night shift to days.", "Works the night shift at St Mary.",
                  "switch", id="changed from X to Y"),
@@ -353,6 +355,29 @@ NO_CHANGE = [
                  id="no more of something else"),
     pytest.param("Gave up sugar for Lent.", "Loves sugar in coffee.",
                  id="given up for a reason, not for another thing"),
+    # a code review: a switch for a time, a use or someone leaves the old statement true
+    pytest.param("Switched from coffee to tea in the afternoons.", "Loves coffee.",
+                 id="a switch for a time of day"),
+    pytest.param("Switched from Python to Rust for the CLI tool.", "Uses Python at work.",
+                 id="a switch for one use"),
+    pytest.param("Switched from VS Code to Neovim for Rust only.", "Uses VS Code.",
+                 id="a switch for one use, only"),
+    pytest.param("Switched from piano to guitar lessons for Leo.", "Plays piano.",
+                 id="a switch for someone else"),
+    pytest.param("Replaced sugar with honey in tea.", "Likes sugar in coffee.",
+                 id="a replacement in another thing"),
+    pytest.param("Is thinking about switching from VS Code to Neovim.", "Uses VS Code at work.",
+                 id="a switch considered"),
+    pytest.param("Has decided they're switching from VS Code to Neovim next week.",
+                 "Uses VS Code at work.", id="a switch planned"),
+    pytest.param("Moved from London to Paris for a month.", "Lives in London.",
+                 id="a move for a while"),
+    pytest.param("The user and others moved Leo to Sunflower daycare for the summer.",
+                 "The user's son Leo goes to Little Stars daycare.", id="someone moved for a while"),
+    pytest.param("No more kids for us, two is enough.", "Has two kids.",
+                 id="no more of what they have"),
+    pytest.param("No more dogs for them, one is plenty.", "Has a dog.",
+                 id="no more of what they own"),
     pytest.param("Went to Korea instead of Japan.", "The user's sister Ana lives in Japan.",
                  id="a name replaced in no plan"),
     pytest.param("Now prefers spaces over tabs.", "Prefers spaces over tabs.",
@@ -510,3 +535,22 @@ def test_a_change_of_mind_supersedes_through_observe(tmp_path: Path, first, chan
     new_note = (tmp_path / "v" / str(superseded.path)).read_text("utf-8")
     assert f'replaced "{old}"' in new_note.split("## History", 1)[1]
     assert "status: superseded" in (tmp_path / "v" / str(created.path)).read_text("utf-8")
+
+
+def test_a_date_moved_of_a_thing_named_shorter_replaces_only_the_one_it_fits(tmp_path: Path):
+    """A code review: "My flight moved to 9 May" superseded the return flight of two, at
+    random. Named one word shorter, a moved date replaces a memory only when it fits one."""
+    when = datetime(2023, 5, 8, 10, 0)
+
+    def say(content: str, id: str) -> Message:
+        return Message(role="user", content=content, id=id, timestamp=when)
+
+    with Vault.open(tmp_path / "two") as vault:
+        vault.observe([say("My Lisbon flight is on 2 May.", "1")], conversation_id="a")
+        vault.observe([say("My return flight is on 20 May.", "1")], conversation_id="b")
+        report = vault.observe([say("My flight moved to 9 May.", "1")], conversation_id="c")
+        assert [o.action for o in report.outcomes] == ["create"], report.outcomes
+    with Vault.open(tmp_path / "one") as vault:
+        vault.observe([say("My Lisbon flight is on 2 May.", "1")], conversation_id="a")
+        report = vault.observe([say("My flight moved to 9 May.", "1")], conversation_id="c")
+        assert [o.action for o in report.outcomes] == ["supersede"], report.outcomes

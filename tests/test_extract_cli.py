@@ -254,6 +254,27 @@ def test_dry_run_of_a_folder_with_no_index_predicts_from_its_notes_and_writes_no
     assert [o["action"] for o in report["outcomes"]] == ["merge"]
     assert files_under(folder) == before
     assert not (folder / ".tota").exists()
+    # What was forgotten there is read too: a real run would not learn it again.
+    forgotten = tmp_path / "forgot"
+    first = extract_json(forgotten, "-", "--conversation-id", "c1", input="User: I'm a nurse.\n")
+    assert tota("--vault", str(forgotten), "forget", first["outcomes"][0]["path"]).exit_code == 0
+    shutil.rmtree(forgotten / ".tota")
+    again = extract_json(
+        forgotten, "-", "--dry-run", "--conversation-id", "c1", input="User: I'm a nurse.\n"
+    )
+    assert [o["action"] for o in again["outcomes"]] == ["skip"]
+    assert not (forgotten / ".tota").exists()
+    # ... through the links a real run follows (a code review: the copy ignored the setting).
+    linked = tmp_path / "linked"
+    extract_json(tmp_path / "elsewhere", "-", input="User: I live in Porto.\n")
+    linked.mkdir()
+    (linked / "tota.toml").write_text("[sync]\nfollow_external_links = true\n", "utf-8")
+    (linked / "shared").symlink_to(tmp_path / "elsewhere" / "identity")
+    report = extract_json(
+        linked, "-", "--dry-run", "--conversation-id", "c3", input="User: I live in Porto.\n"
+    )
+    assert [o["action"] for o in report["outcomes"]] == ["merge"]
+    assert not (linked / ".tota").exists()
     empty = tmp_path / "empty"
     empty.mkdir()
     report = extract_json(empty, "-", "--dry-run", input="User: I live in Porto.\n")

@@ -465,6 +465,11 @@ def test_remember_of_the_same_words_again_confirms_the_memory(vault_dir: Path):
     assert notes == ["Is allergic to penicillin.md"]
     text = (vault_dir / "constraint" / notes[0]).read_text("utf-8")
     assert "confirmations: 2" in text
+    # A code review: a repeat skipped the checks a new note gets, and said nothing of the tags.
+    bad = run(vault_dir, lambda c: c.call_tool("remember", arguments | {"tags": ["bad tag"]}))
+    assert bad.is_error and "holds a space" in text_of(bad)
+    tagged = run(vault_dir, lambda c: c.call_tool("remember", arguments | {"tags": ["health"]}))
+    assert "its tags and importance are as they were" in text_of(tagged)
 
 
 @pytest.mark.parametrize(

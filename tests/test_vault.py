@@ -89,6 +89,10 @@ def test_titles_are_unique_across_the_vault(vault: Vault):
         ({"tags": ["2024"]}, "is only digits"),
         ({"tags": ["/a"]}, "has an empty level"),
         ({"tags": ["a//b"]}, "has an empty level"),
+        # a code review: Obsidian ends a tag at any punctuation, not ASCII's only
+        ({"tags": ["mom’s"]}, "holds '’'"),
+        ({"tags": ["tea…"]}, "holds '…'"),
+        ({"tags": ["a+b"]}, "holds '\\+'"),
     ],
     ids=[
         "type",
@@ -101,6 +105,9 @@ def test_titles_are_unique_across_the_vault(vault: Vault):
         "digits",
         "leading slash",
         "double slash",
+        "curly apostrophe",
+        "ellipsis",
+        "plus",
     ],
 )
 def test_remember_rejects_bad_values_and_writes_nothing(vault: Vault, kwargs, message):
@@ -207,12 +214,13 @@ def test_forget_refuses_a_note_that_is_not_a_memory(tmp_path) -> None:
 def test_a_memory_with_a_character_yaml_refuses_is_written_valid_and_indexed_as_it_reads(
     vault: Vault,
 ):
-    """U+FFFF in a tag (with a backslash, which the fast frontmatter reader leaves to YAML):
-    the note is written escaped, so it parses, and its row is what a reindex gives."""
+    """U+FFFF in a one-line field (with a backslash, which the fast frontmatter reader leaves
+    to YAML): the note is written escaped, so it parses, and its row is what a reindex gives.
+    (A source, not a tag: `remember` refuses a tag Obsidian cannot read, as these are.)"""
     from conftest import index_sql
 
     stored = vault.remember(
-        type="preference", text="Likes green tea.", tags=["C:\\users\\ana", "x\uffff"]
+        type="preference", text="Likes green tea.", sources=["C:\\users\\ana#x\uffff"]
     )
 
     def row() -> tuple:

@@ -320,20 +320,24 @@ def show(
             data["body"] = note.body
             _print_json(data)
             return
-        sys.stdout.write(f"# {note.path}\n")
-        if note.error:
-            sys.stdout.write(f"# invalid: {note.error}\n")
-        if "\x00" in text:  # a binary file: its bytes would only garble the terminal
-            sys.stdout.write("# not shown: binary content\n")
-            return
-        if sys.stdout.isatty():  # an escape sequence in a note must not drive the terminal
-            text = _TERMINAL_CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        binary = "\x00" in text  # its bytes would only garble the terminal
+        shown = "# not shown: binary content\n" if binary else text
+        out = f"# {note.path}\n" + (f"# invalid: {note.error}\n" if note.error else "") + shown
+        if sys.stdout.isatty():  # a note (or its name) must not drive the terminal
+            out = for_terminal(out)
+        sys.stdout.write(out if out.endswith("\n") else out + "\n")
+
+
+def for_terminal(text: str) -> str:
+    """`text` with every character a terminal would act on written out (`\\x1b`), CRLF read
+    as a line break. Pure."""
+    return _TERMINAL_CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text.replace("\r\n", "\n"))
 
 
 #: The characters a terminal acts on rather than shows (all C0 and C1 controls but tab and
-#: line breaks): `tota show` writes them as `\x1b` to a terminal.
-_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f]")
+#: LF; a lone CR too, which would write over a line): `tota show` writes them as `\x1b` to a
+#: terminal.
+_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 @app.command()
@@ -559,21 +563,37 @@ def _learning_vault(dry_run: bool) -> Iterator[Vault]:
     vault, or one never synced) predicts against a copy of its notes in a temporary folder:
     "write nothing" writes nothing, not even the vault or its index (a mistyped `--vault` is
     no new vault, and an Obsidian folder gains no `.tota/`)."""
+    from .capped import CAPPED_DIR
+    from .config import CONFIG_FILE, load_config
     from .files import scan_vault
+    from .forgotten import FORGOTTEN_FILE
     from .paths import resolve_vault_path, state_dir
+    from .sync import TEMPLATES_CONFIG
     from .vault import Vault
 
     root = resolve_vault_path(_state["vault"])
-    if dry_run and not state_dir(root).exists() and (root.is_dir() or not root.exists()):
+    fresh = not state_dir(root).exists() and (root.is_dir() or not root.exists())
+    if dry_run and fresh:
         with tempfile.TemporaryDirectory(prefix="tota-dry-run-") as scratch:
             copy = Path(scratch) / "vault"
             if root.is_dir():
-                for rel, stat in scan_vault(root).items():  # what a real run's sync reads
+                # What a real run reads: the notes (as its first sync would, through the
+                # links it follows), the settings, Obsidian's templates folder (never
+                # indexed), what was forgotten and the sources the cap left out of notes.
+                follow = load_config(root).follow_external_links
+                for rel, stat in scan_vault(root, follow_external=follow).items():
                     if stat.error is not None:
                         continue  # a real run indexes it as unreadable: no memory to meet
                     (copy / rel).parent.mkdir(parents=True, exist_ok=True)
                     with contextlib.suppress(OSError):  # unreadable: the real run's error too
                         shutil.copyfile(root / rel, copy / rel)
+                copy.mkdir(exist_ok=True)
+                for name in (CONFIG_FILE, FORGOTTEN_FILE, TEMPLATES_CONFIG):
+                    if (root / name).is_file():
+                        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+                        shutil.copyfile(root / name, copy / name)
+                if (root / CAPPED_DIR).is_dir():
+                    shutil.copytree(root / CAPPED_DIR, copy / CAPPED_DIR, symlinks=True)
             with Vault.open(copy, create=True, on_notice=_notice) as vault:
                 yield vault
         return

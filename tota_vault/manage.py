@@ -278,7 +278,11 @@ def edit_in_editor(vault: Vault, ref: str, *, editor: Sequence[str] | None = Non
     data, before = read_file(path)
     not_text = _not_text(data)
     if not_text is not None:  # an editor would show it garbled, and save it so
-        raise NotAMemoryError(f"{not_text}; tota edit opens text notes only", path=rel)
+        raise NotAMemoryError(
+            f"{not_text}; tota edit opens text notes only (save it as UTF-8 text first, e.g. "
+            "`iconv -f latin1 -t utf-8`, or delete it)",
+            path=rel,
+        )
     rows = vault.open_index().get(path=rel)
     error_before = rows[0].error if rows else None
     command = list(editor) if editor else editor_command()

@@ -56,6 +56,7 @@ __all__ = [
     "split_quote",
     "reads_back",
     "statement_problem",
+    "tag_problem",
     "title_from_text",
     "title_of",
     "unique_title",
@@ -851,3 +852,31 @@ def unique_title(title: str, taken: Callable[[str], bool]) -> str:
     while taken(f"{title} {n}"):
         n += 1
     return f"{title} {n}"
+
+
+def tag_problem(tag: str) -> str | None:
+    """Why `tag` (without its "#") is no tag Obsidian reads, or None. Pure.
+
+    Obsidian's tags hold letters, digits, "_", "-" and "/" for nesting (and other scripts'
+    letters, marks and symbols such as emoji), no spaces, no other punctuation (a tag ends at
+    "’", "…" or "—" too), and not only digits; a tag it cannot read is a line in the note that
+    does nothing, so tota refuses it instead of writing it."""
+    if not tag:
+        return "is empty"
+    if any(c.isspace() for c in tag):
+        return "holds a space (Obsidian tags cannot; use - or _)"
+    bad = [c for c in tag if c not in "_-/" and not _tag_character(c)]
+    if bad:
+        return f"holds {bad[0]!r} (Obsidian tags hold letters, digits, _, - and /)"
+    if tag.startswith("/") or tag.endswith("/") or "//" in tag:
+        return "has an empty level (a / at its start or end, or //)"
+    if tag.replace("/", "").isdigit():
+        return "is only digits (Obsidian reads it as no tag)"
+    return None
+
+
+def _tag_character(char: str) -> bool:
+    """A letter, mark or digit of any script, or a symbol beyond ASCII (an emoji): not
+    punctuation, and not ASCII's symbols ("+", "=", "$"), at which Obsidian ends a tag."""
+    kind = unicodedata.category(char)[0]
+    return kind in "LMN" or (kind == "S" and ord(char) > 0x7F)

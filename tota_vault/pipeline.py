@@ -157,12 +157,18 @@ def decide(
         if _same_value(candidate.key, candidate.text, current.text, threshold):
             return _merge_into(current, f"the same {candidate.key}", learned)
         return _resolve(candidate, scores, current, "")
-    for row in earlier:
-        if row.key and row.key == candidate.key:
-            continue  # a slot's values are compared above
-        change = replaces(candidate.text, row.text, subject=candidate.subject)
-        if change is not None:
-            return _resolve(candidate, scores, row, f"{change.reason}: ")
+    changes = [
+        (row, change)
+        for row in earlier
+        if not (row.key and row.key == candidate.key)  # a slot's values are compared above
+        and (change := replaces(candidate.text, row.text, subject=candidate.subject)) is not None
+    ]
+    exact = [(row, change) for row, change in changes if not change.loose]
+    # A loose reading ("The appointment moved to Friday" over "The dentist appointment is on
+    # Monday") holds only when it fits one memory: with a vet appointment too, it is neither.
+    if exact or len(changes) == 1:
+        row, change = (exact or changes)[0]
+        return _resolve(candidate, scores, row, f"{change.reason}: ")
     best: tuple[float, MemoryRow] | None = None
     more: str | None = None
     for row in similar:

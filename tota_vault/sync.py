@@ -145,13 +145,17 @@ class SyncReport:
         }
 
 
+#: Where Obsidian's core Templates plugin keeps its setting (vault-relative).
+TEMPLATES_CONFIG = ".obsidian/templates.json"
+
+
 def template_folder(root: Path) -> str | None:
     """The folder Obsidian's core Templates plugin reads templates from, if one is set.
 
     Templates are notes with placeholders, not memories: they are never indexed or given ids.
     """
     try:
-        config = json.loads((root / ".obsidian" / "templates.json").read_text("utf-8"))
+        config = json.loads((root / TEMPLATES_CONFIG).read_text("utf-8"))
     except (OSError, ValueError):
         return None
     folder = config.get("folder") if isinstance(config, dict) else None

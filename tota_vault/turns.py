@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from .model import format_date
-from .text import STOPWORDS, fts_any, fts_quote, rarest_within, stem, tokens
+from .text import REFLECTION_STOP, STOPWORDS, fts_any, fts_quote, rarest_within, stem, tokens
 
 if TYPE_CHECKING:
     from .extract.messages import Message
@@ -194,12 +194,8 @@ WHERE s.source IN (SELECT value FROM json_each(:sources))
        OR NOT EXISTS (SELECT 1 FROM json_each(n.sources) WHERE value = s.source))
 """
 FORGET_TURN = "DELETE FROM turns WHERE conversation = ? AND message = ?"
-#: A turn's words and the reply right after it, if the assistant's (`TurnStore.replies_repeating`).
-REPLY_AFTER = """
-SELECT t.text, n.text, n.message FROM turns AS t JOIN turns AS n
-  ON n.id = (SELECT min(r.id) FROM turns AS r WHERE r.conversation = t.conversation AND r.id > t.id)
-WHERE t.conversation = ? AND t.message = ? AND n.role = 'assistant'
-"""
+#: The assistant's turns of one conversation (`TurnStore.replies_repeating`).
+ASSISTANT_TURNS = "SELECT message, text FROM turns WHERE conversation = ? AND role = 'assistant'"
 #: The turn after a forgotten one keeps the start of the forgotten words as its `context`: it
 #: is read (searchable text) and re-indexed without it, so the forgotten words are gone from
 #: the index, not only their turn. Turns have no update trigger (they never change otherwise):
@@ -392,12 +388,27 @@ def plan_query(
     return TurnQuery(tried[-1], ranked=False)
 
 
+#: Words a reply shares with anything: "Have a great day!" says nothing of "Works four days
+#: a week" (beside the stopwords and the words of feelings and time spans, `REFLECTION_STOP`).
+_GENERIC = REFLECTION_STOP | frozenset(
+    "day days work works worked working need needs sure let thing things way today tomorrow "
+    "tonight morning evening night thanks thank help right well much many lot".split()
+)
+
+
 def repeats(reply: str, said: str) -> bool:
-    """Whether `reply` says again a content word of `said` (stemmed; not a function word):
-    "Noted: no dairy." repeats "I'm lactose intolerant, so no dairy suggestions"; "Noted, I
-    will remember that." repeats nothing of "I'm allergic to peanuts". Pure."""
-    words = {stem(w) for w in tokens(said) if w not in STOPWORDS and len(w) > 2}
-    return any(stem(w) in words for w in tokens(reply) if w not in STOPWORDS and len(w) > 2)
+    """Whether `reply` says again a word of the statement `said` that is its own (stemmed;
+    not a stopword or a word every reply may hold, `_GENERIC`): "Noted: no dairy." repeats
+    "Is lactose intolerant, so no dairy suggestions"; "Noted, I will remember that." and
+    "Have a great day!" repeat nothing of "Works at Northwind four days a week". Pure."""
+
+    def own(text: str) -> set[str]:
+        return {
+            stem(w) for w in tokens(text)
+            if len(w) > 2 and w not in STOPWORDS and w not in _GENERIC and not w.isdigit()
+        }  # fmt: skip
+
+    return bool(own(reply) & own(said))
 
 
 class TurnStore:
@@ -480,16 +491,20 @@ class TurnStore:
                     conn.execute(FTS_ADD_TURN, (rowid, text, speaker))
             return max(0, conn.executemany(FORGET_TURN, pairs).rowcount)
 
-    def replies_repeating(self, sources: Iterable[str]) -> list[str]:
-        """The sources of the assistant's replies right after these turns that say a word of
-        theirs again ("Noted: no dairy." after "I'm lactose intolerant, so no dairy"), for
-        `Vault.forget` to forget with them: a reply that repeats forgotten words would quote
-        them back. A reply that repeats nothing ("Noted, I will remember that.") stays."""
+    def replies_repeating(self, sources: Iterable[str], statement: str) -> list[str]:
+        """The sources of the assistant's turns, in the conversations of `sources`, that say a
+        word of the forgotten `statement` again ("Noted: no dairy.", "I'll plan something
+        dairy-free" after "Is lactose intolerant, so no dairy suggestions"), for
+        `Vault.forget` to forget with it: they would quote the forgotten fact back. A turn
+        that repeats none of the statement's own words ("Noted, I will remember that."; one
+        about another fact of the same message) stays. (Every assistant turn of the
+        conversation, not only the reply after: that message's own turn may be gone already,
+        forgotten with another memory of it.)"""
         found: list[str] = []
-        for conversation, message in filter(None, map(split_source, sources)):
-            row = self._conn.execute(REPLY_AFTER, (conversation, message)).fetchone()
-            if row is not None and repeats(row[1], row[0]):
-                found.append(f"{conversation}#{row[2]}")
+        for conversation in dict.fromkeys(c for c, _m in filter(None, map(split_source, sources))):
+            for message, text in self._conn.execute(ASSISTANT_TURNS, (conversation,)):
+                if repeats(text, statement):
+                    found.append(f"{conversation}#{message}")
         return found
 
     def forget_conversation(self, conversation_id: str) -> int:

@@ -467,7 +467,7 @@ class Vault:
         unasked).
         """
         from .model import Evidence, Memory, Status, check_memory, new_id, now
-        from .notes import statement_problem
+        from .notes import statement_problem, tag_problem
         from .sanitize import MAX_STATEMENT_CHARS, clean_text
         from .topics import with_topics
 
@@ -480,7 +480,7 @@ class Vault:
         subject = clean_text(subject)
         tags = [clean_text(t) for t in tags]
         for tag in tags:
-            problem = _tag_problem(tag.removeprefix("#"))
+            problem = tag_problem(tag.removeprefix("#"))
             if problem is not None:
                 raise ValidationError(f"tag {tag!r} {problem}")
         sources = [clean_text(s) for s in sources]
@@ -787,7 +787,7 @@ class Vault:
         ]
         # And the assistant's replies that said its words again: forgotten alike, so they are
         # not quoted back, nor kept again when the conversation is read again.
-        sources += index.turns().replies_repeating(sources)
+        sources += index.turns().replies_repeating(sources, rows[0].text or "")
         # The tombstone before the delete: a crash between them leaves the memory (and a
         # tombstone that changes nothing while the memory cites the same messages).
         add_forgotten(self.root, sources)
@@ -848,6 +848,11 @@ class Vault:
 
         rows = self.open_index().get(path=rel)
         if not rows or rows[0].memory_id is None or rows[0].error:
+            # The note may have changed since the index last saw it (written or fixed by
+            # hand a moment ago): it is read again before it is refused.
+            self.sync(paths=[rel])
+            rows = self.open_index().get(path=rel)
+        if not rows or rows[0].memory_id is None or rows[0].error:
             why = "it is not indexed" if not rows else rows[0].error or "it has no id"
             raise NotAMemoryError(
                 f"not a memory note ({why}); tota {verb} only memories ({remedy})", path=rel
@@ -874,8 +879,14 @@ class Vault:
             from .model import Status
             from .scoring import confirm_confidence
 
-            if row.confidence is None:
-                raise ValidationError(f"{rel}: not a valid memory; fix it before confirming it")
+            if row.confidence is None or row.error:  # broken since the index last saw it
+                from .errors import NotAMemoryError
+
+                why = row.error or "it has no confidence"
+                raise NotAMemoryError(
+                    f"not a memory note ({why}); tota confirms only memories (fix the note first)",
+                    path=rel,
+                )
             out: dict[str, Any] = {
                 "confidence": confirm_confidence(row.confidence, CONFIRM_CONFIDENCE),
                 "confirmations": int(row.confirmations or 1) + 1,
@@ -1008,26 +1019,6 @@ def _memory_type(value: str | MemoryType) -> MemoryType:
     except ValueError:
         allowed = ", ".join(t.value for t in MemoryType)
         raise ValidationError(f"unknown type {value!r} (expected one of: {allowed})") from None
-
-
-def _tag_problem(tag: str) -> str | None:
-    """Why `tag` (without its "#") is no tag Obsidian reads, or None. Pure.
-
-    Obsidian's tags hold letters, digits, "_", "-" and "/" for nesting (and other scripts'
-    letters and emoji), no spaces, and not only digits; a tag it cannot read is a line in the
-    note that does nothing, so tota refuses it instead of writing it."""
-    if not tag:
-        return "is empty"
-    if any(c.isspace() for c in tag):
-        return "holds a space (Obsidian tags cannot; use - or _)"
-    bad = [c for c in tag if not (c.isalnum() or c in "_-/" or (ord(c) > 0x7F and c.isprintable()))]
-    if bad:
-        return f"holds {bad[0]!r} (Obsidian tags hold letters, digits, _, - and /)"
-    if tag.startswith("/") or tag.endswith("/") or "//" in tag:
-        return "has an empty level (a / at its start or end, or //)"
-    if tag.replace("/", "").isdigit():
-        return "is only digits (Obsidian reads it as no tag)"
-    return None
 
 
 def _as_messages(messages: Iterable[Message | Mapping[str, Any]]) -> Iterable[Message]:

@@ -29,10 +29,12 @@ class Message:
     timestamp: datetime | None = None
 
     def __post_init__(self) -> None:
-        # A message's id comes from its transcript (or its caller), never the person: what a
-        # source cannot hold in it becomes a "-", as in a transcript's conversation id.
-        if isinstance(self.id, str) and NOT_IN_AN_ID.search(self.id):
-            object.__setattr__(self, "id", NOT_IN_AN_ID.sub("-", self.id))
+        # A message's id comes from its transcript (or its caller), never the person: a line
+        # break in it becomes a "-" (`.tota-forgotten` holds one source a line). A "#" stays:
+        # a source splits at its first "#", and the conversation id holds none, so sources
+        # learned and forgotten before are still the same sources.
+        if isinstance(self.id, str) and LINE_BREAKS.search(self.id):
+            object.__setattr__(self, "id", LINE_BREAKS.sub("-", self.id))
 
     @property
     def speaker(self) -> str:
@@ -40,10 +42,12 @@ class Message:
         return self.name or self.role
 
 
-#: What an id cannot hold: a memory's source is `<conversation>#<message id>`, so a "#" would
-#: read as two ids, and a line break (any that `str.splitlines` splits at: `.tota-forgotten`
-#: holds one source a line) makes no name and splits a forgotten source in two.
+#: What a conversation id cannot hold: a memory's source is `<conversation>#<message id>`, so
+#: a "#" would read as two ids, and a line break (any that `str.splitlines` splits at:
+#: `.tota-forgotten` holds one source a line) makes no name and splits a forgotten source.
 NOT_IN_AN_ID = re.compile("[#\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+#: The line breaks of `NOT_IN_AN_ID`, all a message id cannot hold (see `Message`).
+LINE_BREAKS = re.compile("[\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 @dataclass(frozen=True)
