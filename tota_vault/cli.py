@@ -1220,18 +1220,31 @@ def git_resolve() -> None:
     """Keep both notes of an add/add conflict: two different memories added at one path.
 
     The merge driver leaves such a file with both notes whole between conflict markers; this
-    writes the first back to its path and the second to `<title> 2.md`, and stages both, so
-    `git commit` finishes the merge. Conflicts of any other shape are left to you.
+    writes the first back to its path and the second to `<title> 2.md`, and stages both.
+    Conflicts of any other shape are left to you: each file still in conflict is named, and
+    the exit code is 1 until none is left and `git commit` can finish the merge.
     """
-    from .gitdriver import resolve_both_kept
+    from .gitdriver import resolve_both_kept, unmerged_paths
 
-    done = resolve_both_kept(_resolve())
+    root = _resolve()
+    done = resolve_both_kept(root)
     if not done:
         print("No add/add conflict of two memories to resolve.")
-        return
     for first, second in done:
         print(f"kept both: {first} and {second}")
-    print("Commit to finish the merge.")
+    left = unmerged_paths(root)
+    if not left:
+        if done:
+            print("Commit to finish the merge.")
+        return
+    files = "file is" if len(left) == 1 else "files are"
+    print(
+        f"{len(left)} {files} still in conflict, for you to resolve "
+        "(edit out the markers, then `git add` each):"
+    )
+    for path in left:
+        print(f"  {path}")
+    raise typer.Exit(1)
 
 
 MCP_SDK_MISSING = (
