@@ -217,6 +217,8 @@ def _print_sync(report: SyncReport, as_json: bool, verb: str) -> None:
         print(f"  link not followed: {folder}: {reason}")
     for path in report.swept:
         print(f"  removed a temp file left by an interrupted write: {path}")
+    for path, waits in report.held:
+        print(f"  held by an editor: {path}: {waits}")
     carried = report.turns
     if carried is not None and (carried.found or carried.reason):
         if carried.dropped is None:
@@ -391,6 +393,8 @@ def doctor(as_json: JsonOption = False) -> None:
                 print(f"invalid: {path}: {reason}")
             for path, problem in report.drift:
                 print(f"drift: {path}: {problem}")
+            for path, waits in report.held:
+                print(f"held by an editor: {path}: {waits} (fine)")
             for memory_id, paths in report.duplicate_ids.items():
                 print(f"duplicate id {memory_id}: {', '.join(paths)}")
             for problem in report.integrity:
