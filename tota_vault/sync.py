@@ -91,6 +91,9 @@ Progress = Callable[[int, int], None]
 PENDING_MTIME = -1
 #: ... and the prefix of its hash, before the hash of the bytes the index holds.
 PENDING_HASH = "pending:"
+#: What a note held by an editor waits for (`SyncReport.held`), by the patch that waits.
+HAND_EDIT_WAITS = "its hand edit is recorded when the editor closes"
+ID_WAITS = "it is given an id when the editor closes"
 
 
 @dataclass
@@ -244,11 +247,6 @@ def _alias(root: Path, real_root: str, rel: str) -> bool:
         return False
     verdict = note_link(real_root, str(root / rel), follow_external=True)
     return verdict is not None and verdict[0] == "alias"
-
-
-#: What a note held by an editor waits for (`SyncReport.held`), by the patch that waits.
-HAND_EDIT_WAITS = "its hand edit is recorded when the editor closes"
-ID_WAITS = "it is given an id when the editor closes"
 
 
 def _unsettled(root: Path, rel: str, fp: Fingerprint, quiet: float) -> str | None:
@@ -581,8 +579,8 @@ class _Sync:
         for path, (note, fp) in parsed.items():
             known = indexed.get(path)
             if path not in moved_to and known is not None and _still_waiting(known, fp):
-                # A patch tried again (an editor still holds the note) over the very bytes the
-                # index holds already: nothing changed, so nothing is written or reported.
+                # A patch tried again (an editor still holds the note, or a writer) over the
+                # very bytes the index holds already: nothing changed, nothing written or said.
                 report.unchanged += 1
                 continue
             upserts.append(record_from_note(note, fp))
