@@ -371,6 +371,18 @@ def test_the_cli_fixes_probe_runs(work, tmp_path):
     assert data["search_ms_cpu_per_query"]["after"] > 0
 
 
+@pytest.mark.slow
+def test_the_held_note_probe_runs(tmp_path):
+    from bench.probes import held_note
+
+    checkout = Path(__file__).resolve().parents[1]  # this checkout's own tota_vault
+    out = tmp_path / "held.json"
+    held_note.main([f"after={checkout}", "--seconds", "4", "--rounds", "1", "--out", str(out)])
+    [found] = json.loads(out.read_text())
+    assert (found["updated_lines"], found["held_lines"], found["doctor_exit"]) == (1, 1, 0)
+    assert found["doctor_line"].startswith("held by an editor: ")
+
+
 def test_the_sync_profile_runs(work, tmp_path):
     from bench.probes import profile_sync
 

@@ -815,6 +815,60 @@ def test_add_add_of_different_memories_is_a_marked_conflict_that_sync_reports(
     assert resolve_both_kept(desktop) == []
 
 
+@needs_git
+def test_resolve_names_the_files_still_in_conflict_and_says_commit_only_when_none_is(
+    clones: tuple[Path, Path],
+):
+    """The review's story: an add/add at one goal path, and both devices hand-editing the same
+    habit line. resolve splits the goal, but the habit needs the person: commit would fail."""
+    laptop, desktop = clones
+    habit, goal = "habit/Runs four mornings a week.md", "goal/Run a marathon.md"
+
+    def tota(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "tota_vault", "--vault", str(desktop),
+                               *args], capture_output=True, text=True)  # fmt: skip
+
+    with Vault.open(laptop) as vault:
+        vault.remember("habit", "Runs four mornings a week.")
+    commit(laptop, "habit")
+    git(laptop, "push", "-q")
+    git(desktop, "pull", "--no-rebase", "-q")
+    for root, text, edit in ((laptop, "Run a marathon.\n\nIn Lisbon.", "five mornings"),
+                             (desktop, "Run a marathon.", "three mornings")):  # fmt: skip
+        with Vault.open(root) as vault:
+            vault.remember("goal", text)
+        note_file = root / habit
+        note_file.write_text(note_file.read_text("utf-8").replace("four mornings", edit), "utf-8")
+    commit(laptop, "laptop goal and habit edit")
+    git(laptop, "push", "-q")
+    commit(desktop, "desktop goal and habit edit")
+    assert git(desktop, "pull", "--no-rebase", "-q", check=False).returncode != 0
+    status = git(desktop, "status", "--porcelain").stdout
+    assert f'AA "{goal}"' in status and f'UU "{habit}"' in status
+
+    first = tota("git", "resolve")
+    assert first.returncode == 1, first.stderr
+    assert first.stdout.splitlines() == [
+        f"kept both: {goal} and goal/Run a marathon 2.md",
+        "1 file is still in conflict, for you to resolve (edit out the markers, then `git add` "
+        "each):",
+        f"  {habit}",
+    ]
+    assert "Commit to finish" not in first.stdout
+    assert git(desktop, "commit", "-qm", "too soon", check=False).returncode != 0  # as it said
+
+    second = tota("git", "resolve")  # nothing of its shape left; the habit is still named
+    assert second.returncode == 1
+    assert second.stdout.splitlines()[0] == "No add/add conflict of two memories to resolve."
+    assert second.stdout.splitlines()[-1] == f"  {habit}"
+
+    (desktop / habit).write_text((laptop / habit).read_text("utf-8"), "utf-8")  # the person
+    git(desktop, "add", "--", habit)
+    third = tota("git", "resolve")
+    assert third.returncode == 0 and "still in conflict" not in third.stdout
+    git(desktop, "commit", "-qm", "merged")  # and now it works
+
+
 def test_split_both_kept_takes_only_the_drivers_own_shape():
     a = note(BASE.with_changes(id="01JAAAA0000000000000000000"))
     b = note(BASE.with_changes(id="01JBBBB0000000000000000000", text="Prefers tea. Always."))

@@ -262,6 +262,26 @@ def test_http_mode_serves_on_localhost_only(tmp_path: Path, vault_dir: Path):
     assert b"POST /mcp" in (tmp_path / "server.log").read_bytes()
 
 
+def test_http_mode_on_a_port_in_use_says_so_in_one_line_and_exits_1(
+    tmp_path: Path, vault_dir: Path
+):
+    env = {**os.environ, **server_env(tmp_path, vault_dir)}
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "tota_vault", "mcp", "--http", "--port", str(port)],
+            capture_output=True, text=True, env=env, timeout=60,
+        )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"tota: error: 127.0.0.1:{port} is in use (another `tota mcp --http`, or another "
+        "program); stop it or choose another port with --port"
+    ]
+
+
 # --- the command without the SDK, and what it costs the others ----------------------------------
 
 BLOCK_MCP = """

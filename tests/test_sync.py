@@ -260,3 +260,41 @@ def test_sync_of_only_some_paths(vault: Vault):
     report = vault.sync(paths=["preference/A.md"])
     assert report.added == ["preference/A.md"]
     assert not vault.search("bravo")
+
+
+def test_a_note_an_editor_holds_is_reported_held_and_its_retries_change_nothing(vault: Vault):
+    """A review: while vim had a note open, every retry of its patch was an "updated" (the
+    daemon logged one every 3 s) and nothing said the hand edit waited for the editor."""
+    stored = vault.remember("habit", "Runs four mornings a week.", evidence="direct")
+    path = vault.root / stored.path
+    swap = path.parent / f".{path.name}.swp"
+    swap.write_bytes(b"b0VIM 9.0")  # vim has it open, and has saved it (`:w`)
+    path.write_text(path.read_text().replace("four mornings", "five mornings"))
+    waits = "its hand edit is recorded when the editor closes"
+    first = vault.sync(quiet=0)
+    assert first.updated == [stored.path] and first.hand_edits == []
+    assert first.held == [(stored.path, waits)]
+    assert [p for p, _ in first.deferred] == [stored.path]
+    row = vault.index.get(path=stored.path)[0]
+    assert "five mornings" in row.text and row.evidence == "manual"
+    again = vault.sync(quiet=0)  # the retry: the same bytes, held still
+    assert again.updated == [] and not again.changed and again.unchanged == 1
+    assert again.held == [(stored.path, waits)] and [p for p, _ in again.deferred] == [stored.path]
+    assert again.to_dict()["held"] == [{"path": stored.path, "waiting": waits}]
+    assert vault.index.get(path=stored.path)[0] == row  # not written again
+    path.write_text(path.read_text().replace("five mornings", "six mornings"))  # another `:w`
+    saved = vault.sync(quiet=0)
+    assert saved.updated == [stored.path] and saved.held == [(stored.path, waits)]
+    swap.unlink()  # vim quit
+    closed = vault.sync(quiet=0)
+    assert closed.hand_edits == [stored.path] and closed.held == [] and closed.deferred == []
+    assert "evidence: manual" in path.read_text() and "six mornings" in path.read_text()
+
+
+def test_a_persons_new_note_an_editor_holds_waits_for_its_id(vault: Vault):
+    path = write(vault.root, "habit/Stretches.md", "---\ntype: habit\n---\nStretches daily.\n")
+    (path.parent / ".Stretches.md.swp").write_bytes(b"b0VIM 9.0")
+    report = vault.sync(quiet=0)
+    assert report.added == ["habit/Stretches.md"] and report.ids_assigned == []
+    assert report.held == [("habit/Stretches.md", "it is given an id when the editor closes")]
+    assert vault.sync(quiet=0).added == []  # the retry adds nothing

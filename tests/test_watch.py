@@ -10,6 +10,7 @@ a person's edit is `manual`, tota's own writes never are.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shlex
 import shutil
@@ -56,6 +57,7 @@ from tota_vault.watch import (
     PendingPaths,
     WatchOptions,
     daemon_status,
+    held_news,
     lock_path,
 )
 
@@ -225,6 +227,38 @@ def test_vim_saving_twice_is_not_told_the_file_changed(notes_dir, tmux, start_da
     assert "Kakoune" in path.read_text("utf-8")
 
 
+@pytest.mark.slow
+def test_real_vim_between_w_and_q_is_logged_waiting_once(notes_dir, tmux, start_daemon, caplog):
+    """The review's story with vim itself: `:w`, then the daemon's retries while vim stays
+    open say nothing new, doctor says held (not drift), and `:q` lets the patch through."""
+    caplog.set_level(logging.INFO, logger="tota.watch")
+    path = notes_dir / EDITOR
+    daemon = start_daemon(notes_dir)
+    subprocess.run(
+        [*tmux, "new-session", "-d", "-s", "t", "-x", "200", "-y", "50", vim_command(path)],
+        check=True,
+    )
+    wait_for(lambda: "Prefers Neovim" in tmux_screen(tmux), what="vim to show the note")
+    assert (path.parent / f".{path.name}.swp").exists()  # how vim holds it
+    subprocess.run([*tmux, "send-keys", "-t", "t", ":%s/Neovim/Helix/", "Enter", ":w", "Enter"],
+                   check=True)  # fmt: skip
+    wait_for(lambda: "Helix" in (row(notes_dir, EDITOR) or {}).get("text", ""),
+             what="the daemon to index the save")  # fmt: skip
+    syncs = daemon.syncs
+    wait_for(lambda: daemon.syncs >= syncs + 3, what="three retries of the patch")
+    news = [m for m in caplog.messages if EDITOR in m]
+    assert news.count(f"updated {EDITOR}") == 1, news
+    assert [m for m in news if m.startswith("held by an editor")] == [
+        f"held by an editor: {EDITOR}; its hand edit is recorded when the editor closes"
+    ]
+    with Vault.open(notes_dir, create=False) as vault:
+        doctor = vault.doctor()
+    assert doctor.ok and [p for p, _ in doctor.held] == [EDITOR]
+    subprocess.run([*tmux, "send-keys", "-t", "t", ":q", "Enter"], check=True)
+    wait_for(lambda: is_recorded_hand_edit(notes_dir, EDITOR), what="the patch after vim quit")
+    assert "changed since reading" not in tmux_screen(tmux)
+
+
 def test_sed_in_place_is_a_hand_edit(notes_dir, start_daemon):
     start_daemon(notes_dir)
     before = (notes_dir / EDITOR).read_text("utf-8")
@@ -258,6 +292,47 @@ def test_truncate_and_write_save_is_a_hand_edit(notes_dir, start_daemon):
         handle.flush()
         handle.write(edited[half:])
     assert_hand_edit_recorded(notes_dir, EDITOR, edited, "Helix")
+
+
+def test_a_note_vim_holds_is_logged_waiting_once_not_updated_at_every_retry(
+    notes_dir, start_daemon, caplog
+):
+    """A review: after `:w` and before `:q`, `tota watch -v` logged `updated <note>` every
+    3 s (11 lines in 33 s) though nothing was written, and doctor called the note drift to
+    fix with `tota sync`. vim holds the note by its swap file beside it."""
+    caplog.set_level(logging.INFO, logger="tota.watch")
+    daemon = start_daemon(notes_dir)
+    path = notes_dir / EDITOR
+    swap = path.parent / f".{path.name}.swp"
+    swap.write_bytes(b"b0VIM 9.0")  # vim opened it
+    path.write_text(path.read_text("utf-8").replace("Neovim", "Helix"), "utf-8")  # `:w`
+    wait_for(lambda: "Helix" in (row(notes_dir, EDITOR) or {}).get("text", ""),
+             what="the daemon to index the save")  # fmt: skip
+    waiting = f"held by an editor: {EDITOR}; its hand edit is recorded when the editor closes"
+
+    def said(line: str) -> int:
+        return [m for m in caplog.messages if m.startswith(("updated", "held"))].count(line)
+
+    syncs = daemon.syncs
+    wait_for(lambda: daemon.syncs >= syncs + 3, what="three retries of the patch (1 s apart)")
+    assert said(f"updated {EDITOR}") == 1 and said(waiting) == 1
+    assert "evidence: manual" not in path.read_text("utf-8")  # vim would warn at its next :w
+    with Vault.open(notes_dir, create=False) as vault:
+        doctor = vault.doctor()
+    assert doctor.ok and doctor.drift == []
+    assert doctor.held == [(EDITOR, "its hand edit is recorded when the editor closes")]
+
+    path.write_text(path.read_text("utf-8").replace("Helix", "Kakoune"), "utf-8")  # `:w` again
+    wait_for(lambda: said(f"updated {EDITOR}") == 2, what="the second save indexed")
+    syncs = daemon.syncs
+    wait_for(lambda: daemon.syncs >= syncs + 2, what="two more retries")
+    assert said(waiting) == 2  # said again for the new save, and once only
+
+    swap.unlink()  # `:q`
+    wait_for(lambda: is_recorded_hand_edit(notes_dir, EDITOR), what="the patch after vim quit")
+    assert f"hand edit recorded in {EDITOR} (evidence: manual)" in caplog.messages
+    assert said(waiting) == 2
+    assert_in_sync(notes_dir)
 
 
 def test_note_caught_empty_mid_save_keeps_its_row(notes_dir, start_daemon):
@@ -843,6 +918,24 @@ def test_pending_max_wait_caps_the_deadline(clock):
     assert pending.take() == ([], False)
     clock.advance(0.1)
     assert pending.take() == (["log.md"], False)
+
+
+def test_held_news_announces_a_held_note_once_and_again_only_after_it_changed():
+    waits = "its hand edit is recorded when the editor closes"
+    held = [("a.md", waits)]
+    announce, waiting = held_news(set(), held, {"a.md"}, ["a.md"])
+    assert announce == held and waiting == {"a.md"}
+    announce, waiting = held_news(waiting, held, set(), ["a.md"])  # a retry
+    assert announce == [] and waiting == {"a.md"}
+    announce, waiting = held_news(waiting, held, set(), None)  # a full sync, held still
+    assert announce == [] and waiting == {"a.md"}
+    assert held_news(waiting, held, {"a.md"}, ["a.md"]) == (held, {"a.md"})  # saved again
+    announce, waiting = held_news(waiting, [], set(), ["b.md"])  # another note's sync
+    assert announce == [] and waiting == {"a.md"}
+    announce, waiting = held_news(waiting, [], {"a.md"}, ["a.md"])  # the editor closed it
+    assert announce == [] and waiting == set()
+    assert held_news({"a.md", "c.md"}, [], set(), None) == ([], set())  # a full sync: none held
+    assert held_news(waiting, held, set(), ["a.md"]) == (held, {"a.md"})  # opened again
 
 
 def test_pending_add_at(clock):

@@ -218,6 +218,8 @@ def _print_sync(report: SyncReport, as_json: bool, verb: str) -> None:
         print(f"  link not followed: {folder}: {reason}")
     for path in report.swept:
         print(f"  removed a temp file left by an interrupted write: {path}")
+    for path, waits in report.held:
+        print(f"  held by an editor: {path}: {waits}")
     carried = report.turns
     if carried is not None and (carried.found or carried.reason):
         if carried.dropped is None:
@@ -395,6 +397,8 @@ def doctor(as_json: JsonOption = False) -> None:
                 print(f"invalid: {path}: {reason}")
             for path, problem in report.drift:
                 print(f"drift: {path}: {problem}")
+            for path, waits in report.held:
+                print(f"held by an editor: {path}: {waits} (fine)")
             for memory_id, paths in report.duplicate_ids.items():
                 print(f"duplicate id {memory_id}: {', '.join(paths)}")
             for problem in report.integrity:
@@ -1251,18 +1255,31 @@ def git_resolve() -> None:
     """Keep both notes of an add/add conflict: two different memories added at one path.
 
     The merge driver leaves such a file with both notes whole between conflict markers; this
-    writes the first back to its path and the second to `<title> 2.md`, and stages both, so
-    `git commit` finishes the merge. Conflicts of any other shape are left to you.
+    writes the first back to its path and the second to `<title> 2.md`, and stages both.
+    Conflicts of any other shape are left to you: each file still in conflict is named, and
+    the exit code is 1 until none is left and `git commit` can finish the merge.
     """
-    from .gitdriver import resolve_both_kept
+    from .gitdriver import resolve_both_kept, unmerged_paths
 
-    done = resolve_both_kept(_resolve())
+    root = _resolve()
+    done = resolve_both_kept(root)
     if not done:
         print("No add/add conflict of two memories to resolve.")
-        return
     for first, second in done:
         print(f"kept both: {first} and {second}")
-    print("Commit to finish the merge.")
+    left = unmerged_paths(root)
+    if not left:
+        if done:
+            print("Commit to finish the merge.")
+        return
+    files = "file is" if len(left) == 1 else "files are"
+    print(
+        f"{len(left)} {files} still in conflict, for you to resolve "
+        "(edit out the markers, then `git add` each):"
+    )
+    for path in left:
+        print(f"  {path}")
+    raise typer.Exit(1)
 
 
 MCP_SDK_MISSING = (

@@ -16,11 +16,18 @@ from typing import Any
 
 from .errors import NoteError
 from .extract.secrets import describe, find_secrets
-from .files import EFFECTIVE, STALE_TEMP_SECONDS, TEMP_PATTERN, open_for_writing, read_file
+from .files import (
+    EFFECTIVE,
+    STALE_TEMP_SECONDS,
+    TEMP_PATTERN,
+    held_by_editor,
+    open_for_writing,
+    read_file,
+)
 from .index import Index
 from .notes import parse_note
 from .paths import broken_index_copies
-from .sync import plan_scan, take_snapshot
+from .sync import HAND_EDIT_WAITS, ID_WAITS, plan_scan, take_snapshot, waits_for_patch
 
 __all__ = ["DoctorReport", "diagnose"]
 
@@ -34,6 +41,10 @@ class DoctorReport:
     duplicate_ids: dict[str, list[str]] = field(default_factory=dict)
     integrity: list[str] = field(default_factory=list)
     blocked: list[tuple[str, str]] = field(default_factory=list)
+    #: Notes an editor holds open (vim's swap file, Emacs's lock), indexed as they are, whose
+    #: patch waits for it to close: (path, what waits). Not a problem, and not drift: a sync
+    #: can do nothing about it, the daemon or the next sync after the editor closes does it.
+    held: list[tuple[str, str]] = field(default_factory=list)
     git: list[str] = field(default_factory=list)
     #: Notes tota cannot read (permission denied); the index keeps what it last read of them.
     unreadable: list[tuple[str, str]] = field(default_factory=list)
@@ -82,6 +93,7 @@ class DoctorReport:
             "duplicate_ids": [{"id": i, "paths": ps} for i, ps in self.duplicate_ids.items()],
             "integrity": self.integrity,
             "unreadable_folders": [{"path": p, "reason": r} for p, r in self.blocked],
+            "held": [{"path": p, "waiting": w} for p, w in self.held],
             "git": self.git,
             "unreadable_notes": [{"path": p, "reason": r} for p, r in self.unreadable],
             "external_links": [{"path": p, "reason": r} for p, r in self.links],
@@ -123,6 +135,15 @@ def diagnose(root: Path, index: Index, *, follow_external: bool = False) -> Doct
                 continue  # never read: reported as invalid below, from the index
             reason = str(exc).split(": ", 1)[-1]
             report.unreadable.append((path, f"{reason}; the index keeps its last readable text"))
+            continue
+        if waits_for_patch(known, fp.hash):
+            # Indexed as it is; only tota's patch (a hand edit recorded, an id) is to come.
+            needs_id = parse_note(data, path).needs_id
+            if held_by_editor(root / path):  # for the editor to close, not for a sync
+                report.held.append((path, ID_WAITS if needs_id else HAND_EDIT_WAITS))
+            else:
+                what = "its id" if needs_id else "its hand edit"
+                report.drift.append((path, f"{what} is not written into it yet (run `tota sync`)"))
             continue
         if fp.hash != known.hash:
             # What the change made of the note, too: after a `git pull` that conflicted, the

@@ -20,6 +20,7 @@ the attributes but not the config merges notes as text without a word, which `gi
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import subprocess
@@ -43,6 +44,7 @@ __all__ = [
     "resolve_both_kept",
     "run_driver",
     "setup_git",
+    "unmerged_paths",
 ]
 
 #: The driver's name in `.gitattributes` and `.git/config`.
@@ -258,6 +260,28 @@ def git_problems(root: Path) -> list[str]:
             "run `tota git setup`"
         ]
     return []
+
+
+def unmerged_paths(root: Path) -> list[str]:
+    """Every file git still holds in conflict, so `git commit` would refuse (for `tota git
+    resolve`, which must not say "commit" while one is left).
+
+    The whole repository counts, not only the vault's folder: a conflict anywhere stops the
+    commit. Paths are relative to `root` (`../x` for one outside the vault), sorted.
+    """
+    if not _in_work_tree(root):
+        raise VaultError(f"{root}: not in a git repository")
+    top = _git(root, "rev-parse", "--show-toplevel").stdout.strip()
+    listed = _git(root, "diff", "--name-only", "--diff-filter=U", "-z")
+    base = root.resolve()
+    paths = []
+    for name in filter(None, listed.stdout.split("\0")):
+        full = Path(top, name).resolve()
+        try:
+            paths.append(full.relative_to(base).as_posix())
+        except ValueError:
+            paths.append(Path(os.path.relpath(full, base)).as_posix())
+    return sorted(paths)
 
 
 def _taken_in(folder: Path, title: str) -> bool:

@@ -23,8 +23,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import hashlib
+import logging
+import os
 import re
+import socket
 import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
@@ -33,6 +37,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
+import anyio
 import pydantic
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import (
@@ -45,7 +50,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from . import __version__, manage
-from .errors import NotFoundError, TotaError, ValidationError
+from .errors import NotFoundError, TotaError, ValidationError, VaultError
 from .extract.secrets import redact
 from .manage import evidence_counts, status_counts, type_counts
 from .model import MemoryType
@@ -56,9 +61,11 @@ from .vault import Vault
 
 __all__ = [
     "DEFAULT_PORT",
+    "HOST",
     "INSTRUCTIONS",
     "VaultThread",
     "create_server",
+    "listen_socket",
     "serve",
     "with_content_ids",
 ]
@@ -67,6 +74,8 @@ T = TypeVar("T")
 
 #: `tota mcp --http` listens here unless `--port` says otherwise (on 127.0.0.1 only).
 DEFAULT_PORT = 8765
+#: The only address it listens on.
+HOST = "127.0.0.1"
 #: A memory the person asked the assistant to keep is as sure as the rule extractor's most
 #: explicit cue ("remember that ...", "my name is"); one the assistant concluded is less so,
 #: by the same penalty the pipeline gives an inferred statement (docs/learning.md).
@@ -734,12 +743,52 @@ def _menu_text(data: Overview, recent: list[Recalled]) -> str:
 def serve(root: Path, *, http: bool = False, port: int = DEFAULT_PORT) -> None:
     """Run the server until the client goes away (stdio) or the process is stopped (HTTP).
 
-    Streamable HTTP listens on 127.0.0.1 only: the vault is one person's private memory.
+    Streamable HTTP listens on 127.0.0.1 only: the vault is one person's private memory. The
+    port is bound here, before the server starts, so a port in use is one `VaultError` naming
+    it (exit 1), not uvicorn's start-up and shut-down logs and its exit 3.
     """
-    server = create_server(root)
     if not http:
-        server.run()
+        create_server(root).run()
         return
-    # uvicorn writes its access log to stdout; every other log of tota's goes to stderr.
-    with contextlib.redirect_stdout(sys.stderr):
-        server.run("streamable-http", host="127.0.0.1", port=port)
+    sock = listen_socket(HOST, port)
+    with sock:
+        server = create_server(root)
+        # uvicorn writes its access log to stdout; every other log of tota's goes to stderr.
+        with contextlib.redirect_stdout(sys.stderr):
+            anyio.run(_serve_http, server, sock)
+
+
+def listen_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to `host:port` for uvicorn to listen on; a `VaultError` naming the
+    address when it cannot be had (another `tota mcp --http` or program holds the port)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        if os.name != "nt":
+            # As uvicorn does: a restart need not wait out TIME_WAIT. (On Windows the option
+            # would let two servers share the port, so it is left off there.)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)  # uvicorn's backlog; a client that comes early waits, not refused
+    except OSError as exc:
+        sock.close()
+        if exc.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", -1)):
+            raise VaultError(
+                f"{host}:{port} is in use (another `tota mcp --http`, or another program); "
+                "stop it or choose another port with --port"
+            ) from None
+        raise VaultError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    return sock
+
+
+async def _serve_http(server: MCPServer, sock: socket.socket) -> None:
+    """What `MCPServer.run("streamable-http")` does, on a socket bound already."""
+    import uvicorn
+
+    app = server.streamable_http_app(host=HOST)
+    config = uvicorn.Config(app, log_level=server.settings.log_level.lower())
+    # uvicorn names the address only for a socket of its own: the line it would have written.
+    host, port = sock.getsockname()[:2]
+    logging.getLogger("uvicorn.error").info(
+        "Uvicorn running on http://%s:%d (Press CTRL+C to quit)", host, port
+    )
+    await uvicorn.Server(config).serve(sockets=[sock])

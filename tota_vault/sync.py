@@ -64,6 +64,8 @@ from .syncplan import (
 from .turns import CarriedTurns
 
 __all__ = [
+    "HAND_EDIT_WAITS",
+    "ID_WAITS",
     "BatchPlan",
     "ReadPlan",
     "ScanPlan",
@@ -76,6 +78,7 @@ __all__ = [
     "reconcile",
     "take_snapshot",
     "template_folder",
+    "waits_for_patch",
 ]
 
 #: Notes read, parsed and written per transaction: big enough to amortise the commit, small
@@ -86,6 +89,11 @@ Progress = Callable[[int, int], None]
 #: The mtime of a row whose file still needs a patch: no file has it, so the next stat pass
 #: always reads that file again.
 PENDING_MTIME = -1
+#: ... and the prefix of its hash, before the hash of the bytes the index holds.
+PENDING_HASH = "pending:"
+#: What a note held by an editor waits for (`SyncReport.held`), by the patch that waits.
+HAND_EDIT_WAITS = "its hand edit is recorded when the editor closes"
+ID_WAITS = "it is given an id when the editor closes"
 
 
 @dataclass
@@ -101,6 +109,10 @@ class SyncReport:
     ids_assigned: list[str] = field(default_factory=list)
     hand_edits: list[str] = field(default_factory=list)
     deferred: list[tuple[str, float]] = field(default_factory=list)  # (path, when to retry)
+    #: Notes open in an editor that keeps a swap file or lock beside them (vim, Emacs), whose
+    #: patch waits for it to close: (path, what waits, as a person reads it). Nothing to fix:
+    #: the index already holds the new text, and the patch is retried (`deferred`) until then.
+    held: list[tuple[str, str]] = field(default_factory=list)
     blocked: list[tuple[str, str]] = field(default_factory=list)  # (folder/, reason)
     #: Notes that could be read before and cannot now (permission denied): the index keeps
     #: their last readable version, so they stay findable, and every sync names them.
@@ -130,6 +142,7 @@ class SyncReport:
             "ids_assigned": len(self.ids_assigned),
             "hand_edits": len(self.hand_edits),
             "deferred": len(self.deferred),
+            "held": [{"path": p, "waiting": w} for p, w in self.held],
             "seconds": round(self.seconds, 3),
             "invalid_notes": [{"path": p, "reason": r} for p, r in self.invalid],
             "unreadable_folders": [{"path": p, "reason": r} for p, r in self.blocked],
@@ -240,17 +253,24 @@ def _alias(root: Path, real_root: str, rel: str) -> bool:
     return verdict is not None and verdict[0] == "alias"
 
 
-def _settled(root: Path, rel: str, fp: Fingerprint, quiet: float) -> bool:
-    """May tota patch this note now? Only once it has been quiet for `quiet` seconds and no
-    process holds it open for writing (a person still typing, a slow program)."""
-    if time.time() - fp.mtime_ns / 1e9 < quiet:
-        return False
-    return not open_for_writing(root / rel) and not held_by_editor(root / rel)
+def _unsettled(root: Path, rel: str, fp: Fingerprint, quiet: float) -> str | None:
+    """Why tota may not patch this note now, or None when it may: "busy" until it has been
+    quiet for `quiet` seconds and no process holds it open for writing (a person still
+    typing, a slow program), "held" while an editor has it open (`held_by_editor`)."""
+    if time.time() - fp.mtime_ns / 1e9 < quiet or open_for_writing(root / rel):
+        return "busy"
+    return "held" if held_by_editor(root / rel) else None
 
 
 def _pending(fp: Fingerprint) -> Fingerprint:
     """A fingerprint no file has: the next sync reads the note again and retries its patch."""
-    return Fingerprint(fp.size, PENDING_MTIME, "pending:" + fp.hash)
+    return Fingerprint(fp.size, PENDING_MTIME, PENDING_HASH + fp.hash)
+
+
+def waits_for_patch(known: IndexedFile, content_hash: str) -> bool:
+    """True when the index holds a file's bytes (`content_hash`) already and only tota's patch
+    of them is still to come (`_pending`): the file differs from its row by no edit."""
+    return known.hash == PENDING_HASH + content_hash
 
 
 def _assign_id(
@@ -259,8 +279,8 @@ def _assign_id(
     """Give a person's id-less note an id (and `evidence: manual`) by a surgical patch.
 
     Returns what happened: "assigned", "deferred" (the note is not settled yet: still being
-    written, or changed since it was read; the next sync tries again) or None (a template
-    with placeholders, never patched).
+    written, or changed since it was read; the next sync tries again), "held" (deferred
+    because an editor has it open) or None (a template with placeholders, never patched).
     """
     if any("{{" in str(v) or "<%" in str(v) for v in note.fields.values()):
         return note, fp, None
@@ -268,8 +288,9 @@ def _assign_id(
         # tota never writes through a link (see atomic_write): indexed as it is, every sync,
         # instead of a patch deferred (and reported as "updated") forever.
         return note, fp, None
-    if not _settled(root, note.path, fp, quiet):
-        return note, _pending(fp), "deferred"
+    why = _unsettled(root, note.path, fp, quiet)
+    if why is not None:
+        return note, _pending(fp), "held" if why == "held" else "deferred"
     changes: dict[str, Any] = {"id": new_id()}
     if "evidence" not in note.fields:
         changes["evidence"] = Evidence.MANUAL.value
@@ -300,7 +321,7 @@ def _hand_edit(
     Returns the note and fingerprint to index and what happened: None (not a hand edit),
     "recorded" (the note was patched), or "deferred" (the file is not quiet yet, or changed
     under us: the index says `manual` now, and the row is marked so the next sync re-reads
-    the file and patches it).
+    the file and patches it), or "held" (deferred the same way, because an editor has it open).
     """
     assert note.memory is not None
     text = data.decode("utf-8")
@@ -311,7 +332,8 @@ def _hand_edit(
     if through_link(root, note.path):  # never written through: the index alone records it
         memory = note.memory.with_changes(evidence=Evidence.MANUAL, updated=at)
         return replace(note, memory=memory), fp, None
-    if _settled(root, note.path, fp, quiet):
+    why = _unsettled(root, note.path, fp, quiet)
+    if why is None:
         rows = index.get(path=note.path) or index.get(memory_id=note.memory.id)
         previous = rows[0].confidence if rows else None
         changes = hand_edit_changes(note.memory, previous_confidence=previous, at=at)
@@ -327,7 +349,7 @@ def _hand_edit(
         else:
             return parse_note(patched, note.path), new_fp, "recorded"
     memory = note.memory.with_changes(evidence=Evidence.MANUAL, updated=at)
-    return replace(note, memory=memory), _pending(fp), "deferred"
+    return replace(note, memory=memory), _pending(fp), "held" if why == "held" else "deferred"
 
 
 def reconcile(
@@ -522,19 +544,21 @@ class _Sync:
             _record_left_out(self.root, self.index, path, memory, known, report)
         if note.needs_id:
             note, fp, outcome = _assign_id(self.root, note, data, fp, quiet=self.quiet)
-            done = report.ids_assigned
+            done, waits = report.ids_assigned, ID_WAITS
         elif memory is not None and changed:
             seen = known is not None or memory.id in self.vanished_id_set
             note, fp, outcome = _hand_edit(
                 self.root, self.index, note, data, fp, seen_before=seen, quiet=self.quiet
             )
-            done = report.hand_edits
+            done, waits = report.hand_edits, HAND_EDIT_WAITS
         else:
             return note, fp
         if outcome in ("assigned", "recorded"):
             done.append(path)
-        elif outcome == "deferred":
+        elif outcome in ("deferred", "held"):
             report.deferred.append((path, when))
+            if outcome == "held":
+                report.held.append((path, waits))
         return note, fp
 
     def apply(
@@ -557,6 +581,12 @@ class _Sync:
             report.moved.append((old, new))
         moved_to = {new for _, new in moves}
         for path, (note, fp) in parsed.items():
+            known = indexed.get(path)
+            if path not in moved_to and known is not None and _still_waiting(known, fp):
+                # A patch tried again (an editor still holds the note, or a writer) over the
+                # very bytes the index holds already: nothing changed, nothing written or said.
+                report.unchanged += 1
+                continue
             upserts.append(record_from_note(note, fp))
             if path not in moved_to:
                 (report.updated if path in indexed else report.added).append(path)
@@ -566,6 +596,12 @@ class _Sync:
             touches=touches,
         )
         report.unchanged += len(touches)
+
+
+def _still_waiting(known: IndexedFile, fp: Fingerprint) -> bool:
+    """True when a patch put off again left the note as the index holds it already: the same
+    bytes, still waiting (`_pending`)."""
+    return fp.mtime_ns == PENDING_MTIME and known.hash == fp.hash and known.size == fp.size
 
 
 def _remove_gone(

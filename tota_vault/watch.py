@@ -18,7 +18,9 @@ Shape (each part small, so each can be trusted):
   every pending edit, also one still in flight when the signal came.
 
 A hand edit is written into its note only after the file has been quiet for `quiet` seconds,
-never over a newer edit (see `seal`).
+never over a newer edit (see `seal`), and not while an editor holds the note (vim's swap file):
+the patch is retried every `quiet` seconds (at least 1) until it closes, and the log says so
+once per note (`held_news`), not at every retry.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ __all__ = [
     "PendingPaths",
     "WatchOptions",
     "daemon_status",
+    "held_news",
     "lock_path",
 ]
 
@@ -210,6 +213,8 @@ class Daemon:
         self.syncs = 0
         self.last_report: SyncReport | None = None
         self.observer_kind = ""
+        #: Notes held by an editor whose wait the log has announced (see `held_news`).
+        self.waiting: set[str] = set()
 
     # --- lock ------------------------------------------------------------------------------
 
@@ -299,6 +304,10 @@ class Daemon:
         for path, retry_at in report.deferred:
             self.pending.add_at(path, now_mono + max(0.0, retry_at - now_wall) + 0.05)
         _log_report(report, full=paths is None)
+        changed = {*report.updated, *report.added, *(new for _, new in report.moved)}
+        announce, self.waiting = held_news(self.waiting, report.held, changed, paths)
+        for path, waits in announce:
+            log.info("held by an editor: %s; %s", path, waits)
 
     def _index_replaced(self, vault: Vault) -> bool:
         """Someone deleted `.tota/` (or the index) while watching: build a new index from the
@@ -380,6 +389,26 @@ def _log_report(report: SyncReport, *, full: bool) -> None:
     for path, reason in report.invalid:
         if full or path in changed:
             log.warning("invalid note %s: %s", path, reason)
+
+
+def held_news(
+    waiting: set[str],
+    held: list[tuple[str, str]],
+    changed: set[str],
+    synced: list[str] | None,
+) -> tuple[list[tuple[str, str]], set[str]]:
+    """Which notes held by an editor (`SyncReport.held`) to announce after a sync, and the
+    notes waiting from then on.
+
+    The patch of a held note is retried every few seconds until the editor closes it, and each
+    retry finds it held again: a note is announced when it starts waiting and again only when
+    it changed meanwhile (another save in the editor). `synced` is the paths the sync looked at
+    (None: all of them); one of those no longer held has stopped waiting.
+    """
+    announce = [(p, w) for p, w in held if p not in waiting or p in changed]
+    now_held = {p for p, _ in held}
+    still = now_held if synced is None else (waiting - set(synced)) | now_held
+    return announce, still
 
 
 def daemon_status(root: Path) -> dict[str, Any] | None:
