@@ -227,6 +227,24 @@ REASONS = [
     ("I'm lucky to have you in my life.", "a reaction"),
     ("I'm always here to cheer you on.", "a reaction"),
     ("I have a pool if you want to come over.", None),
+    # a resolve to persevere, the answer to "Keep going!" (LoCoMo tune: "Jon won't quit." and
+    # its like, 25 memories, 8 on gold turns); a resolve that names a thing of theirs is kept
+    ("I won't give up, Gina!", "a reaction"),
+    ("I won't quit, even when it's hard.", "a reaction"),
+    ("I'm gonna keep on believing in myself.", "a reaction"),
+    ("Gonna keep pushing and working hard.", "a reaction"),
+    ("I'll keep plugging away and stay optimistic.", "a reaction"),
+    ("I'm not gonna let anything or anyone stop me.", "a reaction"),
+    ("I'm feeling confident and won't give up.", "a reaction"),
+    ("We'll get through this!", "a reaction"),
+    ("We're in this together!", "a reaction"),
+    ("I'll keep working on my novel.", None),
+    ("I won't give up on learning Spanish.", None),
+    ("I'll keep going to the gym after the move.", None),
+    ("I never give up on a crossword puzzle.", None),
+    ("I quit my job at the bank last week.", None),
+    ("I work hard every single day.", None),
+    ("We'll be in Lisbon for the whole of next week.", None),
 ]
 # fmt: on
 

@@ -1429,3 +1429,19 @@ def test_a_name_and_the_name_to_be_called_by_both_stand_in_the_vault(vault):
         ("create", "identity"),
         ("create", "preference"),
     ]
+
+
+def test_a_resolve_that_answers_encouragement_is_no_memory_but_a_plan_of_theirs_is():
+    """LoCoMo tune: "Jon won't quit." and its like were stored, once per pep talk."""
+    cheered = chat(
+        ("Gina", "Keep going and don't give up! You got this!"),
+        ("Jon", "Thanks! I won't quit, no matter what. I'm gonna keep on believing in myself."),
+    )
+    assert RuleExtractor().extract(cheered, conversation_id="c")[0] == []
+    planned = chat(
+        ("Gina", "Keep going and don't give up! You got this!"),
+        ("Jon", "Thanks! I'll keep working on the studio's website this weekend."),
+    )
+    assert [c.text for c in RuleExtractor().extract(planned, conversation_id="c")[0]] == [
+        "Jon will keep working on the studio's website on the weekend of 13 May 2023."
+    ]

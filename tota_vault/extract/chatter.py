@@ -495,6 +495,43 @@ _OFFER_TO_YOU = re.compile(
     r"(?:to help|I (?:could|can|was able to) help)\W*$",
     re.I,
 )
+#: A resolve to persevere and nothing else, the answer to the listener's "Keep going!" or
+#: "Don't give up!": "I won't give up!", "I'm gonna keep on believing in myself", "I'll keep
+#: plugging away and stay optimistic", "Won't let anything hold me back!", "We're in this
+#: together!". It says how the speaker takes the encouragement, not what they do: "I'll keep
+#: working on my novel" or "I won't give up on learning Spanish" name a thing of theirs and
+#: are kept.
+_PERSIST = (
+    r"(?:keep(?: on)? (?:going|pushing(?: forward| on)?|plugging away|trying|fighting|"
+    r"working hard|moving forward|striving|dreaming|at it|it up|"
+    r"(?:staying|being) (?:positive|optimistic|focused|strong|motivated)|"
+    r"believing in (?:myself|ourselves)|chasing (?:after )?(?:my|our|those) dreams|"
+    r"pursuing (?:my|our) (?:goals|dreams))|"
+    r"(?:stay|be) (?:positive|optimistic|focused|strong|motivated)|work hard|"
+    r"reach (?:my|our) (?:dreams|goals)|make my dreams (?:happen|come true|a reality))"
+)
+#: ... and its second half: "keep pushing and working hard", "keep going and never quit".
+_AND_PERSIST = (
+    rf"(?:,?\s+(?:and|&)\s+(?:{_PERSIST}|working hard|pushing|going|"
+    r"(?:staying|being) (?:positive|optimistic|focused|strong)|never (?:give up|quit|stop)))*"
+)
+_RESOLVE = re.compile(
+    r"^(?:(?:and|so|yeah|yes|yep|definitely|don't worry|trust me),?\s+)?"
+    r"(?:I|we)?(?:'m|'re|\s+am|\s+are)?\s*(?:feeling (?:\w+ )?and\s+)?"
+    r"(?:(?:really|definitely|totally|just|still|always|so)\s+)*(?:"
+    r"(?:'ll|will|gonna|going to)\s+(?:(?:really|definitely|totally|just|still|"
+    rf"always)\s+)*{_PERSIST}{_AND_PERSIST}|"
+    r"(?:won't|will not|'ll never|will never|(?:not|never) (?:gonna|going to)|never)\s+"
+    r"(?:ever\s+)?(?:(?:give up|quit|stop)(?: on (?:my|our) (?:dreams?|goals?))?|"
+    r"let (?:anything|anyone|nothing)(?: or anyone)? (?:stop|hold|get|bring) (?:me|us)"
+    rf"(?: back| down)?){_AND_PERSIST}|"
+    r"(?:'ll|will) get through (?:this|it)|"
+    r"in this together)"
+    r"(?:,?\s+(?:no matter what|whatever comes (?:my|our) way|even when it's (?:hard|tough)|"
+    r"however hard (?:it gets|things get)|(?:one|every) step at a time))?"
+    r"(?:,\s+(?-i:[A-Z][a-z]+)|,?\s+(?:buddy|guys|friend))?\W*$",  # "I won't give up, Gina!"
+    re.I,
+)
 #: The answer to "How are you?": "I'm doing great, thanks".
 _PLEASANTRY = re.compile(
     r"^I(?:'m| am) (?:doing )?(?:very |really |pretty |so )?(?:good|great|well|fine|okay|ok|"
@@ -624,7 +661,7 @@ def conversational(sentence: str) -> str | None:
         return "a reaction"
     if _STANCE_CLAUSE.search(sentence) and _YOU.search(sentence):
         return "a reaction"  # "I'm glad I could meet you"
-    if _NEWS_TO_ME.match(sentence):
+    if _NEWS_TO_ME.match(sentence) or _RESOLVE.match(sentence):
         return "a reaction"
     if _NO_ANSWER.match(sentence):
         return "about the conversation"
