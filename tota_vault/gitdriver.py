@@ -171,7 +171,10 @@ def setup_git(root: Path, *, python: str | None = None) -> list[str]:
         raise VaultError("git is not installed; install it first")
     existing = read_attributes(root)  # a file git cannot read is named before any change
     if not _in_work_tree(root):
-        raise VaultError(f"{root}: not in a git repository (run `git init` or `tota init --git`)")
+        raise VaultError(
+            f"{root}: not in a git repository (run `git init` or `tota init --git` there; for a "
+            "vault cloned elsewhere, name it: `tota --vault DIR git setup`)"
+        )
     changed: list[str] = []
     attributes = root / ".gitattributes"
     lines = [line.strip() for line in existing.removeprefix("\ufeff").splitlines()]
