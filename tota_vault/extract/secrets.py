@@ -33,7 +33,7 @@ from functools import lru_cache
 
 from .labelled import HINT_FOLD as _HINT_FOLD
 from .labelled import HINTS as _LABEL_HINTS
-from .labelled import NOT_A_PASSWORD, find_labelled, find_random_tokens
+from .labelled import NOT_A_PASSWORD, NOT_IN_A_PATH, OPENED, find_labelled, find_random_tokens
 
 __all__ = [
     "KINDS",
@@ -106,7 +106,7 @@ _JWT_RE = re.compile(r"(?<![\w-])eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-
 # A password stated in prose or config: `my password is X`, `password: X`, `pw=X`, `passcode is
 # X`, `the wifi password for the cabin is X`. The span is the value (inside quotes if quoted).
 _PASSWORD_RE = re.compile(
-    r"(?<![A-Za-z0-9])(?:pass[ \t-]?word|passwd|passcode|pwd|pw)[\"']?"
+    r"(?<![A-Za-z0-9])" + NOT_IN_A_PATH + r"(?:pass[ \t-]?word|passwd|passcode|pwd|pw)[\"']?"
     r"(?:[ \t]+(?:for|to|of|on|at)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?[\w.@'-]+"
     r"(?:[ \t]+[\w.@'-]+){0,2})?"
     r"(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=][ \t]*)"
@@ -118,7 +118,7 @@ _PASSWORD_RE = re.compile(
 # next clause ("... staple and I love it": the rest of the sentence is not the secret).
 _NEW_CLAUSE = r"[ \t]+(?:and|but|so|because|though|which)[ \t]+(?:I|I'm|I've|it|we|my|you|that)\b"
 _PASSPHRASE_RE = re.compile(
-    r"(?<![A-Za-z0-9])pass[ \t-]?phrase[\"']?"
+    r"(?<![A-Za-z0-9])" + NOT_IN_A_PATH + r"pass[ \t-]?phrase[\"']?"
     r"(?:[ \t]+(?:for|to|of|on|at)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?[\w.@'-]+"
     r"(?:[ \t]+[\w.@'-]+){0,2})?"
     r"(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=][ \t]*)"
@@ -129,7 +129,9 @@ _PASSPHRASE_RE = re.compile(
 # A PIN stated in text: `PIN is 1234`, `pin: 0000`, `PIN code = 482913`. Only digits count,
 # so "pin it to the board" and "the pin is loose" are not secrets.
 _PIN_RE = re.compile(
-    r"(?<![\w-])PIN(?:[ \t]+code)?(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=][ \t]*)"
+    r"(?<![\w-])"
+    + NOT_IN_A_PATH
+    + r"PIN(?:[ \t]+code)?(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=][ \t]*)"
     r"(?P<secret>\d{4,12})(?!\d)",
     re.IGNORECASE,
 )
@@ -152,9 +154,12 @@ _SET_TO_RE = re.compile(
 # 7H3k". Only these codes: "the promo code is SUMMER20" and "the zip code is 10115" are not
 # secrets. The value must hold a digit or a symbol, or be quoted (see `_is_code_value`).
 _CODE_RE = re.compile(
-    r"(?i:\b(?:wi-?fi|wlan|network|router|door|front[ \t]door|gate|garage|alarm|access|entry|"
+    r"(?i:\b"
+    + NOT_IN_A_PATH
+    + r"(?:(?:wi-?fi|wlan|network|router|door|front[ \t]door|gate|garage|alarm|access|entry|"
     r"lock|padlock|locker|safe|keypad|building|backup|recovery|verification|2fa|mfa|otp|"
     r"one-time|unlock|sim|puk|login|security|cvv|cvc)[ \t]+(?:code|codes|key|pin)"
+    r"|(?:" + OPENED + r")[ \t]+(?:code|codes|pin))"  # a cupboard's key is not a secret
     r"(?:[ \t]+(?:for|to|of|on|at)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?[\w.@'-]+"
     r"(?:[ \t]+[\w.@'-]+)?)?"
     r"(?:[ \t]+(?:is|was|are)[ \t]*:?[ \t]+|[ \t]*[:=][ \t]*))" + _VALUE
@@ -172,9 +177,11 @@ _LOGIN_RE = re.compile(
 )
 # A username and password together: "username alice and the password hunter22", "user: bob
 # pass: x9", "username sam, pw s3cret". The span is the password; the username is no secret,
-# and no option (`docker login --password-stdin`).
+# and no option (`docker login --password-stdin`). The user label is a word of its own, not a
+# path's ("C:\\Users\\me\\passwd: ..." and "/home/user/passwd: ..." are error messages).
 _PAIR_RE = re.compile(
-    r"(?i:\b(?:user(?:[ \t_-]?name)?|login|user[ \t]?id|e-?mail)[\"']?[ \t]*"
+    r"(?i:\b" + NOT_IN_A_PATH + r"(?:user(?:[ \t_-]?name)?|login|user[ \t]?id|e-?mail)"
+    r"(?![A-Za-z0-9])[\"']?[ \t]*"
     r"(?:is[ \t]+|[:=][ \t]*)?)"
     r"[^\s\"'`-][^\s\"'`]*[ \t]*(?:,|;|/|\||&|(?i:and|with))?[ \t]*"
     r"(?i:(?:(?:the|my|a)[ \t]+)?(?:pass(?:word)?|passwd|pwd|pw)[\"']?[ \t]*"
@@ -219,6 +226,23 @@ _URL_CREDENTIALS_RE = re.compile(
 _IBAN_RE = re.compile(
     r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?(?![A-Za-z0-9])"
 )
+# A bank account number, labelled: "my bank account is 12345678", "account number: 1234 5678",
+# "acct no. 12345678". Six to twelve digits (a UK account has eight), so "account for 5 people",
+# "account 2" and "my account number ends in 42" are not one.
+_ACCOUNT_RE = re.compile(
+    r"(?i:\b" + NOT_IN_A_PATH + r"(?:(?:bank|current|savings|checking|chequing)[ \t]+)?"
+    r"(?:account|acct|a/c)(?:[ \t]+(?:number|no\.?|num|nr\.?|#))?"
+    r"(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=#][ \t]*|[ \t]+))"
+    r"(?P<secret>\d(?:[ -]?\d){5,11})(?![\w-]|[ -]\d)"  # more digits: a card's
+)
+# A UK sort code, labelled: "sort code 20-00-00", "sort code: 200000", "sort code is 20 00 00";
+# with the account number when it follows ("sort code and account 20-00-00 12345678").
+_SORT_CODE_RE = re.compile(
+    r"(?i:\b" + NOT_IN_A_PATH + r"sort[ \t-]?code(?:[ \t]+and[ \t]+account(?:[ \t]+number)?)?"
+    r"(?:[ \t]+(?:is|was|are)[ \t]*:?[ \t]+|[ \t]*[:=#][ \t]*|[ \t]+))"
+    r"(?P<secret>\d\d(?P<sep>[ -]?)\d\d(?P=sep)\d\d(?:(?:[ \t]*[,/][ \t]*|[ \t]+)\d{8})?)"
+    r"(?![\w-])"
+)
 # US social security numbers as written, `123-45-6789` (never 000, 666 or 9xx first, never a
 # 00 group or a 0000 serial: those are not issued).
 _SSN_RE = re.compile(r"(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])")
@@ -232,10 +256,12 @@ _NINO_RE = re.compile(
 # 123456789", "BSN 123456782", "tax ID = ...". Each piece of the value holds a digit (an
 # optional check letter may end it), so "my passport is in the drawer" is not one.
 _LABELLED_ID_RE = re.compile(
-    r"(?i:\b(?:social[ \t]security|national[ \t](?:id|identity|insurance)|passport|"
+    r"(?i:\b"
+    + NOT_IN_A_PATH
+    + r"(?:social[ \t]security|national[ \t](?:id|identity|insurance)|passport|"
     r"id[ \t]card|identity[ \t]card|tax[ \t](?:id|identification)|personal[ \t]id|"
     r"citizen[ \t]id|driver'?s[ \t]licen[cs]e|ssn|nino|bsn|personnummer|aadhaar|dni|nie|nif|"
-    r"cpf|steuer-?id|codice[ \t]fiscale|pesel|insurance)"
+    r"cpf|steuer-?id|codice[ \t]fiscale|pesel|insurance|nhs)"
     r"(?:[ \t]+(?:number|no\.?|num|nr\.?|#|code|id))?"
     r"(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=#][ \t]*|[ \t]+))"
     r"(?P<secret>[A-Za-z]{0,3}[ ]?\d[A-Za-z0-9]*(?:[ .-]?[A-Za-z]{0,2}\d[A-Za-z0-9]*)*"
@@ -431,13 +457,15 @@ PATTERNS: tuple[Row, ...] = (
         ("mysql", "mariadb", "sshpass", "--pass")),
     ("password", _ENV_SECRET_RE, _is_env_value, ("pass", "pwd", "secret", "token", "key", "auth")),
     ("iban", _IBAN_RE, _is_iban, _DIGITS),
+    ("bank_account", _ACCOUNT_RE, None, ("account", "acct", "a/c")),
+    ("bank_account", _SORT_CODE_RE, None, ("sort",)),
     ("national_id", _SSN_RE, None, ("-",)),
     ("national_id", _NINO_RE, None, _DIGITS),
     ("national_id", _LABELLED_ID_RE, _is_identity_number, (
         "social", "national", "passport", "card", "identity", "personal", "citizen",
         "tax", "driver", "licen", "ssn", "nino", "bsn",
         "personnummer", "aadhaar", "dni", "nie", "nif", "cpf", "steuer", "fiscale", "pesel",
-        "insurance",
+        "insurance", "nhs",
     )),
     ("card_number", _CARD_RE, _is_card, _DIGITS),
 )  # fmt: skip
@@ -476,6 +504,7 @@ KIND_NAMES = {
     "url_credentials": "a password inside a URL",
     "password": "a password",
     "iban": "an IBAN (bank account number)",
+    "bank_account": "a bank account number or sort code",
     "national_id": "a national identity number",
     "card_number": "a payment card number",
     "api_key": "an API key or token",
