@@ -27,13 +27,13 @@ fail Luhn); what it cannot tell apart is documented as the cost of being safe.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from .labelled import HINT_FOLD as _HINT_FOLD
 from .labelled import HINTS as _LABEL_HINTS
-from .labelled import NOT_A_PASSWORD, NOT_IN_A_PATH, OPENED, find_labelled, find_random_tokens
+from .labelled import NOT_A_PASSWORD, find_labelled, find_random_tokens, in_a_path
 
 __all__ = [
     "KINDS",
@@ -106,7 +106,7 @@ _JWT_RE = re.compile(r"(?<![\w-])eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-
 # A password stated in prose or config: `my password is X`, `password: X`, `pw=X`, `passcode is
 # X`, `the wifi password for the cabin is X`. The span is the value (inside quotes if quoted).
 _PASSWORD_RE = re.compile(
-    r"(?<![A-Za-z0-9])" + NOT_IN_A_PATH + r"(?:pass[ \t-]?word|passwd|passcode|pwd|pw)[\"']?"
+    r"(?<![A-Za-z0-9])(?:pass[ \t-]?word|passwd|passcode|pwd|pw)[\"']?"
     r"(?:[ \t]+(?:for|to|of|on|at)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?[\w.@'-]+"
     r"(?:[ \t]+[\w.@'-]+){0,2})?"
     r"(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=][ \t]*)"
@@ -118,7 +118,7 @@ _PASSWORD_RE = re.compile(
 # next clause ("... staple and I love it": the rest of the sentence is not the secret).
 _NEW_CLAUSE = r"[ \t]+(?:and|but|so|because|though|which)[ \t]+(?:I|I'm|I've|it|we|my|you|that)\b"
 _PASSPHRASE_RE = re.compile(
-    r"(?<![A-Za-z0-9])" + NOT_IN_A_PATH + r"pass[ \t-]?phrase[\"']?"
+    r"(?<![A-Za-z0-9])pass[ \t-]?phrase[\"']?"
     r"(?:[ \t]+(?:for|to|of|on|at)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?[\w.@'-]+"
     r"(?:[ \t]+[\w.@'-]+){0,2})?"
     r"(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=][ \t]*)"
@@ -129,9 +129,7 @@ _PASSPHRASE_RE = re.compile(
 # A PIN stated in text: `PIN is 1234`, `pin: 0000`, `PIN code = 482913`. Only digits count,
 # so "pin it to the board" and "the pin is loose" are not secrets.
 _PIN_RE = re.compile(
-    r"(?<![\w-])"
-    + NOT_IN_A_PATH
-    + r"PIN(?:[ \t]+code)?(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=][ \t]*)"
+    r"(?<![\w-])PIN(?:[ \t]+code)?(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=][ \t]*)"
     r"(?P<secret>\d{4,12})(?!\d)",
     re.IGNORECASE,
 )
@@ -154,12 +152,9 @@ _SET_TO_RE = re.compile(
 # 7H3k". Only these codes: "the promo code is SUMMER20" and "the zip code is 10115" are not
 # secrets. The value must hold a digit or a symbol, or be quoted (see `_is_code_value`).
 _CODE_RE = re.compile(
-    r"(?i:\b"
-    + NOT_IN_A_PATH
-    + r"(?:(?:wi-?fi|wlan|network|router|door|front[ \t]door|gate|garage|alarm|access|entry|"
+    r"(?i:\b(?:wi-?fi|wlan|network|router|door|front[ \t]door|gate|garage|alarm|access|entry|"
     r"lock|padlock|locker|safe|keypad|building|backup|recovery|verification|2fa|mfa|otp|"
     r"one-time|unlock|sim|puk|login|security|cvv|cvc)[ \t]+(?:code|codes|key|pin)"
-    r"|(?:" + OPENED + r")[ \t]+(?:code|codes|pin))"  # a cupboard's key is not a secret
     r"(?:[ \t]+(?:for|to|of|on|at)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?[\w.@'-]+"
     r"(?:[ \t]+[\w.@'-]+)?)?"
     r"(?:[ \t]+(?:is|was|are)[ \t]*:?[ \t]+|[ \t]*[:=][ \t]*))" + _VALUE
@@ -180,7 +175,7 @@ _LOGIN_RE = re.compile(
 # and no option (`docker login --password-stdin`). The user label is a word of its own, not a
 # path's ("C:\\Users\\me\\passwd: ..." and "/home/user/passwd: ..." are error messages).
 _PAIR_RE = re.compile(
-    r"(?i:\b" + NOT_IN_A_PATH + r"(?:user(?:[ \t_-]?name)?|login|user[ \t]?id|e-?mail)"
+    r"(?i:\b(?:user(?:[ \t_-]?name)?|login|user[ \t]?id|e-?mail)"
     r"(?![A-Za-z0-9])[\"']?[ \t]*"
     r"(?:is[ \t]+|[:=][ \t]*)?)"
     r"[^\s\"'`-][^\s\"'`]*[ \t]*(?:,|;|/|\||&|(?i:and|with))?[ \t]*"
@@ -230,7 +225,7 @@ _IBAN_RE = re.compile(
 # "acct no. 12345678". Six to twelve digits (a UK account has eight), so "account for 5 people",
 # "account 2" and "my account number ends in 42" are not one.
 _ACCOUNT_RE = re.compile(
-    r"(?i:\b" + NOT_IN_A_PATH + r"(?:(?:bank|current|savings|checking|chequing)[ \t]+)?"
+    r"(?i:\b(?:(?:bank|current|savings|checking|chequing)[ \t]+)?"
     r"(?:account|acct|a/c)(?:[ \t]+(?:number|no\.?|num|nr\.?|#))?"
     r"(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=#][ \t]*|[ \t]+))"
     r"(?P<secret>\d(?:[ -]?\d){5,11})(?![\w-]|[ -]\d)"  # more digits: a card's
@@ -238,7 +233,7 @@ _ACCOUNT_RE = re.compile(
 # A UK sort code, labelled: "sort code 20-00-00", "sort code: 200000", "sort code is 20 00 00";
 # with the account number when it follows ("sort code and account 20-00-00 12345678").
 _SORT_CODE_RE = re.compile(
-    r"(?i:\b" + NOT_IN_A_PATH + r"sort[ \t-]?code(?:[ \t]+and[ \t]+account(?:[ \t]+number)?)?"
+    r"(?i:\bsort[ \t-]?code(?:[ \t]+and[ \t]+account(?:[ \t]+number)?)?"
     r"(?:[ \t]+(?:is|was|are)[ \t]*:?[ \t]+|[ \t]*[:=#][ \t]*|[ \t]+))"
     r"(?P<secret>\d\d(?P<sep>[ -]?)\d\d(?P=sep)\d\d(?:(?:[ \t]*[,/][ \t]*|[ \t]+)\d{8})?)"
     r"(?![\w-])"
@@ -256,9 +251,7 @@ _NINO_RE = re.compile(
 # 123456789", "BSN 123456782", "tax ID = ...". Each piece of the value holds a digit (an
 # optional check letter may end it), so "my passport is in the drawer" is not one.
 _LABELLED_ID_RE = re.compile(
-    r"(?i:\b"
-    + NOT_IN_A_PATH
-    + r"(?:social[ \t]security|national[ \t](?:id|identity|insurance)|passport|"
+    r"(?i:\b(?:social[ \t]security|national[ \t](?:id|identity|insurance)|passport|"
     r"id[ \t]card|identity[ \t]card|tax[ \t](?:id|identification)|personal[ \t]id|"
     r"citizen[ \t]id|driver'?s[ \t]licen[cs]e|ssn|nino|bsn|personnummer|aadhaar|dni|nie|nif|"
     r"cpf|steuer-?id|codice[ \t]fiscale|pesel|insurance|nhs)"
@@ -541,6 +534,33 @@ def _span(match: re.Match[str]) -> tuple[int, int, str]:
     return start, start + len(stripped), stripped
 
 
+#: The patterns whose match opens on a label ("password", "door code", "user", "sort code"):
+#: a match is dropped where that label is part of a path or a file name (`in_a_path`). Tested
+#: after the match, not in the pattern: a look-behind at the front of these patterns is tried
+#: at every word and doubled their cost.
+_LABEL_FIRST = frozenset(
+    {
+        _PASSWORD_RE, _PASSPHRASE_RE, _PIN_RE, _CODE_RE, _PAIR_RE, _ACCOUNT_RE, _SORT_CODE_RE,
+        _LABELLED_ID_RE,
+    }
+)  # fmt: skip
+
+
+def _matches(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)`, without the matches of a label inside a path; the search goes
+    on right after such a label, so a real label it overlapped is still found."""
+    if pattern not in _LABEL_FIRST:
+        yield from pattern.finditer(text)
+        return
+    position = 0
+    while (match := pattern.search(text, position)) is not None:
+        if in_a_path(text, match.start()):
+            position = match.start() + 1
+            continue
+        yield match
+        position = max(match.end(), match.start() + 1)
+
+
 def find_secrets(text: str) -> list[SecretMatch]:
     """Every secret in `text`, sorted by start, with no two spans overlapping.
 
@@ -562,7 +582,7 @@ def _find_secrets(text: str) -> tuple[SecretMatch, ...]:
     for priority, (kind, pattern, check, hints) in enumerate(PATTERNS):
         if hints is not None and present.isdisjoint(hints):
             continue
-        for match in pattern.finditer(text):
+        for match in _matches(pattern, text):
             start, end, value = _span(match)
             if end > start and (check is None or check(value)):
                 found.append((start, priority, end, kind))
