@@ -285,9 +285,9 @@ def _labels(text: str) -> list[re.Match[str]]:
     found: dict[int, re.Match[str]] = {}
     for at in hits:
         for start in starts[bisect_left(starts, at - _REACH) : bisect_right(starts, at)]:
-            if start in found or in_a_path(text, start):
+            if start in found:
                 continue
-            if (match := _LABEL_RE.match(text, start)) is not None:
+            if (match := _LABEL_RE.match(text, start)) is not None and not in_a_path(text, start):
                 found[start] = match
     return [found[start] for start in sorted(found)]
 

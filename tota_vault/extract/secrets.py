@@ -547,11 +547,12 @@ _LABEL_FIRST = frozenset(
 
 
 def _matches(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
-    """`pattern.finditer(text)`, without the matches of a label inside a path; the search goes
-    on right after such a label, so a real label it overlapped is still found."""
-    if pattern not in _LABEL_FIRST:
-        yield from pattern.finditer(text)
-        return
+    """`pattern.finditer(text)`, without the matches of a label inside a path."""
+    return _outside_paths(pattern, text) if pattern in _LABEL_FIRST else pattern.finditer(text)
+
+
+def _outside_paths(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    # The search goes on right after a label in a path, so a real label it overlapped is found.
     position = 0
     while (match := pattern.search(text, position)) is not None:
         if in_a_path(text, match.start()):
