@@ -619,13 +619,16 @@ def test_the_hints_never_hide_a_secret(text: str, upper: bool) -> None:
     ungated = tuple(
         (kind, pattern, check, None) for kind, pattern, check, _ in secrets_module.PATTERNS
     )
+    secrets_module._find_secrets.cache_clear()  # else the second call is the first's answer
     gated = find_secrets(text)
     original = secrets_module.PATTERNS
     secrets_module.PATTERNS = ungated
+    secrets_module._find_secrets.cache_clear()
     try:
         assert find_secrets(text) == gated
     finally:
         secrets_module.PATTERNS = original
+        secrets_module._find_secrets.cache_clear()
 
 
 # --- issue #14: every way in, end to end ---------------------------------------------------------
@@ -1035,3 +1038,33 @@ def test_mcp_forget_of_a_path_keeps_its_error_message_whole(vault_dir: Path) -> 
     message = "\n".join(block.text for block in result.content)
     assert result.is_error
     assert "../../etc/passwd: outside the vault" in message and "REDACTED" not in message
+
+
+#: Pieces of the review's sentences, for the hint gate's property below.
+UK_PIECES = st.sampled_from(
+    [row.values[0] for row in UK_SECRETS + STILL_SECRETS]
+    + [row.values[0] for row in UK_NEAR_MISSES + PATHS]
+    + ["NHS\tnumber: 9434765919", "SORT CODE\t20-00-00", "Account\tNo. 12345678", "\t", " "]
+)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    text=st.lists(UK_PIECES | st.text(max_size=20), max_size=6).map(" ".join), upper=st.booleans()
+)
+def test_the_hints_never_hide_a_uk_secret(text: str, upper: bool) -> None:
+    """The new hint words ("nhs", "account", "sort") gate exactly what the patterns find."""
+    text = text.upper() if upper else text
+    ungated = tuple(
+        (kind, pattern, check, None) for kind, pattern, check, _ in secrets_module.PATTERNS
+    )
+    secrets_module._find_secrets.cache_clear()  # else the second call is the first's answer
+    gated = find_secrets(text)
+    original = secrets_module.PATTERNS
+    secrets_module.PATTERNS = ungated
+    secrets_module._find_secrets.cache_clear()
+    try:
+        assert find_secrets(text) == gated
+    finally:
+        secrets_module.PATTERNS = original
+        secrets_module._find_secrets.cache_clear()

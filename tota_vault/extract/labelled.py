@@ -51,10 +51,10 @@ NOT_A_PASSWORD = frozenset(
     """.split()
 )
 
-#: More things a code opens: "the drug cupboard code is 7734", "key safe code: 1234" (digits:
-#: `_accept`). Only things that open: "the room code" (a timetable's room),
-#: "the unit code" (a course) and "the ward" ("ward 5") name a place, not its lock. Their code,
-#: PIN or combination is a secret, their key is not: "my car key is broken" is a fact.
+#: More things a code opens: "the drug cupboard code is 7734", "key safe code: 1234" (a value
+#: with a digit, see `_accept`). Only things that open: "the room code" (a timetable's room),
+#: "the unit code" (a course) and "ward 5" name a place, not its lock. Their code, PIN or
+#: combination is a secret, their key is not: "my car key is broken" is a fact.
 _OPENED = (
     r"cupboard|cabinet|drawer|closet|wardrobe|key[ \t-]?safe|lock[ \t]box|shed|"
     r"store[ \t]?room|stock[ \t]?room|staff[ \t]room|med(?:s|ication)?[ \t]room|suitcase|"

@@ -11,11 +11,13 @@ was about a password anyway, a miss costs a leaked key.
 
 Beyond keys, the kinds a person says in prose: a password "set to" something, a wifi or door
 code, what they "log in with", a username and password pair, a password inside a URL
-(`postgres://user:pass@host`), an IBAN (country, length and the mod-97 check), and national
-identity numbers (US social security, UK national insurance, or any number labelled as a
-passport, ID card, tax or social security number). Each pattern runs only when one of its
-hint words is in the text (see `PATTERNS`), so an ordinary sentence costs a few substring
-tests, not twenty regular expressions.
+(`postgres://user:pass@host`), an IBAN (country, length and the mod-97 check), a labelled bank
+account number or UK sort code, and national identity numbers (US social security, UK national
+insurance, or any number labelled as a passport, ID card, tax, social security or NHS number).
+A label inside a path or a file name is no label ("../../etc/passwd: outside the vault", see
+`labelled.in_a_path`). Each pattern runs only when one of its hint words is in the text (see
+`PATTERNS`), so an ordinary sentence costs a few substring tests, not twenty regular
+expressions.
 
 Payment cards: 13 to 19 digits, in one run or in groups separated by single spaces or by single
 dashes (one kind of separator, not both), not touching other letters, digits, `+` or `-`, that
