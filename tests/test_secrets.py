@@ -125,6 +125,7 @@ SECRETS = [
     case("postgres://app:S3cretPw@db.example.com/app", "url_credentials", "S3cretPw"),
     case("https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/w9Xq", "webhook_url", "services/T0AB12CD3/B0EF45GH6/w9Xq"),
     case(f"my IBAN is {IBAN_DE}.", "iban", IBAN_DE),
+    case("my bank account is 12345678", "bank_account", "12345678"),
     case("my SSN is 123-45-6789", "national_id", "123-45-6789"),
     case(f"My API key is {HEX_32}", "api_key", HEX_32),
     case(f"My recovery phrase is {SEED_12} for my wallet", "seed_phrase", SEED_12),
@@ -618,13 +619,16 @@ def test_the_hints_never_hide_a_secret(text: str, upper: bool) -> None:
     ungated = tuple(
         (kind, pattern, check, None) for kind, pattern, check, _ in secrets_module.PATTERNS
     )
+    secrets_module._find_secrets.cache_clear()  # else the second call is the first's answer
     gated = find_secrets(text)
     original = secrets_module.PATTERNS
     secrets_module.PATTERNS = ungated
+    secrets_module._find_secrets.cache_clear()
     try:
         assert find_secrets(text) == gated
     finally:
         secrets_module.PATTERNS = original
+        secrets_module._find_secrets.cache_clear()
 
 
 # --- issue #14: every way in, end to end ---------------------------------------------------------
@@ -877,3 +881,190 @@ def test_doctor_finds_a_reviewed_credential_in_an_old_note(
     (vault.root / "episode" / "old.md").write_text(f"{text}\n", "utf-8")
     vault.sync()
     assert vault.doctor().secrets == [("episode/old.md", describe("password"))]
+
+
+# --- a user review of the built wheel (2026-12-02): UK secrets, and labels inside paths ---------
+
+#: Common UK secrets the guard stored word for word, file name included (review item 7).
+UK_SECRETS = [
+    case("My NHS number is 943 476 5919.", "national_id", "943 476 5919"),
+    case("NHS no: 9434765919", "national_id", "9434765919"),
+    case("my NHS number's 9434765919", "national_id", "9434765919"),
+    case("9434765919 is my NHS number", "national_id", "9434765919"),
+    case("The drug cupboard code is 7734 and I work on ward 5.", "password", "7734"),
+    case("the code to the drug cupboard is 7734", "password", "7734"),
+    case("The key safe code is 1234.", "password", "1234"),
+    case("our keysafe code: 0852", "password", "0852"),
+    case("the lock box code is 3141 by the back door", "password", "3141"),
+    case("the staff room code is 4455#", "password", "4455#"),
+    case("The locker code is 2580.", "password", "2580"),
+    case("the shed code is 1966", "password", "1966"),
+    case("my account number is 12345678", "bank_account", "12345678"),
+    case("acct no. 1234 5678.", "bank_account", "1234 5678"),
+    case("sort code: 20-00-00", "bank_account", "20-00-00"),
+    case("the sort code is 40 47 84", "bank_account", "40 47 84"),
+    case("sort code and account number: 20-00-00 12345678", "bank_account", "20-00-00 12345678"),
+    case(f"pay from account {VISA} please", "card_number", VISA),  # a card, not its first digits
+]  # fmt: skip
+#: The same words holding no secret: a place, a count, a phone number, a date, a phrase.
+UK_NEAR_MISSES = [
+    pytest.param("I work on ward 5.", id="ward-5"),
+    pytest.param("We met in room 12 at the clinic.", id="room-12"),
+    pytest.param("the code is clean now", id="code-is-clean"),
+    pytest.param("the room code is B12 on the timetable", id="room-code-on-a-timetable"),
+    pytest.param("the unit code is COMP1234", id="course-unit-code"),
+    pytest.param("I'm sort of tired and it's sort of a code", id="sort-of"),
+    pytest.param("the sort order is 1 2 3", id="sort-order"),
+    pytest.param("I set up an account for 5 people", id="account-for-5-people"),
+    pytest.param("my account has 3 users since 2019", id="account-counts"),
+    pytest.param("I opened the account on 2024-03-05", id="account-date"),
+    pytest.param("call 020 7946 0958 after six", id="uk-phone"),
+    pytest.param("my mobile is 07700 900123", id="uk-mobile"),
+    pytest.param("I have worked for the NHS for 12 years", id="nhs-years"),
+    pytest.param("call NHS 111 if it gets worse", id="nhs-111"),
+    pytest.param("the cupboard is by the door", id="cupboard-no-code"),
+    pytest.param("the drug cupboard code changed last week", id="cupboard-code-changed"),
+    pytest.param("my car key is broken", id="car-key"),
+    pytest.param("the drawer key is brass", id="drawer-key"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "secret"), UK_SECRETS)
+def test_uk_secret_is_found(text: str, kind: str, secret: str) -> None:
+    start = text.index(secret)
+    assert find_secrets(text) == [SecretMatch(kind, start, start + len(secret))]
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize("text", UK_NEAR_MISSES)
+def test_uk_near_miss_is_not_a_secret(text: str) -> None:
+    assert find_secrets(text) == []
+
+
+def test_an_account_number_and_its_sort_code_are_both_found() -> None:
+    text = "My bank account is 12345678 with sort code 20-00-00."
+    assert redact(text) == (
+        "My bank account is [REDACTED bank_account] with sort code [REDACTED bank_account]."
+    )
+    assert describe("bank_account") == "a bank account number or sort code"
+
+
+REVIEWED_UK = [
+    ("My NHS number is 943 476 5919.", "national_id", "943 476 5919"),
+    ("The drug cupboard code is 7734 and I work on ward 5.", "password", "7734"),
+    ("My bank account is 12345678 with sort code 20-00-00.", "bank_account", "12345678"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "secret"), REVIEWED_UK)
+def test_tota_add_refuses_a_reviewed_uk_secret(
+    tmp_path: Path, text: str, kind: str, secret: str
+) -> None:
+    root = tmp_path / "vault"
+    result = runner.invoke(app, ["--vault", str(root), "add", "episode", text])
+    assert result.exit_code == 1
+    assert result.stderr.strip().splitlines() == [
+        f"tota: error: refused: the text holds {describe(kind)}; tota never stores secrets"
+    ]
+    assert not list(root.rglob("*.md"))
+
+
+@pytest.mark.parametrize(("text", "kind", "secret"), REVIEWED_UK)
+def test_observe_keeps_a_reviewed_uk_secret_out_of_notes_and_names(
+    vault: Vault, text: str, kind: str, secret: str
+) -> None:
+    report = vault.observe(
+        [{"role": "user", "content": f"{text}\nI live in Porto."}], conversation_id="c"
+    )
+    assert report.secrets[kind] >= 1
+    assert "Lives in Porto." in [o.text for o in report.outcomes if o.action == "create"]
+    stored = every_byte(vault.root)
+    assert not any(holds(stored, piece) for piece in values_of(secret)), secret
+
+
+@pytest.mark.parametrize(("text", "kind", "secret"), REVIEWED_UK)
+def test_doctor_finds_a_reviewed_uk_secret_in_an_old_note(
+    vault: Vault, text: str, kind: str, secret: str
+) -> None:
+    (vault.root / "episode").mkdir(exist_ok=True)
+    (vault.root / "episode" / "old.md").write_text(f"{text}\n", "utf-8")
+    vault.sync()
+    assert vault.doctor().secrets == [("episode/old.md", describe(kind))]
+
+
+#: A label inside a path or a file name is no label (review item 10): error messages quote
+#: paths, and "passwd: outside" is not a password.
+PATHS = [
+    pytest.param("../../etc/passwd: outside the vault /tmp/v", id="unix-path"),
+    pytest.param("C:\\Users\\me\\passwd: outside the vault", id="windows-path"),
+    pytest.param("/srv/keys/pin: 4821 is not a note", id="pin-in-a-path"),
+    pytest.param("/home/user/passwd: outside the vault /tmp/v", id="user-in-a-path"),
+    pytest.param("backup.passwd: outside the vault", id="file-name"),
+    pytest.param("~/.password: permission denied", id="hidden-file"),
+    pytest.param("notes/passport number: 12345678 not found", id="passport-in-a-path"),
+    pytest.param("vault/account: 12345678 not found", id="account-in-a-path"),
+]
+STILL_SECRETS = [
+    case("password: hunter2", "password", "hunter2"),
+    case("my passwd is x7Kq!", "password", "x7Kq!"),
+    case("db_password: hunter2", "password", "hunter2"),
+    case('conn.password = "hunter2"', "password", "hunter2"),
+    case("so... password: hunter2", "password", "hunter2"),
+    case("wifi: Cabin / pass: x7Hk9pQ2", "password", "x7Hk9pQ2"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", PATHS)
+def test_a_label_inside_a_path_is_no_label(text: str) -> None:
+    assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(("text", "kind", "secret"), STILL_SECRETS)
+def test_a_label_beside_a_path_character_still_labels(text: str, kind: str, secret: str) -> None:
+    start = text.index(secret)
+    assert find_secrets(text) == [SecretMatch(kind, start, start + len(secret))]
+
+
+def test_mcp_forget_of_a_path_keeps_its_error_message_whole(vault_dir: Path) -> None:
+    from mcp import Client
+
+    from tota_vault.mcp_server import create_server
+
+    async def main() -> Any:
+        async with Client(create_server(vault_dir)) as client:
+            return await client.call_tool("forget", {"id": "../../etc/passwd"})
+
+    result = asyncio.run(main())
+    message = "\n".join(block.text for block in result.content)
+    assert result.is_error
+    assert "../../etc/passwd: outside the vault" in message and "REDACTED" not in message
+
+
+#: Pieces of the review's sentences, for the hint gate's property below.
+UK_PIECES = st.sampled_from(
+    [row.values[0] for row in UK_SECRETS + STILL_SECRETS]
+    + [row.values[0] for row in UK_NEAR_MISSES + PATHS]
+    + ["NHS\tnumber: 9434765919", "SORT CODE\t20-00-00", "Account\tNo. 12345678", "\t", " "]
+)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    text=st.lists(UK_PIECES | st.text(max_size=20), max_size=6).map(" ".join), upper=st.booleans()
+)
+def test_the_hints_never_hide_a_uk_secret(text: str, upper: bool) -> None:
+    """The new hint words ("nhs", "account", "sort") gate exactly what the patterns find."""
+    text = text.upper() if upper else text
+    ungated = tuple(
+        (kind, pattern, check, None) for kind, pattern, check, _ in secrets_module.PATTERNS
+    )
+    secrets_module._find_secrets.cache_clear()  # else the second call is the first's answer
+    gated = find_secrets(text)
+    original = secrets_module.PATTERNS
+    secrets_module.PATTERNS = ungated
+    secrets_module._find_secrets.cache_clear()
+    try:
+        assert find_secrets(text) == gated
+    finally:
+        secrets_module.PATTERNS = original
+        secrets_module._find_secrets.cache_clear()

@@ -33,7 +33,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 
-__all__ = ["NOT_A_PASSWORD", "find_labelled", "find_random_tokens"]
+__all__ = ["NOT_A_PASSWORD", "find_labelled", "find_random_tokens", "in_a_path"]
 
 #: Values after "password is" that are words about the password, not the password itself
 #: ("my password is too short", "the password is on the fridge"). Compared lowercased.
@@ -51,6 +51,16 @@ NOT_A_PASSWORD = frozenset(
     """.split()
 )
 
+#: More things a code opens: "the drug cupboard code is 7734", "key safe code: 1234" (a value
+#: with a digit, see `_accept`). Only things that open: "the room code" (a timetable's room),
+#: "the unit code" (a course) and "ward 5" name a place, not its lock. Their code, PIN or
+#: combination is a secret, their key is not: "my car key is broken" is a fact.
+_OPENED = (
+    r"cupboard|cabinet|drawer|closet|wardrobe|key[ \t-]?safe|lock[ \t]box|shed|"
+    r"store[ \t]?room|stock[ \t]?room|staff[ \t]room|med(?:s|ication)?[ \t]room|suitcase|"
+    r"luggage|briefcase|mailbox|post[ \t]?box|letter[ \t]?box|intercom|buzzer|entrance|lobby|"
+    r"lift|elevator|fob|car|bike|porch|cellar|basement|storage[ \t]unit"
+)
 # The things a code, PIN or combination opens: "the gate code", "code to the garage".
 _THINGS = (
     r"wi-?fi|wlan|network|router|door|front[ \t]door|back[ \t]door|gate|garage|alarm|access|"
@@ -67,8 +77,10 @@ _LABELS: dict[str, str] = {
     "password": (
         r"pass[ \t-]?words?|pass[ \t-]?phrases?|pass(?=[ \t]*[:=])|passwd|pwd|pw|passcodes?|"
         r"pins?(?:[ \t]+(?:code|number))?|"
-        rf"(?:{_THINGS})[ \t]+(?:codes?|pins?|combo|combination|key)|combination|combo|"
-        rf"codes?[ \t]+(?:for|to|of|on)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?(?:{_THINGS})s?"
+        rf"(?:{_THINGS})[ \t]+(?:codes?|pins?|combo|combination|key)|"
+        rf"(?:{_OPENED})[ \t]+(?:codes?|pins?|combo|combination)|combination|combo|"
+        rf"codes?[ \t]+(?:for|to|of|on)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?"
+        rf"(?:[a-z]+[ \t]+)?(?:{_THINGS}|{_OPENED})s?"  # a word may say which: "the drug cupboard"
     ),
     "api_key": (
         r"api[ \t_-]?(?:key|token|secret)s?|access[ \t_-]?(?:key|token)s?|"
@@ -78,7 +90,7 @@ _LABELS: dict[str, str] = {
     ),
     "national_id": (
         r"(?:personal|social[ \t]security|social|national|id|identity|citizen|tax|insurance|"
-        r"passport|driver'?s?[ \t]+licen[cs]e|licen[cs]e)[ \t]+(?:number|no\.?|nr\.?|#)|"
+        r"nhs|passport|driver'?s?[ \t]+licen[cs]e|licen[cs]e)[ \t]+(?:number|no\.?|nr\.?|#)|"
         r"passport|driver'?s?[ \t]+licen[cs]e"
     ),
 }
@@ -100,6 +112,21 @@ _TIE = (
 # A value in prose: quoted, or one token (its trailing sentence punctuation is trimmed later).
 _VALUE = r"(?P<value>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|\u201c[^\u201d\n]+\u201d|[^\s\"'`]+)"
 _LABEL_RE = re.compile(r"(?i:(?<![\w-])" + _LABEL + r"(?![\w-]))")
+# A word and an `=` after it: an assignment (`conn.password = "..."`).
+_ASSIGNMENT_RE = re.compile(r"[\w-]+[\"']?[ \t]*=")
+
+
+def in_a_path(text: str, start: int) -> bool:
+    """Whether the label at `start` is part of a path or a file name, and so no label:
+    "../../etc/passwd: outside the vault" is an error message, "C:\\keys\\pin: 1234" a path.
+    After a `.` only an assignment is a label (`conn.password = "..."` in pasted code;
+    "backup.passwd: not found" is a file)."""
+    before = text[start - 1 : start]
+    if before in ("/", "\\"):
+        return True
+    return before == "." and _ASSIGNMENT_RE.match(text, start) is None
+
+
 #: What may follow a label, tried in order until a value of the right shape is found (each
 #: row: the pattern, anchored at the label's end, and whether the tie is loose). "L X" is loose:
 #: only the value's shape says it is one ("door code 5567", not "API key yesterday").
@@ -245,7 +272,7 @@ def _labels(text: str) -> list[re.Match[str]]:
     before each stem (a label opens on a word: "front door code", "code for the door")."""
     lowered = text.translate(HINT_FOLD).lower()
     if len(lowered) != len(text):  # a few letters change length when lowercased ("İ")
-        return list(_LABEL_RE.finditer(text))
+        return [m for m in _LABEL_RE.finditer(text) if not in_a_path(text, m.start())]
     hits = []
     for stem in _STEMS:
         at = lowered.find(stem)
@@ -258,7 +285,9 @@ def _labels(text: str) -> list[re.Match[str]]:
     found: dict[int, re.Match[str]] = {}
     for at in hits:
         for start in starts[bisect_left(starts, at - _REACH) : bisect_right(starts, at)]:
-            if start not in found and (match := _LABEL_RE.match(text, start)) is not None:
+            if start in found:
+                continue
+            if (match := _LABEL_RE.match(text, start)) is not None and not in_a_path(text, start):
                 found[start] = match
     return [found[start] for start in sorted(found)]
 

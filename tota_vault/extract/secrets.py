@@ -11,11 +11,13 @@ was about a password anyway, a miss costs a leaked key.
 
 Beyond keys, the kinds a person says in prose: a password "set to" something, a wifi or door
 code, what they "log in with", a username and password pair, a password inside a URL
-(`postgres://user:pass@host`), an IBAN (country, length and the mod-97 check), and national
-identity numbers (US social security, UK national insurance, or any number labelled as a
-passport, ID card, tax or social security number). Each pattern runs only when one of its
-hint words is in the text (see `PATTERNS`), so an ordinary sentence costs a few substring
-tests, not twenty regular expressions.
+(`postgres://user:pass@host`), an IBAN (country, length and the mod-97 check), a labelled bank
+account number or UK sort code, and national identity numbers (US social security, UK national
+insurance, or any number labelled as a passport, ID card, tax, social security or NHS number).
+A label inside a path or a file name is no label ("../../etc/passwd: outside the vault", see
+`labelled.in_a_path`). Each pattern runs only when one of its hint words is in the text (see
+`PATTERNS`), so an ordinary sentence costs a few substring tests, not twenty regular
+expressions.
 
 Payment cards: 13 to 19 digits, in one run or in groups separated by single spaces or by single
 dashes (one kind of separator, not both), not touching other letters, digits, `+` or `-`, that
@@ -27,13 +29,13 @@ fail Luhn); what it cannot tell apart is documented as the cost of being safe.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from .labelled import HINT_FOLD as _HINT_FOLD
 from .labelled import HINTS as _LABEL_HINTS
-from .labelled import NOT_A_PASSWORD, find_labelled, find_random_tokens
+from .labelled import NOT_A_PASSWORD, find_labelled, find_random_tokens, in_a_path
 
 __all__ = [
     "KINDS",
@@ -172,9 +174,11 @@ _LOGIN_RE = re.compile(
 )
 # A username and password together: "username alice and the password hunter22", "user: bob
 # pass: x9", "username sam, pw s3cret". The span is the password; the username is no secret,
-# and no option (`docker login --password-stdin`).
+# and no option (`docker login --password-stdin`). The user label is a word of its own, not a
+# path's ("C:\\Users\\me\\passwd: ..." and "/home/user/passwd: ..." are error messages).
 _PAIR_RE = re.compile(
-    r"(?i:\b(?:user(?:[ \t_-]?name)?|login|user[ \t]?id|e-?mail)[\"']?[ \t]*"
+    r"(?i:\b(?:user(?:[ \t_-]?name)?|login|user[ \t]?id|e-?mail)"
+    r"(?![A-Za-z0-9])[\"']?[ \t]*"
     r"(?:is[ \t]+|[:=][ \t]*)?)"
     r"[^\s\"'`-][^\s\"'`]*[ \t]*(?:,|;|/|\||&|(?i:and|with))?[ \t]*"
     r"(?i:(?:(?:the|my|a)[ \t]+)?(?:pass(?:word)?|passwd|pwd|pw)[\"']?[ \t]*"
@@ -219,6 +223,23 @@ _URL_CREDENTIALS_RE = re.compile(
 _IBAN_RE = re.compile(
     r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?(?![A-Za-z0-9])"
 )
+# A bank account number, labelled: "my bank account is 12345678", "account number: 1234 5678",
+# "acct no. 12345678". Six to twelve digits (a UK account has eight), so "account for 5 people",
+# "account 2" and "my account number ends in 42" are not one.
+_ACCOUNT_RE = re.compile(
+    r"(?i:\b(?:(?:bank|current|savings|checking|chequing)[ \t]+)?"
+    r"(?:account|acct|a/c)(?:[ \t]+(?:number|no\.?|num|nr\.?|#))?"
+    r"(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=#][ \t]*|[ \t]+))"
+    r"(?P<secret>\d(?:[ -]?\d){5,11})(?![\w-]|[ -]\d)"  # more digits: a card's
+)
+# A UK sort code, labelled: "sort code 20-00-00", "sort code: 200000", "sort code is 20 00 00";
+# with the account number when it follows ("sort code and account 20-00-00 12345678").
+_SORT_CODE_RE = re.compile(
+    r"(?i:\bsort[ \t-]?code(?:[ \t]+and[ \t]+account(?:[ \t]+number)?)?"
+    r"(?:[ \t]+(?:is|was|are)[ \t]*:?[ \t]+|[ \t]*[:=#][ \t]*|[ \t]+))"
+    r"(?P<secret>\d\d(?P<sep>[ -]?)\d\d(?P=sep)\d\d(?:(?:[ \t]*[,/][ \t]*|[ \t]+)\d{8})?)"
+    r"(?![\w-])"
+)
 # US social security numbers as written, `123-45-6789` (never 000, 666 or 9xx first, never a
 # 00 group or a 0000 serial: those are not issued).
 _SSN_RE = re.compile(r"(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])")
@@ -235,7 +256,7 @@ _LABELLED_ID_RE = re.compile(
     r"(?i:\b(?:social[ \t]security|national[ \t](?:id|identity|insurance)|passport|"
     r"id[ \t]card|identity[ \t]card|tax[ \t](?:id|identification)|personal[ \t]id|"
     r"citizen[ \t]id|driver'?s[ \t]licen[cs]e|ssn|nino|bsn|personnummer|aadhaar|dni|nie|nif|"
-    r"cpf|steuer-?id|codice[ \t]fiscale|pesel|insurance)"
+    r"cpf|steuer-?id|codice[ \t]fiscale|pesel|insurance|nhs)"
     r"(?:[ \t]+(?:number|no\.?|num|nr\.?|#|code|id))?"
     r"(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=#][ \t]*|[ \t]+))"
     r"(?P<secret>[A-Za-z]{0,3}[ ]?\d[A-Za-z0-9]*(?:[ .-]?[A-Za-z]{0,2}\d[A-Za-z0-9]*)*"
@@ -431,13 +452,15 @@ PATTERNS: tuple[Row, ...] = (
         ("mysql", "mariadb", "sshpass", "--pass")),
     ("password", _ENV_SECRET_RE, _is_env_value, ("pass", "pwd", "secret", "token", "key", "auth")),
     ("iban", _IBAN_RE, _is_iban, _DIGITS),
+    ("bank_account", _ACCOUNT_RE, None, ("account", "acct", "a/c")),
+    ("bank_account", _SORT_CODE_RE, None, ("sort",)),
     ("national_id", _SSN_RE, None, ("-",)),
     ("national_id", _NINO_RE, None, _DIGITS),
     ("national_id", _LABELLED_ID_RE, _is_identity_number, (
         "social", "national", "passport", "card", "identity", "personal", "citizen",
         "tax", "driver", "licen", "ssn", "nino", "bsn",
         "personnummer", "aadhaar", "dni", "nie", "nif", "cpf", "steuer", "fiscale", "pesel",
-        "insurance",
+        "insurance", "nhs",
     )),
     ("card_number", _CARD_RE, _is_card, _DIGITS),
 )  # fmt: skip
@@ -476,6 +499,7 @@ KIND_NAMES = {
     "url_credentials": "a password inside a URL",
     "password": "a password",
     "iban": "an IBAN (bank account number)",
+    "bank_account": "a bank account number or sort code",
     "national_id": "a national identity number",
     "card_number": "a payment card number",
     "api_key": "an API key or token",
@@ -512,6 +536,34 @@ def _span(match: re.Match[str]) -> tuple[int, int, str]:
     return start, start + len(stripped), stripped
 
 
+#: The patterns whose match opens on a label ("password", "door code", "user", "sort code"):
+#: a match is dropped where that label is part of a path or a file name (`in_a_path`). Tested
+#: after the match, not in the pattern: a look-behind at the front of these patterns is tried
+#: at every word and doubled their cost.
+_LABEL_FIRST = frozenset(
+    {
+        _PASSWORD_RE, _PASSPHRASE_RE, _PIN_RE, _CODE_RE, _PAIR_RE, _ACCOUNT_RE, _SORT_CODE_RE,
+        _LABELLED_ID_RE,
+    }
+)  # fmt: skip
+
+
+def _matches(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)`, without the matches of a label inside a path."""
+    return _outside_paths(pattern, text) if pattern in _LABEL_FIRST else pattern.finditer(text)
+
+
+def _outside_paths(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    # The search goes on right after a label in a path, so a real label it overlapped is found.
+    position = 0
+    while (match := pattern.search(text, position)) is not None:
+        if in_a_path(text, match.start()):
+            position = match.start() + 1
+            continue
+        yield match
+        position = max(match.end(), match.start() + 1)
+
+
 def find_secrets(text: str) -> list[SecretMatch]:
     """Every secret in `text`, sorted by start, with no two spans overlapping.
 
@@ -533,7 +585,7 @@ def _find_secrets(text: str) -> tuple[SecretMatch, ...]:
     for priority, (kind, pattern, check, hints) in enumerate(PATTERNS):
         if hints is not None and present.isdisjoint(hints):
             continue
-        for match in pattern.finditer(text):
+        for match in _matches(pattern, text):
             start, end, value = _span(match)
             if end > start and (check is None or check(value)):
                 found.append((start, priority, end, kind))
