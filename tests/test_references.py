@@ -144,6 +144,10 @@ def test_people_named_in_earlier_memories(statements, owner, people):
         ("My sister lives in Berlin.", "She works at Siemens.", "My sister works at Siemens."),
         ("My son Theo is six.", "He's been to Paris.", "My son has been to Paris."),
         ("My son Theo is six.", "He's tall.", "My son is tall."),
+        ("My best friend moved here.", "He's always there for me.",
+         "My best friend is always there for me."),
+        ("My son Theo is six.", "He's never been to Paris.", "My son has never been to Paris."),
+        ("My son Theo is six.", "He's always wanted a dog.", "My son has always wanted a dog."),
         # two people of theirs: "she" could be either, so it stays
         ("My sister and my mom live in Berlin.", "She works at Siemens.",
          "She works at Siemens."),

@@ -308,8 +308,12 @@ def resolve_person(sentence: str, person: str | None) -> str:
         return sentence
     name = person[0].upper() + person[1:]
     # "He's" is "he is" or "he has"; "my son's" would read as a possessive
+    # ("He's always there for me" is "he is": "always" and "never" say "has" only before a
+    # participle, "He's never been to Paris")
     sentence = re.sub(
-        r"^(He|She)'s(?= (?:been|had|got|gotten|done|seen|never|always)\b)", r"\1 has", sentence
+        r"^(He|She)'s(?=(?: never| always)? (?:been|had|got|gotten|done|seen|\w+ed)\b)",
+        r"\1 has",
+        sentence,
     )
     sentence = re.sub(r"^(He|She)'s\b", r"\1 is", sentence)
     return _HE_SHE.sub(name, sentence, count=1)
