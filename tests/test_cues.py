@@ -85,6 +85,18 @@ CUED = [
     ("I now use Zotero for references.", ("tool", "preference", None)),
     ("We still take the train to work.", ("habit", "habit", None)),
     ("We now have two cats.", ("relationship", "relationship", None)),
+    # issue #11 item 2: an adverb that denies the verb is no slot ("I rarely use Zotero" is
+    # no preference for it); one that does not still is
+    ("I rarely use Zotero.", None),
+    ("I hardly ever cook dinner at home.", None),
+    ("I barely watch TV.", None),
+    ("I really use Zotero for references.", ("tool", "preference", None)),
+    # a thing to get done is a goal, a limit lived with a constraint
+    ("We need to find a dog walker in Leeds for Biscuit", ("goal", "goal", None)),
+    ("I have to buy a new laptop.", ("goal", "goal", None)),
+    ("I need to avoid gluten.", ("constraint", "constraint", None)),
+    ("We have to be home by 6 on weekdays.", ("constraint", "constraint", None)),
+    ("I must get the kids to school by 8.", ("constraint", "constraint", None)),
 ]
 # fmt: on
 

@@ -25,6 +25,7 @@ from tota_vault.extract.references import (
     resolve_person,
     resolve_reference,
     resolve_with_answer,
+    speaks_of_someone,
     things_named,
 )
 
@@ -104,6 +105,11 @@ NAMINGS = [
     ("I have three kids, Ana, Leo and Mia.", {"Ana": "child", "Leo": "child", "Mia": "child"}),
     ("We have a daughter named Mia.", {"Mia": "daughter"}),
     ("We have two kids.", {}),
+    # issue #11 item 1: a household's pet or child, named with "our", is theirs as "my" names
+    ("We walk our dog Biscuit on Sundays.", {"Biscuit": "dog"}),
+    ("Our dog Biscuit is 4.", {"Biscuit": "dog"}),
+    ("Biscuit, our dog, hates baths.", {"Biscuit": "dog"}),
+    ("Our team uses Rust.", {}),
 ]
 # fmt: on
 
@@ -138,6 +144,10 @@ def test_people_named_in_earlier_memories(statements, owner, people):
         ("My sister lives in Berlin.", "She works at Siemens.", "My sister works at Siemens."),
         ("My son Theo is six.", "He's been to Paris.", "My son has been to Paris."),
         ("My son Theo is six.", "He's tall.", "My son is tall."),
+        ("My best friend moved here.", "He's always there for me.",
+         "My best friend is always there for me."),
+        ("My son Theo is six.", "He's never been to Paris.", "My son has never been to Paris."),
+        ("My son Theo is six.", "He's always wanted a dog.", "My son has always wanted a dog."),
         # two people of theirs: "she" could be either, so it stays
         ("My sister and my mom live in Berlin.", "She works at Siemens.",
          "She works at Siemens."),
@@ -146,11 +156,29 @@ def test_people_named_in_earlier_memories(statements, owner, people):
          "I visit my parents every other weekend."),
         ("My parents sent me cookies.", "I loved them.", "I loved them."),
         ("My sister lives in Berlin.", "I visit them a lot.", "I visit them a lot."),
+        # a household's one person, said with "our", is theirs as "my" says it
+        ("Our dog Biscuit is 4.", "He is allergic to chicken.", "My dog is allergic to chicken."),
+        ("Our dog and our cat are old.", "She sleeps a lot.", "She sleeps a lot."),
     ],
 )  # fmt: skip
 def test_he_or_she_after_exactly_one_person_of_theirs(before, sentence, resolved):
     theirs = named_people(before)
     assert resolve_person(sentence, one_person(before, theirs)) == resolved
+
+
+@pytest.mark.parametrize(
+    ("text", "speaks"),
+    [
+        ("How old is your son?", True),
+        ("Is he allergic to anything?", True),
+        ("My brother lives there too.", True),
+        ("That sounds like a lovely weekend!", False),
+        ("Here is the summary you asked for.", False),
+        ("The shell script runs every hour.", False),  # "he" only as a word of its own
+    ],
+)  # fmt: skip
+def test_a_message_that_speaks_of_someone(text: str, speaks: bool):
+    assert speaks_of_someone(text) is speaks
 
 
 # fmt: off

@@ -1445,3 +1445,60 @@ def test_a_resolve_that_answers_encouragement_is_no_memory_but_a_plan_of_theirs_
     assert [c.text for c in RuleExtractor().extract(planned, conversation_id="c")[0]] == [
         "Jon will keep working on the studio's website on the weekend of 13 May 2023."
     ]
+
+
+# issue #11 item 1: a pet's or child's fact in a sentence or turn of its own
+# fmt: off
+THEIR_OWN_TURN = [
+    # "our" names the household's dog as the speaker's, as "my" does
+    ([("user", "Our dog Biscuit is 4. He is allergic to chicken.")],
+     ["The user's dog Biscuit is 4.", "The user's dog is allergic to chicken."]),
+    ([("user", "We walk our dog Biscuit on Sundays."), ("user", "Biscuit is allergic to chicken.")],
+     ["The user and others walk their dog Biscuit on Sundays.",
+      "The user's dog Biscuit is allergic to chicken."]),
+    # he or she in the speaker's next message: the one person their last message ended on
+    ([("user", "My son Theo is 6."), ("user", "He is allergic to peanuts.")],
+     ["The user's son Theo is 6.", "The user's son is allergic to peanuts."]),
+    ([("user", "My sister lives in Berlin."), ("user", "She works at Siemens.")],
+     ["The user's sister lives in Berlin.", "The user's sister works at Siemens."]),
+    # a reply between that does not speak of anyone leaves "she" as it was
+    ([("user", "My sister lives in Berlin."), ("assistant", "Berlin is a great city!"),
+      ("user", "She works at Siemens.")],
+     ["The user's sister lives in Berlin.", "The user's sister works at Siemens."]),
+    # what must not change: a reply that speaks of someone, another speaker's person, or a
+    # message that ended on no one of theirs leaves "she" unresolved, and unlearned
+    ([("user", "My sister lives in Berlin."), ("assistant", "Does your brother live there too?"),
+      ("user", "She works at Siemens.")],
+     ["The user's sister lives in Berlin."]),
+    ([("Ana", "My sister lives in Berlin."), ("Ben", "My mom lives in Lisbon."),
+      ("Ana", "She works at Siemens.")],
+     ["Ana's sister lives in Berlin.", "Ben's mom lives in Lisbon."]),
+    ([("Ana", "My sister lives in Berlin."), ("Ben", "She works at Siemens.")],
+     ["Ana's sister lives in Berlin."]),
+    ([("user", "My sister lives in Berlin. I love Berlin."), ("user", "She works at Siemens.")],
+     ["The user's sister lives in Berlin.", "Loves Berlin."]),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(
+    ("turns", "texts"), THEIR_OWN_TURN, ids=[str(t[0]) for t in THEIR_OWN_TURN]
+)
+def test_a_fact_about_their_person_in_a_turn_of_its_own_is_theirs(turns, texts):
+    candidates, _ = RuleExtractor().extract(chat(*turns), conversation_id="c")
+    assert [c.text for c in candidates] == texts
+
+
+def test_a_sentence_kept_as_a_remark_is_not_reported_as_skipped():
+    """issue #11 item 1: the report listed "The course leader just emailed: ..." as skipped
+    and stored it; an answer word read off left "." skipped as "not about the speaker"."""
+    text = "The course leader just emailed: the deadline moved to Friday."
+    candidates, skipped = extract(text)
+    assert [c.cue for c in candidates] == ["remark"]
+    assert [s.text for s in skipped] == []
+    candidates, skipped = extract("Yes. I live in Porto.")
+    assert [c.text for c in candidates] == ["Lives in Porto."]
+    assert skipped == []
+    # a remark not kept is still reported
+    _, skipped = extract("The course leader just emailed. The deadline moved to Friday, sadly.")
+    assert len(skipped) >= 1

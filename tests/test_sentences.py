@@ -169,6 +169,16 @@ STATEMENTS = [
     ("Good news: we got the flat in Leeds.", ["We got the flat in Leeds."]),
     ("Big news is coming.", ["Big news is coming."]),
     ("And I left Ferrovia Labs, I now work at Renfe.", ["I left Ferrovia Labs", "I now work at Renfe."]),
+    # issue #11 item 2: a standing request after the speaker's own clause is a statement of
+    # its own, read as one said alone
+    ("I sleep from 9am to 3pm after a night shift, so please never schedule calls for me before 3pm.",
+     ["I sleep from 9am to 3pm after a night shift", "I ask never to schedule calls for me before 3pm."]),
+    ("I work nights; don't book meetings before noon.",
+     ["I work nights", "I ask not to book meetings before noon."]),
+    ("Please never schedule calls for me before 3pm.", ["I ask never to schedule calls for me before 3pm."]),
+    ("I love my job, so don't give up on me.", ["I love my job, so don't give up on me."]),
+    # issue #11 item 1: an answer word read off leaves no sentence of punctuation
+    ("Yes. I live in Porto.", ["I live in Porto."]),
 ]
 # fmt: on
 

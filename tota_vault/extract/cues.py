@@ -78,13 +78,26 @@ class Cue:
 
 
 #: Adverbs a person puts between "I" and the verb: "I still live in Porto", "I'm currently
-#: working on". Every cue allows any number of them there.
+#: working on". Every cue allows any number of them there. Not the adverbs that deny the
+#: verb ("I rarely use Zotero", "I hardly ever cook" say the speaker does not): a cue read
+#: through them would state the opposite.
 ADVERB_SLOT = (
     r"(?:(?:still|also|currently|really|just|now|actually|totally|absolutely|definitely|"
     r"usually|always|often|recently|finally|mostly|kinda|even|already|honestly|"
     r"probably|maybe|truly|seriously|"
-    r"(?!(?:apply|reply|rely|supply|multiply|comply|imply|fly|ally)\b)[a-z]{2,}ly) )*"
+    r"(?!(?:apply|reply|rely|supply|multiply|comply|imply|fly|ally|rarely|hardly|barely|"
+    r"scarcely|infrequently)\b)[a-z]{2,}ly) )*"
 )
+
+
+#: What a "have to", "must" or "need to" is followed by when it is a thing to get done (a
+#: to-do: a goal), not a limit the speaker lives with ("I have to be home by 6", "I need to
+#: avoid gluten"): a verb of getting or arranging, then a thing not yet had.
+_ERRAND = (
+    r"\s+(?:find|buy|get|book|order|hire|look for|pick up|sort out|arrange|renew|replace)\s+"
+    r"(?:a|an|some|another|new|more)\b"
+)
+_NOT_AN_ERRAND = f"(?!{_ERRAND})"
 
 
 def _cue(
@@ -262,7 +275,7 @@ CUES: tuple[Cue, ...] = (
         "constraint",
         T.CONSTRAINT,
         r"\bI (?:can't|cannot|can not|mustn't)\b|\bI(?:'m| am) not allowed to\b|"
-        r"\bI (?:have to|must|need to)\b|\bmy (?:budget|deadline|limit)\b|"
+        r"\bI (?:have to|must|need to)\b" + _NOT_AN_ERRAND + r"|\bmy (?:budget|deadline|limit)\b|"
         # a budget or deadline named by what it is for: "my thesis deadline", "our release
         # deadline" (a noun or two before the head noun)
         r"\b(?:my|our) (?:[\w-]+ ){1,2}(?:budget|deadline|limit)\b|"
@@ -270,7 +283,8 @@ CUES: tuple[Cue, ...] = (
         # a standing request to the assistant, as `sentences.STANDING_REQUEST` reads it
         r"^I ask (?:not|never) to\b|"
         # the constraints of the user's team or family: "we can't ship copyleft code"
-        r"\bwe (?:can't|cannot|can not|mustn't|have to|must|need to|only have)\b|"
+        r"\bwe (?:can't|cannot|can not|mustn't|only have)\b|"
+        r"\bwe (?:have to|must|need to)\b" + _NOT_AN_ERRAND + "|"
         r"\bwe(?:'re| are) not (?:allowed|permitted) to\b|"
         r"\bour (?:budget|deadline|limit|policy|rules?)\b",
         0.8,
@@ -341,6 +355,8 @@ CUES: tuple[Cue, ...] = (
         r"\bI(?:'m| am) (?:learning|studying)\s+(?!about\b)\w|"
         r"\bI(?:'ve| have) (?:always |long )?(?:wanted|dreamed|dreamt|hoped) (?:to|of)\b|"
         r"\bI(?:'d| would) (?:love|like) to\b|"
+        # a thing to get done: "We need to find a dog walker", "I have to buy a new laptop"
+        r"\b(?:I|we) (?:have to|must|need to)(?=" + _ERRAND + ")|"
         r"\bmy (?:goal|dream|plan|aim|ambition|resolution)\b|\bI(?:'m| am) (?:going to|gonna) "
         r"(?!go with)\b|\bI(?:'m| am) thinking (?:of|about)\b|\b(?:gonna|going to) "
         r"(?:start|try|learn|build|open|run|finish|continue)\b",

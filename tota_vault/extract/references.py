@@ -169,9 +169,9 @@ _PERSON_NAME = r"((?:(?:Dr|Prof|Mr|Mrs|Ms)\.? )?[A-Z][\w'-]+)"
 #: How a person names someone of theirs: "my son Theo", "my advisor, Prof. Lindqvist", "my
 #: manager is Dana", "Theo, my son", "Dana is my manager".
 _NAMING = (
-    re.compile(rf"\b[Mm]y (?:(?:little|older|younger|big|eldest|youngest|oldest|new) )?"
+    re.compile(rf"\b(?:[Mm]y|[Oo]ur) (?:(?:little|older|younger|big|eldest|youngest|oldest|new) )?"
                rf"({RELATIONS}),? (?:is )?(?:called |named )?{_PERSON_NAME}"),
-    re.compile(rf"\b{_PERSON_NAME},? (?:is )?my (?:(?:little|older|younger|big|new) )?"
+    re.compile(rf"\b{_PERSON_NAME},? (?:is )?(?:my|our) (?:(?:little|older|younger|big|new) )?"
                rf"({RELATIONS})\b"),
 )  # fmt: skip
 
@@ -252,18 +252,33 @@ def resolve_owned(sentence: str, owned: set[str]) -> str:
 
 
 _RELATIVE = re.compile(
-    r"\b[Mm]y ((?:(?:little|older|younger|big|eldest|youngest|oldest|new|best) )?"
+    r"\b(?:[Mm]y|[Oo]ur) ((?:(?:little|older|younger|big|eldest|youngest|oldest|new|best) )?"
     rf"(?:{RELATIONS}))\b"
 )
 _HE_SHE = re.compile(r"^(?:He|She)(?='s\b|\s+(?:is|was|has|had|loves|likes|works|lives|\w+s)\b)")
 
 
 def one_person(sentence: str, theirs: dict[str, str]) -> str | None:
-    """The speaker's one person a sentence is about ("my sister", "Theo"), if exactly one."""
+    """The speaker's one person a sentence is about ("my sister", "Theo"), if exactly one.
+
+    A household's person is the speaker's as "my" names them ("Our dog is 4" is about "my
+    dog"), as `named_people` reads "our dog Biscuit"."""
     people = {f"my {m.group(1)}" for m in _RELATIVE.finditer(sentence)}
     if not people:
         people = {name for name in theirs if re.search(rf"\b{re.escape(name)}\b", sentence)}
     return people.pop() if len(people) == 1 else None
+
+
+#: Words by which a message speaks of a person: a relation ("your son", "my brother") or a
+#: third-person pronoun. A reply that has one may have changed who "he" or "she" is.
+_SPEAKS_OF_SOMEONE = re.compile(rf"\b(?:{RELATIONS}|he|she|him|his|her|hers|he's|she's)\b", re.I)
+
+
+def speaks_of_someone(text: str) -> bool:
+    """Whether `text` speaks of a person, by a relation or a pronoun: after it, a speaker's
+    "He is allergic to peanuts" may be about someone it named, so the person their own last
+    message was about is no longer the one "he" stands for (`rules.RuleExtractor`)."""
+    return _SPEAKS_OF_SOMEONE.search(text) is not None
 
 
 #: People named in the plural: "they" and "them" can stand for them.
@@ -293,8 +308,12 @@ def resolve_person(sentence: str, person: str | None) -> str:
         return sentence
     name = person[0].upper() + person[1:]
     # "He's" is "he is" or "he has"; "my son's" would read as a possessive
+    # ("He's always there for me" is "he is": "always" and "never" say "has" only before a
+    # participle, "He's never been to Paris")
     sentence = re.sub(
-        r"^(He|She)'s(?= (?:been|had|got|gotten|done|seen|never|always)\b)", r"\1 has", sentence
+        r"^(He|She)'s(?=(?: never| always)? (?:been|had|got|gotten|done|seen|\w+ed)\b)",
+        r"\1 has",
+        sentence,
     )
     sentence = re.sub(r"^(He|She)'s\b", r"\1 is", sentence)
     return _HE_SHE.sub(name, sentence, count=1)

@@ -71,6 +71,7 @@ from .references import (
     resolve_person,
     resolve_reference,
     resolve_with_answer,
+    speaks_of_someone,
 )
 from .secrets import find_secrets, redact
 from .sentences import QUOTED_MARK, clean, statements
@@ -159,6 +160,10 @@ class RuleExtractor:
         # speaker -> {"Theo": "son"}, as they named them (before, and in these messages)
         people = {who: dict(theirs) for who, theirs in (known_people or {}).items()}
         owned: dict[str, set[str]] = {}  # speaker -> {"migration deadline"}, said as theirs
+        # speaker -> the one person of theirs their last message ended on ("my son"): "He is
+        # allergic to peanuts" in their next message is about that person, unless a message
+        # between spoke of someone (`speaks_of_someone`)
+        ended_on: dict[str, str] = {}
         for message in messages:
             replied_to, replied_text = previous, previous_text
             previous, previous_text = message, None
@@ -167,16 +172,23 @@ class RuleExtractor:
                     skipped.append(
                         Skip(message.id, message.content[:80], role_message(message.role))
                     )
+                if speaks_of_someone(message.content):
+                    ended_on.clear()
                 continue
             content = self._redacted(message, skipped)
             previous_text = content.replace(QUOTED_MARK, " ")
             turn = self._turn(message, previous_text, replied_to, replied_text, people)
+            if speaks_of_someone(content):
+                ended_on = {who: p for who, p in ended_on.items() if who == turn.subject}
+            turn.last_person = ended_on.pop(turn.subject, None)
             turn.owned = owned.setdefault(turn.subject, set())
             turn.first = len(candidates)
             for sentence in statements(content):
                 self._read(sentence, turn, candidates, skipped)
                 turn.said = sentence
-            self._close(turn, candidates)
+            if turn.last_person is not None:
+                ended_on[turn.subject] = turn.last_person
+            self._close(turn, candidates, skipped)
         return candidates, skipped
 
     @staticmethod
@@ -326,11 +338,11 @@ class RuleExtractor:
         turn.antecedent = turn.question = None
         return replace(kept, text=text, quote=turn.quote)
 
-    def _close(self, turn: _Turn, candidates: list[Candidate]) -> None:
+    def _close(self, turn: _Turn, candidates: list[Candidate], skipped: list[Skip]) -> None:
         """The end of a message that said nothing about the speaker: a short answer is learned
         with its question's words, or one remark of substance is kept (its longest sentence).
         A remark that refers to the last turn ("It's a lot of work") is kept with that turn's
-        words, or not at all."""
+        words, or not at all. The remark kept is no longer reported as skipped."""
         if len(candidates) > turn.first:
             return
         message, label = turn.message, turn.label
@@ -341,6 +353,8 @@ class RuleExtractor:
         if not turn.remarks or (turn.antecedent is None and not standing):
             return
         longest = max(turn.remarks if turn.antecedent is not None else standing, key=len)
+        source = turn.message.id
+        skipped[:] = [s for s in skipped if s.source != source or s.text != longest]
         resolved = None
         if longest not in standing:
             resolved = resolve_from(turn.context, longest, subject=True)

@@ -176,6 +176,22 @@ STANDING_REQUEST = re.compile(
     re.I,
 )
 
+#: A standing request after a clause of the speaker's own: "I sleep from 9am to 3pm after a
+#: night shift, so please never schedule calls for me before 3pm" is a fact and a request,
+#: each a statement (the request read as `STANDING_REQUEST` reads one said alone).
+_REQUEST_AFTER = re.compile(
+    r"(?:[,;]|\s[-–—])\s*(?:(?:and|so|but)\s+)?(?=" + STANDING_REQUEST.pattern[1:] + ")",
+    re.I,
+)
+
+
+def _requests_apart(part: str) -> list[str]:
+    """A sentence whose later clause is a standing request, as the two; any other as it is."""
+    match = _REQUEST_AFTER.search(part)
+    if match is None or not part[: match.start()].strip():
+        return [part]
+    return [part[: match.start()], part[match.end() :]]
+
 
 def _as_asked(match: re.Match[str]) -> str:
     never = match.group("neg").lower() == "never"
@@ -375,7 +391,8 @@ def statements(text: str) -> list[str]:
     "My name is Sam and I live in Porto" is two facts with two conflict slots."""
     out = []
     text = LABEL.sub("", text.lstrip(), count=1)
-    for part in (piece for whole in split_sentences(text) for piece in _questions_apart(whole)):
+    wholes = (piece for whole in split_sentences(text) for piece in _questions_apart(whole))
+    for part in (piece for whole in wholes for piece in _requests_apart(whole)):
         if not part or not part.strip():
             continue
         # a label after the message's first sentence: "Hi! A bit of background: I work ..."
@@ -419,7 +436,8 @@ def statements(text: str) -> list[str]:
             clause = FILLER.sub("", VERDICT.sub("", clause))
             for piece in without_secrets(clause):
                 for fact in (f for a in split_appositive(piece) for f in split_slots(a)):
-                    out.append(fact[0].upper() + fact[1:])
+                    if re.search(r"\w", fact):  # "Yes." leaves "." once "Yes" is read off
+                        out.append(fact[0].upper() + fact[1:])
     return out
 
 
