@@ -146,6 +146,23 @@ def test_a_message_queued_while_claude_worked_is_the_persons() -> None:
     ]
 
 
+def test_a_message_queued_on_the_last_line_is_the_persons() -> None:
+    # A user review: a queued message that was the transcript's last line (its reply not
+    # written yet) was dropped: the thread was walked back from the newest user line only.
+    s = SessionWriter()
+    s.user("Refactor the fare module.")
+    s.say("On it.")
+    queued = s.line("attachment", attachment={
+        "type": "queued_command", "prompt": "I prefer tea over coffee.",
+    })  # fmt: skip
+    session = read_claude_code(s.text())
+    assert [(m.role, m.content, m.id == queued) for m in session.messages] == [
+        ("user", "Refactor the fare module.", False),
+        ("assistant", "On it.", False),
+        ("user", "I prefer tea over coffee.", True),
+    ]
+
+
 def test_injected_blocks_are_cut_and_interrupts_dropped() -> None:
     s = SessionWriter()
     s.user("<system-reminder>\nThe date is today.\n</system-reminder>\nI work at Carris.")

@@ -208,7 +208,9 @@ def _main_thread(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         seen: set[str] = set()
         while current is not None and current["uuid"] not in seen:
             seen.add(current["uuid"])
-            if current.get("type") in ("user", "assistant"):
+            # A message typed while Claude worked may be the file's last words (the reply to it
+            # not written yet): it ends the branch as a user line would.
+            if current.get("type") in ("user", "assistant") or _queued_prompt(current) is not None:
                 if _is_main(current):
                     leaves.append(current)
                     break
