@@ -999,10 +999,7 @@ PATHS = [
     pytest.param("C:\\Users\\me\\passwd: outside the vault", id="windows-path"),
     pytest.param("/srv/keys/pin: 4821 is not a note", id="pin-in-a-path"),
     pytest.param("/home/user/passwd: outside the vault /tmp/v", id="user-in-a-path"),
-    pytest.param("backup.passwd: outside the vault", id="file-name"),
     pytest.param("~/.password: permission denied", id="hidden-file"),
-    pytest.param("notes/passport number: 12345678 not found", id="passport-in-a-path"),
-    pytest.param("vault/account: 12345678 not found", id="account-in-a-path"),
 ]
 STILL_SECRETS = [
     case("password: hunter2", "password", "hunter2"),
@@ -1011,6 +1008,12 @@ STILL_SECRETS = [
     case('conn.password = "hunter2"', "password", "hunter2"),
     case("so... password: hunter2", "password", "hunter2"),
     case("wifi: Cabin / pass: x7Hk9pQ2", "password", "x7Hk9pQ2"),
+    # a code review: "/" in prose is "or", a dotted key is a label, a vault path with one
+    # separator is read as prose (when in doubt, a secret)
+    case("my wifi name/password is Hunter22", "password", "Hunter22"),
+    case("wifi/password: Hunter22!x", "password", "Hunter22!x"),
+    case("spring.datasource.password: hunter22", "password", "hunter22"),
+    case("backup.passwd: hunter22", "password", "hunter22"),
 ]  # fmt: skip
 
 

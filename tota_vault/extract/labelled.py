@@ -112,19 +112,34 @@ _TIE = (
 # A value in prose: quoted, or one token (its trailing sentence punctuation is trimmed later).
 _VALUE = r"(?P<value>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|\u201c[^\u201d\n]+\u201d|[^\s\"'`]+)"
 _LABEL_RE = re.compile(r"(?i:(?<![\w-])" + _LABEL + r"(?![\w-]))")
-# A word and an `=` after it: an assignment (`conn.password = "..."`).
-_ASSIGNMENT_RE = re.compile(r"[\w-]+[\"']?[ \t]*=")
 
 
 def in_a_path(text: str, start: int) -> bool:
-    """Whether the label at `start` is part of a path or a file name, and so no label:
-    "../../etc/passwd: outside the vault" is an error message, "C:\\keys\\pin: 1234" a path.
-    After a `.` only an assignment is a label (`conn.password = "..."` in pasted code;
-    "backup.passwd: not found" is a file)."""
+    """Whether the label at `start` is part of a path, and so no label: "../../etc/passwd:
+    outside the vault" is an error message, "C:\\keys\\pin: 1234" a path. Only a word that
+    reads as a path is one: it starts at the root, the home or a drive ("/etc/passwd",
+    "~/.pgpass", "C:\\keys\\pin"), or goes up ("../"), or holds two separators before the label
+    ("vault/config/password"). In prose "/" is "or" ("my wifi name/password is Hunter22", "the
+    door/gate code"), and a dotted key is a label ("spring.datasource.password: x"): when in
+    doubt, a secret. (A code review found both let through by a rule that took any "/" or ".")"""
     before = text[start - 1 : start]
-    if before in ("/", "\\"):
+    if before not in ("/", "\\", "."):  # "~/.password": a hidden file of a path
+        return False
+    word_start = start
+    while (
+        word_start > 0
+        and not text[word_start - 1].isspace()
+        and text[word_start - 1] not in "\"'(`"
+    ):
+        word_start -= 1
+    word = text[word_start:start]
+    if word.startswith(("/", "~", "../", "./", "..\\", ".\\")) or _DRIVE_RE.match(word):
         return True
-    return before == "." and _ASSIGNMENT_RE.match(text, start) is None
+    return word.count("/") + word.count("\\") >= 2
+
+
+#: A Windows drive at a word's start: "C:\\", "d:/".
+_DRIVE_RE = re.compile(r"[A-Za-z]:[\\/]")
 
 
 #: What may follow a label, tried in order until a value of the right shape is found (each
