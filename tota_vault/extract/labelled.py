@@ -111,6 +111,25 @@ _TIE = (
 )
 # A value in prose: quoted, or one token (its trailing sentence punctuation is trimmed later).
 _VALUE = r"(?P<value>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|\u201c[^\u201d\n]+\u201d|[^\s\"'`]+)"
+#: After a loosely tied value, no word that goes on naming a thing: "the code for the lobby
+#: 2024 redesign" and "account 123456 locked" are a year and a ticket's number, not secrets
+#: (a code review); "door code 5567", "PIN 4821 and my card" and "account 12345678 at Barclays"
+#: are. A word that begins a new clause or phrase may follow.
+NO_NOUN_AFTER = (
+    r"(?![ \t]+(?!(?:and|or|but|with|at|in|on|for|from|to|is|was|so|then|please|sort|ok|okay)"
+    r"\b)[A-Za-z])"
+)
+_NOUN_AFTER_RE = re.compile(NO_NOUN_AFTER[3:-1])  # the same words, as a match
+
+
+def _names_a_thing(text: str, match: re.Match[str]) -> bool:
+    """Whether a loosely tied number goes on naming a thing ("the lobby 2024 redesign", "the
+    elevator 3000 series"): a model or a year, not a code. A word value (a passphrase, a
+    token) is judged by its shape instead."""
+    value = match.group("value").rstrip(".,;:!?")
+    return value.isdigit() and _NOUN_AFTER_RE.match(text, match.end()) is not None
+
+
 _LABEL_RE = re.compile(r"(?i:(?<![\w-])" + _LABEL + r"(?![\w-]))")
 
 
@@ -315,6 +334,8 @@ def find_labelled(text: str) -> list[tuple[int, int, str]]:
         kind, label = _kind(label_match)
         for pattern, loose in _AFTER_LABEL:
             match = pattern.match(text, label_match.end())
+            if match is not None and loose and _names_a_thing(text, match):
+                continue
             if match is not None and (found := _tied(text, match, kind, label, loose)):
                 spans.extend(found)
                 break

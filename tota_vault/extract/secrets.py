@@ -35,7 +35,13 @@ from functools import lru_cache
 
 from .labelled import HINT_FOLD as _HINT_FOLD
 from .labelled import HINTS as _LABEL_HINTS
-from .labelled import NOT_A_PASSWORD, find_labelled, find_random_tokens, in_a_path
+from .labelled import (
+    NO_NOUN_AFTER,
+    NOT_A_PASSWORD,
+    find_labelled,
+    find_random_tokens,
+    in_a_path,
+)
 
 __all__ = [
     "KINDS",
@@ -231,6 +237,7 @@ _ACCOUNT_RE = re.compile(
     r"(?:account|acct|a/c)(?:[ \t]+(?:number|no\.?|num|nr\.?|#))?"
     r"(?:[ \t]+(?:is|was)[ \t]*:?[ \t]+|[ \t]*[:=#][ \t]*|[ \t]+))"
     r"(?P<secret>\d(?:[ -]?\d){5,11})(?![\w-]|[ -]\d)"  # more digits: a card's
+    + NO_NOUN_AFTER  # "the account 20240115 report", "savings account 5000000 target"
 )
 # A UK sort code, labelled: "sort code 20-00-00", "sort code: 200000", "sort code is 20 00 00";
 # with the account number when it follows ("sort code and account 20-00-00 12345678").
