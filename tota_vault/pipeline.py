@@ -271,25 +271,18 @@ def _named_before(messages: Sequence[Message], lookups: _Lookups) -> dict[str, d
 
 
 def _turn_before(index: Index, conversation_id: str, messages: list[Message]) -> list[Message]:
-    """The conversation's last kept turns before `messages`, as messages, when the person who
-    speaks first in `messages` said the last of theirs: that turn, and the assistant's reply
-    after it if there is one (a Stop hook hands over a user message and its reply at a time).
-    Else [] (none kept: `[recall] turns = false`, or a new conversation). They tell the
-    extractor whom "she" is; their own candidates are dropped by the caller."""
+    """The conversation's last kept turn as a message, when the person who speaks first in
+    `messages` said it and it is none of them; else [] (none kept: `[recall] turns = false`
+    or a new conversation). Only their own turn: it tells the extractor whom "she" is, and
+    is never what a message answers (`references.reply_context` quotes someone else's)."""
     first = next((m for m in messages if m.role == "user"), None)
-    if first is None:
+    last = index.turns().last_turn(conversation_id)
+    if first is None or last is None or any(m.id == last[0] for m in messages):
         return []
-    ids = {m.id for m in messages}
-    kept = [t for t in index.turns().last_turns(conversation_id, 2) if t[0] not in ids]
-    if kept and kept[-1][1] == "assistant":
-        reply = kept.pop()
-        context = [Message(role="assistant", content=reply[3], id=reply[0])]
-    else:
-        context = []
-    if not kept or kept[-1][1] != "user" or kept[-1][2] != first.speaker:
+    message, role, speaker, text = last
+    if role != "user" or speaker != first.speaker:
         return []
-    message, role, _speaker, text = kept[-1]
-    return [Message(role=role, content=text, id=message, name=first.name), *context]
+    return [Message(role=role, content=text, id=message, name=first.name)]
 
 
 def _takes_known_people(extract: Callable[..., Any]) -> bool:
@@ -762,9 +755,8 @@ class Learner:
             [*before, *cleaned], conversation_id=conversation_id, **extra
         )
         if before:
-            read_before = {m.id for m in before}
-            candidates = [c for c in candidates if c.source not in read_before]
-            skipped = [s for s in skipped if s.source not in read_before]
+            candidates = [c for c in candidates if c.source != before[0].id]
+            skipped = [s for s in skipped if s.source != before[0].id]
         for skip in skipped:
             if skip.secret:
                 report.secrets[skip.secret] += 1
