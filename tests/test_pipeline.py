@@ -278,24 +278,6 @@ def test_a_person_named_in_an_earlier_turn_is_known_in_a_later_one(vault: Vault,
     assert named.outcomes == []  # Ana never said Theo was hers
 
 
-def test_he_or_she_in_a_later_call_is_the_person_the_turn_kept_before_named(vault: Vault):
-    """issue #11 item 1: a hook or MCP observes a reply at a time; "She works at Siemens."
-    is about the sister the speaker's kept turn before named, unless the reply between spoke
-    of someone else. The turn before is context only: nothing is learned from it again."""
-    vault.observe([say("My sister lives in Berlin.", "1")], conversation_id="c1")
-    reply = Message(role="assistant", content="Berlin is a great city!", id="2", timestamp=D1)
-    later = vault.observe([reply, say("She works at Siemens.", "3")], conversation_id="c1")
-    assert [(o.action, o.text) for o in later.outcomes] == [
-        ("create", "The user's sister works at Siemens.")
-    ]
-    assert all(s.source != "1" for s in later.skipped)
-    vault.observe([say("My son Theo is 6.", "1")], conversation_id="c2")
-    other = Message(role="assistant", content="Does your brother live nearby?", id="2")
-    unresolved = vault.observe([other, say("He is allergic to peanuts.", "3")],
-                               conversation_id="c2")  # fmt: skip
-    assert unresolved.outcomes == []
-
-
 def test_a_person_named_before_is_known_wherever_the_sentence_names_them(vault: Vault):
     vault.observe([say("My dog Biscuit is a beagle.", "1")], conversation_id="c1")
     report = vault.observe(

@@ -270,21 +270,6 @@ def _named_before(messages: Sequence[Message], lookups: _Lookups) -> dict[str, d
     return known
 
 
-def _turn_before(index: Index, conversation_id: str, messages: list[Message]) -> list[Message]:
-    """The conversation's last kept turn as a message, when the person who speaks first in
-    `messages` said it and it is none of them; else [] (none kept: `[recall] turns = false`
-    or a new conversation). Only their own turn: it tells the extractor whom "she" is, and
-    is never what a message answers (`references.reply_context` quotes someone else's)."""
-    first = next((m for m in messages if m.role == "user"), None)
-    last = index.turns().last_turn(conversation_id)
-    if first is None or last is None or any(m.id == last[0] for m in messages):
-        return []
-    message, role, speaker, text = last
-    if role != "user" or speaker != first.speaker:
-        return []
-    return [Message(role=role, content=text, id=message, name=first.name)]
-
-
 def _takes_known_people(extract: Callable[..., Any]) -> bool:
     """Whether an extractor's `extract` reads `known_people` (the rules do; one written to
     the bare protocol need not)."""
@@ -746,11 +731,6 @@ class Learner:
         extra: dict[str, Any] = {}
         if self._takes_people:
             extra["known_people"] = _named_before(cleaned, _Lookups(self.vault.index, dry))
-            if context is None and done == 0:
-                # A call's first step: the turn kept before it is its context, as the step
-                # before's last message is a later step's (a hook's "She works at Siemens."
-                # after the turn that said "My sister lives in Berlin.").
-                before = _turn_before(self.vault.index, conversation_id, cleaned)
         candidates, skipped = self.extractor.extract(
             [*before, *cleaned], conversation_id=conversation_id, **extra
         )

@@ -110,11 +110,6 @@ ADD_TURN = (
 #: The last turn kept of a conversation: the context of the next one observed (a hook hands
 #: over a conversation a few messages at a time).
 LAST_TEXT = "SELECT text FROM turns WHERE conversation = ? ORDER BY id DESC LIMIT 1"
-#: The last turn kept of a conversation, whole: the turn before the next call's messages (a
-#: hook's "She works at Siemens." is about the sister that turn named).
-LAST_TURN = (
-    "SELECT message, role, speaker, text FROM turns WHERE conversation = ? ORDER BY id DESC LIMIT 1"
-)
 #: How much of the turn before is kept as a turn's context: the question it answers, not a
 #: page of it (the memory side found 120 to 600 characters of the message answered alike).
 CONTEXT_CHARS = 300
@@ -439,11 +434,6 @@ class TurnStore:
         """The words of the last turn kept of a conversation ("" when none is)."""
         row = self._conn.execute(LAST_TEXT, (conversation_id,)).fetchone()
         return "" if row is None else str(row[0])
-
-    def last_turn(self, conversation_id: str) -> tuple[str, str, str, str] | None:
-        """The last turn kept of a conversation as (message id, role, speaker, text), or None."""
-        row = self._conn.execute(LAST_TURN, (conversation_id,)).fetchone()
-        return None if row is None else (str(row[0]), str(row[1]), str(row[2]), str(row[3]))
 
     def search(self, terms: Sequence[str], *, limit: int) -> list[TurnHit]:
         """The `limit` turns that best match `terms` (weightiest first), best first: by bm25
