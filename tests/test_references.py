@@ -159,6 +159,14 @@ def test_people_named_in_earlier_memories(statements, owner, people):
         # a household's one person, said with "our", is theirs as "my" says it
         ("Our dog Biscuit is 4.", "He is allergic to chicken.", "My dog is allergic to chicken."),
         ("Our dog and our cat are old.", "She sleeps a lot.", "She sleeps a lot."),
+        # a code review: an -ed adjective is "is"; a pronoun of the other gender is not them
+        ("My son Theo is six.", "He's obsessed with trains.", "My son is obsessed with trains."),
+        ("My sister lives in Berlin.", "She's married to a dentist.",
+         "My sister is married to a dentist."),
+        ("My son Theo is six.", "He's always tired.", "My son is always tired."),
+        ("My son started school this week.", "She is very strict.", "She is very strict."),
+        ("My wife is a nurse.", "He is allergic to peanuts.", "He is allergic to peanuts."),
+        ("My sister lives in Berlin.", "He works at Siemens.", "He works at Siemens."),
     ],
 )  # fmt: skip
 def test_he_or_she_after_exactly_one_person_of_theirs(before, sentence, resolved):

@@ -295,6 +295,17 @@ _WITH_THEM = re.compile(
 )
 
 
+#: Relation words of one gender, which "he" or "she" must not contradict.
+_MALE = frozenset(
+    "son sons brother brothers dad father husband boyfriend fiance uncle grandpa grandfather "
+    "nephew grandson stepson stepdad stepfather man boy guy".split()
+)
+_FEMALE = frozenset(
+    "daughter daughters sister sisters mom mum mother wife girlfriend fiancee aunt grandma "
+    "grandmother niece granddaughter stepdaughter stepmom stepmum stepmother woman girl".split()
+)
+
+
 def resolve_person(sentence: str, person: str | None) -> str:
     """ "She works at Siemens." after "My sister lives in Berlin." is about "my sister": the
     pronoun is replaced when the sentence before named exactly one person of the speaker's.
@@ -306,12 +317,26 @@ def resolve_person(sentence: str, person: str | None) -> str:
             return sentence[: them.end() - len("them")] + person + sentence[them.end() :]
     if person is None or not _HE_SHE.match(sentence):
         return sentence
+    # "She is very strict." after "My son started school" is about someone else: a pronoun
+    # whose gender the person's relation word contradicts stands for no one named before.
+    said = set(re.findall(r"[a-z]+", person.lower()))
+    if (sentence[:2].lower() == "he" and said & _FEMALE) or (
+        sentence[:3].lower() == "she" and said & _MALE
+    ):
+        return sentence
     name = person[0].upper() + person[1:]
     # "He's" is "he is" or "he has"; "my son's" would read as a possessive
     # ("He's always there for me" is "he is": "always" and "never" say "has" only before a
-    # participle, "He's never been to Paris")
+    # participle, "He's never been to Paris"; "He's obsessed", "She's married" are "is": an
+    # -ed word after it is mostly an adjective, so only these participles say "has")
     sentence = re.sub(
-        r"^(He|She)'s(?=(?: never| always)? (?:been|had|got|gotten|done|seen|\w+ed)\b)",
+        r"^(He|She)'s(?=(?: never| always| just| already)? (?:been|had|got|gotten|done|seen|"
+        r"gone|lived|worked|moved|started|finished|visited|travell?ed|met|made|taken|given|"
+        r"lost|won|left|become|come|known)\b"
+        # after "never" or "always" an -ed word is a perfect ("He's always wanted a dog"),
+        # but for the feelings said the same way ("He's always tired")
+        r"| (?:never|always) (?!(?:tired|interested|married|scared|excited|bored|obsessed|"
+        r"worried|surprised|amazed|confused|annoyed)\b)\w+ed\b)",
         r"\1 has",
         sentence,
     )
