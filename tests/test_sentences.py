@@ -177,6 +177,10 @@ STATEMENTS = [
      ["I work nights", "I ask not to book meetings before noon."]),
     ("Please never schedule calls for me before 3pm.", ["I ask never to schedule calls for me before 3pm."]),
     ("I love my job, so don't give up on me.", ["I love my job, so don't give up on me."]),
+    # a code review: a condition keeps its request, and a request told to someone is theirs
+    ("Before 9am, please never call me.", ["Before 9am, please never call me."]),
+    ("I told my boss, please never call me after 6pm.",
+     ["I told my boss, please never call me after 6pm."]),
     # issue #11 item 1: an answer word read off leaves no sentence of punctuation
     ("Yes. I live in Porto.", ["I live in Porto."]),
 ]
