@@ -85,6 +85,10 @@ CUED = [
     ("I now use Zotero for references.", ("tool", "preference", None)),
     ("We still take the train to work.", ("habit", "habit", None)),
     ("We now have two cats.", ("relationship", "relationship", None)),
+    # a code review: a rule of every time is a limit, not a to-do
+    ("I must get a signature from my manager for any expense over 500 euros.",
+     ("constraint", "constraint", None)),
+    ("I need to get a permit for every event I run.", ("constraint", "constraint", None)),
     # issue #11 item 2: an adverb that denies the verb is no slot ("I rarely use Zotero" is
     # no preference for it); one that does not still is
     ("I rarely use Zotero.", None),

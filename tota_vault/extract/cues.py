@@ -96,6 +96,9 @@ ADVERB_SLOT = (
 _ERRAND = (
     r"\s+(?:find|buy|get|book|order|hire|look for|pick up|sort out|arrange|renew|replace)\s+"
     r"(?:a|an|some|another|new|more)\b"
+    # ... but a rule of every time is a limit: "I must get a signature for any expense over
+    # 500 euros", "I need to get a permit for every event I run" (a code review)
+    r"(?![^.;!?]*\b(?:for|on|with|before|after) (?:any|every|each|all)\b)"
 )
 _NOT_AN_ERRAND = f"(?!{_ERRAND})"
 
