@@ -318,6 +318,14 @@ NATIONAL_IDS = [
     case("my national ID number is 80010112345", "national_id", "80010112345"),
 ]  # fmt: skip
 CORPUS = PROSE_PASSWORDS + URL_CREDENTIALS + WEBHOOKS + IBANS + NATIONAL_IDS
+#: Common UK secrets a user review found stored word for word, file name included (the sort
+#: code beside the account number is a second secret, so these are not in `CORPUS`, whose
+#: rows each hold one): learned, added and scanned for as every corpus secret is.
+REVIEWED_UK = [
+    ("My NHS number is 943 476 5919.", "national_id", "943 476 5919"),
+    ("The drug cupboard code is 7734 and I work on ward 5.", "password", "7734"),
+    ("My bank account is 12345678 with sort code 20-00-00.", "bank_account", "12345678"),
+]
 
 
 @pytest.mark.parametrize(("text", "kind", "secret"), CORPUS)
@@ -477,8 +485,9 @@ runner = CliRunner()
 
 @pytest.mark.parametrize(
     ("text", "kind", "secret"),
-    [PROSE_PASSWORDS[0].values, URL_CREDENTIALS[0].values, IBANS[0].values, NATIONAL_IDS[0].values],
-)
+    [PROSE_PASSWORDS[0].values, URL_CREDENTIALS[0].values, IBANS[0].values, NATIONAL_IDS[0].values,
+     *REVIEWED_UK],
+)  # fmt: skip
 def test_tota_add_refuses_with_one_line_and_exit_1(
     tmp_path: Path, text: str, kind: str, secret: str
 ) -> None:
@@ -493,7 +502,7 @@ def test_tota_add_refuses_with_one_line_and_exit_1(
     assert not list(root.rglob("*.md"))
 
 
-@pytest.mark.parametrize(("text", "kind", "secret"), CORPUS)
+@pytest.mark.parametrize(("text", "kind", "secret"), CORPUS + REVIEWED_UK)
 def test_observe_keeps_every_corpus_secret_out_of_the_vault(
     vault: Vault, text: str, kind: str, secret: str
 ) -> None:
@@ -506,6 +515,8 @@ def test_observe_keeps_every_corpus_secret_out_of_the_vault(
         assert not any(
             holds(data, value) or holds(name.encode(), value) for value in values_of(secret)
         )
+    stored = every_byte(vault.root)  # the index and its turns too
+    assert not any(holds(stored, value) for value in values_of(secret)), secret
     shown = json.dumps(report.to_dict())
     assert secret not in shown and report.to_dict()["secrets"][kind] >= 1
 
@@ -883,14 +894,18 @@ def test_tota_extract_keeps_reviewed_credentials_out_of_notes_names_and_turns(
         assert value.encode() not in stored and value not in result.stdout, value
 
 
-@pytest.mark.parametrize(("text", "value"), REVIEWED_CREDENTIALS)
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [(text, "password") for text, _ in REVIEWED_CREDENTIALS]
+    + [(text, kind) for text, kind, _ in REVIEWED_UK],
+)
 def test_doctor_finds_a_reviewed_credential_in_an_old_note(
-    vault: Vault, text: str, value: str
+    vault: Vault, text: str, kind: str
 ) -> None:
     (vault.root / "episode").mkdir(exist_ok=True)
     (vault.root / "episode" / "old.md").write_text(f"{text}\n", "utf-8")
     vault.sync()
-    assert vault.doctor().secrets == [("episode/old.md", describe("password"))]
+    assert vault.doctor().secrets == [("episode/old.md", describe(kind))]
 
 
 # --- a user review of the built wheel (2026-12-02): UK secrets, and labels inside paths ---------
@@ -957,49 +972,6 @@ def test_an_account_number_and_its_sort_code_are_both_found() -> None:
         "My bank account is [REDACTED bank_account] with sort code [REDACTED bank_account]."
     )
     assert describe("bank_account") == "a bank account number or sort code"
-
-
-REVIEWED_UK = [
-    ("My NHS number is 943 476 5919.", "national_id", "943 476 5919"),
-    ("The drug cupboard code is 7734 and I work on ward 5.", "password", "7734"),
-    ("My bank account is 12345678 with sort code 20-00-00.", "bank_account", "12345678"),
-]
-
-
-@pytest.mark.parametrize(("text", "kind", "secret"), REVIEWED_UK)
-def test_tota_add_refuses_a_reviewed_uk_secret(
-    tmp_path: Path, text: str, kind: str, secret: str
-) -> None:
-    root = tmp_path / "vault"
-    result = runner.invoke(app, ["--vault", str(root), "add", "episode", text])
-    assert result.exit_code == 1
-    assert result.stderr.strip().splitlines() == [
-        f"tota: error: refused: the text holds {describe(kind)}; tota never stores secrets"
-    ]
-    assert not list(root.rglob("*.md"))
-
-
-@pytest.mark.parametrize(("text", "kind", "secret"), REVIEWED_UK)
-def test_observe_keeps_a_reviewed_uk_secret_out_of_notes_and_names(
-    vault: Vault, text: str, kind: str, secret: str
-) -> None:
-    report = vault.observe(
-        [{"role": "user", "content": f"{text}\nI live in Porto."}], conversation_id="c"
-    )
-    assert report.secrets[kind] >= 1
-    assert "Lives in Porto." in [o.text for o in report.outcomes if o.action == "create"]
-    stored = every_byte(vault.root)
-    assert not any(holds(stored, piece) for piece in values_of(secret)), secret
-
-
-@pytest.mark.parametrize(("text", "kind", "secret"), REVIEWED_UK)
-def test_doctor_finds_a_reviewed_uk_secret_in_an_old_note(
-    vault: Vault, text: str, kind: str, secret: str
-) -> None:
-    (vault.root / "episode").mkdir(exist_ok=True)
-    (vault.root / "episode" / "old.md").write_text(f"{text}\n", "utf-8")
-    vault.sync()
-    assert vault.doctor().secrets == [("episode/old.md", describe(kind))]
 
 
 #: A label inside a path or a file name is no label (review item 10): error messages quote
