@@ -24,6 +24,7 @@ from .errors import NotAMemoryError, ValidationError, WriteError
 from .files import EFFECTIVE, read_file
 from .forgotten import add_forgotten
 from .ids import short_ids
+from .notes import text_problem
 from .recall import Recalled, as_recalled, profile
 from .rows import MemoryRow
 
@@ -276,7 +277,7 @@ def edit_in_editor(vault: Vault, ref: str, *, editor: Sequence[str] | None = Non
     vault.sync(paths=[rel])  # a pending change is recorded before, not mistaken for this one
     path = vault.root / rel
     data, before = read_file(path)
-    not_text = _not_text(data)
+    not_text = text_problem(data)
     if not_text is not None:  # an editor would show it garbled, and save it so
         raise NotAMemoryError(
             f"{not_text}; tota edit opens text notes only (save it as UTF-8 text first, e.g. "
@@ -306,14 +307,3 @@ def edit_in_editor(vault: Vault, ref: str, *, editor: Sequence[str] | None = Non
         rel, True, evidence=row.evidence, error=row.error, editor_status=status,
         error_before=error_before,
     )  # fmt: skip
-
-
-def _not_text(data: bytes) -> str | None:
-    """Why a note's bytes are no text an editor can show, or None."""
-    if b"\x00" in data:
-        return "binary file (contains NUL bytes)"
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return f"not UTF-8 text (byte at offset {exc.start})"
-    return None

@@ -57,6 +57,7 @@ __all__ = [
     "reads_back",
     "statement_problem",
     "tag_problem",
+    "text_problem",
     "title_from_text",
     "title_of",
     "unique_title",
@@ -240,15 +241,24 @@ def decode_note(data: bytes) -> str:
             f"too large ({len(data) / 1_048_576:.1f} MB; notes are limited to "
             f"{MAX_NOTE_BYTES // 1_048_576} MB)"
         )
-    if b"\x00" in data[:8192] or b"\x00" in data:
-        raise InvalidNoteError("binary file (contains NUL bytes), not a Markdown note")
+    problem = text_problem(data)
+    if problem is not None:
+        raise InvalidNoteError(problem)
+    return data.decode("utf-8").removeprefix("\ufeff")
+
+
+def text_problem(data: bytes) -> str | None:
+    """Why bytes are no text a note can be (binary, or not UTF-8), or None. Pure.
+
+    `decode_note` refuses such a note; `tota edit` will not open one (an editor would show it
+    garbled, and save it so), and tota writes into none."""
+    if b"\x00" in data:
+        return "binary file (contains NUL bytes), not a Markdown note"
     try:
-        text = data.decode("utf-8")
+        data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InvalidNoteError(
-            f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})"
-        ) from None
-    return text.removeprefix("\ufeff")
+        return f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+    return None
 
 
 def _salvage_text(data: bytes) -> str:

@@ -121,7 +121,7 @@ class NoteWriter:
         from .files import read_file
         from .history import append_history
         from .index import PATCHABLE_COLUMNS
-        from .notes import locate_frontmatter, patch_frontmatter
+        from .notes import locate_frontmatter, patch_frontmatter, text_problem
         from .seal import SealState, seal, seal_state
 
         data, fingerprint = read_file(self.root / rel)
@@ -130,13 +130,10 @@ class NoteWriter:
             self._sync([rel])
             data, fingerprint = read_file(self.root / rel)
             rows = self.index.get(path=rel)
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:  # a note a person saved in another encoding
-            raise InvalidNoteError(
-                f"not UTF-8 text (byte at offset {exc.start}); tota changes only UTF-8 notes",
-                path=rel,
-            ) from None
+        problem = text_problem(data)  # a note a person saved in another encoding, say
+        if problem is not None:
+            raise InvalidNoteError(f"{problem}; tota changes only UTF-8 text notes", path=rel)
+        text = data.decode("utf-8")
         patch = changes(rows[0]) if rows else {}
         known = False
         if patch:
