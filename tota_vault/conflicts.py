@@ -72,6 +72,9 @@ FILLER = frozenset(
 #: sushi", "Quit their job at Northwind" ends "Works at Northwind" (normal forms, `_normal`).
 _SAME_SENSE = {"lik": "lov", "enjoy": "lov", "ador": "lov", "job": "work"}
 
+#: "No more ..." as a thing of the past ("No more night shifts for me"), not a limit ("No more
+#: than two coffees a day").
+_NO_MORE = r"no more\b(?! than\b)"
 #: A plan dropped: "decided not to", "no longer", "gave up on", "called off", "... after all".
 _DROP = re.compile(
     r"\b(?:(?:decided|chosen|chose|decide|deciding) (?:not to|against)|no longer|"
@@ -80,7 +83,7 @@ _DROP = re.compile(
     r"cancell?ed|called off|dropped" + NOT_A_STOP + "|abandoned|"
     r"changed (?:my|our|his|her|their) mind)\b|"
     # "No more night shifts for me, ...": said first, a thing of the past
-    r"(?:^|[,;:]\s*)no more\b(?! than\b)|"
+    r"(?:^|[,;:]\s*)" + _NO_MORE + "|"
     # "Is not vegetarian anymore", "Doesn't drink coffee any more"
     r"(?:\bnot|n't)(?:\s+[\w'-]+){1,4}?\s+any ?more\b",
     re.I,
@@ -411,7 +414,7 @@ _HAVING = re.compile(
     r"\b(?:has|have|had|owns?|owned|\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b",
     re.I,
 )
-_NO_MORE_CLAUSE = re.compile(r"(?P<clause>no more\b(?! than\b)[^,;:.!?]+)[,;:]", re.I)
+_NO_MORE_CLAUSE = re.compile(r"(?P<clause>" + _NO_MORE + r"[^,;:.!?]+)[,;:]", re.I)
 
 
 def _drop_clause(text: str, subject: str) -> str | None:
@@ -487,11 +490,13 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
             return None
         if not content_words(said) & old_words or not names(said) <= names(old):
             return None
-        if re.match(r"\s*no more\b", said, re.I) and _HAVING.search(old):
+        if re.match(r"\s*" + _NO_MORE, said, re.I) and _HAVING.search(old):
             return None  # "No more kids for us, two is enough" ends no "Has two kids"
         # "Quit their job at Northwind" ends a fact, not a plan: said so in the report.
         return Change("drop", "a plan given up" if _PLAN.search(old) else "no longer so")
-    moved = _moved(new, old, subject) or _aged(new, old, subject) or _moved_someone(new, old)
+    moved = (
+        _moved(new, old, subject) or _aged(new, old, subject) or _moved_someone(new, old, subject)
+    )
     if moved is not None:
         return moved
     if _reversed(new, old, subject):
@@ -726,7 +731,7 @@ _GOES_TO = re.compile(
 )
 
 
-def _moved_someone(new: str, old: str) -> Change | None:
+def _moved_someone(new: str, old: str, subject: str) -> Change | None:
     """Someone the speaker names moved to another place of the same kind ("The user and
     others moved Leo to Sunflower daycare" over "The user's son Leo goes to Little Stars
     daycare"): the same name, the same kind of place, another place; not for a while ("...
@@ -734,7 +739,7 @@ def _moved_someone(new: str, old: str) -> Change | None:
     went, goes = _MOVED_SOMEONE.search(new), _GOES_TO.search(old)
     if went is None or goes is None or went["who"] != goes["who"]:
         return None
-    if _PLAN.search(new[: went.start()]) or _qualified(new[went.end() :], old, "user"):
+    if _PLAN.search(new[: went.start()]) or _qualified(new[went.end() :], old, subject):
         return None
     if _normal(went["kind"].lower()) != _normal(goes["kind"].lower()):
         return None

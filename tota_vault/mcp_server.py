@@ -50,11 +50,11 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from . import __version__, manage
-from .errors import NotFoundError, TotaError, ValidationError, VaultError
+from .errors import NotFoundError, TotaError, VaultError
 from .extract.secrets import redact
 from .manage import evidence_counts, status_counts, type_counts
 from .model import MemoryType
-from .notes import tag_problem
+from .notes import check_tags
 from .recall import CANDIDATES, Recalled, context_block, quote_line
 from .scoring import INFERRED_PENALTY, TYPE_SCORES
 from .vault import Vault
@@ -484,10 +484,7 @@ def create_server(root: Path) -> TotaServer:
         """Store a memory the person asked you to keep, as a new note in their vault (the same
         words again confirm the memory that holds them). Returns its id and path. Never store
         passwords, keys or other secrets."""
-        for tag in tags or ():  # checked as a new note's would be, repeat or not
-            problem = tag_problem(tag.removeprefix("#"))
-            if problem is not None:
-                raise ValidationError(f"tag {tag!r} {problem}")
+        check_tags(tags or ())  # as a new note's are, repeat or not
         same = await vault.call(manage.said_already, type, text)
         if same is not None and same.memory_id is not None:
             await vault.call(Vault.confirm, same.path)

@@ -28,7 +28,7 @@ from typing import Any
 import frontmatter
 import yaml
 
-from .errors import InvalidNoteError, first_line
+from .errors import InvalidNoteError, ValidationError, first_line
 from .history import history_span
 from .model import (
     FIELD_ORDER,
@@ -56,6 +56,7 @@ __all__ = [
     "split_quote",
     "reads_back",
     "statement_problem",
+    "check_tags",
     "tag_problem",
     "text_problem",
     "title_from_text",
@@ -862,6 +863,15 @@ def unique_title(title: str, taken: Callable[[str], bool]) -> str:
     while taken(f"{title} {n}"):
         n += 1
     return f"{title} {n}"
+
+
+def check_tags(tags: Iterable[str]) -> None:
+    """Raise `ValidationError` naming the first of `tags` (each with or without its "#") that
+    Obsidian cannot read (`tag_problem`): what `Vault.remember` and MCP `remember` check."""
+    for tag in tags:
+        problem = tag_problem(tag.removeprefix("#"))
+        if problem is not None:
+            raise ValidationError(f"tag {tag!r} {problem}")
 
 
 def tag_problem(tag: str) -> str | None:

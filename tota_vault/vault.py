@@ -467,7 +467,7 @@ class Vault:
         unasked).
         """
         from .model import Evidence, Memory, Status, check_memory, new_id, now
-        from .notes import statement_problem, tag_problem
+        from .notes import check_tags, statement_problem
         from .sanitize import MAX_STATEMENT_CHARS, clean_text
         from .topics import with_topics
 
@@ -479,10 +479,7 @@ class Vault:
         key = clean_text(key) if key is not None else None
         subject = clean_text(subject)
         tags = [clean_text(t) for t in tags]
-        for tag in tags:
-            problem = tag_problem(tag.removeprefix("#"))
-            if problem is not None:
-                raise ValidationError(f"tag {tag!r} {problem}")
+        check_tags(tags)
         sources = [clean_text(s) for s in sources]
         _refuse_secrets({"the text": [text], "the key": [key or ""], "the subject": [subject],
                          "a tag": tags, "a source": sources})  # fmt: skip
