@@ -254,11 +254,11 @@ def _alias(root: Path, real_root: str, rel: str) -> bool:
 
 
 def _unsettled(root: Path, rel: str, fp: Fingerprint, quiet: float) -> str | None:
-    """Why tota may not patch this note now, or None when it may: "busy" until it has been
+    """Why tota may not patch this note now, or None when it may: "deferred" until it has been
     quiet for `quiet` seconds and no process holds it open for writing (a person still
     typing, a slow program), "held" while an editor has it open (`held_by_editor`)."""
     if time.time() - fp.mtime_ns / 1e9 < quiet or open_for_writing(root / rel):
-        return "busy"
+        return "deferred"
     return "held" if held_by_editor(root / rel) else None
 
 
@@ -290,7 +290,7 @@ def _assign_id(
         return note, fp, None
     why = _unsettled(root, note.path, fp, quiet)
     if why is not None:
-        return note, _pending(fp), "held" if why == "held" else "deferred"
+        return note, _pending(fp), why
     changes: dict[str, Any] = {"id": new_id()}
     if "evidence" not in note.fields:
         changes["evidence"] = Evidence.MANUAL.value
@@ -349,7 +349,7 @@ def _hand_edit(
         else:
             return parse_note(patched, note.path), new_fp, "recorded"
     memory = note.memory.with_changes(evidence=Evidence.MANUAL, updated=at)
-    return replace(note, memory=memory), _pending(fp), "held" if why == "held" else "deferred"
+    return replace(note, memory=memory), _pending(fp), why
 
 
 def reconcile(
