@@ -115,11 +115,12 @@ _VALUE = r"(?P<value>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|\u201c[^\u201d\n]+\u201d|[
 #: 2024 redesign" and "account 123456 locked" are a year and a ticket's number, not secrets
 #: (a code review); "door code 5567", "PIN 4821 and my card" and "account 12345678 at Barclays"
 #: are. A word that begins a new clause or phrase may follow.
-NO_NOUN_AFTER = (
-    r"(?![ \t]+(?!(?:and|or|but|with|at|in|on|for|from|to|is|was|so|then|please|sort|ok|okay)"
-    r"\b)[A-Za-z])"
+_NOUN_AFTER = (
+    r"[ \t]+(?!(?:and|or|but|with|at|in|on|for|from|to|is|was|so|then|please|sort|ok|okay)"
+    r"\b)[A-Za-z]"
 )
-_NOUN_AFTER_RE = re.compile(NO_NOUN_AFTER[3:-1])  # the same words, as a match
+NO_NOUN_AFTER = f"(?!{_NOUN_AFTER})"
+_NOUN_AFTER_RE = re.compile(_NOUN_AFTER)
 
 
 def _names_a_thing(text: str, match: re.Match[str]) -> bool:
