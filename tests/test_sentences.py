@@ -152,6 +152,18 @@ STATEMENTS = [
      ["I work with all kinds of animals", "I specialize in birds."]),
     ("There are so many great spots here, but I mostly go to Red Rock.",
      ["There are so many great spots here", "I mostly go to Red Rock."]),
+    # ... nor when the second half is a contrast, not one of the many: another thing liked,
+    # a gerund, a pronoun, or a taste after having
+    ("I have a lot of friends, but I really like spending time alone.",
+     ["I have a lot of friends", "I really like spending time alone."]),
+    ("I have lots of cats, but I mostly like dogs.", ["I have lots of cats", "I mostly like dogs."]),
+    ("I have lots of cats, but I'm mostly into dogs.",
+     ["I have lots of cats", "I'm mostly into dogs."]),
+    ("I have a lot of work, but I really enjoy it.", ["I have a lot of work", "I really enjoy it."]),
+    ("I like all kinds of sports, but I mostly do yoga.",
+     ["I like all kinds of sports", "I mostly do yoga."]),
+    ("I watch all kinds of shows, but I really watch The Office the most.",
+     ["I watch shows, especially The Office."]),
     # ... not without the many, nor when the kind is no noun ("things" had)
     ("I have two dogs, but my favorite is Rex.", ["I have two dogs", "My favorite is Rex."]),
     ("I have a lot of things, but my favorite is my guitar.",

@@ -272,9 +272,12 @@ def _singular(word: str) -> str:
 WHICH_OF_MANY = re.compile(
     _CONCESSION + r",? but (?:"
     r"(?P<clause>I(?:'m| am)? (?P<adverb>especially|particularly|really|mostly|mainly|primarily) "
-    r"(?P<which_verb>like|love|enjoy|prefer|listen to|read|watch|play|produce|make|do|"
-    r"into|interested in|drawn to) (?P<which>(?!to |reading |listening |playing |watching |"
-    r"the ones? |them |those |it )[^;]+?))|"
+    r"(?P<which_verb>like|love|enjoy|adore|prefer|listen to|read|watch|play|produce|stream|"
+    r"grow|cook|make|bake|eat|collect|do|draw|paint|write|sing|into|interested in|drawn to) "
+    # a which of its own kind: no infinitive or gerund ("but I really like spending time
+    # alone" is a contrast), no pronoun or possessive ("but I really enjoy it", "my job")
+    r"(?P<which>(?!(?:to|the ones?|them|those|these|it|that|this|you|him|her|my|your|his|"
+    r"their|our)\b|[a-z]+ing\b)[^;]+?)(?: the most| most of all| the best)?)|"
     r"(?:I think |I'd say )?(?P<own>my (?:favou?rite|biggest|main) [a-z]+"
     r"(?: of all time| right now)? (?:is|are)\b.*))"
     r"\s*(?P<end>[.!]?)$",
@@ -282,6 +285,16 @@ WHICH_OF_MANY = re.compile(
 )
 #: The verbs of a concession that says nothing but liking: its which can stand alone.
 _LIKING = frozenset({"like", "love", "enjoy", "adore"})
+#: The verbs a which may say after a concession of liking: "I like a lot of music, but I mostly
+#: listen to rock" is which music; "I like a lot of sports, but I mostly make ..." is no which.
+_WHICH_AFTER_LIKING = _LIKING | frozenset(
+    ("prefer", "into", "interested in", "drawn to", "listen to", "read", "watch", "play")
+)
+#: Which one is to the speaker's taste, after a concession of making or doing: "I produce a
+#: variety of music, but I'm mostly into hip-hop". Not after having or knowing ("I have lots
+#: of cats, but I'm mostly into dogs" is a contrast).
+_TASTES = frozenset({"into", "interested in", "drawn to"})
+_NOT_TASTES = frozenset({"have", "know", "do", "make"})
 #: The adverb a which is said with: "really" likes one the most, as "especially" does.
 _WHICH_ADVERB = {"mostly": "mostly", "mainly": "mostly", "primarily": "mostly"}
 
@@ -304,11 +317,23 @@ def which_of_many(sentence: str) -> str:
     kind = match.group("kind") or match.group("mass")
     if head is None or kind is None:  # "There are so many great spots, but I mostly ...": whose?
         return sentence
+    # the which is of the concession's kind only when it says the concession's own verb, or
+    # likes among what is liked: "I have a lot of friends, but I really do miss my family" and
+    # "I have lots of cats, but I mostly like dogs" are a contrast, two statements
+    verb = (match.group("verb") or "like").lower()  # "I love pizza of all kinds": liking
+    conceded = (match.group("inf") or match.group("ing") or verb).removesuffix(" to")
+    said = match.group("which_verb").lower()
+    if not (
+        said.removesuffix(" to") == conceded.lower().removesuffix("ing")
+        or (verb in _LIKING and said in _WHICH_AFTER_LIKING)
+        or (verb not in _NOT_TASTES and said in _TASTES)
+    ):
+        return sentence
     adverb = _WHICH_ADVERB.get(match.group("adverb").lower(), "especially")
     kind = "" if kind.split()[-1].lower() in _VAGUE_KINDS else f" {kind}"
     if not kind and not match.group("inf") and not match.group("ing"):
-        if match.group("verb").lower() not in _LIKING:
-            return sentence  # "I have a lot of things, but I especially like my guitar"
+        if verb not in _LIKING:
+            return sentence  # "I read a lot of things, but I mostly read at night"
         # "I like a lot of different things, but I especially like ...": the which alone
         return before + sentence[match.start("clause") :]
     place = match.group("place") or ""
