@@ -184,6 +184,11 @@ REASONS = [
     ("I should probably get going.", "about the conversation"),
     ("I have to go now.", "about the conversation"),
     ("I gotta head out for the night.", "about the conversation"),
+    # "I've got to" was an alternative no sentence could reach (SPC rows 200-349, 450-499,
+    # 950-999: "Sam has got to get going.")
+    ("I've got to get going.", "about the conversation"),
+    ("I have got to run now.", "about the conversation"),
+    ("I've got to go to Lyon for work.", None),
     ("I have to go to Paris for work.", None),
     ("I need to get going on my thesis.", None),
     # the answer to thanks, and what the speaker was told or whether they know a name

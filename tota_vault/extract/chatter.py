@@ -614,7 +614,7 @@ _ABOUT_THE_TALK = re.compile(
     r"\bsorry (?:for|about) (?:the|my) (?:delay|wait|late reply|slow reply|confusion|typo)\b|"
     r"^(?:no,?\s+)?I meant\b|"
     # leaving the talk: "I should probably get going", "I have to go now", "I gotta run"
-    r"^I(?:'d| had)? (?:should|better|have to|need to|gotta|got to|must|'ve got to)"
+    r"^I(?:'d| had|'ve| have)? (?:should|better|have to|need to|gotta|got to|must)"
     r"(?: probably| really| just)? (?:go|get going|be going|run|head out|head off|get off|"
     r"sign off|log off)(?: now| soon| for now| for the night| for today)?\W*$",
     re.I,
