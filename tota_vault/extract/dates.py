@@ -12,7 +12,7 @@ import calendar
 import re
 from datetime import date, datetime, timedelta
 
-__all__ = ["format_day", "resolve_dates"]
+__all__ = ["RESOLVED_DATE", "format_day", "resolve_dates"]
 
 _WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
 _NUMBERS = {
@@ -34,6 +34,16 @@ _PATTERNS = [
         r"last week|this week|next week|last month|this month|next month|last year|"
         r"this year|next year)\b", re.I)),
 ]  # fmt: skip
+
+
+#: A time as `resolve_dates` writes it in place of a relative one ("on 7 May 2023", "in the
+#: week before 5 March 2026", "on the weekend of 6 May 2023", "in May 2023", "in 2023"): read
+#: by what compares statements, where such a phrase says when, never what or for whom.
+_MONTHS = "|".join(calendar.month_name[1:])
+RESOLVED_DATE = re.compile(
+    r"\b(?:on|around|in)\s+(?:the (?:weekend|week) (?:of|before|after) )?"
+    rf"(?:(?:{'|'.join(calendar.day_name)}) )?(?:\d{{1,2}} )?(?:(?:{_MONTHS}) )?\d{{4}}\b"
+)
 
 
 def format_day(day: date) -> str:
