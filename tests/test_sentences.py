@@ -177,6 +177,13 @@ STATEMENTS = [
      ["I work nights", "I ask not to book meetings before noon."]),
     ("Please never schedule calls for me before 3pm.", ["I ask never to schedule calls for me before 3pm."]),
     ("I love my job, so don't give up on me.", ["I love my job, so don't give up on me."]),
+    # a request of the moment after the speaker's own clause is none of their facts (the
+    # developer's chat in tests/test_pipeline.py)
+    ("I use Neovim for everything, so please give me commands rather than VS Code steps.",
+     ["I use Neovim for everything", "Please give me commands rather than VS Code steps."]),
+    ("By the way, we can't ship GPL code, so keep that in mind when you suggest packages.",
+     ["We can't ship GPL code", "Keep that in mind when you suggest packages."]),
+    ("I told Sam, so keep it quiet.", ["I told Sam, so keep it quiet."]),
     # a code review: a condition keeps its request, and a request told to someone is theirs
     ("Before 9am, please never call me.", ["Before 9am, please never call me."]),
     ("I told my boss, please never call me after 6pm.",

@@ -180,7 +180,13 @@ STANDING_REQUEST = re.compile(
 #: night shift, so please never schedule calls for me before 3pm" is a fact and a request,
 #: each a statement (the request read as `STANDING_REQUEST` reads one said alone).
 _REQUEST_AFTER = re.compile(
-    r"(?:[,;]|\s[-–—])\s*(?:(?:and|so|but)\s+)?(?=" + STANDING_REQUEST.pattern[1:] + ")",
+    r"(?:[,;]|\s[-–—])\s*(?:(?:and|so|but)\s+)?(?="
+    + STANDING_REQUEST.pattern[1:]
+    # or a request of the moment: "I use Neovim for everything, so please give me commands",
+    # "we can't ship GPL code, so keep that in mind" (the request, apart, is none about them)
+    + "|"
+    + REQUEST_HEAD.pattern.removeprefix(r"^\s*")
+    + ")",
     re.I,
 )
 
@@ -195,7 +201,7 @@ def _requests_apart(part: str) -> list[str]:
     match = _REQUEST_AFTER.search(part)
     if match is None:
         return [part]
-    before = part[: match.start()].strip()
+    before = FILLER.sub("", part[: match.start()].strip(), count=1)  # "By the way, we ..."
     if not _OWN_CLAUSE.match(before) or _TOLD.search(before):
         return [part]
     return [part[: match.start()], part[match.end() :]]
