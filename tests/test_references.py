@@ -110,6 +110,11 @@ NAMINGS = [
     ("Our dog Biscuit is 4.", {"Biscuit": "dog"}),
     ("Biscuit, our dog, hates baths.", {"Biscuit": "dog"}),
     ("Our team uses Rust.", {}),
+    # whose they are, said in a list of who is coming (the family's chat)
+    ("It's me, my husband Tom and our two kids, Mia and Leo.",
+     {"Tom": "husband", "Mia": "child", "Leo": "child"}),
+    ("Our kids Mia and Leo love it.", {"Mia": "child", "Leo": "child"}),
+    ("My kids and I went.", {}),
 ]
 # fmt: on
 

@@ -184,6 +184,14 @@ STATEMENTS = [
     ("By the way, we can't ship GPL code, so keep that in mind when you suggest packages.",
      ["We can't ship GPL code", "Keep that in mind when you suggest packages."]),
     ("I told Sam, so keep it quiet.", ["I told Sam, so keep it quiet."]),
+    # a consequence after a comma is a clause of its own (the family's chat)
+    ("Tom doesn't eat raw fish, so sushi dinners are out for him.",
+     ["Tom doesn't eat raw fish", "Sushi dinners are out for him."]),
+    ("We live in Ghent, so we'd fly from Brussels.", ["We live in Ghent", "We'd fly from Brussels."]),
+    ("I'm vegetarian, so I cook a lot of lentils.", ["I'm vegetarian", "I cook a lot of lentils."]),
+    ("I've liked it, so far.", ["I've liked it, so far."]),
+    ("I was tired, so much so that I slept.", ["I was tired, so much so that I slept."]),
+    ("I love it, so go for it.", ["I love it, so go for it."]),
     # a code review: a condition keeps its request, and a request told to someone is theirs
     ("Before 9am, please never call me.", ["Before 9am, please never call me."]),
     ("I told my boss, please never call me after 6pm.",

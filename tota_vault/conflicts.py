@@ -472,7 +472,7 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
     does not replace "Went to Lyon".
     """
     kind = change_kind(new)
-    if kind is None:
+    if kind is None or _SAID_SEVERAL.search(old):
         return None
     if _replaced_named(new, old, subject):
         return Change("switch", "a change of mind")
@@ -544,6 +544,10 @@ def _head_switch(new: str, old: str, subject: str) -> Change | None:
     return _switch(new_head, old_head, subject)
 
 
+#: A memory that keeps what was said in several sentences ('The user said: "We're planning a
+#: trip to Japan in April. It's me, my husband Tom and our two kids."'): a change of mind
+#: replaces one fact of it at most, and superseding it would take the others with it.
+_SAID_SEVERAL = re.compile(r'\bsaid: "[^"]*?[.!?]\s+[^"]*?\w[^"]*"')
 #: A reason given after a change: "... because of the strike", ", due to the rain".
 _REASON = re.compile(r",?\s+\b(?:because|since|due to|owing to|thanks to)\b[^.;!?]*", re.I)
 #: How many words fewer a moved date's statement may name its thing with: "the proposal

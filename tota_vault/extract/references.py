@@ -179,9 +179,12 @@ _NAMING = (
 #: Kin a person says they have, then names: "We have two kids, Leo and Mia", "I have a
 #: daughter named Mia", "we have a son, Leo".
 _HAVE_NAMED = re.compile(
-    r"\b(?:I|we|We) have (?:a|an|one|two|three|four|five) (?:(?:little|young|grown) )?"
+    r"\b(?:(?:I|we|We) have (?:a|an|one|two|three|four|five) |"
+    # or said as whose they are: "me, my husband Tom and our two kids, Mia and Leo"
+    r"(?:[Mm]y|[Oo]ur) (?:(?:two|three|four|five) )?(?=\w+(?:,| named| called)? [A-Z]\w+ and ))"
+    r"(?:(?:little|young|grown) )?"
     r"(kids|children|sons|daughters|son|daughter|child|baby|twins|boys|girls)"
-    r"(?:,| named| called)\s+([A-Z][\w'-]+)((?:, [A-Z][\w'-]+)*,? and [A-Z][\w'-]+)?"
+    r"(?:,| named| called)?\s+([A-Z][\w'-]+)((?:, [A-Z][\w'-]+)*,? and [A-Z][\w'-]+)?"
 )
 #: How a statement names one of several: "The user's child Mia".
 _ONE_OF = {"kids": "child", "children": "child", "twins": "child", "boys": "son",

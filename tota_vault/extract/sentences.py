@@ -191,6 +191,37 @@ _REQUEST_AFTER = re.compile(
 )
 
 
+#: A consequence after a comma: "Tom doesn't eat raw fish, so sushi dinners are out for
+#: him", "We live in Ghent, so we'd fly from Brussels". What follows "so" is a clause of its
+#: own, read apart (a request there is none of the speaker's facts; a fact there is one of
+#: its own; a reference there is skipped or kept with its antecedent), and the statement
+#: before it stands alone. Not "so far", "so much", "so that" and the like, which are no
+#: clause.
+_CONSEQUENCE = re.compile(
+    r",\s+so\s+(?!(?:far|much|many|long|to|that|as|too|on|what|yeah|yes|no|sorry|good|"
+    r"glad|happy|cool|great|fun|nice|excited|proud|lucky|sad|sure|true|"
+    # an imperative after it is a request (`_REQUEST_AFTER` cuts the standing ones) or a cheer
+    r"don't|do not|please|never|let's|let)\b)(?=[\w'])",
+    re.I,
+)
+
+
+def _consequences_apart(part: str) -> list[str]:
+    """A sentence "X, so Y" as the two clauses, when Y is long enough to be read as a
+    statement (`SHORT_WORDS` but one) and X has a subject and a verb at least ("I'm vegan, so
+    ..."); any other as it is."""
+    match = _CONSEQUENCE.search(part)
+    if match is None:
+        return [part]
+    before, after = part[: match.start()], part[match.end() :]
+    if (
+        len(re.findall(r"[\w']+", before)) < 2
+        or len(re.findall(r"[\w']+", after)) < SHORT_WORDS - 1
+    ):
+        return [part]
+    return [before, *_consequences_apart(after)]
+
+
 def _requests_apart(part: str) -> list[str]:
     """A sentence whose later clause is a standing request, as the two; any other as it is.
 
@@ -417,7 +448,8 @@ def statements(text: str) -> list[str]:
     out = []
     text = LABEL.sub("", text.lstrip(), count=1)
     wholes = (piece for whole in split_sentences(text) for piece in _questions_apart(whole))
-    for part in (piece for whole in wholes for piece in _requests_apart(whole)):
+    requests = (piece for whole in wholes for piece in _requests_apart(whole))
+    for part in (piece for whole in requests for piece in _consequences_apart(whole)):
         if not part or not part.strip():
             continue
         # a label after the message's first sentence: "Hi! A bit of background: I work ..."
