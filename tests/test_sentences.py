@@ -192,6 +192,10 @@ STATEMENTS = [
     ("I've liked it, so far.", ["I've liked it, so far."]),
     ("I was tired, so much so that I slept.", ["I was tired, so much so that I slept."]),
     ("I love it, so go for it.", ["I love it, so go for it."]),
+    # when is said before "so" only: the sentence stays whole, so the consequence keeps it
+    ("I was bored yesterday, so I took my turtles out for a walk.",
+     ["I was bored yesterday, so I took my turtles out for a walk."]),
+    ("I moved in May, so I live in Porto now.", ["I moved in May, so I live in Porto now."]),
     # a code review: a condition keeps its request, and a request told to someone is theirs
     ("Before 9am, please never call me.", ["Before 9am, please never call me."]),
     ("I told my boss, please never call me after 6pm.",

@@ -13,6 +13,7 @@ import re
 
 from ..text import ABBREVIATION_END, STOPWORDS, stem
 from .cues import CUES
+from .dates import says_when
 from .slots import split_appositive, split_slots
 
 #: Code is never a statement about the person: fenced blocks, inline code, indented blocks.
@@ -219,6 +220,8 @@ def _consequences_apart(part: str) -> list[str]:
         or len(re.findall(r"[\w']+", after)) < SHORT_WORDS - 1
     ):
         return [part]
+    if says_when(before) and not says_when(after):
+        return [part]  # "I was bored yesterday, so I took the turtles out": when is the walk
     return [before, *_consequences_apart(after)]
 
 
