@@ -638,13 +638,16 @@ class _Progress:
 
 
 class _StopBetweenSteps:
-    """While learning, Ctrl-C (SIGINT) or SIGTERM stops the run between two steps, once the
+    """While learning, Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal closed) stops the run
+    between two steps, once the
     step under way is written and indexed: an interrupted run leaves every note it wrote in
     the index, with nothing to sync. A second signal stops at once (the notes written since
     the step began are then indexed by `Vault.batch`'s own failure path). Only the main
     thread may set handlers; elsewhere nothing changes."""
 
-    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+    SIGNALS = tuple(
+        getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+    )
 
     def __init__(self) -> None:
         self.requested = False

@@ -32,6 +32,7 @@ from .files import TEMP_PATTERN, make_dirs
 from .ids import MIN_ID_PREFIX, short_ids
 from .index import Hit, Index, index_error
 from .keeper import RECOVERABLE, IndexKeeper
+from .learning import killed_learners, running_learner
 from .paths import index_path, resolve_vault_path, state_dir
 from .writer import NoteWriter
 
@@ -579,12 +580,22 @@ class Vault:
             self._writer, extractor=extractor, min_confidence=config.min_confidence,
             threshold=config.merge_threshold,
         )  # fmt: skip
+        state = state_dir(self.root)
+        killed = [] if dry_run else killed_learners(state)
+        if killed:
+            # A learner killed mid-step left notes its index rows never joined: indexed now,
+            # what they learned is seen as learned (`learning`).
+            self._notice("an earlier run was killed before it indexed its last notes: syncing")
+            self.sync()
+            for marker in killed:
+                marker.unlink(missing_ok=True)
         # Each step of the conversation is one guarded call: a damaged index found mid-way is
         # rebuilt and that step (a list, unlike `messages`) is learned again.
-        return learner.observe(
-            items, conversation_id=conversation_id, at=now, dry_run=dry_run, progress=progress,
-            guard=self._run_guarded,
-        )  # fmt: skip
+        with contextlib.nullcontext() if dry_run else running_learner(state):
+            return learner.observe(
+                items, conversation_id=conversation_id, at=now, dry_run=dry_run,
+                progress=progress, guard=self._run_guarded,
+            )  # fmt: skip
 
     @_guarded
     def _run_guarded(self, work: Callable[[], _T]) -> _T:
