@@ -318,7 +318,16 @@ class Vault:
         )  # fmt: skip
         if paths is None and (len(report.added) + len(report.updated)) > 5000:
             index.optimize()
+        self._forget_tombstoned(index)
         return report
+
+    def _forget_tombstoned(self, index: Index, *, force: bool = False) -> None:
+        """The turns of memories forgotten elsewhere (`manage.forget_tombstoned`), said once."""
+        from .manage import forget_tombstoned
+
+        removed = forget_tombstoned(self.root, index, force=force)
+        if removed:
+            self._notice(f"forgot {removed} conversation turns .tota-forgotten names")
 
     @_guarded
     def reindex(self, *, progress: Progress | None = None) -> SyncReport:
@@ -346,6 +355,7 @@ class Vault:
             if had_index:
                 turns = self.open_index().turns()
                 report.turns = turns.carry_over(aside, schema_version=SCHEMA_VERSION)
+                self._forget_tombstoned(self.open_index(), force=True)
         finally:
             _remove_index_files(aside)
         return report
