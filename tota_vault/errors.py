@@ -37,6 +37,7 @@ __all__ = [
     "InvalidNoteError",
     "NotAMemoryError",
     "NoteChangedError",
+    "NoteHeldError",
     "NoteError",
     "NotFoundError",
     "QueryError",
@@ -77,6 +78,12 @@ class InvalidNoteError(NoteError):
 
 class NoteChangedError(NoteError):
     """The note changed on disk after tota read it, so tota refused to overwrite it."""
+
+
+class NoteHeldError(NoteChangedError):
+    """An editor has the note open (vim's swap file or Emacs's lock beside it), so tota did not
+    write it: the editor would warn at its next save, and a "yes" there would drop tota's
+    change, or a "no" the person's."""
 
 
 class WriteError(NoteError):
