@@ -185,6 +185,11 @@ def decide(
             alike = max(alike, similarity(candidate.text, first))
             if alike >= threshold and differ(candidate.text, first) is None:
                 difference = None
+        if difference is not None and alike >= threshold and adds(row.text, candidate.text):
+            # The memory says all the candidate says, and more (a person added ", at 6:30" to
+            # it, or it was learned fuller): merged, nothing is lost; created, it was a second,
+            # poorer copy of it.
+            difference = None
         if difference is None:
             if best is None or alike > best[0]:
                 best = (alike, row)
