@@ -641,3 +641,17 @@ def test_a_conversation_with_a_full_opening_keeps_the_id_it_had(tmp_path: Path):
     assert fallback_conversation_id(long) == fallback_conversation_id(long[:3])
     short = [Message("user", "hi", str(n)) for n in range(20)]
     assert len(take_opening(short)) == 12  # a cap: a log of one-word lines keeps its id
+
+
+@pytest.mark.parametrize("given", ["", "   "])
+def test_an_empty_conversation_id_is_refused(tmp_path: Path, given: str):
+    """A user review: `--conversation-id ""` was quietly ignored (the digest id was used),
+    while "   " was refused."""
+    from typer.testing import CliRunner
+
+    from tota_vault.cli import app
+
+    result = CliRunner().invoke(app, ["--vault", str(tmp_path / "v"), "extract", "-",
+                                      "--conversation-id", given], input="User: I live in Porto.\n")  # fmt: skip
+    assert result.exit_code == 2 and "the conversation id is empty" in result.output
+    assert not list((tmp_path / "v").rglob("*.md"))

@@ -35,6 +35,7 @@ from .cli_fast import (
     quiet_broken_pipe,
     recall_message,
     run_hook_command,
+    search_query,
 )
 from .errors import TotaError, ValidationError
 from .model import MANUAL_CONFIDENCE
@@ -359,6 +360,7 @@ def search(
     Superseded and archived memories are found too, their status under their type; at an
     equal score an active memory comes first.
     """
+    search_query(query)
     with _open() as vault:
         hits = vault.search(query, type=type, limit=limit, raw=raw)
         print_search(vault, query, hits, as_json)
@@ -521,7 +523,7 @@ def _learn_stream(
     conversations: Iterable[tuple[str, Iterable[Any]]] = stream_conversations(
         stream, format, source=source, problems=problems
     )
-    if conversation_id:
+    if conversation_id is not None:
         # A stream yields one conversation; an export (read whole) may hold several.
         listed = list(conversations)
         if len(listed) > 1:
