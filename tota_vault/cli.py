@@ -894,7 +894,8 @@ def recall(
 
 #: The one memory a command acts on, however the person names it (`Vault.resolve`).
 MemoryRef = Annotated[
-    str, typer.Argument(help="A memory id (or a short prefix of it), path or title.")
+    str,
+    typer.Argument(help="A memory id (or a short prefix of it), path, title or whole statement."),
 ]
 
 

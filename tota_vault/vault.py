@@ -24,6 +24,7 @@ from .errors import (
     IndexCorruptError,
     NoteChangedError,
     NotFoundError,
+    QueryError,
     SecretError,
     ValidationError,
     VaultError,
@@ -405,10 +406,32 @@ class Vault:
         titled = index.path_titled(ref)
         if titled is not None:
             return titled
+        stated = self._stated(ref)
+        if stated is not None:
+            return stated
         if len(ref) < MIN_ID_PREFIX and _ID_CHARS.fullmatch(ref) and index.ids_with_prefix(ref):
             # The start of an id shown somewhere, too short to be taken as one.
             raise NotFoundError(self._ambiguous(ref))
         raise NotFoundError(f"no memory with id, path or title {ref!r}")
+
+    def _stated(self, ref: str) -> str | None:
+        """The note whose statement is `ref` word for word (case, spacing and a final stop
+        aside), when the note's title is a cut of it: a title keeps the statement's first
+        words only (`notes.clean_title`), so "forget" by the whole sentence a person sees in
+        `tota show` named no memory. None when no note, or more than one, says it."""
+
+        def plain(statement: str) -> str:
+            return " ".join(statement.split()).rstrip(".!").casefold()
+
+        if len(ref.split()) < 3:
+            return None  # a word or two is a search, not a statement
+        wanted = plain(ref)
+        try:
+            hits = self.open_index().search(ref, limit=20)
+        except QueryError:
+            return None  # nothing in it to search for
+        paths = {hit.path for hit in hits if plain(hit.row.text) == wanted}
+        return paths.pop() if len(paths) == 1 else None
 
     def _ambiguous(self, ref: str, *, named: int = 3, counted: int = 1000) -> str:
         """Why `ref` names no one memory: how many ids start with it (up to `counted`), the
