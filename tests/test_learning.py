@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import gone_pid
 
-from tota_vault.learning import MARKER_PREFIX, killed_learners, running_learner
+from tota_vault.learning import MARKER_PREFIX, killed_learners, running_learner, running_learners
 
 HERE = socket.gethostname()
 
@@ -57,3 +57,20 @@ def test_observe_after_a_killed_run_indexes_what_it_wrote_first(vault):
                           conversation_id="c")  # fmt: skip
     assert [o.action for o in again.outcomes] == ["skip"], again.outcomes
     assert path.read_bytes() == kept and not list(state.glob(f"{MARKER_PREFIX}*"))
+
+
+def test_running_learners_are_the_other_live_processes_of_this_machine(tmp_path: Path):
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        marker(tmp_path, child.pid, HERE)
+        marker(tmp_path, os.getpid(), HERE)  # this process: not another learner
+        marker(tmp_path, gone_pid(), HERE)
+        marker(tmp_path, child.pid + 1_000_000, "another-machine")
+        assert running_learners(tmp_path) == [child.pid]
+    finally:
+        child.kill()
+        child.wait()
+    assert running_learners(tmp_path) == []

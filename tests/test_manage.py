@@ -533,3 +533,27 @@ def test_the_tombstones_remove_their_turns_once_per_change_of_the_file(vault: Va
     assert forget_tombstoned(vault.root, index) == 0  # the file did not change
     assert forget_tombstoned(vault.root, index, force=True) == 0  # nothing left to remove
     assert index.turns().counts()["turns"] == 1  # the user's turn stays
+
+
+def test_clear_refuses_while_another_process_learns(vault: Vault):
+    """A user review: `tota clear --yes` during a long `tota extract` deleted what was there,
+    and the extract went on writing: the vault ended with 1,107 memories, and the report
+    called the new ones "other notes kept"."""
+    import socket
+    import subprocess
+    import sys
+
+    from tota_vault.errors import LearnerRunningError
+    from tota_vault.manage import clear
+
+    vault.remember("preference", "Likes tea.")
+    learner = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        (vault.root / ".tota" / f"learning.{learner.pid}").write_text(socket.gethostname())
+        with pytest.raises(LearnerRunningError, match=f"process {learner.pid}"):
+            clear(vault)
+        assert [h.path for h in vault.search("tea")]  # nothing deleted
+    finally:
+        learner.kill()
+        learner.wait()
+    assert clear(vault).deleted  # the learner is gone: its marker counts no more

@@ -5,7 +5,9 @@
     ├── NoteError                 a note cannot be used as a memory
     │   ├── InvalidNoteError      a note's bytes or frontmatter are not a valid memory
     │   ├── NoteChangedError      a note changed on disk since tota read it; the write was refused
+    │   │   └── NoteHeldError     an editor has the note open (a swap file or lock); not written
     │   └── WriteError            a file or folder cannot be written (permissions, a full disk)
+    ├── LearnerRunningError       another process is learning; `clear` would delete under it
     ├── NotFoundError             no memory has that id or path
     ├── QueryError                a search query SQLite's FTS5 cannot run
     ├── IndexError_               the SQLite index is unusable (corrupt, locked too long)
@@ -39,6 +41,7 @@ __all__ = [
     "NoteChangedError",
     "NoteHeldError",
     "NoteError",
+    "LearnerRunningError",
     "NotFoundError",
     "QueryError",
     "SecretError",
@@ -88,6 +91,11 @@ class NoteHeldError(NoteChangedError):
 
 class WriteError(NoteError):
     """A file or folder cannot be written (a read-only folder, a full disk); `path` names it."""
+
+
+class LearnerRunningError(TotaError):
+    """Another process is learning into the vault, so a command that would delete under it
+    (`tota clear`) refused."""
 
 
 class NotFoundError(TotaError):

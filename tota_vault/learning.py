@@ -20,17 +20,15 @@ from pathlib import Path
 
 from .files import open_private, owner_gone
 
-__all__ = ["MARKER_PREFIX", "killed_learners", "running_learner"]
+__all__ = ["MARKER_PREFIX", "killed_learners", "running_learner", "running_learners"]
 
 #: `<vault>/.tota/learning.<pid>`: one file per running learner.
 MARKER_PREFIX = "learning."
 
 
-def killed_learners(state: Path) -> list[Path]:
-    """The markers in `state` of learners that stopped without removing them: their process
-    no longer runs on this machine. A marker of another machine's (a vault on a shared disk)
-    or one that cannot be read is not counted: nothing can tell whether it still runs."""
-    found = []
+def _markers(state: Path) -> Iterator[tuple[Path, int, str]]:
+    """Each learner's marker in `state`: its path, process id and host. One that cannot be
+    read is passed over: nothing can tell whether it still runs."""
     with contextlib.suppress(OSError):
         for entry in os.scandir(state):
             pid = entry.name.removeprefix(MARKER_PREFIX)
@@ -40,9 +38,25 @@ def killed_learners(state: Path) -> list[Path]:
                 host = Path(entry.path).read_text("utf-8").strip()
             except (OSError, UnicodeDecodeError):
                 continue
-            if owner_gone(int(pid), host):
-                found.append(Path(entry.path))
-    return found
+            yield Path(entry.path), int(pid), host
+
+
+def killed_learners(state: Path) -> list[Path]:
+    """The markers in `state` of learners that stopped without removing them: their process
+    no longer runs on this machine. A marker of another machine's (a vault on a shared disk)
+    is not counted."""
+    return [path for path, pid, host in _markers(state) if owner_gone(pid, host)]
+
+
+def running_learners(state: Path) -> list[int]:
+    """The process ids of the other learners running on this vault from this machine (their
+    markers name a process that runs): `tota clear` would delete under them, so it refuses."""
+    here = socket.gethostname()
+    return sorted(
+        pid
+        for _path, pid, host in _markers(state)
+        if host == here and pid != os.getpid() and not owner_gone(pid, host)
+    )
 
 
 @contextlib.contextmanager

@@ -20,11 +20,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .config import load_config
-from .errors import NotAMemoryError, ValidationError, WriteError
+from .errors import LearnerRunningError, NotAMemoryError, ValidationError, WriteError
 from .files import EFFECTIVE, read_file
 from .forgotten import FORGOTTEN_FILE, add_forgotten, read_forgotten
 from .ids import short_ids
+from .learning import running_learners
 from .notes import text_problem
+from .paths import state_dir
 from .recall import Recalled, as_recalled, profile
 from .rows import MemoryRow
 
@@ -143,6 +145,13 @@ def clear(vault: Vault) -> ClearReport:
     back) and handed to `forget_conversations`.
     Damaged indexes tota moved aside are deleted too (each is a copy of every memory's text).
     """
+    running = running_learners(state_dir(vault.root))
+    if running:
+        # What it writes meanwhile would be left beside the tombstones of what it learned.
+        raise LearnerRunningError(
+            f"{vault.root}: a learner is running (process {', '.join(map(str, running))}): "
+            "nothing was deleted; stop it (or let it finish) and clear again"
+        )
     vault.sync()
     report = ClearReport()
     index = vault.open_index()
