@@ -430,7 +430,8 @@ def doctor(as_json: JsonOption = False) -> None:
             for path, kind in report.secrets:
                 print(f"secret: {path}: note holds {kind} (edit it out, or `tota forget` it)")
             if report.ok:
-                print(f"All good: {report.notes} notes, index in sync.")
+                but = " but for the damaged copy above" if report.broken_copies else ""
+                print(f"All good{but}: {report.notes} notes, index in sync.")
         if not report.ok:
             raise typer.Exit(1)
 

@@ -571,10 +571,13 @@ class Vault:
         from .doctor import diagnose
 
         follow = self._keeper.follow_external()
-        report = diagnose(self.root, self.open_index(), follow_external=follow)
+        # An index to fill (new, rebuilt, a sync killed mid-way) is filled without writing
+        # into a note: the ids and hand edits it finds are reported, for `tota sync` to write.
+        report = diagnose(self.root, self._keeper.get(assign_ids=False), follow_external=follow)
         if report.integrity:
             self._keeper.recover("corrupt", IndexCorruptError("; ".join(report.integrity)))
-            report = diagnose(self.root, self.open_index(), follow_external=follow)
+            index = self._keeper.get(assign_ids=False)
+            report = diagnose(self.root, index, follow_external=follow)
         return report
 
     # --- learning --------------------------------------------------------------------------
