@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -65,6 +67,21 @@ def write(root: Path, rel: str, content: str | bytes) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
     return path
+
+
+def vim_block0(pid: int, host: str, version: bytes = b"VIM 9.0") -> bytes:
+    """The first page of a vim swap file as vim writes it (memline.c's block 0): the owner's
+    process id at byte 24 (least significant first), the user at 28, the host at 68."""
+    head = b"b0" + version.ljust(10, b"\0") + bytes(12) + pid.to_bytes(4, "little")
+    head += b"someone".ljust(40, b"\0") + host.encode().ljust(40, b"\0")
+    return head.ljust(4096, b"\0")
+
+
+def gone_pid() -> int:
+    """The id of a process of this machine that has exited and been reaped."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
 
 
 @pytest.fixture

@@ -91,6 +91,10 @@ REASONS = [
     ("I felt liberated and empowered doing it.", DANGLING),  # no thing before (LoCoMo)
     ("I love helping those who struggle with maths.", None),  # the relative says who
     ("I treasure those mornings when we fished together.", None),
+    # a time said with "this": no reference ("this quarter" is the one it is now)
+    ("I'm migrating our billing jobs from cron to Celery this quarter.", None),
+    ("We're shipping the new search this sprint.", None),
+    ("I'm migrating our billing jobs to that service.", "a reference to something not said"),
     ("I'm going to buy a cheap one.", DANGLING),  # "one" stands for a noun said before
     ("I finally saw the one with the dragons.", DANGLING),
     ("I've never had a teacher like that.", DANGLING),  # "like that" complements the noun

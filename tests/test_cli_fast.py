@@ -171,3 +171,23 @@ def test_smallest_budget(needed: int):
     from tota_vault.cli_fast import smallest_budget
 
     assert smallest_budget(lambda b: b >= needed) == needed
+
+
+@pytest.mark.parametrize("query", ["", "   "])
+def test_search_of_an_empty_text_is_a_usage_error(vault_dir, monkeypatch, capsys, query):
+    """A user review: `tota search ""` exited 1 ("nothing to search for"); README lists an
+    empty text as a usage error, exit 2, as `recall ""` is. Both paths."""
+    from typer.testing import CliRunner
+
+    from tota_vault import cli_fast
+    from tota_vault.cli import app
+
+    v = str(vault_dir)
+    assert CliRunner().invoke(app, ["--vault", v, "add", "preference", "Likes tea."]).exit_code == 0
+    monkeypatch.setattr("sys.argv", ["tota", "--vault", v, "search", query])
+    with pytest.raises(SystemExit) as exited:
+        cli_fast.main()
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.startswith("tota: error: search needs words to find")
+    typed = CliRunner().invoke(app, ["--vault", v, "search", query, "--type", "preference"])
+    assert typed.exit_code == 2 and "search needs words to find" in typed.output

@@ -294,6 +294,16 @@ CHANGES = [
     pytest.param("The user said: The budget for the kitchen renovation is now 18000 euros.",
                  "The user's budget for the kitchen renovation is 15000 euros.", "switch",
                  id="a number changed, kept as said"),
+    # the chats of tests/test_pipeline.py (a developer, a family, a student)
+    pytest.param("Switched from Neovim to Helix in the week before 5 March 2026.",
+                 "Uses Neovim with pyright for everything.", "switch",
+                 id="when it switched, resolved, is no qualifier"),
+    pytest.param("The user and others have decided to go in May instead of April because of "
+                 "Mia's school holidays.", "The user and others are planning a family trip to "
+                 "Japan in April.", "switch", id="why, after instead of, is no part of it"),
+    pytest.param("Mostly works from home now, the library got too crowded.",
+                 "Works from the university library most days, usually from 9 to 5.",
+                 "switch", id="the first clauses switch"),
 ]
 NO_CHANGE = [
     pytest.param("Went to Seville for a conference.", "Went to Lyon for a conference.",
@@ -417,6 +427,14 @@ NO_CHANGE = [
                  "Lives in Lisbon.", id="their parents' move is not theirs"),
     pytest.param("Stopped being free on Fridays.", "Meets Fred on Fridays.",
                  id="free is no Fred"),
+    pytest.param("Has decided to go in May instead of April.",
+                 'The user said: "We\'re planning a family trip to Japan in April. It\'s me, my '
+                 'husband Tom and our two kids."', id="a quote of several facts replaced by none"),
+    pytest.param("Works from home, the library is now crowded.",
+                 "Works from the university library most days, usually from 9 to 5.",
+                 id="the change is after the comma"),
+    pytest.param("Switched to tea in the afternoons in May 2026.", "Drinks coffee.",
+                 id="a date does not lift the qualifier beside it"),
 ]
 # fmt: on
 

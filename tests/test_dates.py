@@ -6,7 +6,7 @@ from datetime import date, datetime
 
 import pytest
 
-from tota_vault.extract.dates import format_day, resolve_dates
+from tota_vault.extract.dates import format_day, resolve_dates, says_when
 
 MON = datetime(2023, 5, 8, 13, 56)  # Monday 8 May 2023
 SAT = datetime(2023, 5, 13, 9, 0)  # Saturday 13 May 2023
@@ -155,3 +155,18 @@ def test_the_time_of_day_does_not_matter():
 )
 def test_format_day(day: date, text: str):
     assert format_day(day) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "when"),
+    [
+        ("I was bored yesterday", True),
+        ("We moved last week", True),
+        ("I moved in May", True),
+        ("My exam is on Friday", True),
+        ("I may go", False),  # a modal, not the month
+        ("I live in Porto", False),
+    ],
+)
+def test_says_when(text: str, when: bool):
+    assert says_when(text) is when

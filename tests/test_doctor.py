@@ -55,3 +55,26 @@ def test_a_hand_edit_vim_holds_is_said_to_wait_for_the_editor_not_drift(vault_di
     assert "held by an editor" not in tota("--vault", v, "sync").output
     assert "evidence: manual" in path.read_text()
     assert tota("--vault", v, "doctor").exit_code == 0
+
+
+def test_doctor_on_an_index_to_fill_writes_nothing_into_the_notes(vault_dir: Path):
+    """A user review: after a sync killed with kill -9 (an index never filled), `tota doctor`
+    rebuilt the index and wrote ids into all 2,028 hand notes, then said "All good". It
+    checks, changes no note, and says what `tota sync` would write."""
+    v = str(vault_dir)
+    notes = {}
+    for n in range(3):
+        path = vault_dir / "habit" / f"Habit {n}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"---\ntype: habit\n---\nStretches {n} times a day.\n", "utf-8")
+        notes[path] = path.read_bytes()
+    for suffix in ("", "-wal", "-shm"):  # a sync that never finished: no filled index
+        (vault_dir / ".tota" / f"index.db{suffix}").unlink(missing_ok=True)
+    checked = tota("--vault", v, "doctor")
+    assert checked.exit_code == 1, checked.output
+    assert all(p.read_bytes() == data for p, data in notes.items())  # no id written
+    drift = [line for line in checked.output.splitlines() if line.startswith("drift: ")]
+    assert len(drift) == 3 and all("its id is not written into it yet" in d for d in drift)
+    assert tota("--vault", v, "sync").exit_code == 0
+    assert all(b"\nid: " in p.read_bytes() for p in notes)  # sync writes them
+    assert tota("--vault", v, "doctor").exit_code == 0

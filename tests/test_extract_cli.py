@@ -499,7 +499,7 @@ def disk_notes(vault: Path) -> dict[str, str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM", "SIGHUP"])
 def test_an_interrupted_run_leaves_every_note_it_wrote_indexed(tmp_path: Path, signum: str):
     import os
     import signal
@@ -524,6 +524,40 @@ def test_an_interrupted_run_leaves_every_note_it_wrote_indexed(tmp_path: Path, s
     written = disk_notes(vault)
     assert 150 <= len(written) < 10_000  # mid-run: some learned, not all
     assert index_rows(vault) == written  # every note it wrote is indexed, as written
+
+
+@pytest.mark.slow
+def test_a_run_killed_mid_step_is_not_learned_twice(tmp_path: Path):
+    """A user review: `kill -9` of `tota extract` left notes its index rows never joined (253
+    notes, 200 rows), and the same extract again learned their messages a second time (53
+    "... 2.md" duplicates). The next run finds the killed run's marker and syncs first."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    chat = long_transcript(tmp_path / "long.txt", 20_000)
+    vault = tmp_path / "v"
+    command = [sys.executable, "-m", "tota_vault.cli", "--vault", str(vault), "extract", str(chat)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=os.environ.copy())  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(list(vault.glob("*/*.md"))) < 150:
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.communicate(timeout=60)
+    assert list((vault / ".tota").glob("learning.*"))  # what the killed run left
+    written = disk_notes(vault)
+    again = subprocess.run([*command[:-2], "extract", "--json", str(chat)], capture_output=True,
+                           text=True, timeout=600, env=os.environ.copy())  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    notes = disk_notes(vault)
+    stamps = [p for p in notes if not p.startswith("reflection/")]
+    assert len(stamps) == 10_000  # each of the 10,000 stamps once: nothing learned twice
+    assert set(written) <= set(notes) and index_rows(vault) == notes
+    assert not list((vault / ".tota").glob("learning.*"))
 
 
 def test_a_long_transcript_is_read_as_it_is_learned(tmp_path: Path, monkeypatch):
@@ -607,3 +641,17 @@ def test_a_conversation_with_a_full_opening_keeps_the_id_it_had(tmp_path: Path):
     assert fallback_conversation_id(long) == fallback_conversation_id(long[:3])
     short = [Message("user", "hi", str(n)) for n in range(20)]
     assert len(take_opening(short)) == 12  # a cap: a log of one-word lines keeps its id
+
+
+@pytest.mark.parametrize("given", ["", "   "])
+def test_an_empty_conversation_id_is_refused(tmp_path: Path, given: str):
+    """A user review: `--conversation-id ""` was quietly ignored (the digest id was used),
+    while "   " was refused."""
+    from typer.testing import CliRunner
+
+    from tota_vault.cli import app
+
+    result = CliRunner().invoke(app, ["--vault", str(tmp_path / "v"), "extract", "-",
+                                      "--conversation-id", given], input="User: I live in Porto.\n")  # fmt: skip
+    assert result.exit_code == 2 and "the conversation id is empty" in result.output
+    assert not list((tmp_path / "v").rglob("*.md"))

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import socket
 import stat
 import time
 from pathlib import Path
 
 import pytest
-from conftest import write
+from conftest import gone_pid, vim_block0, write
 
 from tota_vault.errors import NoteChangedError, WriteError
 from tota_vault.files import (
@@ -17,12 +18,16 @@ from tota_vault.files import (
     Snapshot,
     atomic_write,
     content_hash,
+    emacs_lock_owner,
     fingerprint_of,
+    held_by_editor,
     is_note_path,
     is_temp_name,
     note_link,
+    owner_gone,
     scan_vault,
     sweep_temps,
+    vim_swap_owner,
 )
 
 NOTE_PATHS = [
@@ -431,3 +436,82 @@ def test_open_private_creates_0600_and_makes_an_older_file_private(tmp_path: Pat
     assert stat.S_IMODE((tmp_path / "new.lock").stat().st_mode) == 0o600
     assert stat.S_IMODE(older.stat().st_mode) == 0o600
     assert older.read_text() == "kept\ntwo\n"  # appended, never truncated
+
+
+HERE = socket.gethostname()
+
+VIM_SWAPS = [  # (first bytes of the swap file, the owner read from them)
+    (vim_block0(4242, "vm"), (4242, "vm")),
+    (vim_block0(70000, "laptop.local", b"VIM 8.2"), (70000, "laptop.local")),
+    (vim_block0(0, "vm"), None),  # names no process
+    (vim_block0(4242, ""), None),  # names no machine
+    (b"b0VIM 9.0", None),  # cut short
+    (b"", None),
+    (vim_block0(4242, "vm")[:100], None),  # the host name cut
+    (b"notvim" + vim_block0(4242, "vm")[6:], None),  # another program's file
+]
+
+
+@pytest.mark.parametrize(("head", "owner"), VIM_SWAPS)
+def test_vim_swap_owner(head: bytes, owner: tuple[int, str] | None):
+    assert vim_swap_owner(head) == owner
+
+
+EMACS_LOCKS = [  # (the lock link's target, the owner read from it)
+    ("ana@vm.4242:1733140000", (4242, "vm")),
+    ("ana@desk.example.org.977:1733140000", (977, "desk.example.org")),
+    ("ana@vm.4242", (4242, "vm")),  # no boot time
+    ("ana@vm.4242:-1", (4242, "vm")),
+    ("ana@vm.0:1733140000", None),
+    ("ana@vm:1733140000", None),  # no process id
+    ("garbage", None),
+    ("", None),
+]
+
+
+@pytest.mark.parametrize(("target", "owner"), EMACS_LOCKS)
+def test_emacs_lock_owner(target: str, owner: tuple[int, str] | None):
+    assert emacs_lock_owner(target) == owner
+
+
+def test_owner_gone_only_for_a_process_of_this_machine_that_no_longer_runs():
+    assert owner_gone(gone_pid(), HERE)
+    assert not owner_gone(os.getpid(), HERE)  # running
+    assert not owner_gone(gone_pid(), HERE + "-elsewhere")  # another machine: cannot tell
+    assert not owner_gone(1, HERE)  # init: running, whoever owns it
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "held"),
+    [
+        (".{}.swp", vim_block0(os.getpid(), HERE), True),  # a running vim
+        (".{}.swp", vim_block0(gone_pid(), HERE), False),  # a vim that was killed
+        (".{}.swo", vim_block0(gone_pid(), HERE), False),
+        (".{}.swn", vim_block0(os.getpid(), HERE), True),
+        (".{}.swp", vim_block0(gone_pid(), "elsewhere"), True),  # another machine's vim
+        (".{}.swp", b"b0VIM 9.0", True),  # unreadable as vim's: the safe side
+        (".{}.swp", b"", True),
+    ],
+)
+def test_held_by_editor_reads_the_vim_swap_file(
+    tmp_path: Path, name: str, content: bytes, held: bool
+):
+    note = write(tmp_path, "habit/Runs.md", "Runs.\n")
+    write(tmp_path, f"habit/{name.format(note.name)}", content)
+    assert held_by_editor(note) is held
+
+
+@pytest.mark.parametrize(
+    ("target", "held"),
+    [
+        (f"ana@{HERE}.{os.getpid()}:1733140000", True),
+        (f"ana@{HERE}.{gone_pid()}:1733140000", False),
+        (f"ana@elsewhere.{gone_pid()}:1733140000", True),
+        ("not a lock", True),
+    ],
+)
+def test_held_by_editor_reads_the_emacs_lock(tmp_path: Path, target: str, held: bool):
+    note = write(tmp_path, "habit/Runs.md", "Runs.\n")
+    os.symlink(target, tmp_path / "habit" / f".#{note.name}")  # a dangling link, as Emacs makes
+    assert held_by_editor(note) is held
+    assert not held_by_editor(write(tmp_path, "habit/Other.md", "Other.\n"))

@@ -82,3 +82,37 @@ def test_git_log_of_a_merge_and_a_hand_edit_shows_only_the_changed_lines(tmp_pat
         "evidence", "updated", "confirmed", "confidence", "digest",
         "Prefers Neovim over VS Code.", "Prefers Neovim over VS Code, with LazyVim.",
     }, changed  # fmt: skip
+
+
+def test_a_memory_forgotten_on_one_device_is_not_quoted_on_the_other(tmp_path: Path):
+    """A user review: forgotten on A, committed and pulled into B, the memory's note was gone
+    from B, but recall on B still quoted the assistant's turn that repeated it (B keeps the
+    conversation's turns in its own index, and only a `forget` on B removed them), also after
+    sync and reindex. The tombstones that arrive with the pull now remove them."""
+    a, b = tmp_path / "desk", tmp_path / "laptop"
+    Vault(a).init(git=True)
+    chat = [
+        {"role": "user", "content": "I was diagnosed with a gluten intolerance last year.",
+         "id": "11"},
+        {"role": "assistant", "content": "Understood, you avoid gluten.", "id": "12"},
+    ]  # fmt: skip
+    with Vault.open(a) as vault:
+        vault.observe(chat, conversation_id="c1")
+    git(a, "add", "-A")
+    git(a, "commit", "-qm", "learned")
+    git(tmp_path, "clone", "-q", str(a), str(b))
+    with Vault.open(b) as vault:  # the same conversation, seen by B's assistant too
+        vault.sync()
+        assert {o.action for o in vault.observe(chat, conversation_id="c1").outcomes} == {"skip"}
+        assert "avoid gluten" in " ".join(r.text for r in vault.recall("gluten"))
+    with Vault.open(a) as vault:
+        vault.forget(vault.search("gluten")[0].path)
+    git(a, "add", "-A")
+    git(a, "commit", "-qm", "forgot gluten")
+    git(b, "pull", "-q")
+    assert "c1#12" in (b / ".tota-forgotten").read_text("utf-8")
+    with Vault.open(b) as vault:
+        vault.sync()
+        assert "gluten" not in " ".join(r.text for r in vault.recall("gluten"))
+        vault.reindex()
+        assert "gluten" not in " ".join(r.text for r in vault.recall("gluten"))

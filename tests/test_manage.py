@@ -515,3 +515,45 @@ def test_cli_shows_short_ids_and_acts_on_them(sample_dir: Path, appender: Path):
     assert (sample_dir / "goal/Twin A.md").exists() and (sample_dir / "goal/Twin B.md").exists()
     assert runner.invoke(app, ["--vault", v, "forget", "01JDX3M7Q9B"]).exit_code == 0
     assert not (sample_dir / "goal/Twin B.md").exists()
+
+
+def test_the_tombstones_remove_their_turns_once_per_change_of_the_file(vault: Vault):
+    from tota_vault.forgotten import add_forgotten
+    from tota_vault.manage import forget_tombstoned
+
+    vault.observe(
+        [{"role": "user", "content": "I collect stamps.", "id": "1"},
+         {"role": "assistant", "content": "Stamps are fun.", "id": "2"}],
+        conversation_id="c",
+    )  # fmt: skip
+    index = vault.open_index()
+    assert forget_tombstoned(vault.root, index) == 0  # no tombstone file
+    add_forgotten(vault.root, ["c#2"])
+    assert forget_tombstoned(vault.root, index) == 1
+    assert forget_tombstoned(vault.root, index) == 0  # the file did not change
+    assert forget_tombstoned(vault.root, index, force=True) == 0  # nothing left to remove
+    assert index.turns().counts()["turns"] == 1  # the user's turn stays
+
+
+def test_clear_refuses_while_another_process_learns(vault: Vault):
+    """A user review: `tota clear --yes` during a long `tota extract` deleted what was there,
+    and the extract went on writing: the vault ended with 1,107 memories, and the report
+    called the new ones "other notes kept"."""
+    import socket
+    import subprocess
+    import sys
+
+    from tota_vault.errors import LearnerRunningError
+    from tota_vault.manage import clear
+
+    vault.remember("preference", "Likes tea.")
+    learner = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        (vault.root / ".tota" / f"learning.{learner.pid}").write_text(socket.gethostname())
+        with pytest.raises(LearnerRunningError, match=f"process {learner.pid}"):
+            clear(vault)
+        assert [h.path for h in vault.search("tea")]  # nothing deleted
+    finally:
+        learner.kill()
+        learner.wait()
+    assert clear(vault).deleted  # the learner is gone: its marker counts no more

@@ -128,8 +128,10 @@ DECISIONS = [
          id="create: it says more than the one alike"),
     case(cand(FULLER), 0.85, [A, stored("F", FULLER)], action="merge",
          target=stored("F", FULLER), id="merge: a duplicate first"),
-    case(cand(NEOVIM), 0.85, [stored("F", FULLER)], action="create",
-         id="create: says less than a memory (no merge either way)"),
+    # a user review: a second, poorer copy of a note the person had made fuller by hand; the
+    # memory says all of it, so the merge loses nothing (before: created, "no merge either way")
+    case(cand(NEOVIM), 0.85, [stored("F", FULLER)], action="merge", target=stored("F", FULLER),
+         reason="84% alike", id="merge: says less than a memory, which holds all of it"),
     case(cand("Does not prefer Neovim over VS Code."), 0.85, [A], action="create",
          id="no merge: the opposite"),
     # a person's note states its fact in its first paragraph; what they added below is theirs
@@ -851,6 +853,18 @@ def test_a_statement_that_says_more_is_another_memory_not_a_merge(
         assert [r.path for r in fresh.search(word)] == [report.outcomes[1].path]
     again = vault.observe([say(first, "3", D3)], conversation_id="c2")
     assert only(again, "merge") == report.outcomes[0].path
+
+
+def test_a_note_made_fuller_by_hand_is_confirmed_not_copied(vault: Vault):
+    """A user review: after a person added ", at 6:30" to a habit's note, the same sentence
+    learned again made a second, poorer note ("... 2.md") instead of confirming theirs."""
+    said = "I do a lesson on Duolingo every morning before the twins wake up."
+    path = vault.root / only(vault.observe([say(said)], conversation_id="c1"), "create")
+    path.write_text(path.read_text("utf-8").replace("wake up.", "wake up, at 6:30."), "utf-8")
+    vault.sync()
+    again = vault.observe([say(said, "2", D2)], conversation_id="c2")
+    assert only(again, "merge") == path.relative_to(vault.root).as_posix()
+    assert len(notes(vault.root)) == 1 and "at 6:30" in path.read_text("utf-8")
 
 
 @pytest.mark.parametrize(

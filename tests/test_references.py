@@ -110,6 +110,11 @@ NAMINGS = [
     ("Our dog Biscuit is 4.", {"Biscuit": "dog"}),
     ("Biscuit, our dog, hates baths.", {"Biscuit": "dog"}),
     ("Our team uses Rust.", {}),
+    # whose they are, said in a list of who is coming (the family's chat)
+    ("It's me, my husband Tom and our two kids, Mia and Leo.",
+     {"Tom": "husband", "Mia": "child", "Leo": "child"}),
+    ("Our kids Mia and Leo love it.", {"Mia": "child", "Leo": "child"}),
+    ("My kids and I went.", {}),
 ]
 # fmt: on
 
@@ -419,3 +424,22 @@ def test_an_infinitive_after_a_preposition_is_its_gerund():
 )
 def test_a_title_keeps_its_article(text: str, titles: list[str]):
     assert things_named(text) == titles
+
+
+@pytest.mark.parametrize(
+    ("text", "things"),
+    [
+        ("Our next release is on March 14", []),  # a date is when, not what "it" is
+        ("My exam is on Friday", []),
+        ("The launch moved to 30 June 2026", []),
+        ("I loved Big Little Lies", ["Big Little Lies"]),
+    ],
+)
+def test_a_date_is_no_thing_named(text: str, things: list[str]):
+    assert things_named(text) == things
+
+
+def test_it_after_a_date_is_not_the_date():
+    """The developer's chat (tests/test_pipeline.py): "Is the one cutting March 14." was a
+    memory, from "Our next release is on March 14, and I'm the one cutting it"."""
+    assert resolve_from("Our next release is on March 14.", "I'm the one cutting it.") is None

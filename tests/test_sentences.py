@@ -222,6 +222,25 @@ STATEMENTS = [
      ["I work nights", "I ask not to book meetings before noon."]),
     ("Please never schedule calls for me before 3pm.", ["I ask never to schedule calls for me before 3pm."]),
     ("I love my job, so don't give up on me.", ["I love my job, so don't give up on me."]),
+    # a request of the moment after the speaker's own clause is none of their facts (the
+    # developer's chat in tests/test_pipeline.py)
+    ("I use Neovim for everything, so please give me commands rather than VS Code steps.",
+     ["I use Neovim for everything", "Please give me commands rather than VS Code steps."]),
+    ("By the way, we can't ship GPL code, so keep that in mind when you suggest packages.",
+     ["We can't ship GPL code", "Keep that in mind when you suggest packages."]),
+    ("I told Sam, so keep it quiet.", ["I told Sam, so keep it quiet."]),
+    # a consequence after a comma is a clause of its own (the family's chat)
+    ("Tom doesn't eat raw fish, so sushi dinners are out for him.",
+     ["Tom doesn't eat raw fish", "Sushi dinners are out for him."]),
+    ("We live in Ghent, so we'd fly from Brussels.", ["We live in Ghent", "We'd fly from Brussels."]),
+    ("I'm vegetarian, so I cook a lot of lentils.", ["I'm vegetarian", "I cook a lot of lentils."]),
+    ("I've liked it, so far.", ["I've liked it, so far."]),
+    ("I was tired, so much so that I slept.", ["I was tired, so much so that I slept."]),
+    ("I love it, so go for it.", ["I love it, so go for it."]),
+    # when is said before "so" only: the sentence stays whole, so the consequence keeps it
+    ("I was bored yesterday, so I took my turtles out for a walk.",
+     ["I was bored yesterday, so I took my turtles out for a walk."]),
+    ("I moved in May, so I live in Porto now.", ["I moved in May, so I live in Porto now."]),
     # a code review: a condition keeps its request, and a request told to someone is theirs
     ("Before 9am, please never call me.", ["Before 9am, please never call me."]),
     ("I told my boss, please never call me after 6pm.",

@@ -19,6 +19,11 @@ APPOSITIVES = [
     ("I'm Ana, a nurse.", ["My name is Ana.", "I'm a nurse."]),
     ("I'm Lee, an engineer from Busan.", ["My name is Lee.", "I'm an engineer.",
                                           "I'm based in Busan."]),
+    # the employer ends the sentence: its full stop is no part of the name
+    ("I'm Dana, a backend engineer at Quillpay.",
+     ["My name is Dana.", "I'm a backend engineer.", "I work at Quillpay."]),
+    ("I'm Jo, a banker at J.P. Morgan.", ["My name is Jo.", "I'm a banker.",
+                                          "I work at J.P. Morgan."]),
     # no name and appositive: the clause as it is
     ("I'm a nurse in Leeds.", ["I'm a nurse in Leeds."]),
     ("I'm tired, a long day at work.", ["I'm tired, a long day at work."]),

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 from pathlib import Path
 
 import pytest
-from conftest import write
+from conftest import gone_pid, vim_block0, write
 
 from tota_vault import Vault
 from tota_vault.files import FileStat
@@ -289,6 +290,20 @@ def test_a_note_an_editor_holds_is_reported_held_and_its_retries_change_nothing(
     closed = vault.sync(quiet=0)
     assert closed.hand_edits == [stored.path] and closed.held == [] and closed.deferred == []
     assert "evidence: manual" in path.read_text() and "six mornings" in path.read_text()
+
+
+def test_a_swap_file_of_a_vim_that_is_gone_holds_nothing(vault: Vault):
+    """A vim killed (or a machine that crashed) leaves its swap file beside the note; waiting
+    for that editor to close held the hand edit back forever. A swap file naming a process of
+    this machine that no longer runs is stale, as vim itself calls it."""
+    stored = vault.remember("habit", "Runs four mornings a week.", evidence="direct")
+    path = vault.root / stored.path
+    swap = path.parent / f".{path.name}.swp"
+    swap.write_bytes(vim_block0(gone_pid(), socket.gethostname()))
+    path.write_text(path.read_text().replace("four mornings", "five mornings"))
+    report = vault.sync(quiet=0)
+    assert report.held == [] and report.hand_edits == [stored.path]
+    assert "evidence: manual" in path.read_text() and swap.exists()  # vim -r still has it
 
 
 def test_a_persons_new_note_an_editor_holds_waits_for_its_id(vault: Vault):

@@ -22,6 +22,18 @@ from tota_vault.topics import TOPICS, stem, topics_of, topics_of_words, with_top
         ("Volunteers at the shelter every Sunday.", ("community",)),
         ("Prefers Neovim over VS Code.", ()),
         ("", ()),
+        # a verb of a topic in another sense (a user review; the developer's chat): a date
+        # moved is no move of home, a thing run is no running, unless it is a race
+        ("My deadline for the picture book moved to 14 February.", ("books",)),
+        ("I moved my dentist appointment to May.", ()),
+        ("The flight was moved to Friday.", ("travel",)),
+        ("Moved to Porto last year.", ("home",)),
+        ("Is moving to Berlin in May.", ("home",)),
+        ("Runs a bakery in Leeds.", ()),
+        ("The user and others run the suite with pytest in GitHub Actions.", ()),
+        ("Ran a marathon in April.", ("sport",)),
+        ("Runs a 5k every Sunday.", ("sport",)),
+        ("Runs every morning.", ("sport",)),
     ],
 )
 def test_topics_of(text: str, topics: tuple[str, ...]):

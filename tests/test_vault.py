@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tota_vault import IndexNotOpenError, MemoryType, ValidationError, Vault
+from tota_vault import IndexNotOpenError, MemoryType, NotFoundError, ValidationError, Vault
 from tota_vault.seal import SealState, render_sealed, seal_state
 
 
@@ -231,3 +231,20 @@ def test_a_memory_with_a_character_yaml_refuses_is_written_valid_and_indexed_as_
     vault.reindex()
     assert row() == before
     assert [r.text for r in vault.recall("green tea")] == ["Likes green tea."]
+
+
+def test_a_memory_is_found_by_its_whole_statement_when_its_title_is_cut(vault: Vault):
+    """A user review: `tota forget "<the statement tota show printed>"` said "no memory with
+    id, path or title": the file name keeps only the statement's first words."""
+    said = (
+        "Was diagnosed with a gluten intolerance last year, so no bread or pasta for them either."
+    )
+    stored = vault.remember("constraint", said)
+    assert Path(stored.path).stem != said.rstrip(".")  # the title is a cut of it
+    assert vault.resolve(said) == stored.path
+    assert vault.resolve("  was diagnosed with a gluten intolerance last year, so no bread or "
+                         "pasta for them either ") == stored.path  # fmt: skip
+    with pytest.raises(NotFoundError):
+        vault.resolve("Was diagnosed with a gluten intolerance last year.")  # says less
+    vault.forget(said)
+    assert vault.search("gluten") == []

@@ -259,6 +259,58 @@ def test_real_vim_between_w_and_q_is_logged_waiting_once(notes_dir, tmux, start_
     assert "changed since reading" not in tmux_screen(tmux)
 
 
+@pytest.mark.slow
+def test_a_vim_killed_with_its_note_open_holds_it_no_longer(notes_dir, tmux, start_daemon):
+    """vim killed (kill -9, a closed terminal, a crash) leaves its swap file beside the note.
+    The daemon waited for that editor to close, so the person's next edit in another program
+    was never recorded as theirs. The swap file names a process that no longer runs."""
+    path = notes_dir / EDITOR
+    subprocess.run(
+        [*tmux, "new-session", "-d", "-s", "t", "-x", "200", "-y", "50", vim_command(path)],
+        check=True,
+    )
+    wait_for(lambda: "Prefers Neovim" in tmux_screen(tmux), what="vim to show the note")
+    swap = path.parent / f".{path.name}.swp"
+    assert swap.exists()
+    pane = subprocess.run([*tmux, "display-message", "-p", "-t", "t", "#{pane_pid}"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    vim = int(pane.stdout)  # tmux runs the command through `sh -c`, which execs vim
+    assert "vim" in Path(f"/proc/{vim}/cmdline").read_bytes().decode(errors="replace")
+    os.kill(vim, signal.SIGKILL)
+    wait_for(lambda: not Path(f"/proc/{vim}").exists(), what="vim to be gone")
+    assert swap.exists()  # what a killed vim leaves
+    start_daemon(notes_dir)
+    edited = path.read_text("utf-8").replace("Neovim", "Helix")
+    path.write_text(edited, "utf-8")  # the edit, made in another program
+    assert_hand_edit_recorded(notes_dir, EDITOR, edited, "Helix")
+    assert swap.exists()  # left for `vim -r`
+
+
+@pytest.mark.slow
+def test_learning_leaves_a_note_vim_has_open_alone(notes_dir, tmux):
+    """A user review: `tota extract` merged into a note open in vim, and vim's next `:w`
+    warned "The file has been changed since reading it!!!" (answering yes dropped tota's
+    change). The learner now skips that candidate and says why; vim saves without a word."""
+    path = notes_dir / EDITOR
+    before = path.read_bytes()
+    subprocess.run(
+        [*tmux, "new-session", "-d", "-s", "t", "-x", "200", "-y", "50", vim_command(path)],
+        check=True,
+    )
+    wait_for(lambda: "Prefers Neovim" in tmux_screen(tmux), what="vim to show the note")
+    with Vault.open(notes_dir) as vault:
+        report = vault.observe(
+            [{"role": "user", "content": "I prefer Neovim over VS Code for editing.", "id": "9"}],
+            conversation_id="again",
+        )
+    assert [o.action for o in report.outcomes] == ["skip"], report.outcomes
+    assert report.notes and report.notes[0].startswith("note held by an editor while learning")
+    assert path.read_bytes() == before
+    subprocess.run([*tmux, "send-keys", "-t", "t", ":w", "Enter"], check=True)
+    wait_for(lambda: "written" in tmux_screen(tmux), what="vim to write the note")
+    assert "changed since reading" not in tmux_screen(tmux)
+
+
 def test_sed_in_place_is_a_hand_edit(notes_dir, start_daemon):
     start_daemon(notes_dir)
     before = (notes_dir / EDITOR).read_text("utf-8")

@@ -35,6 +35,7 @@ from .cli_fast import (
     quiet_broken_pipe,
     recall_message,
     run_hook_command,
+    search_query,
 )
 from .errors import TotaError, ValidationError
 from .model import MANUAL_CONFIDENCE
@@ -359,6 +360,7 @@ def search(
     Superseded and archived memories are found too, their status under their type; at an
     equal score an active memory comes first.
     """
+    search_query(query)
     with _open() as vault:
         hits = vault.search(query, type=type, limit=limit, raw=raw)
         print_search(vault, query, hits, as_json)
@@ -428,7 +430,8 @@ def doctor(as_json: JsonOption = False) -> None:
             for path, kind in report.secrets:
                 print(f"secret: {path}: note holds {kind} (edit it out, or `tota forget` it)")
             if report.ok:
-                print(f"All good: {report.notes} notes, index in sync.")
+                but = " but for the damaged copy above" if report.broken_copies else ""
+                print(f"All good{but}: {report.notes} notes, index in sync.")
         if not report.ok:
             raise typer.Exit(1)
 
@@ -521,7 +524,7 @@ def _learn_stream(
     conversations: Iterable[tuple[str, Iterable[Any]]] = stream_conversations(
         stream, format, source=source, problems=problems
     )
-    if conversation_id:
+    if conversation_id is not None:
         # A stream yields one conversation; an export (read whole) may hold several.
         listed = list(conversations)
         if len(listed) > 1:
@@ -638,13 +641,16 @@ class _Progress:
 
 
 class _StopBetweenSteps:
-    """While learning, Ctrl-C (SIGINT) or SIGTERM stops the run between two steps, once the
+    """While learning, Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal closed) stops the run
+    between two steps, once the
     step under way is written and indexed: an interrupted run leaves every note it wrote in
     the index, with nothing to sync. A second signal stops at once (the notes written since
     the step began are then indexed by `Vault.batch`'s own failure path). Only the main
     thread may set handlers; elsewhere nothing changes."""
 
-    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+    SIGNALS = tuple(
+        getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+    )
 
     def __init__(self) -> None:
         self.requested = False
@@ -889,7 +895,8 @@ def recall(
 
 #: The one memory a command acts on, however the person names it (`Vault.resolve`).
 MemoryRef = Annotated[
-    str, typer.Argument(help="A memory id (or a short prefix of it), path or title.")
+    str,
+    typer.Argument(help="A memory id (or a short prefix of it), path, title or whole statement."),
 ]
 
 

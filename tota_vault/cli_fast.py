@@ -34,6 +34,7 @@ __all__ = [
     "recall_message",
     "run_hook_command",
     "search_argv",
+    "search_query",
 ]
 
 
@@ -229,7 +230,18 @@ def smallest_budget(fits: Callable[[int], bool], start: int = 1) -> int:
     return high
 
 
+def search_query(query: str) -> str:
+    """The words `tota search` looks for; none (or only spaces) is a usage error (exit 2), as
+    `recall_message` makes an empty message one, and as README says."""
+    if not query.strip():
+        from .errors import ValidationError
+
+        raise ValidationError("search needs words to find: an empty text matches nothing")
+    return query
+
+
 def _search(vault: Vault, args: dict[str, Any]) -> None:
+    search_query(args["query"])
     hits = vault.search(args["query"], type=args["type"], limit=args["limit"], raw=args["raw"])
     print_search(vault, args["query"], hits, args["as_json"])
 

@@ -30,6 +30,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Literal
 
+from .extract.dates import RESOLVED_DATE
 from .scoring import facts_differ, facts_in
 from .text import FUNCTION_WORDS, HTML_COMMENT, NOT_A_STOP, WORD_RE, stem, token_of, tokens
 
@@ -471,7 +472,7 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
     does not replace "Went to Lyon".
     """
     kind = change_kind(new)
-    if kind is None:
+    if kind is None or _SAID_SEVERAL.search(old):
         return None
     if _replaced_named(new, old, subject):
         return Change("switch", "a change of mind")
@@ -517,9 +518,36 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
             return None
     if new_values and old_values and _renumbered(new, old, subject):
         return Change("switch", "a number changed")
-    return _switch(new, old, subject)
+    return _switch(new, old, subject) or _head_switch(new, old, subject)
 
 
+#: Where a statement's first clause ends: a comma before a clause or phrase of its own
+#: ("Mostly works from home now, the library got too crowded", "Works from the library most
+#: days, usually from 9 to 5").
+_HEAD_END = re.compile(r",\s+")
+#: The fewest content words a first clause needs to be compared alone.
+_HEAD_WORDS = 2
+
+
+def _head_switch(new: str, old: str, subject: str) -> Change | None:
+    """A switch said in the two statements' first clauses, when what follows a comma in
+    either is said beside the change, not part of it: "Mostly works from home now, the
+    library got too crowded" over "Works from the university library most days, usually from
+    9 to 5". The new first clause must carry the cue of change itself ("now"), so a change
+    said of something after the comma ("..., the library is now crowded") replaces
+    nothing."""
+    new_head, old_head = _HEAD_END.split(new, maxsplit=1)[0], _HEAD_END.split(old, maxsplit=1)[0]
+    if (new_head, old_head) == (new, old) or change_kind(new_head) is None:
+        return None
+    if min(len(content_words(new_head)), len(content_words(old_head))) < _HEAD_WORDS:
+        return None
+    return _switch(new_head, old_head, subject)
+
+
+#: A memory that keeps what was said in several sentences ('The user said: "We're planning a
+#: trip to Japan in April. It's me, my husband Tom and our two kids."'): a change of mind
+#: replaces one fact of it at most, and superseding it would take the others with it.
+_SAID_SEVERAL = re.compile(r'\bsaid: "[^"]*?[.!?]\s+[^"]*?\w[^"]*"')
 #: A reason given after a change: "... because of the strike", ", due to the rain".
 _REASON = re.compile(r",?\s+\b(?:because|since|due to|owing to|thanks to)\b[^.;!?]*", re.I)
 #: How many words fewer a moved date's statement may name its thing with: "the proposal
@@ -557,6 +585,9 @@ def _switch(new: str, old: str, subject: str) -> Change | None:
     share, unless it is short (`MAX_VALUE_WORDS`)."""
     if change_kind(old) == "drop":
         return None
+    # Why is no part of what was replaced: "... in May instead of April because of the
+    # school holidays" replaces April, not the holidays.
+    new = _REASON.sub("", new)
     instead = _INSTEAD_OF.search(new)
     corrected = None if instead is not None else _CORRECTED.search(new)
     named = instead or corrected
@@ -626,7 +657,9 @@ def _qualified(rest: str, old: str, subject: str) -> bool:
     statement true elsewhere. A qualifier `old` shares ("to Neovim at work" over "Uses VS Code
     at work") or a loose time ("last month") limits nothing."""
     clause = re.split(r"[,.;:!?]", rest, maxsplit=1)[0]
-    clause = _WHEN_PHRASES.sub(" ", clause)
+    # "last week", or what it was resolved to ("in the week before 5 March 2026"): when the
+    # switch happened, no use it is limited to
+    clause = RESOLVED_DATE.sub(" ", _WHEN_PHRASES.sub(" ", clause))
     limit = _QUALIFIER.search(clause)
     if limit is None:
         return False

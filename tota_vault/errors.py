@@ -5,7 +5,9 @@
     ├── NoteError                 a note cannot be used as a memory
     │   ├── InvalidNoteError      a note's bytes or frontmatter are not a valid memory
     │   ├── NoteChangedError      a note changed on disk since tota read it; the write was refused
+    │   │   └── NoteHeldError     an editor has the note open (a swap file or lock); not written
     │   └── WriteError            a file or folder cannot be written (permissions, a full disk)
+    ├── LearnerRunningError       another process is learning; `clear` would delete under it
     ├── NotFoundError             no memory has that id or path
     ├── QueryError                a search query SQLite's FTS5 cannot run
     ├── IndexError_               the SQLite index is unusable (corrupt, locked too long)
@@ -37,7 +39,9 @@ __all__ = [
     "InvalidNoteError",
     "NotAMemoryError",
     "NoteChangedError",
+    "NoteHeldError",
     "NoteError",
+    "LearnerRunningError",
     "NotFoundError",
     "QueryError",
     "SecretError",
@@ -79,8 +83,19 @@ class NoteChangedError(NoteError):
     """The note changed on disk after tota read it, so tota refused to overwrite it."""
 
 
+class NoteHeldError(NoteChangedError):
+    """An editor has the note open (vim's swap file or Emacs's lock beside it), so tota did not
+    write it: the editor would warn at its next save, and a "yes" there would drop tota's
+    change, or a "no" the person's."""
+
+
 class WriteError(NoteError):
     """A file or folder cannot be written (a read-only folder, a full disk); `path` names it."""
+
+
+class LearnerRunningError(TotaError):
+    """Another process is learning into the vault, so a command that would delete under it
+    (`tota clear`) refused."""
 
 
 class NotFoundError(TotaError):

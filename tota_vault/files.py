@@ -13,6 +13,7 @@ import contextlib
 import errno
 import os
 import re
+import socket
 import stat
 import time
 
@@ -40,7 +41,11 @@ __all__ = [
     "content_hash",
     "external_target",
     "hidden_reason",
+    "held_by_editor",
     "hidden_target",
+    "emacs_lock_owner",
+    "owner_gone",
+    "vim_swap_owner",
     "note_link",
     "is_temp_name",
     "fingerprint_of",
@@ -498,17 +503,96 @@ def open_for_writing(path: Path) -> bool:
 #: second and third session): vim's default 'directory' puts them in the file's own folder.
 _VIM_SWAP_SUFFIXES = (".swp", ".swo", ".swn")
 
+#: vim's swap file opens with its block 0 (`struct block0` in vim's memline.c): "b0", the
+#: version (10 bytes), page size, mtime and inode (4 each), then the owner's process id (4
+#: bytes, least significant first on every platform: vim's `long_to_char`), the user name
+#: (40) and the host name (40, NUL-padded).
+_VIM_PID = slice(24, 28)
+_VIM_HOST = slice(68, 108)
+
+#: An Emacs lock is a link (a plain file where links are missing) whose target is
+#: "user@host.pid:boot-time" (filelock.c); the host may hold dots, the boot time may be absent.
+_EMACS_LOCK = re.compile(r"[^@]*@(?P<host>.+)\.(?P<pid>\d+)(?::-?\d+)?")
+
+
+def vim_swap_owner(head: bytes) -> tuple[int, str] | None:
+    """The process id and host name a vim swap file's first bytes name, or None when they
+    are not a whole block 0 (a truncated or foreign file) or name no process (id 0)."""
+    if len(head) < _VIM_HOST.stop or not head.startswith(b"b0VIM"):
+        return None
+    pid = int.from_bytes(head[_VIM_PID], "little")
+    host = head[_VIM_HOST].split(b"\0", 1)[0].decode("utf-8", "replace")
+    return (pid, host) if pid > 0 and host else None
+
+
+def emacs_lock_owner(target: str) -> tuple[int, str] | None:
+    """The process id and host name an Emacs lock's target names, or None for another form."""
+    match = _EMACS_LOCK.fullmatch(target.strip())
+    if match is None or int(match["pid"]) <= 0:
+        return None
+    return int(match["pid"]), match["host"]
+
+
+def owner_gone(pid: int, host: str) -> bool:
+    """True when the editor that made a swap file or lock is known to be gone: it ran on this
+    machine and no process has its id now, the test vim and Emacs make themselves before
+    they call a swap file or lock stale. Another machine's (a vault on a shared disk) or
+    another user's running process counts as still there."""
+    here = socket.gethostname()
+    if host not in (here, here[:39]):  # vim keeps the first 39 bytes of the name
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # EPERM: a process of another user's has that id, so it runs
+        return False
+    return False
+
+
+def _swap_live(swap: str) -> bool:
+    """Whether a vim swap file beside a note still holds it: unreadable or not vim's own
+    block 0 counts as held (the safe side), a crashed vim's as not."""
+    try:
+        with open(swap, "rb") as file:
+            owner = vim_swap_owner(file.read(_VIM_HOST.stop))
+    except OSError:
+        return True
+    return owner is None or not owner_gone(*owner)
+
+
+def _emacs_lock_live(lock: str) -> bool:
+    """Whether an Emacs lock beside a note still holds it (the same rule as `_swap_live`)."""
+    try:
+        target = os.readlink(lock)
+    except OSError:
+        try:
+            with open(lock, encoding="utf-8", errors="replace") as file:
+                target = file.read(512)
+        except OSError:
+            return True
+    owner = emacs_lock_owner(target)
+    return owner is None or not owner_gone(*owner)
+
 
 def held_by_editor(path: Path) -> bool:
     """True when an editor has the file open in a buffer: vim's swap file or Emacs's lock
     (`.#name.md`, a link) beside it. Such an editor keeps the text it read and warns at its
     next save if the file changed on disk ("The file has been changed since reading it"), so
-    tota waits until it closes. Editors that keep neither (Obsidian, VS Code, neovim's swap in
-    its own state folder) are protected by the quiet period alone."""
-    folder, name = path.parent, path.name
-    if os.path.lexists(folder / f".#{name}"):
+    tota waits until it closes. A swap file or lock whose editor is gone (killed, or the
+    machine crashed) holds nothing: waiting for it would hold the note forever, and vim's own
+    recovery (`vim -r`) reads the swap file whatever tota writes. Editors that keep neither
+    (Obsidian, VS Code, neovim's swap in its own state folder) are protected by the quiet
+    period alone."""
+    folder, name = str(path.parent), path.name
+    lock = os.path.join(folder, f".#{name}")
+    if os.path.lexists(lock) and _emacs_lock_live(lock):
         return True
-    return any(os.path.lexists(folder / f".{name}{suffix}") for suffix in _VIM_SWAP_SUFFIXES)
+    for suffix in _VIM_SWAP_SUFFIXES:
+        swap = os.path.join(folder, f".{name}{suffix}")
+        if os.path.lexists(swap) and _swap_live(swap):
+            return True
+    return False
 
 
 def open_private(path: Path | str, mode: str = "a+b", **kwargs: Any) -> IO[Any]:

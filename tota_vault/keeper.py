@@ -65,16 +65,20 @@ class IndexKeeper:
             )
         return self._index
 
-    def get(self) -> Index:
+    def get(self, *, assign_ids: bool = True) -> Index:
         """The open index, opening it first if none is; a new, rebuilt or never completely
-        filled index (a crash mid-sync) is filled from the notes before it is handed out."""
+        filled index (a crash mid-sync) is filled from the notes before it is handed out.
+        Without `assign_ids` the fill writes nothing into the notes (`reconcile`): `doctor`,
+        which changes no note, leaves the ids and hand edits it finds to `tota sync`."""
         if self._index is not None:
             return self._index
         index = self.open()
         if index.get_state("last_sync") is None and not index.read_only:
             from .sync import reconcile
 
-            reconcile(self.root, index, follow_external=self.follow_external())
+            reconcile(
+                self.root, index, assign_ids=assign_ids, follow_external=self.follow_external()
+            )
         index.rebuilt = False
         return index
 

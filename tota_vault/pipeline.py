@@ -48,6 +48,7 @@ from .conflicts import adds, change_kind, differ, replaces, search_words
 from .errors import (
     InvalidNoteError,
     NoteChangedError,
+    NoteHeldError,
     SecretError,
     TotaError,
     ValidationError,
@@ -184,6 +185,11 @@ def decide(
             alike = max(alike, similarity(candidate.text, first))
             if alike >= threshold and differ(candidate.text, first) is None:
                 difference = None
+        if difference is not None and alike >= threshold and adds(row.text, candidate.text):
+            # The memory says all the candidate says, and more (a person added ", at 6:30" to
+            # it, or it was learned fuller): merged, nothing is lost; created, it was a second,
+            # poorer copy of it.
+            difference = None
         if difference is None:
             if best is None or alike > best[0]:
                 best = (alike, row)
@@ -799,7 +805,8 @@ class Learner:
                     # A person's edit landed while tota was writing: their note wins, this
                     # candidate waits for the next run; the rest of the conversation goes on.
                     reason = f"{first_line(exc)} (skipped; learn it again to retry)"
-                    report.notes.append(f"note changed while learning, skipped: {reason}")
+                    what = "held by an editor" if isinstance(exc, NoteHeldError) else "changed"
+                    report.notes.append(f"note {what} while learning, skipped: {reason}")
                     decision = Decision("skip", reason, decision.target)
             if decision.action != "skip" and path is not None:
                 learned.setdefault(source, set()).add(path)

@@ -528,6 +528,14 @@ class _Sync:
             note = parse_note(data, path, fallback_time=_local(fp.mtime_ns / 1e9))
             if self.assign_ids:
                 note, fp = self.patch(note, data, fp, changed=path in to_parse)
+            elif note.needs_id or (
+                note.memory is not None
+                and path in to_parse
+                and seal_state(data.decode("utf-8", "replace")) is SealState.BROKEN
+            ):
+                # Not written now (doctor fills an index so, writing into no note): marked so
+                # the next sync that may write reads the note again and writes its patch.
+                fp = _pending(fp)
             parsed[path] = (note, fp)
         return parsed
 

@@ -18,6 +18,7 @@ deliberately small and broad: a missing word costs a link, a wrong one costs pre
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable, Sequence
 from itertools import chain
 
@@ -131,8 +132,30 @@ def topics_of_words(words: Iterable[str]) -> tuple[str, ...]:
     return tuple(t for t in TOPICS if t in found)
 
 
+#: A verb of a topic used in another sense, read by what follows it: a date or an appointment
+#: moved is no move of home ("My deadline moved to 14 February", "moved my dentist appointment
+#: to May"), and a thing that is run is no running ("runs a bakery", "run the suite with
+#: pytest") unless it is a race ("ran a marathon", "run a 5k").
+_OTHER_SENSE = re.compile(
+    r"\b(?:move|moves|moved|moving)\b(?=\s+(?:(?:up|back|forward|it|them)\s+)?(?:to|until|from)\s+"
+    r"(?:(?:the\s+)?\d|next\b|tomorrow\b|(?-i:[A-Z][a-z]+day|January|February|March|April|May|June|"
+    r"July|August|September|October|November|December)\b))|"
+    r"\b(?:move|moves|moved|moving)\s+(?:my|our|the|their|his|her|a|an)\s+(?:[\w-]+\s+)?"
+    r"(?:deadline|appointment|meeting|call|flight|exam|interview|launch|release|date|session|"
+    r"class|lesson|booking|reservation|shift)s?\b|"
+    r"\b(?P<keep>deadline|appointment|meeting|launch|release|exam|interview|flight|date|call)"
+    r"\s+(?:was\s+|got\s+|has\s+been\s+|is\s+)?(?:moved|moving)\b|"
+    r"\b(?:run|runs|ran|running)\s+(?=(?:a|an|the|my|our|their|his|her|this|that|some|all|"
+    r"its|tests?|errands|late|out of|into)\b(?!\s+(?:[\w-]+\s+)?(?:marathon|half-marathon|race|"
+    r"5k|10k|half|mile|miles|km|lap|laps|trail|ultra|triathlon)s?\b))",
+    re.I,
+)
+
+
 def topics_of(text: str) -> tuple[str, ...]:
     """The topics of a statement: "Took a trip to Rome" -> ("travel",). Pure."""
+    if _OTHER_SENSE.search(text):
+        text = _OTHER_SENSE.sub(lambda m: f" {m['keep'] or ''} ", text)
     found = set(chain.from_iterable(map(_topics_of_match, set(WORD_RE.findall(text)))))
     return tuple(t for t in TOPICS if t in found) if found else ()
 

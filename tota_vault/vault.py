@@ -24,6 +24,7 @@ from .errors import (
     IndexCorruptError,
     NoteChangedError,
     NotFoundError,
+    QueryError,
     SecretError,
     ValidationError,
     VaultError,
@@ -32,6 +33,7 @@ from .files import TEMP_PATTERN, make_dirs
 from .ids import MIN_ID_PREFIX, short_ids
 from .index import Hit, Index, index_error
 from .keeper import RECOVERABLE, IndexKeeper
+from .learning import killed_learners, running_learner
 from .paths import index_path, resolve_vault_path, state_dir
 from .writer import NoteWriter
 
@@ -317,7 +319,16 @@ class Vault:
         )  # fmt: skip
         if paths is None and (len(report.added) + len(report.updated)) > 5000:
             index.optimize()
+        self._forget_tombstoned(index)
         return report
+
+    def _forget_tombstoned(self, index: Index, *, force: bool = False) -> None:
+        """The turns of memories forgotten elsewhere (`manage.forget_tombstoned`), said once."""
+        from .manage import forget_tombstoned
+
+        removed = forget_tombstoned(self.root, index, force=force)
+        if removed:
+            self._notice(f"forgot {removed} conversation turns .tota-forgotten names")
 
     @_guarded
     def reindex(self, *, progress: Progress | None = None) -> SyncReport:
@@ -345,6 +356,7 @@ class Vault:
             if had_index:
                 turns = self.open_index().turns()
                 report.turns = turns.carry_over(aside, schema_version=SCHEMA_VERSION)
+                self._forget_tombstoned(self.open_index(), force=True)
         finally:
             _remove_index_files(aside)
         return report
@@ -394,10 +406,32 @@ class Vault:
         titled = index.path_titled(ref)
         if titled is not None:
             return titled
+        stated = self._stated(ref)
+        if stated is not None:
+            return stated
         if len(ref) < MIN_ID_PREFIX and _ID_CHARS.fullmatch(ref) and index.ids_with_prefix(ref):
             # The start of an id shown somewhere, too short to be taken as one.
             raise NotFoundError(self._ambiguous(ref))
         raise NotFoundError(f"no memory with id, path or title {ref!r}")
+
+    def _stated(self, ref: str) -> str | None:
+        """The note whose statement is `ref` word for word (case, spacing and a final stop
+        aside), when the note's title is a cut of it: a title keeps the statement's first
+        words only (`notes.clean_title`), so "forget" by the whole sentence a person sees in
+        `tota show` named no memory. None when no note, or more than one, says it."""
+
+        def plain(statement: str) -> str:
+            return " ".join(statement.split()).rstrip(".!").casefold()
+
+        if len(ref.split()) < 3:
+            return None  # a word or two is a search, not a statement
+        wanted = plain(ref)
+        try:
+            hits = self.open_index().search(ref, limit=20)
+        except QueryError:
+            return None  # nothing in it to search for
+        paths = {hit.path for hit in hits if plain(hit.row.text) == wanted}
+        return paths.pop() if len(paths) == 1 else None
 
     def _ambiguous(self, ref: str, *, named: int = 3, counted: int = 1000) -> str:
         """Why `ref` names no one memory: how many ids start with it (up to `counted`), the
@@ -537,10 +571,13 @@ class Vault:
         from .doctor import diagnose
 
         follow = self._keeper.follow_external()
-        report = diagnose(self.root, self.open_index(), follow_external=follow)
+        # An index to fill (new, rebuilt, a sync killed mid-way) is filled without writing
+        # into a note: the ids and hand edits it finds are reported, for `tota sync` to write.
+        report = diagnose(self.root, self._keeper.get(assign_ids=False), follow_external=follow)
         if report.integrity:
             self._keeper.recover("corrupt", IndexCorruptError("; ".join(report.integrity)))
-            report = diagnose(self.root, self.open_index(), follow_external=follow)
+            index = self._keeper.get(assign_ids=False)
+            report = diagnose(self.root, index, follow_external=follow)
         return report
 
     # --- learning --------------------------------------------------------------------------
@@ -579,12 +616,22 @@ class Vault:
             self._writer, extractor=extractor, min_confidence=config.min_confidence,
             threshold=config.merge_threshold,
         )  # fmt: skip
+        state = state_dir(self.root)
+        killed = [] if dry_run else killed_learners(state)
+        if killed:
+            # A learner killed mid-step left notes its index rows never joined: indexed now,
+            # what they learned is seen as learned (`learning`).
+            self._notice("an earlier run was killed before it indexed its last notes: syncing")
+            self.sync()
+            for marker in killed:
+                marker.unlink(missing_ok=True)
         # Each step of the conversation is one guarded call: a damaged index found mid-way is
         # rebuilt and that step (a list, unlike `messages`) is learned again.
-        return learner.observe(
-            items, conversation_id=conversation_id, at=now, dry_run=dry_run, progress=progress,
-            guard=self._run_guarded,
-        )  # fmt: skip
+        with contextlib.nullcontext() if dry_run else running_learner(state):
+            return learner.observe(
+                items, conversation_id=conversation_id, at=now, dry_run=dry_run,
+                progress=progress, guard=self._run_guarded,
+            )  # fmt: skip
 
     @_guarded
     def _run_guarded(self, work: Callable[[], _T]) -> _T:

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import InvalidNoteError, NoteChangedError, TotaError, WriteError
+from .errors import InvalidNoteError, NoteChangedError, NoteHeldError, TotaError, WriteError
 from .index import Index, index_error
 from .keeper import RECOVERABLE, IndexKeeper
 
@@ -215,6 +215,14 @@ class NoteWriter:
         # `.tota`). A read-only index file in a writable folder opens for writing and fails at
         # the write: the note is then written and the error says so.
         self.index.refuse_if_read_only()
+        if expected is not None:  # over a note a person may have open (a new one is not)
+            from .files import held_by_editor
+
+            if held_by_editor(path):
+                raise NoteHeldError(
+                    f"{path}: held by an editor (a swap file or lock beside it); not written",
+                    path=path,
+                )
         if self._unsynced is None:
             return atomic_write(path, data, expected=expected)
         self._unsynced.add(path.parent)

@@ -575,7 +575,9 @@ _PRESENTING = re.compile(r"^(?:here's|here is|here are|check out|look at)\b", re
 #: A demonstrative with its noun and nothing after: "I love those breeds", "all of these shows".
 DEMONSTRATIVE_END = re.compile(
     r"\b(?:those|these|that|this)\s+(?!(?:week|weekend|year|month|days|morning|evening|afternoon|"
-    r"summer|winter|spring|fall|autumn|time|semester|season|term)\b)\w+"
+    r"summer|winter|spring|fall|autumn|time|semester|season|term|"
+    # the other units of a calendar or a work plan: "this quarter", "this sprint"
+    r"quarter|sprint|fortnight|decade|century|night|hour|trimester)\b)\w+"
     # ... or with only an adverb of time or frequency after it: "that album all the time"
     r"(?:\s+(?:too|as well|all the time|a lot|so much|again|anymore|every day|every week|"
     r"sometimes|often|still|now|(?:a few|a couple of|many|several|two|three) times|\w+ly))*"

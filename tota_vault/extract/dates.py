@@ -12,7 +12,7 @@ import calendar
 import re
 from datetime import date, datetime, timedelta
 
-__all__ = ["format_day", "resolve_dates"]
+__all__ = ["RESOLVED_DATE", "format_day", "resolve_dates", "says_when"]
 
 _WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
 _NUMBERS = {
@@ -34,6 +34,16 @@ _PATTERNS = [
         r"last week|this week|next week|last month|this month|next month|last year|"
         r"this year|next year)\b", re.I)),
 ]  # fmt: skip
+
+
+#: A time as `resolve_dates` writes it in place of a relative one ("on 7 May 2023", "in the
+#: week before 5 March 2026", "on the weekend of 6 May 2023", "in May 2023", "in 2023"): read
+#: by what compares statements, where such a phrase says when, never what or for whom.
+_MONTHS = "|".join(calendar.month_name[1:])
+RESOLVED_DATE = re.compile(
+    r"\b(?:on|around|in)\s+(?:the (?:weekend|week) (?:of|before|after) )?"
+    rf"(?:(?:{'|'.join(calendar.day_name)}) )?(?:\d{{1,2}} )?(?:(?:{_MONTHS}) )?\d{{4}}\b"
+)
 
 
 def format_day(day: date) -> str:
@@ -100,6 +110,18 @@ def _phrase(kind: str, match: re.Match[str], today: date) -> tuple[str, date]:
     shift = {"last": -1, "this": 0, "next": 1}[phrase.split()[0]]
     day = date(today.year + shift, 1, 1)
     return f"in {day.year}", day
+
+
+#: A day or month named outright: "on March 3", "last Friday", "in May".
+_NAMED_TIME = re.compile(
+    "\\b(?:" + "|".join([*calendar.month_name[1:], *calendar.day_name]) + ")s?\\b"
+)
+
+
+def says_when(text: str) -> bool:
+    """Whether `text` says when: a relative phrase `resolve_dates` rewrites ("yesterday",
+    "last week"), or a month or weekday named ("on March 3", "on Friday")."""
+    return _NAMED_TIME.search(text) is not None or any(p.search(text) for _, p in _PATTERNS)
 
 
 def resolve_dates(text: str, when: datetime | date | None) -> tuple[str, list[date]]:

@@ -179,9 +179,12 @@ _NAMING = (
 #: Kin a person says they have, then names: "We have two kids, Leo and Mia", "I have a
 #: daughter named Mia", "we have a son, Leo".
 _HAVE_NAMED = re.compile(
-    r"\b(?:I|we|We) have (?:a|an|one|two|three|four|five) (?:(?:little|young|grown) )?"
+    r"\b(?:(?:I|we|We) have (?:a|an|one|two|three|four|five) |"
+    # or said as whose they are: "me, my husband Tom and our two kids, Mia and Leo"
+    r"(?:[Mm]y|[Oo]ur) (?:(?:two|three|four|five) )?(?=\w+(?:,| named| called)? [A-Z]\w+ and ))"
+    r"(?:(?:little|young|grown) )?"
     r"(kids|children|sons|daughters|son|daughter|child|baby|twins|boys|girls)"
-    r"(?:,| named| called)\s+([A-Z][\w'-]+)((?:, [A-Z][\w'-]+)*,? and [A-Z][\w'-]+)?"
+    r"(?:,| named| called)?\s+([A-Z][\w'-]+)((?:, [A-Z][\w'-]+)*,? and [A-Z][\w'-]+)?"
 )
 #: How a statement names one of several: "The user's child Mia".
 _ONE_OF = {"kids": "child", "children": "child", "twins": "child", "boys": "son",
@@ -685,9 +688,25 @@ def things_named(text: str) -> list[str]:
         # "I love running too": the agreement is no part of the thing
         named = [re.sub(r",?\s+(?:too|as well|either)$", "", n) for n in named]
         for thing in named:
+            if _A_DATE.fullmatch(thing):
+                continue  # "Our next release is on March 14, and I'm the one cutting it"
             if thing.lower() not in (f.lower() for f in found) and re.search(r"[a-z]", thing):
                 found.append(thing)
     return found
+
+
+#: A date or a day, which a name of capitalised words can be ("March 14", "Friday"): when a
+#: thing is, never the thing "it" stands for.
+_MONTH = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?"
+)
+_A_DATE = re.compile(
+    rf"(?:(?:on|by|in|until) )?(?:{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?(?:,? \d{{4}})?|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}(?: \d{{4}})?|{_MONTH}(?: \d{{4}})?|"
+    r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?)",
+    re.I,
+)
 
 
 #: The subject of a sentence that says what something is or seems ("Rock climbing sounds

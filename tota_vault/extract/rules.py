@@ -424,7 +424,9 @@ class RuleExtractor:
         message, label = turn.message, turn.label
         dated, days = resolve_dates(sentence, message.timestamp)
         owner = "The user" if label == "the user" else label
-        statement = third_person(dated, label) if FIRST_PERSON.search(dated) else dated
+        statement = (
+            third_person(dated, label) if FIRST_PERSON.search(dated) or WE.search(dated) else dated
+        )
         return Candidate(
             type=T.RELATIONSHIP,
             text=f"{owner}'s {theirs[name]} {statement.rstrip(' .!')}.",

@@ -13,6 +13,7 @@ import re
 
 from ..text import ABBREVIATION_END, STOPWORDS, stem
 from .cues import CUES
+from .dates import says_when
 from .slots import split_appositive, split_slots
 
 #: Code is never a statement about the person: fenced blocks, inline code, indented blocks.
@@ -180,9 +181,48 @@ STANDING_REQUEST = re.compile(
 #: night shift, so please never schedule calls for me before 3pm" is a fact and a request,
 #: each a statement (the request read as `STANDING_REQUEST` reads one said alone).
 _REQUEST_AFTER = re.compile(
-    r"(?:[,;]|\s[-–—])\s*(?:(?:and|so|but)\s+)?(?=" + STANDING_REQUEST.pattern[1:] + ")",
+    r"(?:[,;]|\s[-–—])\s*(?:(?:and|so|but)\s+)?(?="
+    + STANDING_REQUEST.pattern[1:]
+    # or a request of the moment: "I use Neovim for everything, so please give me commands",
+    # "we can't ship GPL code, so keep that in mind" (the request, apart, is none about them)
+    + "|"
+    + REQUEST_HEAD.pattern.removeprefix(r"^\s*")
+    + ")",
     re.I,
 )
+
+
+#: A consequence after a comma: "Tom doesn't eat raw fish, so sushi dinners are out for
+#: him", "We live in Ghent, so we'd fly from Brussels". What follows "so" is a clause of its
+#: own, read apart (a request there is none of the speaker's facts; a fact there is one of
+#: its own; a reference there is skipped or kept with its antecedent), and the statement
+#: before it stands alone. Not "so far", "so much", "so that" and the like, which are no
+#: clause.
+_CONSEQUENCE = re.compile(
+    r",\s+so\s+(?!(?:far|much|many|long|to|that|as|too|on|what|yeah|yes|no|sorry|good|"
+    r"glad|happy|cool|great|fun|nice|excited|proud|lucky|sad|sure|true|"
+    # an imperative after it is a request (`_REQUEST_AFTER` cuts the standing ones) or a cheer
+    r"don't|do not|please|never|let's|let)\b)(?=[\w'])",
+    re.I,
+)
+
+
+def _consequences_apart(part: str) -> list[str]:
+    """A sentence "X, so Y" as the two clauses, when Y is long enough to be read as a
+    statement (`SHORT_WORDS` but one) and X has a subject and a verb at least ("I'm vegan, so
+    ..."); any other as it is."""
+    match = _CONSEQUENCE.search(part)
+    if match is None:
+        return [part]
+    before, after = part[: match.start()], part[match.end() :]
+    if (
+        len(re.findall(r"[\w']+", before)) < 2
+        or len(re.findall(r"[\w']+", after)) < SHORT_WORDS - 1
+    ):
+        return [part]
+    if says_when(before) and not says_when(after):
+        return [part]  # "I was bored yesterday, so I took the turtles out": when is the walk
+    return [before, *_consequences_apart(after)]
 
 
 def _requests_apart(part: str) -> list[str]:
@@ -195,7 +235,7 @@ def _requests_apart(part: str) -> list[str]:
     match = _REQUEST_AFTER.search(part)
     if match is None:
         return [part]
-    before = part[: match.start()].strip()
+    before = FILLER.sub("", part[: match.start()].strip(), count=1)  # "By the way, we ..."
     if not _OWN_CLAUSE.match(before) or _TOLD.search(before):
         return [part]
     return [part[: match.start()], part[match.end() :]]
@@ -494,7 +534,8 @@ def statements(text: str) -> list[str]:
     out = []
     text = LABEL.sub("", text.lstrip(), count=1)
     wholes = (piece for whole in split_sentences(text) for piece in _questions_apart(whole))
-    for part in (piece for whole in wholes for piece in _requests_apart(whole)):
+    requests = (piece for whole in wholes for piece in _requests_apart(whole))
+    for part in (piece for whole in requests for piece in _consequences_apart(whole)):
         if not part or not part.strip():
             continue
         # a label after the message's first sentence: "Hi! A bit of background: I work ..."

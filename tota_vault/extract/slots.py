@@ -30,8 +30,8 @@ def split_appositive(clause: str) -> list[str]:
     if age:  # "I'm Priya, 29, a backend developer": the age between the name and the role
         facts.append(f"I'm {age}.")
     facts.append(f"I'm {role}.")
-    if employer:
-        facts.append(f"I work at {employer}.")
+    if employer:  # its dots are a name's ("J.P. Morgan", "Acme Inc."), the last one the end's
+        facts.append(f"I work at {employer.rstrip('.')}.")
     if place:
         facts.append(f"I'm based in {place}.")
     return facts

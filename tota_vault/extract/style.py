@@ -218,6 +218,8 @@ def third_person(sentence: str, subject: str) -> str:
         text = _SECOND_VERB.sub(second, text)
 
     text = re.sub(r"\bme\b", s if s != "the user" else "them", text)
+    # "us" is the speaker and others, as "we" is ("Anne might join us for the Tokyo part")
+    text = re.sub(r"\b[Uu]s\b", f"{s} and others", text)
     text = re.sub(r"\bMe\b", s, text)
     # The subject is named once; later possessives read "their", as a person would write.
     pieces = re.split(r"\b([Mm]y)\b", text)

@@ -1,0 +1,73 @@
+"""Which learners are running, so a run that was killed is noticed by the next one.
+
+A step of learning writes its notes first and commits their index rows after (the notes are
+the truth; `pipeline`). A learner killed between the two (`kill -9`, a closed terminal, a
+crash) leaves notes the index does not know, so the next run's look-ups do not see them: it
+learned the same messages again, as "... 2.md" duplicates. Each learner therefore leaves a
+marker in the vault's state folder while it runs (`learning.<pid>`, its host inside), and
+removes it when it stops, however it stops but killed. A learner that finds a marker whose
+process no longer runs on this machine syncs first: the notes the killed one wrote are
+indexed, and what they learned is known to be learned.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+from .files import open_private, owner_gone
+
+__all__ = ["MARKER_PREFIX", "killed_learners", "running_learner", "running_learners"]
+
+#: `<vault>/.tota/learning.<pid>`: one file per running learner.
+MARKER_PREFIX = "learning."
+
+
+def _markers(state: Path) -> Iterator[tuple[Path, int, str]]:
+    """Each learner's marker in `state`: its path, process id and host. One that cannot be
+    read is passed over: nothing can tell whether it still runs."""
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(state):
+            pid = entry.name.removeprefix(MARKER_PREFIX)
+            if entry.name == pid or not pid.isdigit():
+                continue
+            try:
+                host = Path(entry.path).read_text("utf-8").strip()
+            except (OSError, UnicodeDecodeError):
+                continue
+            yield Path(entry.path), int(pid), host
+
+
+def killed_learners(state: Path) -> list[Path]:
+    """The markers in `state` of learners that stopped without removing them: their process
+    no longer runs on this machine. A marker of another machine's (a vault on a shared disk)
+    is not counted."""
+    return [path for path, pid, host in _markers(state) if owner_gone(pid, host)]
+
+
+def running_learners(state: Path) -> list[int]:
+    """The process ids of the other learners running on this vault from this machine (their
+    markers name a process that runs): `tota clear` would delete under them, so it refuses."""
+    here = socket.gethostname()
+    return sorted(
+        pid
+        for _path, pid, host in _markers(state)
+        if host == here and pid != os.getpid() and not owner_gone(pid, host)
+    )
+
+
+@contextlib.contextmanager
+def running_learner(state: Path) -> Iterator[None]:
+    """Mark a learner running in `state` for the length of the block (see the module)."""
+    marker = state / f"{MARKER_PREFIX}{os.getpid()}"
+    with open_private(marker, "a+") as file:
+        file.truncate(0)
+        file.write(socket.gethostname())
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            marker.unlink()
