@@ -74,3 +74,14 @@ def test_running_learners_are_the_other_live_processes_of_this_machine(tmp_path:
         child.kill()
         child.wait()
     assert running_learners(tmp_path) == []
+
+
+def test_a_state_folder_that_cannot_be_written_marks_nothing(tmp_path: Path):
+    """A vault on read-only media (or whose `.tota` is not a folder): learning goes on to its
+    own first write, which says why; the marker is not the error."""
+    state = tmp_path / "not-a-folder"
+    state.write_text("a file where the state folder would be")
+    ran = []
+    with running_learner(state):
+        ran.append(True)
+    assert ran == [True] and state.read_text().startswith("a file")

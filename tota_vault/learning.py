@@ -63,9 +63,15 @@ def running_learners(state: Path) -> list[int]:
 def running_learner(state: Path) -> Iterator[None]:
     """Mark a learner running in `state` for the length of the block (see the module)."""
     marker = state / f"{MARKER_PREFIX}{os.getpid()}"
-    with open_private(marker, "a+") as file:
-        file.truncate(0)
-        file.write(socket.gethostname())
+    try:
+        with open_private(marker, "a+") as file:
+            file.truncate(0)
+            file.write(socket.gethostname())
+    except OSError:
+        # A state folder that cannot be written (a read-only vault): nothing will be written
+        # to mark either, and the learner's own first write says why.
+        yield
+        return
     try:
         yield
     finally:
