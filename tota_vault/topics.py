@@ -145,6 +145,14 @@ _OTHER_SENSE = re.compile(
     r"class|lesson|booking|reservation|shift)s?\b|"
     r"\b(?P<keep>deadline|appointment|meeting|launch|release|exam|interview|flight|date|call)"
     r"\s+(?:was\s+|got\s+|has\s+been\s+|is\s+)?(?:moved|moving)\b|"
+    # code written is no writing: "written in Go", "decided to write Negativo in Go",
+    # "writes unit tests"
+    r"\b(?:write|writes|wrote|written|writing)\b(?=\s+(?:[\w.-]+\s+){0,3}?in\s+(?-i:Go|Rust|"
+    r"Python|Java|Kotlin|Swift|Ruby|Scala|Haskell|Elixir|Erlang|Clojure|PHP|Perl|Lua|Zig|Julia|"
+    r"TypeScript|JavaScript|SQL|C|C\+\+|C#|R)\b)|"
+    r"\b(?:write|writes|wrote|written|writing)\s+(?:(?:the|a|an|some|more|my|our|their|unit|"
+    r"integration|end-to-end)\s+)?(?:code|tests?|scripts?|functions?|programs?|software|apps?|"
+    r"queries|sql|migrations?|bash|shell)\b|"
     r"\b(?:run|runs|ran|running)\s+(?=(?:a|an|the|my|our|their|his|her|this|that|some|all|"
     r"its|tests?|errands|late|out of|into)\b(?!\s+(?:[\w-]+\s+)?(?:marathon|half-marathon|race|"
     r"5k|10k|half|mile|miles|km|lap|laps|trail|ultra|triathlon)s?\b))",
