@@ -196,6 +196,13 @@ STATEMENTS = [
     ("I was bored yesterday, so I took my turtles out for a walk.",
      ["I was bored yesterday, so I took my turtles out for a walk."]),
     ("I moved in May, so I live in Porto now.", ["I moved in May, so I live in Porto now."]),
+    # a clause after "so" that points back by a pronoun stays with what it points at
+    ("It's a bit too tight for me, so I'm thinking of getting rid of it.",
+     ["It's a bit too tight for me, so I'm thinking of getting rid of it."]),
+    ("I love my bike, so I ride it every day.", ["I love my bike, so I ride it every day."]),
+    ("My sister is a nurse, so she works nights.", ["My sister is a nurse, so she works nights."]),
+    ("I'm vegetarian, so when I cook it'll be a curry.",
+     ["I'm vegetarian", "When I cook it'll be a curry."]),
     # a code review: a condition keeps its request, and a request told to someone is theirs
     ("Before 9am, please never call me.", ["Before 9am, please never call me."]),
     ("I told my boss, please never call me after 6pm.",

@@ -222,7 +222,36 @@ def _consequences_apart(part: str) -> list[str]:
         return [part]
     if says_when(before) and not says_when(after):
         return [part]  # "I was bored yesterday, so I took the turtles out": when is the walk
+    if _leans_back(before, after):
+        return [part]  # "It's a bit tight, so I'm getting rid of it": what "it" is, is before
     return [before, *_consequences_apart(after)]
+
+
+#: A pronoun that points back to a thing or people said before: in the clause after "so" it
+#: is most often what the clause before named ("I love my bike, so I ride it every day").
+_BACK = re.compile(r"\b(?:it|its|they|them|their|this|that|these|those|there)\b", re.I)
+#: A person's pronoun, which the clause before may name outright ("Tom doesn't eat raw fish,
+#: so sushi dinners are out for him").
+_PERSON_BACK = re.compile(r"\b(?:he|him|his|she|her)\b", re.I)
+#: A subordinate clause in the clause after "so": a pronoun after it stands for what it says
+#: ("so when I cook for the lab party it'll be a veggie curry").
+_SUBORDINATE = re.compile(r"^(?:when|whenever|if|once|after|before)\b", re.I)
+
+
+#: Capitalised words that open a clause and name nobody.
+_NOT_NAMES = frozenset(
+    "I My Our We The It Its This That They He She So And But Also Then Now Well Yes No Oh".split()
+)
+
+
+def _leans_back(before: str, after: str) -> bool:
+    """Whether the clause after "so" refers to the one before by a pronoun, so that cut apart
+    it would be a reference to something not said (kept whole, it is read as one sentence)."""
+    if _PERSON_BACK.search(after):
+        names = set(re.findall(r"\b[A-Z][a-z'-]+\b", before)) - _NOT_NAMES
+        if not names:
+            return True
+    return _BACK.search(after) is not None and not _SUBORDINATE.match(after)
 
 
 def _requests_apart(part: str) -> list[str]:
