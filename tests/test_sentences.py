@@ -184,10 +184,19 @@ STATEMENTS = [
     ("By the way, we can't ship GPL code, so keep that in mind when you suggest packages.",
      ["We can't ship GPL code", "Keep that in mind when you suggest packages."]),
     ("I told Sam, so keep it quiet.", ["I told Sam, so keep it quiet."]),
+    # after "and" the verb is the speaker's own second predicate, no request (a code review)
+    ("I love Italian food, and make the pasta from scratch every Sunday.",
+     ["I love Italian food, and make the pasta from scratch every Sunday."]),
+    ("I run every morning, and keep a log of every run.",
+     ["I run every morning, and keep a log of every run."]),
     # a consequence after a comma is a clause of its own (the family's chat)
     ("Tom doesn't eat raw fish, so sushi dinners are out for him.",
      ["Tom doesn't eat raw fish", "Sushi dinners are out for him."]),
-    ("We live in Ghent, so we'd fly from Brussels.", ["We live in Ghent", "We'd fly from Brussels."]),
+    # ... when each half would be read as a statement alone (a code review: "I'm a nurse, so I
+    # work night shifts" lost its shifts, "I work nights, so I sleep until noon" both halves)
+    ("We live in Ghent, so we'd fly from Brussels.", ["We live in Ghent, so we'd fly from Brussels."]),
+    ("I'm a nurse, so I work night shifts.", ["I'm a nurse, so I work night shifts."]),
+    ("I work nights, so I sleep until noon.", ["I work nights, so I sleep until noon."]),
     ("I'm vegetarian, so I cook a lot of lentils.", ["I'm vegetarian", "I cook a lot of lentils."]),
     ("I've liked it, so far.", ["I've liked it, so far."]),
     ("I was tired, so much so that I slept.", ["I was tired, so much so that I slept."]),

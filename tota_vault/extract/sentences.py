@@ -183,9 +183,12 @@ STANDING_REQUEST = re.compile(
 _REQUEST_AFTER = re.compile(
     r"(?:[,;]|\s[-–—])\s*(?:(?:and|so|but)\s+)?(?="
     + STANDING_REQUEST.pattern[1:]
-    # or a request of the moment: "I use Neovim for everything, so please give me commands",
-    # "we can't ship GPL code, so keep that in mind" (the request, apart, is none about them)
-    + "|"
+    + ")|"
+    # or a request of the moment after "so" or "please": "I use Neovim for everything, so
+    # please give me commands", "we can't ship GPL code, so keep that in mind" (apart, the
+    # request is none of their facts). Not after "and": "..., and make the pasta from
+    # scratch" is the speaker's own second predicate.
+    + r"(?:[,;]|\s[-–—])\s*(?=(?:so\s+)?please\s|so\s)(?:so\s+)?(?="
     + REQUEST_HEAD.pattern.removeprefix(r"^\s*")
     + ")",
     re.I,
@@ -208,18 +211,15 @@ _CONSEQUENCE = re.compile(
 
 
 def _consequences_apart(part: str) -> list[str]:
-    """A sentence "X, so Y" as the two clauses, when Y is long enough to be read as a
-    statement (`SHORT_WORDS` but one) and X has a subject and a verb at least ("I'm vegan, so
-    ..."); any other as it is."""
+    """A sentence "X, so Y" as the two clauses, when each would be read as a statement alone
+    (`_stands_alone`: long enough for the weak rule, or a typed cue: "I'm vegan"); any other as
+    it is."""
     match = _CONSEQUENCE.search(part)
     if match is None:
         return [part]
     before, after = part[: match.start()], part[match.end() :]
-    if (
-        len(re.findall(r"[\w']+", before)) < 2
-        or len(re.findall(r"[\w']+", after)) < SHORT_WORDS - 1
-    ):
-        return [part]
+    if not (_stands_alone(before) and _stands_alone(after)):
+        return [part]  # "I work nights, so I sleep until noon": each half too short alone
     if says_when(before) and not says_when(after):
         return [part]  # "I was bored yesterday, so I took the turtles out": when is the walk
     if _leans_back(before, after):
