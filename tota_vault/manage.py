@@ -154,7 +154,8 @@ def clear(vault: Vault) -> ClearReport:
         # What it writes meanwhile would be left beside the tombstones of what it learned.
         raise LearnerRunningError(
             f"{vault.root}: a learner is running (process {', '.join(map(str, running))}): "
-            "nothing was deleted; stop it (or let it finish) and clear again"
+            "nothing was deleted; stop it (or let it finish) and clear again (if no tota "
+            "runs, delete its .tota/learning.<process> file)"
         )
     vault.sync()
     report = ClearReport()
