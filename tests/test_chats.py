@@ -123,7 +123,11 @@ CHATS = {
                 "relationship",
                 "The user's mother-in-law Anne might join the user and others for the Tokyo part.",
             ),
-            ("identity", "The user and others live in Ghent."),
+            (
+                "identity",
+                "The user and others live in Ghent, so the user and others would "
+                "fly from Brussels.",
+            ),
             (
                 "constraint",
                 "The user's budget is about 6,000 euros for everything, flights included.",

@@ -430,6 +430,15 @@ NO_CHANGE = [
     pytest.param("Has decided to go in May instead of April.",
                  'The user said: "We\'re planning a family trip to Japan in April. It\'s me, my '
                  'husband Tom and our two kids."', id="a quote of several facts replaced by none"),
+    # a code review: the old statement's tail holds a fact of its own, which a switch of its
+    # first clause would take with it
+    pytest.param("Now uses Neovim at work.", "Uses VS Code at work, and vim for quick edits.",
+                 id="the tail's second tool"),
+    pytest.param("Now has three kids.", "Has two kids, Mia and Leo.", id="the tail's names"),
+    pytest.param("Now works at Globex.", "Works at Acme, a startup in Berlin where their sister "
+                 "Anna also works.", id="the tail's appositive"),
+    pytest.param("Is now learning Japanese.", "Is learning Spanish, for the trip to Mexico.",
+                 id="the tail's purpose"),
     pytest.param("Works from home, the library is now crowded.",
                  "Works from the university library most days, usually from 9 to 5.",
                  id="the change is after the comma"),

@@ -557,3 +557,35 @@ def test_clear_refuses_while_another_process_learns(vault: Vault):
         learner.kill()
         learner.wait()
     assert clear(vault).deleted  # the learner is gone: its marker counts no more
+
+
+def test_forget_and_clear_leave_a_memory_an_editor_holds(vault: Vault):
+    """A code review: `tota forget` deleted a note open in vim, and vim's `:wq` wrote it back,
+    the forgotten memory with it. Forget refuses it, and clear keeps it and says so."""
+    import socket
+    import subprocess
+    import sys
+
+    from conftest import vim_block0
+
+    from tota_vault.errors import NoteHeldError
+    from tota_vault.manage import clear
+
+    held = vault.remember("habit", "Plays the cello every evening.")
+    other = vault.remember("preference", "Likes oolong tea.")
+    editor = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        path = vault.root / held.path
+        (path.parent / f".{path.name}.swp").write_bytes(
+            vim_block0(editor.pid, socket.gethostname())
+        )
+        with pytest.raises(NoteHeldError, match="held by an editor.*not forgotten"):
+            vault.forget(held.path)
+        report = clear(vault)
+        assert report.held == [held.path] and report.deleted == [other.path]
+        assert path.exists() and report.to_dict()["held"] == [held.path]
+    finally:
+        editor.kill()
+        editor.wait()
+    vault.forget(held.path)  # the editor closed
+    assert not path.exists()

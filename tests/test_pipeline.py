@@ -855,6 +855,24 @@ def test_a_statement_that_says_more_is_another_memory_not_a_merge(
     assert only(again, "merge") == report.outcomes[0].path
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("I flew from Paris to Tokyo in May 2023.", "I flew from Tokyo to Paris."),
+        ("I prefer tea over coffee in the morning.", "I prefer coffee over tea."),
+    ],
+    ids=["the trip back", "the preference reversed"],
+)
+def test_the_same_words_the_other_way_round_are_not_held_by_the_fuller(
+    vault: Vault, first: str, second: str
+):
+    """A code review: the fuller memory's words are all there, in another order: another
+    fact (or its opposite), never a confirmation of the first."""
+    vault.observe([say(first)], conversation_id="c1")
+    report = vault.observe([say(second, "2", D2)], conversation_id="c2")
+    assert [o.action for o in report.outcomes] == ["create"], report.outcomes
+
+
 def test_a_note_made_fuller_by_hand_is_confirmed_not_copied(vault: Vault):
     """A user review: after a person added ", at 6:30" to a habit's note, the same sentence
     learned again made a second, poorer note ("... 2.md") instead of confirming theirs."""

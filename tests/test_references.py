@@ -115,6 +115,9 @@ NAMINGS = [
      {"Tom": "husband", "Mia": "child", "Leo": "child"}),
     ("Our kids Mia and Leo love it.", {"Mia": "child", "Leo": "child"}),
     ("My kids and I went.", {}),
+    # a kin word of one names one (a code review: Tom and Sophie were made kin too)
+    ("My son Leo and Tom went fishing.", {"Leo": "son"}),
+    ("My daughter Mia and Sophie from her class are best friends.", {"Mia": "daughter"}),
 ]
 # fmt: on
 

@@ -229,10 +229,19 @@ STATEMENTS = [
     ("By the way, we can't ship GPL code, so keep that in mind when you suggest packages.",
      ["We can't ship GPL code", "Keep that in mind when you suggest packages."]),
     ("I told Sam, so keep it quiet.", ["I told Sam, so keep it quiet."]),
+    # after "and" the verb is the speaker's own second predicate, no request (a code review)
+    ("I love Italian food, and make the pasta from scratch every Sunday.",
+     ["I love Italian food, and make the pasta from scratch every Sunday."]),
+    ("I run every morning, and keep a log of every run.",
+     ["I run every morning, and keep a log of every run."]),
     # a consequence after a comma is a clause of its own (the family's chat)
     ("Tom doesn't eat raw fish, so sushi dinners are out for him.",
      ["Tom doesn't eat raw fish", "Sushi dinners are out for him."]),
-    ("We live in Ghent, so we'd fly from Brussels.", ["We live in Ghent", "We'd fly from Brussels."]),
+    # ... when each half would be read as a statement alone (a code review: "I'm a nurse, so I
+    # work night shifts" lost its shifts, "I work nights, so I sleep until noon" both halves)
+    ("We live in Ghent, so we'd fly from Brussels.", ["We live in Ghent, so we'd fly from Brussels."]),
+    ("I'm a nurse, so I work night shifts.", ["I'm a nurse, so I work night shifts."]),
+    ("I work nights, so I sleep until noon.", ["I work nights, so I sleep until noon."]),
     ("I'm vegetarian, so I cook a lot of lentils.", ["I'm vegetarian", "I cook a lot of lentils."]),
     ("I've liked it, so far.", ["I've liked it, so far."]),
     ("I was tired, so much so that I slept.", ["I was tired, so much so that I slept."]),
@@ -241,6 +250,13 @@ STATEMENTS = [
     ("I was bored yesterday, so I took my turtles out for a walk.",
      ["I was bored yesterday, so I took my turtles out for a walk."]),
     ("I moved in May, so I live in Porto now.", ["I moved in May, so I live in Porto now."]),
+    # a clause after "so" that points back by a pronoun stays with what it points at
+    ("It's a bit too tight for me, so I'm thinking of getting rid of it.",
+     ["It's a bit too tight for me, so I'm thinking of getting rid of it."]),
+    ("I love my bike, so I ride it every day.", ["I love my bike, so I ride it every day."]),
+    ("My sister is a nurse, so she works nights.", ["My sister is a nurse, so she works nights."]),
+    ("I'm vegetarian, so when I cook it'll be a curry.",
+     ["I'm vegetarian", "When I cook it'll be a curry."]),
     # a code review: a condition keeps its request, and a request told to someone is theirs
     ("Before 9am, please never call me.", ["Before 9am, please never call me."]),
     ("I told my boss, please never call me after 6pm.",

@@ -34,6 +34,18 @@ from tota_vault.topics import TOPICS, stem, topics_of, topics_of_words, with_top
         ("Ran a marathon in April.", ("sport",)),
         ("Runs a 5k every Sunday.", ("sport",)),
         ("Runs every morning.", ("sport",)),
+        # a code review: a place with a number or a month's name in it, and running a lot
+        ("Moved to 221B Elm Street last year.", ("home",)),
+        ("Moving to May Street next month.", ("home",)),
+        ("We're moving to the 5th arrondissement.", ("home",)),
+        ("Moving to the 14th floor.", ("home",)),
+        ("Runs a lot, mostly trails.", ("sport", "outdoors")),
+        ("Has been running a lot lately.", ("sport",)),
+        # code written is no writing (the sample vault's reflection was "Written and Negativo")
+        ("Decided to write Negativo in Go rather than Rust.", ()),
+        ("Is building Negativo, written in Go with a PostgreSQL backend.", ()),
+        ("Writes unit tests before code.", ()),
+        ("Writes in a journal every night.", ("writing",)),
     ],
 )
 def test_topics_of(text: str, topics: tuple[str, ...]):

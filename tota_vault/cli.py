@@ -1125,6 +1125,11 @@ def clear(
             f"Deleted {len(report.deleted)} memories and {report.turns} conversation turns; "
             f"{report.kept} other notes kept."
         )
+        if report.held:
+            print(
+                f"Kept {len(report.held)} held by an editor ({', '.join(report.held)}): close it "
+                "in the editor and clear again."
+            )
         if report.broken_copies:
             print(
                 f"Deleted {len(report.broken_copies)} damaged index copies too "

@@ -41,6 +41,7 @@ __all__ = [
     "content_words",
     "differ",
     "gives_up",
+    "holds_whole",
     "names",
     "negated",
     "replaces",
@@ -259,6 +260,18 @@ def search_words(text: str) -> list[str]:
     kept = content_words(text)
     words = {w for w in tokens(text) if len(w) >= 3 and _normal(w) in kept}
     return sorted(words)
+
+
+def holds_whole(fuller: str, statement: str) -> bool:
+    """Whether `fuller` says all that `statement` says, in the same order, and more: "Does a
+    lesson on Duolingo every morning, at 6:30" holds "Does a lesson on Duolingo every
+    morning"; "Flew from Paris to Tokyo in May" does not hold "Flew from Tokyo to Paris" (the
+    same words, the other way round). A statement held whole merges into the fuller memory
+    (`pipeline.decide`): nothing of it is lost. Pure."""
+    if adds(fuller, statement) is None:
+        return False
+    words = iter(_sequence(fuller, keep_prepositions=True))
+    return all(word in words for word in _sequence(statement, keep_prepositions=True))
 
 
 @lru_cache(maxsize=4096)
@@ -525,6 +538,14 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
 #: ("Mostly works from home now, the library got too crowded", "Works from the library most
 #: days, usually from 9 to 5").
 _HEAD_END = re.compile(r",\s+")
+#: What may follow an old statement's first clause and go with it when a switch replaces
+#: the clause: when or how often it was so ("usually from 9 to 5", "most days", "on
+#: weekdays"), no fact of its own (a name, a purpose, a second thing, a clause).
+_TIME_TAIL = re.compile(
+    r"(?:(?:usually|mostly|often|always|normally|typically|generally|mainly)\s+)?"
+    r"(?:from|between|at|on|every|most|in the|during)\s+[\w: -]*?[\w]\W*",
+    re.I,
+)
 #: The fewest content words a first clause needs to be compared alone.
 _HEAD_WORDS = 2
 
@@ -536,7 +557,10 @@ def _head_switch(new: str, old: str, subject: str) -> Change | None:
     9 to 5". The new first clause must carry the cue of change itself ("now"), so a change
     said of something after the comma ("..., the library is now crowded") replaces
     nothing."""
-    new_head, old_head = _HEAD_END.split(new, maxsplit=1)[0], _HEAD_END.split(old, maxsplit=1)[0]
+    new_head = _HEAD_END.split(new, maxsplit=1)[0]
+    old_head, _comma, old_tail = old.partition(", ")
+    if old_tail and not _TIME_TAIL.fullmatch(old_tail.strip()):
+        return None  # "Uses VS Code at work, and vim for quick edits": the tail is a fact too
     if (new_head, old_head) == (new, old) or change_kind(new_head) is None:
         return None
     if min(len(content_words(new_head)), len(content_words(old_head))) < _HEAD_WORDS:

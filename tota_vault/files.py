@@ -41,6 +41,8 @@ __all__ = [
     "content_hash",
     "external_target",
     "hidden_reason",
+    "HELD_BY_EDITOR",
+    "HELD_HINT",
     "held_by_editor",
     "hidden_target",
     "emacs_lock_owner",
@@ -573,6 +575,11 @@ def _emacs_lock_live(lock: str) -> bool:
             return True
     owner = emacs_lock_owner(target)
     return owner is None or not owner_gone(*owner)
+
+
+#: How a refused write or delete names a note an editor holds, and what to do about it.
+HELD_BY_EDITOR = "held by an editor (a swap file or lock beside it)"
+HELD_HINT = "close it in the editor (or delete a swap file a crashed editor left) and run it again"
 
 
 def held_by_editor(path: Path) -> bool:

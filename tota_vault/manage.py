@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from .config import load_config
 from .errors import LearnerRunningError, NotAMemoryError, ValidationError, WriteError
-from .files import EFFECTIVE, read_file
+from .files import EFFECTIVE, held_by_editor, read_file
 from .forgotten import FORGOTTEN_FILE, add_forgotten, read_forgotten
 from .ids import short_ids
 from .learning import running_learners
@@ -122,6 +122,9 @@ class ClearReport:
     turns: int = 0
     #: Damaged indexes moved aside (`index.db.broken-*`) deleted too: they held the text.
     broken_copies: list[str] = field(default_factory=list)
+    #: Memories an editor holds open (a swap file or lock beside them), left as they are: the
+    #: editor's next save would write them back.
+    held: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view."""
@@ -131,6 +134,7 @@ class ClearReport:
             "turns": self.turns,
             "paths": self.deleted,
             "broken_index_copies": self.broken_copies,
+            "held": self.held,
         }
 
 
@@ -150,7 +154,8 @@ def clear(vault: Vault) -> ClearReport:
         # What it writes meanwhile would be left beside the tombstones of what it learned.
         raise LearnerRunningError(
             f"{vault.root}: a learner is running (process {', '.join(map(str, running))}): "
-            "nothing was deleted; stop it (or let it finish) and clear again"
+            "nothing was deleted; stop it (or let it finish) and clear again (if no tota "
+            "runs, delete its .tota/learning.<process> file)"
         )
     vault.sync()
     report = ClearReport()
@@ -174,6 +179,9 @@ def clear(vault: Vault) -> ClearReport:
             continue
         if fingerprint.hash != known_hash:
             continue  # changed since the sync: not the memory tota knows, so not deleted
+        if held_by_editor(path):
+            report.held.append(rel)
+            continue
         try:
             os.unlink(path)
         except OSError as exc:  # the folders were writable a moment ago: finish, then say
@@ -186,7 +194,7 @@ def clear(vault: Vault) -> ClearReport:
     index = vault.open_index()  # the one the reindex built
     forget_conversations(index, forgotten)
     report.broken_copies = [p.name for p in vault.delete_broken_copies()]
-    report.kept = index.counts()["notes"]
+    report.kept = index.counts()["notes"] - len(report.held)
     if failed:
         raise WriteError(
             f"{failed[0]}: cannot delete; {len(failed) - 1} more not deleted, "

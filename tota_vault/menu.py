@@ -201,7 +201,8 @@ class MainMenu(Page):
         except TotaError as exc:  # a folder it cannot write: the one line, and the app stays
             self.say(str(exc))
             return
-        self.say(f"Deleted {len(report.deleted)} memories; {report.kept} other notes kept.")
+        held = f"; {len(report.held)} held by an editor kept" if report.held else ""
+        self.say(f"Deleted {len(report.deleted)} memories; {report.kept} other notes kept{held}.")
 
 
 class OverviewScreen(Page):

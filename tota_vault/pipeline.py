@@ -44,7 +44,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from .config import ExtractSettings
-from .conflicts import adds, change_kind, differ, replaces, search_words
+from .conflicts import adds, change_kind, differ, holds_whole, replaces, search_words
 from .errors import (
     InvalidNoteError,
     NoteChangedError,
@@ -185,7 +185,7 @@ def decide(
             alike = max(alike, similarity(candidate.text, first))
             if alike >= threshold and differ(candidate.text, first) is None:
                 difference = None
-        if difference is not None and alike >= threshold and adds(row.text, candidate.text):
+        if difference is not None and alike >= threshold and holds_whole(row.text, candidate.text):
             # The memory says all the candidate says, and more (a person added ", at 6:30" to
             # it, or it was learned fuller): merged, nothing is lost; created, it was a second,
             # poorer copy of it.

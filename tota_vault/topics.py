@@ -136,17 +136,33 @@ def topics_of_words(words: Iterable[str]) -> tuple[str, ...]:
 #: moved is no move of home ("My deadline moved to 14 February", "moved my dentist appointment
 #: to May"), and a thing that is run is no running ("runs a bakery", "run the suite with
 #: pytest") unless it is a race ("ran a marathon", "run a 5k").
+_MONTH_NAMES = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December)\b"
+)
 _OTHER_SENSE = re.compile(
     r"\b(?:move|moves|moved|moving)\b(?=\s+(?:(?:up|back|forward|it|them)\s+)?(?:to|until|from)\s+"
-    r"(?:(?:the\s+)?\d|next\b|tomorrow\b|(?-i:[A-Z][a-z]+day|January|February|March|April|May|June|"
-    r"July|August|September|October|November|December)\b))|"
+    # a day, not a place with a number or a month's name in it ("221B Baker Street", "the
+    # 14th floor", "May Street")
+    r"(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b(?!\s+(?:floor|flat|apartment|street|avenue|road|"
+    r"arrondissement|district|(?-i:(?!" + _MONTH_NAMES + r")[A-Z])))|next\b|tomorrow\b|"
+    r"(?-i:(?:[A-Z][a-z]+day|" + _MONTH_NAMES + r")(?!\s+[A-Z]))))|"
     r"\b(?:move|moves|moved|moving)\s+(?:my|our|the|their|his|her|a|an)\s+(?:[\w-]+\s+)?"
     r"(?:deadline|appointment|meeting|call|flight|exam|interview|launch|release|date|session|"
     r"class|lesson|booking|reservation|shift)s?\b|"
     r"\b(?P<keep>deadline|appointment|meeting|launch|release|exam|interview|flight|date|call)"
     r"\s+(?:was\s+|got\s+|has\s+been\s+|is\s+)?(?:moved|moving)\b|"
+    # code written is no writing: "written in Go", "decided to write Negativo in Go",
+    # "writes unit tests"
+    r"\b(?:write|writes|wrote|written|writing)\b(?=\s+(?:[\w.-]+\s+){0,3}?in\s+(?-i:Go|Rust|"
+    r"Python|Java|Kotlin|Swift|Ruby|Scala|Haskell|Elixir|Erlang|Clojure|PHP|Perl|Lua|Zig|Julia|"
+    r"TypeScript|JavaScript|SQL|C|C\+\+|C#|R)\b)|"
+    r"\b(?:write|writes|wrote|written|writing)\s+(?:(?:the|a|an|some|more|my|our|their|unit|"
+    r"integration|end-to-end)\s+)?(?:code|tests?|scripts?|functions?|programs?|software|apps?|"
+    r"queries|sql|migrations?|bash|shell)\b|"
     r"\b(?:run|runs|ran|running)\s+(?=(?:a|an|the|my|our|their|his|her|this|that|some|all|"
-    r"its|tests?|errands|late|out of|into)\b(?!\s+(?:[\w-]+\s+)?(?:marathon|half-marathon|race|"
+    r"its|tests?|errands|late|out of|into)\b(?!\s+(?:lot|bit|little|few|couple)\b)"
+    r"(?!\s+(?:[\w-]+\s+)?(?:marathon|half-marathon|race|"
     r"5k|10k|half|mile|miles|km|lap|laps|trail|ultra|triathlon)s?\b))",
     re.I,
 )

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from .errors import (
     IndexCorruptError,
     NoteChangedError,
+    NoteHeldError,
     NotFoundError,
     QueryError,
     SecretError,
@@ -808,7 +809,7 @@ class Vault:
         messages it came from are tombstoned (`.tota-forgotten`), so observing the same
         conversation again does not learn it back; a new message saying the same is learned.
         """
-        from .files import through_link
+        from .files import HELD_BY_EDITOR, HELD_HINT, held_by_editor, through_link
         from .forgotten import add_forgotten
         from .manage import forget_conversations
         from .sync import read_note
@@ -824,6 +825,9 @@ class Vault:
         _note, fingerprint, _data = read_note(self.root, rel)
         if fingerprint.hash != rows[0].hash:
             raise NoteChangedError("changed on disk while forgetting it; try again", path=rel)
+        if held_by_editor(self.root / rel):
+            # The editor's next save would write the note back, and the memory with it.
+            raise NoteHeldError(f"{rel}: {HELD_BY_EDITOR}; not forgotten: {HELD_HINT}", path=rel)
         # Every message it came from: those its note lists and those the cap left out.
         sources = [
             *rows[0].sources,

@@ -216,12 +216,11 @@ class NoteWriter:
         # the write: the note is then written and the error says so.
         self.index.refuse_if_read_only()
         if expected is not None:  # over a note a person may have open (a new one is not)
-            from .files import held_by_editor
+            from .files import HELD_BY_EDITOR, HELD_HINT, held_by_editor
 
             if held_by_editor(path):
                 raise NoteHeldError(
-                    f"{path}: held by an editor (a swap file or lock beside it); not written",
-                    path=path,
+                    f"{path}: {HELD_BY_EDITOR}; not written: {HELD_HINT}", path=path
                 )
         if self._unsynced is None:
             return atomic_write(path, data, expected=expected)

@@ -180,8 +180,10 @@ _NAMING = (
 #: daughter named Mia", "we have a son, Leo".
 _HAVE_NAMED = re.compile(
     r"\b(?:(?:I|we|We) have (?:a|an|one|two|three|four|five) |"
-    # or said as whose they are: "me, my husband Tom and our two kids, Mia and Leo"
-    r"(?:[Mm]y|[Oo]ur) (?:(?:two|three|four|five) )?(?=\w+(?:,| named| called)? [A-Z]\w+ and ))"
+    # or said as whose they are, several of them: "me, my husband Tom and our two kids, Mia and
+    # Leo" (a kin word of one, "my son Leo and Tom", names one: `_NAMING` reads it)
+    r"(?:[Mm]y|[Oo]ur) (?:(?:two|three|four|five) )?(?=(?:kids|children|sons|daughters|twins|"
+    r"boys|girls)(?:,| named| called)? [A-Z]\w+(?:, [A-Z]\w+)*,? and ))"
     r"(?:(?:little|young|grown) )?"
     r"(kids|children|sons|daughters|son|daughter|child|baby|twins|boys|girls)"
     r"(?:,| named| called)?\s+([A-Z][\w'-]+)((?:, [A-Z][\w'-]+)*,? and [A-Z][\w'-]+)?"

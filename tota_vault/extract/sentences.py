@@ -183,9 +183,12 @@ STANDING_REQUEST = re.compile(
 _REQUEST_AFTER = re.compile(
     r"(?:[,;]|\s[-–—])\s*(?:(?:and|so|but)\s+)?(?="
     + STANDING_REQUEST.pattern[1:]
-    # or a request of the moment: "I use Neovim for everything, so please give me commands",
-    # "we can't ship GPL code, so keep that in mind" (the request, apart, is none about them)
-    + "|"
+    + ")|"
+    # or a request of the moment after "so" or "please": "I use Neovim for everything, so
+    # please give me commands", "we can't ship GPL code, so keep that in mind" (apart, the
+    # request is none of their facts). Not after "and": "..., and make the pasta from
+    # scratch" is the speaker's own second predicate.
+    + r"(?:[,;]|\s[-–—])\s*(?=(?:so\s+)?please\s|so\s)(?:so\s+)?(?="
     + REQUEST_HEAD.pattern.removeprefix(r"^\s*")
     + ")",
     re.I,
@@ -208,21 +211,47 @@ _CONSEQUENCE = re.compile(
 
 
 def _consequences_apart(part: str) -> list[str]:
-    """A sentence "X, so Y" as the two clauses, when Y is long enough to be read as a
-    statement (`SHORT_WORDS` but one) and X has a subject and a verb at least ("I'm vegan, so
-    ..."); any other as it is."""
+    """A sentence "X, so Y" as the two clauses, when each would be read as a statement alone
+    (`_stands_alone`: long enough for the weak rule, or a typed cue: "I'm vegan"); any other as
+    it is."""
     match = _CONSEQUENCE.search(part)
     if match is None:
         return [part]
     before, after = part[: match.start()], part[match.end() :]
-    if (
-        len(re.findall(r"[\w']+", before)) < 2
-        or len(re.findall(r"[\w']+", after)) < SHORT_WORDS - 1
-    ):
-        return [part]
+    if not (_stands_alone(before) and _stands_alone(after)):
+        return [part]  # "I work nights, so I sleep until noon": each half too short alone
     if says_when(before) and not says_when(after):
         return [part]  # "I was bored yesterday, so I took the turtles out": when is the walk
+    if _leans_back(before, after):
+        return [part]  # "It's a bit tight, so I'm getting rid of it": what "it" is, is before
     return [before, *_consequences_apart(after)]
+
+
+#: A pronoun that points back to a thing or people said before: in the clause after "so" it
+#: is most often what the clause before named ("I love my bike, so I ride it every day").
+_BACK = re.compile(r"\b(?:it|its|they|them|their|this|that|these|those|there)\b", re.I)
+#: A person's pronoun, which the clause before may name outright ("Tom doesn't eat raw fish,
+#: so sushi dinners are out for him").
+_PERSON_BACK = re.compile(r"\b(?:he|him|his|she|her)\b", re.I)
+#: A subordinate clause in the clause after "so": a pronoun after it stands for what it says
+#: ("so when I cook for the lab party it'll be a veggie curry").
+_SUBORDINATE = re.compile(r"^(?:when|whenever|if|once|after|before)\b", re.I)
+
+
+#: Capitalised words that open a clause and name nobody.
+_NOT_NAMES = frozenset(
+    "I My Our We The It Its This That They He She So And But Also Then Now Well Yes No Oh".split()
+)
+
+
+def _leans_back(before: str, after: str) -> bool:
+    """Whether the clause after "so" refers to the one before by a pronoun, so that cut apart
+    it would be a reference to something not said (kept whole, it is read as one sentence)."""
+    if _PERSON_BACK.search(after):
+        names = set(re.findall(r"\b[A-Z][a-z'-]+\b", before)) - _NOT_NAMES
+        if not names:
+            return True
+    return _BACK.search(after) is not None and not _SUBORDINATE.match(after)
 
 
 def _requests_apart(part: str) -> list[str]:
