@@ -987,10 +987,10 @@ def test_a_note_changed_on_disk_while_learning_is_skipped_and_the_rest_is_learne
     path = vault.root / target
     original = NoteWriter._write
 
-    def edited_meanwhile(self, file, data, expected):  # type: ignore[no-untyped-def]
-        if file == path:  # a person saves the note between tota's read and its write
+    def edited_meanwhile(self, rel, data, expected):  # type: ignore[no-untyped-def]
+        if rel == target:  # a person saves the note between tota's read and its write
             path.write_text(path.read_text("utf-8") + "\nMy own line.\n", "utf-8")
-        return original(self, file, data, expected)
+        return original(self, rel, data, expected)
 
     monkeypatch.setattr(NoteWriter, "_write", edited_meanwhile)
     report = vault.observe(

@@ -568,3 +568,19 @@ def test_a_superseded_value_leaves_the_reflection_after_observe(vault: Vault):
     _observe(vault, ["I am no longer vegetarian."], start=50)
     name, text = _reflection(vault)
     assert "[[Is vegetarian]]" not in text and "Is vegetarian." not in text
+
+
+def test_new_members_read_from_their_columns_are_the_members_whole_rows_give(vault: Vault):
+    """`note_new_members` reads only `_MEMBER_COLUMNS` of the new memories: the members (who,
+    slot, topics, names) are those their whole rows give, tags and all."""
+    from tota_vault import reflect
+
+    _observe(vault, FOOD + MORE_FOOD)
+    # A topic its statement does not give: only the tags column tells it.
+    vault.remember("habit", "Practises piano scales every evening.", tags=["topic/food"])
+    paths = sorted(_files(vault))
+    whole = {r.path: reflect._member_of_row(r) for r in vault.index.rows_at(paths)}
+    narrow = vault.index.rows_at(paths, columns=reflect._MEMBER_COLUMNS)
+    assert {r.path: reflect._member_of_row(r) for r in narrow} == whole
+    topics = [m.topics for m in whole.values() if m is not None]
+    assert len(topics) == 7 and all("topic/food" in t for t in topics), topics

@@ -257,6 +257,11 @@ def _topic_tags(tags: list[str]) -> tuple[str, ...]:
     return tuple(found) if len(found) < 2 else tuple(sorted(set(found)))
 
 
+#: The columns `_member_of_row` reads: a new memory's row without its body (the quoted
+#: message, often the longest column) or its JSON lists, read after every `observe`.
+_MEMBER_COLUMNS = "path, subject, key, type, confidence, tags, text, status, error"
+
+
 def _member_of_row(row: MemoryRow) -> Member | None:
     # A plain or invalid note has no status (NULL): never a member, as a reflection is not.
     if row.status != Status.ACTIVE.value or not row.is_memory:
@@ -575,7 +580,7 @@ def note_new_members(
     has since been confirmed upwards waits for the next `tota reflect`, which reads all."""
     index = store.index
     new: list[tuple[str, str, str]] = []
-    for row in index.rows_at(list(dict.fromkeys(paths))):
+    for row in index.rows_at(list(dict.fromkeys(paths)), columns=_MEMBER_COLUMNS):
         member = _member_of_row(row)
         if member is not None:
             new += [(member.subject, topic, member.path) for topic in member.topics]

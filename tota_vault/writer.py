@@ -84,7 +84,7 @@ class NoteWriter:
         from .seal import render_sealed
 
         data = render_sealed(memory).encode("utf-8")
-        written = self._write(self.root / rel, data, expected)
+        written = self._write(rel, data, expected)
         self.index_written(rel, data, written, memory=memory)
         return written
 
@@ -145,7 +145,7 @@ class NoteWriter:
             located = locate_frontmatter(text)
             text = append_history(text, history, body_start=located[2] if located else 0)
         new = seal(text).encode("utf-8")
-        written = self._write(self.root / rel, new, fingerprint)
+        written = self._write(rel, new, fingerprint)
         if rows and known and not history and set(patch) <= PATCHABLE_COLUMNS:
             # Only frontmatter scalars and sources changed in a note of tota's own layout: the
             # row takes the same values a parse would give, without parsing the note again.
@@ -207,10 +207,12 @@ class NoteWriter:
         """Tell the index at once that tota deleted the note at `rel`."""
         self._index_after_write(rel, lambda: self.index.apply(deletes=[rel]))
 
-    def _write(self, path: Path, data: bytes, expected: Fingerprint | None) -> Fingerprint:
-        """`atomic_write`, deferring the folder's fsync inside a batch."""
+    def _write(self, rel: str, data: bytes, expected: Fingerprint | None) -> Fingerprint:
+        """`atomic_write` of the note at `rel` (vault-relative, as the index names it),
+        deferring the folder's fsync inside a batch."""
         from .files import atomic_write
 
+        path = self.root / rel
         # Refused before anything is written when the index was opened read-only (a read-only
         # `.tota`). A read-only index file in a writable folder opens for writing and fails at
         # the write: the note is then written and the error says so.
@@ -226,7 +228,7 @@ class NoteWriter:
             return atomic_write(path, data, expected=expected)
         self._unsynced.add(path.parent)
         written = atomic_write(path, data, expected=expected, sync_folder=False)
-        self._batch_written.append(path.relative_to(self.root).as_posix())
+        self._batch_written.append(rel)
         return written
 
     def _sync(self, paths: list[str]) -> None:
