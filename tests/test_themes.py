@@ -39,6 +39,16 @@ def title(theme, texts, subject="user"):
         # Two words that always come in the same order are one phrase.
         ("topic/health", ["Protects her mental health with walks.", "Talks about mental health.",
                           "Mental health days help her."], "user", "Mental health"),
+        # ... also when only two of them say the phrase, and its first word is no topic
+        # word or name (the review's conversation: "Intolerance" and "Book" were the titles)
+        ("topic/health", ["Tomás has a gluten intolerance.", "Was diagnosed with a gluten "
+                          "intolerance last year.", "Would like to sleep seven hours a night."],
+         "user", "Gluten intolerance"),
+        ("topic/books", ["Is illustrating a picture book for Editora Maré.",
+                         "The picture book's deadline is 15 January.", "Reads novels."],
+         "user", "Picture book"),
+        # ... but never a statement's opening verb: "Plays guitar" is no phrase of "guitar"
+        # (below)
         # Another person's reflection is named for them; a name group leads with its name.
         ("negativo", ["Fixed a bug in Negativo.", "Released Negativo 1.0 to testers.",
                       "Negativo's catalogue grew; testers liked it."], "Ana", "Ana's Negativo"),

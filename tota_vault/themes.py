@@ -280,7 +280,13 @@ def derive_title(subject: str, theme: str, label: str, texts: Mapping[str, str])
         title = label
     else:
         title = _shown(terms[head], head=True)
-        others = [f for f in specific + plain if f != head]
+        # Any shared word but a statement's opening one (its verb: "Plays guitar") may join
+        # the head as one phrase ("Gluten intolerance", "Picture book"): the head's own name,
+        # not a second theme.
+        openers = {toks[0][2] for toks in map(_tokens, texts.values()) if toks}
+        others = [
+            f for f in ranked if f != head and (f in specific or f in plain or f not in openers)
+        ]
         partner = next((f for f in others if _phrase(terms[f], terms[head], head)), None)
         if partner is not None:
             title = f"{_shown(terms[partner], head=False)} {title}"
