@@ -27,6 +27,13 @@ CUED = [
     ("I work as a nurse.", ("role", "identity", "identity/role")),
     ("I'm a strict vegan.", ("diet", "identity", "identity/diet")),
     ("I'm allergic to peanuts.", ("allergy", "constraint", None)),
+    # issue #11: the same condition said as a thing one has, or was diagnosed with, was an
+    # episode beside "I'm gluten intolerant" (a constraint); a past one stays an episode
+    ("I have a gluten intolerance.", ("allergy", "constraint", None)),
+    ("I still have a severe peanut allergy.", ("allergy", "constraint", None)),
+    ("I was diagnosed with a gluten intolerance last year.", ("allergy", "constraint", None)),
+    ("I've been diagnosed with coeliac disease.", ("allergy", "constraint", None)),
+    ("I had a peanut allergy as a kid.", ("episode", "episode", None)),
     ("We can't ship copyleft code.", ("constraint", "constraint", None)),
     ("We're not allowed to keep data outside the EU.", ("constraint", "constraint", None)),
     ("We decided to move to Leeds next year.", ("decision", "decision", None)),

@@ -13,6 +13,7 @@ from tota_vault.extract.references import (
     bridges,
     gerund,
     message_quote,
+    named_in_answer,
     named_people,
     one_person,
     only_definite,
@@ -122,6 +123,27 @@ NAMINGS = [
 @pytest.mark.parametrize(("sentence", "people"), NAMINGS, ids=[n[0] for n in NAMINGS])
 def test_named_people(sentence: str, people: dict[str, str]):
     assert named_people(sentence) == people
+
+
+# fmt: off
+#: issue #11: names given in answer to who the speaker has ("Do you have kids?" / "Yes, twins,
+#: Mara and Tomás.") are theirs; a later "Tomás has a gluten intolerance" was an episode.
+ANSWERED_NAMES = [
+    ("Do you have kids?", "Yes, twins, Mara and Tomás.", {"Mara": "child", "Tomás": "child"}),
+    ("Do you have any kids?", "A daughter, Mia.", {"Mia": "daughter"}),
+    ("Have you got any siblings?", "Two, Ana and Leo.", {"Ana": "sibling", "Leo": "sibling"}),
+    ("Do you have pets?", "Yes, Biscuit.", {"Biscuit": "pet"}),
+    ("Do you have kids?", "Yes, two.", {}),
+    ("Do you have kids?", "Yes, and Tomás loves it.", {}),
+    ("Where do you live?", "Porto and Lisbon.", {}),
+    (None, "Mara and Tomás.", {}),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("question", "answer", "people"), ANSWERED_NAMES)
+def test_names_in_answer_to_who_the_speaker_has_are_theirs(question, answer, people):
+    assert named_in_answer(question, answer) == people
 
 
 @pytest.mark.parametrize(

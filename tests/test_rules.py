@@ -1092,6 +1092,21 @@ def test_children_a_household_names_are_the_users_people():
     ]
 
 
+def test_children_named_in_answer_to_a_question_are_the_users_people():
+    # issue #11: "Tomás has a gluten intolerance" after naming the twins in an answer was an
+    # episode about a stranger
+    messages = chat(
+        ("assistant", "Do you have kids?"),
+        ("user", "Yes, twins, Mara and Tomás."),
+        ("assistant", "Lovely."),
+        ("user", "Tomás has a gluten intolerance."),
+    )
+    candidates, _ = RuleExtractor().extract(messages, conversation_id="c")
+    assert ("relationship", "The user's child Tomás has a gluten intolerance.") in [
+        (c.type.value, c.text) for c in candidates
+    ]
+
+
 # fmt: off
 #: Short facts about a person the user named as theirs: three words still say something of
 #: them; a verdict on them ("Ana is great!") is a reaction (issue #11).

@@ -160,6 +160,15 @@ RELATIONS = (
     r"grandkids|grandchildren|twins|in-laws"
 )
 
+#: A condition of the body that limits what a person eats or takes, named as a thing one has:
+#: an allergy or intolerance ("a severe peanut allergy", "a gluten intolerance"), coeliac
+#: disease, diabetes.
+_CONDITION = (
+    r"(?:(?:a|an|some) )?(?:[\w-]+ ){0,3}"
+    r"(?:allerg(?:y|ies)|intolerances?|c(?:o)?eliac(?: disease)?|"
+    r"type [12] diabetes|diabetes)\b"
+)
+
 #: Ordered: the first cue that matches decides the type. Strength 0.9 is an explicit statement
 #: of a durable fact, 0.75-0.85 a clear cue, 0.6 a weaker one (stored unless hedged).
 CUES: tuple[Cue, ...] = (
@@ -270,6 +279,13 @@ CUES: tuple[Cue, ...] = (
         "allergy",
         T.CONSTRAINT,
         r"\bI(?:'m| am) allergic to\b|\bI(?:'m| am) (?:\w+ )?intolerant\b|"
+        # the same condition said as a thing one has or was found to have: "I have a gluten
+        # intolerance", "I was diagnosed with coeliac disease last year" is "I'm gluten
+        # intolerant" (a condition one lives with, not a thing that happened); not "I had" (a
+        # past one, as a child)
+        rf"\bI (?:have|live with|suffer from) {_CONDITION}|\bI(?:'ve| have) got {_CONDITION}|"
+        rf"\bI(?:'ve| have)? (?:was |got |been |just |recently |finally )*diagnosed with "
+        rf"{_CONDITION}|"
         r"\bI (?:can't|cannot|can not|don't|do not|never) (?:eat|drink)\b|"
         r"\bI (?:can't|cannot|can not) have\b",  # "I don't have time" is possession
         0.9,

@@ -208,6 +208,44 @@ def named_people(sentence: str) -> dict[str, str]:
     return found
 
 
+#: A question that asks after the listener's kin or pets: "Do you have kids?", "Have you got
+#: any siblings?"; the group asked after, and what one of it is.
+_KIN_QUESTION = re.compile(
+    r"\b(?:do|have) you (?:have|got) (?:any )?(kids|children|sons|daughters|siblings|brothers|"
+    r"sisters|pets|dogs|cats|grandkids|grandchildren)\b",
+    re.I,
+)
+_ONE_OF_ASKED = {"kids": "child", "children": "child", "sons": "son", "daughters": "daughter",
+                 "siblings": "sibling", "brothers": "brother", "sisters": "sister", "pets": "pet",
+                 "dogs": "dog", "cats": "cat", "grandkids": "grandchild",
+                 "grandchildren": "grandchild"}  # fmt: skip
+#: An answer that is names, after a yes and what they are: "Yes, twins, Mara and Tomás.",
+#: "Two, Leo and Mia.", "A daughter, Mia."
+_NAMES_ANSWER = re.compile(
+    r"^(?:(?:yes|yeah|yep|yup|i do|we do)\W+)*"
+    r"(?:(?:a|an|one|two|three|four|five|\d+)\W+)?(?:(?:little|young|grown) )?"
+    r"(?:(kids|children|twins|sons|daughters|son|daughter|boys|girls|boy|girl|child|baby)\W+)?"
+    r"(?:(?:called|named) )?(?-i:([A-Z][\w'-]+))((?:, (?-i:[A-Z][\w'-]+))*,? and "
+    r"(?-i:[A-Z][\w'-]+))?\W*$",
+    re.I,
+)
+
+
+def named_in_answer(question: str | None, sentence: str) -> dict[str, str]:
+    """The people an answer to a question after the speaker's kin names: {"Mara": "child",
+    "Tomás": "child"} for "Yes, twins, Mara and Tomás." after "Do you have kids?". Names given
+    in answer to who one has are theirs as much as "my son Theo" names him. Pure."""
+    asked = _KIN_QUESTION.search(question or "")
+    found = _NAMES_ANSWER.match(sentence) if asked else None
+    if asked is None or found is None:
+        return {}
+    kind = (found.group(1) or "").lower()  # what the answer calls them, else what was asked
+    relation = {**_ONE_OF, "boy": "son", "girl": "daughter"}.get(kind, kind)
+    relation = relation or _ONE_OF_ASKED[asked.group(1).lower()]
+    names = [found.group(2), *re.findall(r"[A-Z][\w'-]+", found.group(3) or "")]
+    return {name: relation for name in names if name not in ("I", "My", "The", "We")}
+
+
 #: A relationship memory as the extractor writes one: "The user's son Theo is 6.", "Caroline's
 #: best friend Mel ..." (`rules._about_their_person`, and the naming sentence made third person).
 _THEIRS_STATEMENT = re.compile(rf"^(.+?)'s ((?:[a-z][\w-]* ){{0,2}}[a-z][\w-]*),? {_PERSON_NAME}\b")
