@@ -187,6 +187,15 @@ def test_change_kind(text: str, kind: str | None):
 
 # fmt: off
 CHANGES = [
+    # issue #11 item 2 (a user review): the habit stayed active beside its end, and a tool one
+    # "works in" beside the switch away from it
+    pytest.param("Stopped doing Duolingo.", "Does a lesson on Duolingo every morning.", "drop",
+                 id="an activity stopped, with a light verb"),
+    pytest.param("Decided to stop using Duolingo and take proper lessons with a tutor.",
+                 "Does a lesson on Duolingo every morning.", "drop",
+                 id="a decision to stop, and what comes next"),
+    pytest.param("Switched from Photoshop to Affinity Photo.",
+                 "Works in Photoshop for everything.", "switch", id="a tool one works in"),
     pytest.param("Has decided not to apply for the Zurich job after all.",
                  "Is planning to apply for the Zurich job.", "drop", id="a plan dropped"),
     pytest.param("No longer plays in the Sunday league.", "Plays in the Sunday league.", "drop",
@@ -306,6 +315,11 @@ CHANGES = [
                  "switch", id="the first clauses switch"),
 ]
 NO_CHANGE = [
+    # what the light verbs and the first clause of issue #11 item 2 must not end
+    pytest.param("Stopped doing Duolingo.", "Does yoga every morning.",
+                 id="another activity stopped"),
+    pytest.param("Decided to stop using Duolingo and take proper lessons with a tutor.",
+                 "Has lessons with a tutor on Fridays.", id="the next thing is no drop"),
     pytest.param("Went to Seville for a conference.", "Went to Lyon for a conference.",
                  id="two trips: no cue of change"),
     pytest.param("The user and others decided to move to Leeds next year.",
@@ -532,6 +546,13 @@ CHANGED_MINDS = [
      "Prefers tea over coffee anyway."),
     ("I love sushi.", "I don't like sushi anymore.", "Loves sushi."),
     ("I use VS Code at work.", "I switched from VS Code to Neovim.", "Uses VS Code at work."),
+    # issue #11 item 2: a label after an opener, a choice with its "I" left out
+    ("I work in Photoshop for everything.",
+     "Okay, update on tools: I switched from Photoshop to Affinity Photo.",
+     "Works in Photoshop for everything."),
+    ("I do a lesson on Duolingo every morning.",
+     "Decided to stop using Duolingo and take proper lessons with a tutor.",
+     "Does a lesson on Duolingo every morning."),
 ]  # fmt: skip
 
 

@@ -162,6 +162,10 @@ USER_FACTS = [
     fact("I switched to a standing desk.", "decision", "Switched to a standing desk."),
     fact("I chose Python for the backend because it is simple.", "decision",
          "Chose Python for the backend because it is simple."),
+    # a choice with its "I" left out was a remark, "The user said: Decided to ..." (issue #11)
+    fact("Decided to stop using Duolingo and take proper lessons with a tutor.", "decision",
+         "Decided to stop using Duolingo and take proper lessons with a tutor."),
+    fact("Switched to Helix last week.", "decision", "Switched to Helix in the week before 8 May 2023."),
     # constraint: allergy, can't, budget, have to
     fact("I'm allergic to peanuts.", "constraint", "Is allergic to peanuts."),
     fact("I can't eat gluten.", "constraint", "Can't eat gluten."),

@@ -247,6 +247,11 @@ STATEMENTS = [
      ["I told my boss, please never call me after 6pm."]),
     # issue #11 item 1: an answer word read off leaves no sentence of punctuation
     ("Yes. I live in Porto.", ["I live in Porto."]),
+    # issue #11 item 2: a label after an opener stayed in the statement ("Update on tools: the
+    # user switched ...") and then superseded nothing
+    ("Okay, update on tools: I switched from Photoshop to Affinity Photo.",
+     ["I switched from Photoshop to Affinity Photo."]),
+    ("So, my favourites: tea and jazz.", ["My favourites: tea and jazz."]),
 ]
 # fmt: on
 

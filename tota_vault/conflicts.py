@@ -79,6 +79,8 @@ _NO_MORE = r"no more\b(?! than\b)"
 #: A plan dropped: "decided not to", "no longer", "gave up on", "called off", "... after all".
 _DROP = re.compile(
     r"\b(?:(?:decided|chosen|chose|decide|deciding) (?:not to|against)|no longer|"
+    # "Decided to stop using Duolingo": the choice is to give it up
+    r"(?:decided|chosen|chose|decide|deciding) to (?:stop|quit|give up)|"
     r"(?:not|never) (?:going|planning) to|(?:won't|will not|not)\b.*\bafter all|gave up|"
     r"given up|giving up|(?:stopped|quit)" + NOT_A_STOP + "|"
     r"cancell?ed|called off|dropped" + NOT_A_STOP + "|abandoned|"
@@ -141,7 +143,7 @@ _DETERMINER = re.compile(r"^(?:the|a|an|my|our|their|his|her|its)\s+", re.I)
 #: work", "Drives a Honda", "Has used Notion for their notes".
 _HOLDING = (
     r"\b(?:uses?|using|used|prefers?|likes?|loves?|enjoys?|has|have|owns?|drives?|rides?|"
-    r"plays?|takes?|relies on|runs?|goes to|works(?: at| on| with)?|lives in)\s+(?:the |a "
+    r"plays?|takes?|relies on|runs?|goes to|works?(?: at| on| with| in)?|lives in)\s+(?:the |a "
     r"|an |my |our |their |his |her )?"
 )
 #: A couple parted: "Got divorced in 2022 with Omar", "Broke up with Sam".
@@ -418,13 +420,26 @@ _HAVING = re.compile(
 _NO_MORE_CLAUSE = re.compile(r"(?P<clause>" + _NO_MORE + r"[^,;:.!?]+)[,;:]", re.I)
 
 
+#: The verbs that only say a thing was done or used: giving up "doing Duolingo" or "using
+#: Trello" gives up Duolingo or Trello, whatever verb the old statement held it with ("Does a
+#: lesson on Duolingo every morning"). Normal forms (`_normal`).
+_LIGHT_VERBS = frozenset({"doing", "use"})
+#: A first clause before "and" and a clause of its own: "Decided to stop using Duolingo and
+#: take proper lessons with a tutor" gives up Duolingo, and says what comes next beside it.
+_FIRST_AND = re.compile(r"^(?P<clause>[^,;:.!?]+?)\s+and\s+(?!I\b)", re.I)
+
+
 def _drop_clause(text: str, subject: str) -> str | None:
-    """The clause that gives something up: an opening "No more ..." before a comma, or the
-    conclusion of a statement of the person's own that ends with one (`_SO_CLAUSE`) and says
-    nothing of anyone else before it; None otherwise."""
+    """The clause that gives something up: an opening "No more ..." before a comma or an
+    opening drop before "and" ("Stopped using Duolingo and took lessons"), or the conclusion
+    of a statement of the person's own that ends with one (`_SO_CLAUSE`) and says nothing of
+    anyone else before it; None otherwise."""
     opening = _NO_MORE_CLAUSE.match(text)
     if opening is not None:  # "No more night shifts for them, the new job is days only."
         return opening.group("clause")
+    first = _FIRST_AND.match(text)  # the statement's own subject: the clause opens it
+    if first is not None and change_kind(first.group("clause")) == "drop":
+        return first.group("clause")
     conclusion = _SO_CLAUSE.search(text)
     if conclusion is None or change_kind(conclusion.group("clause")) != "drop":
         return None
@@ -486,10 +501,11 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
             return None
         # "Started eating fish again, so they're not vegetarian anymore": the clause that
         # gives something up is what gives up "Is vegetarian".
-        said = new if new_words <= old_words else _drop_clause(new, subject)
-        if said is None or not content_words(said) <= old_words:
+        said = new if new_words - _LIGHT_VERBS <= old_words else _drop_clause(new, subject)
+        said_words = content_words(said) - _LIGHT_VERBS if said is not None else frozenset()
+        if said is None or not said_words <= old_words:
             return None
-        if not content_words(said) & old_words or not names(said) <= names(old):
+        if not said_words & old_words or not names(said) <= names(old):
             return None
         if re.match(r"\s*" + _NO_MORE, said, re.I) and _HAVING.search(old):
             return None  # "No more kids for us, two is enough" ends no "Has two kids"

@@ -33,7 +33,7 @@ _GERUND_SUBJECT = (
 IMPLICIT_I = re.compile(
     r"^(?:just |finally |still |been |gotta |gonna |recently |also )?"
     r"(?:(?:got|went|finished|started|bought|signed|made|took|tried|visited|joined|adopted|"
-    r"gotta|gonna|can't wait|cannot wait)\b|"
+    r"gotta|gonna|can't wait|cannot wait|decided|chose|switched|stopped|quit|gave up)\b|"
     r"(?:researching|working|looking|planning|thinking|learning|taking|reading|writing|painting|"
     r"training|saving|hoping|trying|getting|having|building|making|doing|loving|enjoying)\b"
     + _GERUND_SUBJECT

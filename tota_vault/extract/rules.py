@@ -377,6 +377,10 @@ class RuleExtractor:
         if plain != sentence:
             found = self._candidate(plain, message, subject, label)
             return None if found is None else replace(found, emphatic=True)
+        if _CHOICE_WITHOUT_I.match(sentence):
+            # "Decided to stop using Duolingo": a choice with its "I" left out is read with it,
+            # so the cues of a choice or a drop type it (not a bare statement)
+            return self._candidate(implicit_subject(sentence), message, subject, label)
         # "My husband and I went hiking": a companion in the subject; the predicate decides.
         companion = COMPANION.match(sentence) is not None
         if companion:  # the speaker is the subject, the companion goes with them
@@ -538,6 +542,13 @@ class RuleExtractor:
 
 
 _EPISODE = next(cue for cue in CUES if cue.name == "episode")
+#: A choice or a thing given up, said with the "I" left out: "Decided to stop using Duolingo",
+#: "Switched to Helix last week", "Finally quit smoking".
+_CHOICE_WITHOUT_I = re.compile(
+    r"^(?:just |finally |recently |also |so |and )?(?:decided|chose|switched|stopped|quit|"
+    r"gave up)\b(?! by\b)",
+    re.I,
+)
 
 
 def _episode_first(sentence: str, relation: re.Match[str]) -> Cue:

@@ -544,6 +544,8 @@ def statements(text: str) -> list[str]:
         # "And I left Ferrovia Labs, I now work at Renfe": the opener is no part of the first
         # clause, which starts with "I" like the next (and splits from it)
         part = FILLER.sub("", part, count=1)
+        # a label after the opener is still a label: "Okay, update on tools: I switched ..."
+        part = LABEL.sub("", part, count=1)
         part = STANDING_REQUEST.sub(_as_asked, part, count=1)
         part = favorite_of_many(part)
         clauses: list[str] = []
