@@ -108,8 +108,13 @@ CHATS = {
                 "the user and others tag.",
             ),
             (None, "Is migrating their billing jobs from cron to Celery this quarter."),
+            # a date of "our" release is a deadline, moved by "the release" (issue #11 item 2)
+            ("constraint", "The user's release got pushed to March 21 because of a bank holiday."),
         ],
-        superseded=["Uses Neovim with pyright for everything."],
+        superseded=[
+            "Uses Neovim with pyright for everything.",
+            "The user's next release is on March 14.",
+        ],
         never=["respx", "connection pool", "MIT", "checklist", ":sh", "Celery beat"],
     ),
     "a family planning travel": Chat(

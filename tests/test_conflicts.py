@@ -196,6 +196,17 @@ CHANGES = [
                  id="a decision to stop, and what comes next"),
     pytest.param("Switched from Photoshop to Affinity Photo.",
                  "Works in Photoshop for everything.", "switch", id="a tool one works in"),
+    # a deadline moved twice (issue #11 item 2): who moved it is no part of what moved, and
+    # their deadline, named by nothing else, is the one they dated
+    pytest.param("Editora Maré moved the user's deadline to 31 January because their printer "
+                 "is late.", "The user's deadline for the final artwork is 15 January.",
+                 "reschedule", id="a deadline someone moved"),
+    pytest.param("The user's deadline was moved again, it's now 14 February.",
+                 "Editora Maré moved the user's deadline to 31 January because their printer "
+                 "is late.", "reschedule", id="a deadline moved again"),
+    pytest.param("The user's release got pushed to March 21 because of a bank holiday.",
+                 "The user's next release is on March 14.", "reschedule",
+                 id="a release named by its head noun"),
     pytest.param("Has decided not to apply for the Zurich job after all.",
                  "Is planning to apply for the Zurich job.", "drop", id="a plan dropped"),
     pytest.param("No longer plays in the Sunday league.", "Plays in the Sunday league.", "drop",
@@ -315,6 +326,12 @@ CHANGES = [
                  "switch", id="the first clauses switch"),
 ]
 NO_CHANGE = [
+    pytest.param("Caroline's deadline was moved again, it's now 14 February.",
+                 "The user's deadline for the final artwork is 15 January.",
+                 id="someone else's deadline"),
+    pytest.param("The user's deadline was moved again.",
+                 "The user's deadline for the final artwork is 15 January.",
+                 id="a deadline moved to no date"),
     # what the light verbs and the first clause of issue #11 item 2 must not end
     pytest.param("Stopped doing Duolingo.", "Does yoga every morning.",
                  id="another activity stopped"),
@@ -553,6 +570,13 @@ CHANGED_MINDS = [
     ("I do a lesson on Duolingo every morning.",
      "Decided to stop using Duolingo and take proper lessons with a tutor.",
      "Does a lesson on Duolingo every morning."),
+    # a thing of "ours" dated, and named again by its head noun; a deadline someone moved
+    ("Our next release is on March 14.",
+     "Quick update: the release got pushed to March 21 because of a bank holiday.",
+     "The user's next release is on March 14."),
+    ("My deadline for the final artwork is 15 January.",
+     "Editora Maré moved my deadline to 31 January because their printer is late.",
+     "The user's deadline for the final artwork is 15 January."),
 ]  # fmt: skip
 
 
@@ -574,6 +598,28 @@ def test_a_change_of_mind_supersedes_through_observe(tmp_path: Path, first, chan
     new_note = (tmp_path / "v" / str(superseded.path)).read_text("utf-8")
     assert f'replaced "{old}"' in new_note.split("## History", 1)[1]
     assert "status: superseded" in (tmp_path / "v" / str(created.path)).read_text("utf-8")
+
+
+def test_a_deadline_moved_twice_leaves_only_the_last_date_active(tmp_path: Path):
+    """issue #11 item 2: all three dates stayed active, the second read as the client's."""
+    when = datetime(2026, 1, 5, 10, 0)
+    said = [
+        "My deadline for the final artwork is 15 January.",
+        "Editora Maré moved my deadline to 31 January because their printer is late.",
+        "They moved the deadline again, it's now 14 February.",
+    ]
+    messages = []
+    for n, text in enumerate(said):
+        messages += [Message(role="user", content=text, id=f"u{n}", timestamp=when),
+                     Message(role="assistant", content="Ok.", id=f"a{n}", timestamp=when)]  # fmt: skip
+    with Vault.open(tmp_path / "v") as vault:
+        report = vault.observe(messages, conversation_id="c")
+    assert [o.action for o in report.outcomes] == ["create", "supersede", "supersede"]
+    assert [o.text for o in report.outcomes] == [
+        "The user's deadline for the final artwork is 15 January.",
+        "Editora Maré moved the user's deadline to 31 January because their printer is late.",
+        "The user's deadline was moved again, it's now 14 February.",
+    ]
 
 
 def test_a_date_moved_of_a_thing_named_shorter_replaces_only_the_one_it_fits(tmp_path: Path):

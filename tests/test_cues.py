@@ -34,6 +34,13 @@ CUED = [
     ("I was diagnosed with a gluten intolerance last year.", ("allergy", "constraint", None)),
     ("I've been diagnosed with coeliac disease.", ("allergy", "constraint", None)),
     ("I had a peanut allergy as a kid.", ("episode", "episode", None)),
+    # a thing of theirs given its date, or its date moved, is a deadline (issue #11: "our
+    # next release" was a weak episode under the floor); not a birthday nor a favourite
+    ("Our next release is on March 14.", ("constraint", "constraint", None)),
+    ("My launch is scheduled for 3 May.", ("constraint", "constraint", None)),
+    ("My release got pushed to March 21.", ("constraint", "constraint", None)),
+    ("My favourite month is May.", ("favorite", "preference", "preference/favorite-month")),
+    ("My birthday is on March 3.", None),
     ("We can't ship copyleft code.", ("constraint", "constraint", None)),
     ("We're not allowed to keep data outside the EU.", ("constraint", "constraint", None)),
     ("We decided to move to Leeds next year.", ("decision", "decision", None)),

@@ -13,6 +13,7 @@ from tota_vault.extract.references import (
     bridges,
     gerund,
     message_quote,
+    moved_by_someone,
     named_in_answer,
     named_people,
     one_person,
@@ -405,6 +406,40 @@ def test_the_thing_the_speaker_said_was_theirs_stays_theirs():
         "The migration team moved to Berlin."
     )
     assert resolve_owned("The migration deadlines are hard.", owned).startswith("The ")
+
+
+def test_a_thing_said_as_theirs_or_ours_is_named_again_by_its_head_anywhere():
+    # issue #11 item 2: "the release" after "Our next release is on March 14", "the deadline"
+    # after "My deadline for the final artwork ...", and in the object ("They moved the ...")
+    assert owned_things("Our next release is on March 14, and I'm the one cutting it.") == {
+        "next release"
+    }
+    owned = owned_things("My deadline for the final artwork is 15 January.")
+    assert owned == {"deadline"}
+    assert resolve_owned("The release got pushed to March 21.", {"next release"}) == (
+        "My release got pushed to March 21."
+    )
+    assert resolve_owned("They moved the deadline again.", owned) == "They moved my deadline again."
+    assert resolve_owned("the deadline moved to 31 January.", owned) == (
+        "my deadline moved to 31 January."
+    )
+    assert resolve_owned("The deadline for the grant is May 1.", owned).startswith("The ")
+    assert resolve_owned("The deadlines are hard.", owned).startswith("The ")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "moved"),
+    [
+        ("They moved my deadline again, it's now 14 February.",
+         "My deadline was moved again, it's now 14 February."),
+        ("She pushed our launch to May.", "Our launch was pushed to May."),
+        ("They moved to Berlin.", "They moved to Berlin."),
+        ("They moved my desk.", "My desk was moved."),
+        ("Ana moved my deadline.", "Ana moved my deadline."),
+    ],
+)  # fmt: skip
+def test_a_thing_of_theirs_moved_by_a_pronoun_is_the_thing_moved(sentence: str, moved: str):
+    assert moved_by_someone(sentence) == moved
 
 
 @pytest.mark.parametrize(

@@ -101,7 +101,7 @@ _NEGATED = re.compile(
 #: A date moved: "pushed to the 30th", "postponed until May", "moved back to June 3".
 _RESCHEDULE = re.compile(
     r"\b(?:pushed|moved|postponed|delayed|rescheduled|brought forward|bumped|shifted|slipped|"
-    r"changed)\b(?:\s+\w+){0,2}?\s+(?:to|until|till|back to|forward to)\b",
+    r"changed)\b(?:\s+[\w']+){0,3}?\s+(?:to|until|till|back to|forward to)\b",
     re.I,
 )
 #: A place, tool or habit switched, or a plan replaced: "now", "switched to", "instead". (Not
@@ -260,6 +260,10 @@ def search_words(text: str) -> list[str]:
     is a content word ("Mostly works from the café now" -> café, works). Sorted. Pure."""
     kept = content_words(text)
     words = {w for w in tokens(text) if len(w) >= 3 and _normal(w) in kept}
+    if _DEADLINE.search(text):
+        # a deadline moved may name nothing but the word ("The user's deadline was moved
+        # again"), which says no change of its own: the memory it moves holds it too
+        words.add("deadline")
     return sorted(words)
 
 
@@ -492,6 +496,10 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
     if _replaced_named(new, old, subject):
         return Change("switch", "a change of mind")
     new_words, old_words = content_words(new), content_words(old)
+    if _deadline_moved(new, old, subject):
+        # "The user's deadline was moved again, it's now 14 February": their deadline, named
+        # by nothing else, is the one deadline they have (loose: only if one fits)
+        return Change("reschedule", "a date moved", loose=True)
     if not new_words & old_words:
         return None
     if kind == "drop":
@@ -525,11 +533,13 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
         # Why it moved is no part of what moved: "... moved to 3 February because of the
         # strike". The new statement may name it shorter: "The proposal deadline" is the
         # "dissertation proposal" (one word fewer, `MAX_SHORTER_BY`).
-        topic = content_words(_REASON.sub("", new)) - new_values
+        # Who moved it is no part of it either: "Editora Maré moved the user's deadline".
+        topic = content_words(_MOVER.sub("", _REASON.sub("", new))) - new_values
         was = old_words - old_values
         shorter = topic < was and len(was - topic) <= MAX_SHORTER_BY
         if topic and (topic == was or shorter) and facts_differ(new, old):
             return Change("reschedule", "a date moved", loose=topic != was)
+
         if kind == "reschedule":
             return None
     if new_values and old_values and _renumbered(new, old, subject):
@@ -565,6 +575,35 @@ def _head_switch(new: str, old: str, subject: str) -> Change | None:
 #: replaces one fact of it at most, and superseding it would take the others with it.
 _SAID_SEVERAL = re.compile(r'\bsaid: "[^"]*?[.!?]\s+[^"]*?\w[^"]*"')
 #: A reason given after a change: "... because of the strike", ", due to the rain".
+#: Who moved a date, named: "Editora Maré moved ...", "... moved to 31 January by Editora".
+_MOVER = re.compile(
+    r"^(?:(?!The\b)[A-Z][\w'-]+ )+(?=(?:moved|pushed|postponed|delayed|rescheduled|shifted|"
+    r"bumped)\b)|\bby (?:[A-Z][\w'-]+(?= |[,.;!?]|$) ?)+"
+)
+_DEADLINE = re.compile(r"\bdeadline\b", re.I)
+
+
+def _deadline_moved(new: str, old: str, subject: str) -> bool:
+    """Whether `new` gives the subject's deadline, named by nothing but the word, a new date
+    (said moved, or "now"), and `old` dates a deadline of theirs: "The user's deadline was
+    moved again, it's now 14 February" over "The user's deadline for the final artwork is 15
+    January". Who moved it and why are no part of what moved."""
+    if not (_own_deadline(new, subject) and _own_deadline(old, subject)):
+        return False
+    new_values = _values(content_words(new))
+    if not new_values & _DATE_WORDS or not _values(content_words(old)) & _DATE_WORDS:
+        return False
+    topic = content_words(_MOVER.sub("", _REASON.sub("", new))) - new_values
+    return not topic and facts_differ(new, old)
+
+
+def _own_deadline(text: str, subject: str) -> bool:
+    """Whether a statement names the subject's own deadline: "The user's deadline", "their
+    deadline" (the user's, in a statement about them), "Caroline's deadline"."""
+    owner = r"the user's|their" if subject == "user" else re.escape(subject) + "'s"
+    return re.search(rf"\b(?:{owner}) deadline\b", text, re.I) is not None
+
+
 _REASON = re.compile(r",?\s+\b(?:because|since|due to|owing to|thanks to)\b[^.;!?]*", re.I)
 #: How many words fewer a moved date's statement may name its thing with: "the proposal
 #: deadline" for "the dissertation proposal", never "the meeting" for "the team budget meeting".

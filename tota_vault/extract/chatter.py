@@ -219,6 +219,13 @@ _PLURAL_ANTECEDENT = re.compile(
     r"\b(?:people|children|kids|men|women|folks|family|team|parents|friends)\b|"
     r"\b[A-Z][a-z]+ and [A-Z][a-z]+"
 )
+#: A name as a sentence's subject, before a finite verb: a company or a person a later "their"
+#: may stand for ("Editora Maré moved my deadline because their printer is late").
+_NAMED_SUBJECT = re.compile(
+    r"^(?!(?:I|My|Our|We|The|This|That|It|They|He|She|You)\b)[A-Z][\w'-]+"
+    r"(?: [A-Z][\w'-]+)*\s+"
+    r"(?:[a-z]+(?:ed|es|s)|got|put|set|made|took|gave|told|sent|said|sold|let|cut|had)\b"
+)
 #: "him", "her", "his" need a person before them: a name, a relative, a person noun.
 _PERSON_ANTECEDENT = re.compile(
     rf"(?<!^)(?<![.!?] )\b(?!I\b|I'|My\b)[A-Z][a-z]+|\b(?:{RELATIONS})\b|"
@@ -279,6 +286,8 @@ def _dangles(sentence: str) -> bool:
         word = found.group(0).lower() if found else ""
         start = pronoun.start() + (found.start() if found else 0)
     before = sentence[:start]
+    if word == "their" and _NAMED_SUBJECT.match(sentence):
+        return False  # "Editora Maré moved my deadline because their printer is late"
     if word in _PLURALS:
         return not _PLURAL_ANTECEDENT.search(before)
     if word in ("him", "her", "hers", "his"):

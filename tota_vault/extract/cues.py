@@ -169,6 +169,16 @@ _CONDITION = (
     r"type [12] diabetes|diabetes)\b"
 )
 
+#: A month, and a day as people say one: "March 14", "14 March", "the 30th", "Friday".
+_MONTH = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+)
+_A_DAY = (
+    rf"(?:\d{{1,2}}(?:st|nd|rd|th)?(?: of)? {_MONTH}\b|{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?\b|"
+    r"\d{1,2}(?:st|nd|rd|th)\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)"
+)
+_A_DATE = rf"(?:{_A_DAY}|{_MONTH}\b)"
+
 #: Ordered: the first cue that matches decides the type. Strength 0.9 is an explicit statement
 #: of a durable fact, 0.75-0.85 a clear cue, 0.6 a weaker one (stored unless hedged).
 CUES: tuple[Cue, ...] = (
@@ -305,7 +315,18 @@ CUES: tuple[Cue, ...] = (
         r"\bwe (?:can't|cannot|can not|mustn't|only have)\b|"
         r"\bwe (?:have to|must|need to)\b" + _NOT_AN_ERRAND + "|"
         r"\bwe(?:'re| are) not (?:allowed|permitted) to\b|"
-        r"\bour (?:budget|deadline|limit|policy|rules?)\b",
+        r"\bour (?:budget|deadline|limit|policy|rules?)\b|"
+        # a thing of the speaker's given its date is a deadline, as "my deadline is" is: "Our
+        # next release is on March 14", "My launch is scheduled for 3 May" (not a birthday or
+        # an anniversary: a date of their own, no thing to get done by it)
+        r"^(?:my|our) (?!(?:[\w-]+ )?(?:birthday|anniversary|name ?day|favou?rite)\b)"
+        r"(?:[\w-]+ ){0,2}[\w-]+ (?:is|are|will be) (?:(?:due|scheduled|set|planned|booked) )?"
+        rf"(?:(?:on|for|by) (?:the )?{_A_DATE}|(?:the )?{_A_DAY})|"
+        # ... or its date moved: "My release got pushed to March 21"
+        r"^(?:my|our) (?!(?:[\w-]+ )?(?:birthday|anniversary|name ?day|favou?rite)\b)"
+        r"(?:[\w-]+ ){0,2}[\w-]+ (?:(?:is|was|got|has been|have been|will be|'s) )?"
+        r"(?:moved|pushed|postponed|delayed|rescheduled|brought forward|bumped|shifted)"
+        rf"(?: back| forward)? (?:to|until|till) (?:the )?{_A_DATE}",
         0.8,
     ),
     _cue(

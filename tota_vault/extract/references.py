@@ -266,10 +266,14 @@ def people_named_in(statements: list[str], owner: str) -> dict[str, str]:
     return found
 
 
-#: A thing of the speaker's as a sentence's subject: "My migration deadline is March 14".
+#: A thing of the speaker's (or their household's or team's) as a sentence's subject: "My
+#: migration deadline is March 14", "Our next release is on March 14", "My deadline for the
+#: final artwork is 15 January" (the thing is "deadline": what a phrase after it is for or
+#: of says which deadline, and a later "the deadline" is the same one).
 _OWN_SUBJECT = re.compile(
-    r"^[Mm]y ((?:[a-z][\w-]* ){0,2}[a-z][\w-]*) (?:is|was|are|were|has|had|got|gets|will|"
-    r"moved|changed)\b"
+    r"^(?:[Mm]y|[Oo]ur) ((?:[a-z][\w-]* ){0,2}[a-z][\w-]*)"
+    r"(?: (?:for|of|on) (?:the |a |an |my |our )?(?:[\w'-]+ ){0,3}?[\w'-]+)?"
+    r" (?:is|was|are|were|has|had|got|gets|will|moved|changed)\b"
 )
 
 
@@ -279,16 +283,52 @@ def owned_things(sentence: str) -> set[str]:
     return {match.group(1).lower()} if match else set()
 
 
+#: Someone said only as a pronoun moving a thing of the speaker's: "They moved my deadline
+#: again" (the pronoun, the verb, the thing).
+_MOVED_BY_SOMEONE = re.compile(
+    r"^(?:They|He|She)(?: have| has| had|'ve|'s)? "
+    r"(moved|pushed|postponed|delayed|rescheduled|shifted|bumped) "
+    r"((?:my|our)(?: [\w-]+){1,3}?)(?=\s+(?:again|back|forward|to|until|till|by)\b|[,.;!]|$)"
+)
+
+
+def moved_by_someone(sentence: str) -> str:
+    """A thing of the speaker's that someone named only by a pronoun moved, said as the thing
+    moved: "They moved my deadline again, it's now 14 February." -> "My deadline was moved
+    again, it's now 14 February." Who "they" are is not said; what moved is the fact (and a
+    sentence that opens with "they" refers to no one it says). Pure."""
+    match = _MOVED_BY_SOMEONE.match(sentence)
+    if match is None:
+        return sentence
+    thing = match.group(2)
+    return f"{thing[:1].upper()}{thing[1:]} was {match.group(1)}{sentence[match.end() :]}"
+
+
+#: "the" and the words after it, anywhere in a sentence: a thing named again.
+_THE_THING = re.compile(r"\b([Tt]he) ((?:[a-z][\w-]* ){0,2}[a-z][\w-]*)")
+
+
 def resolve_owned(sentence: str, owned: set[str]) -> str:
     """A sentence about "the" thing the speaker said was theirs, as theirs: "The migration
     deadline moved to April 30." after "My migration deadline is March 14." is about their
-    deadline ("My migration deadline moved to April 30."), not someone else's."""
-    if not owned or not sentence.startswith("The "):
+    deadline ("My migration deadline moved to April 30."), not someone else's. The thing may
+    be named by its last word alone ("the release" after "our next release"), and stand
+    anywhere ("They moved the deadline again"), but not with a phrase after it that says it
+    is another ("the deadline for the grant")."""
+    if not owned:
         return sentence
-    head = sentence[4:].lower()
-    for thing in owned:
-        if head.startswith(thing) and not head[len(thing) : len(thing) + 1].isalnum():
-            return f"My {sentence[4:]}"
+    heads = {thing.split()[-1]: thing for thing in owned}
+    for match in _THE_THING.finditer(sentence):
+        words = match.group(2).lower().split()
+        for n in range(len(words), 0, -1):
+            said = " ".join(words[:n])
+            if said not in owned and not (n == 1 and said in heads):
+                continue
+            after = sentence[match.start(2) + len(said) :]
+            if re.match(r"\s+(?:for|of)\b|[\w-]", after):
+                break  # "the deadline for the grant": another thing
+            owner = "My" if match.group(1) == "The" else "my"
+            return f"{sentence[: match.start()]}{owner} {sentence[match.start(2) :]}"
     return sentence
 
 

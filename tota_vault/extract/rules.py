@@ -59,6 +59,7 @@ from .references import (
     antecedent_of,
     bridges,
     message_quote,
+    moved_by_someone,
     named_in_answer,
     named_people,
     one_person,
@@ -237,7 +238,7 @@ class RuleExtractor:
         """One sentence of a message: a candidate, kept with its antecedent, or a skip."""
         turn.theirs.update(named_people(sentence))
         turn.theirs.update(named_in_answer(turn.question, sentence))
-        sentence = resolve_owned(sentence, turn.owned)
+        sentence = moved_by_someone(resolve_owned(sentence, turn.owned))
         turn.owned.update(owned_things(sentence))
         resolved = resolve_person(sentence, turn.last_person)
         turn.last_person = one_person(sentence, turn.theirs)
