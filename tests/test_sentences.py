@@ -252,6 +252,11 @@ STATEMENTS = [
     ("Okay, update on tools: I switched from Photoshop to Affinity Photo.",
      ["I switched from Photoshop to Affinity Photo."]),
     ("So, my favourites: tea and jazz.", ["My favourites: tea and jazz."]),
+    # issue #11 item 3: a discourse marker inside the sentence stayed in the statement
+    ("I'm, by the way, a big fan of jazz.", ["I'm a big fan of jazz."]),
+    ("I honestly prefer tea over coffee.", ["I prefer tea over coffee."]),
+    ("I love it, honestly, it's great.", ["I love it, it's great."]),
+    ("I always answer honestly.", ["I always answer honestly."]),
 ]
 # fmt: on
 

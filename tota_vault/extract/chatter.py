@@ -219,6 +219,21 @@ _PLURAL_ANTECEDENT = re.compile(
     r"\b(?:people|children|kids|men|women|folks|family|team|parents|friends)\b|"
     r"\b[A-Z][a-z]+ and [A-Z][a-z]+"
 )
+#: A stretch of the speaker's time to plan or organise, said as the need they bring to the
+#: conversation: "I need to plan the next few months", "I need help organising my next few
+#: months, it's a lot". It asks the listener for the plan; it is no limit the speaker lives
+#: with (it was "Needs to plan the next few months.", a constraint). A need of a thing ("I need
+#: help with marketing strategies") or a plan of an event ("I need to plan my wedding") is
+#: not one.
+_PLANNING_ASKED = re.compile(
+    r"^(?:I|we)?\s*(?:really |just |also |still )?(?:need|want|would like|'d like|have to)\s+"
+    r"(?:some |your )?(?:help\s+(?:with\s+)?)?(?:to\s+)?"
+    r"(?:plan(?:ning)?|organi[sz](?:e|ing)|sort(?:ing)? out|map(?:ping)? out|figur(?:e|ing) out|"
+    r"work(?:ing)? out|schedul(?:e|ing))\s+"
+    r"(?:(?:the|my|our)\s+)?(?:(?:next|coming|upcoming|following|few|couple of|rest of the|"
+    r"rest of my)\s+){1,3}(?:days|weeks|months|years|semester|term|year|month|week|summer)\b",
+    re.I,
+)
 #: A name as a sentence's subject, before a finite verb: a company or a person a later "their"
 #: may stand for ("Editora Maré moved my deadline because their printer is late").
 _NAMED_SUBJECT = re.compile(
@@ -706,6 +721,10 @@ def conversational(sentence: str) -> str | None:
     ):
         return "a promise about the conversation"
     if ("you" in lower or "find me" in lower or "help" in lower) and _OFFER_TO_YOU.search(sentence):
+        return "addressed to the listener"
+    if ("plan" in lower or "organi" in lower or " out " in lower) and _PLANNING_ASKED.search(
+        sentence
+    ):
         return "addressed to the listener"
     if _YOU.search(sentence) and _HERE_FOR_YOU.search(sentence):
         return "a reaction"

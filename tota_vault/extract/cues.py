@@ -179,6 +179,9 @@ _A_DAY = (
 )
 _A_DATE = rf"(?:{_A_DAY}|{_MONTH}\b)"
 
+#: The groups a person works in: their practice is the user's way of working, not a person.
+_WORKPLACE = r"(?:team|company|department|lab|org|organi[sz]ation|group|shop|studio|office)"
+
 #: Ordered: the first cue that matches decides the type. Strength 0.9 is an explicit statement
 #: of a durable fact, 0.75-0.85 a clear cue, 0.6 a weaker one (stored unless hedged).
 CUES: tuple[Cue, ...] = (
@@ -316,6 +319,10 @@ CUES: tuple[Cue, ...] = (
         r"\bwe (?:have to|must|need to)\b" + _NOT_AN_ERRAND + "|"
         r"\bwe(?:'re| are) not (?:allowed|permitted) to\b|"
         r"\bour (?:budget|deadline|limit|policy|rules?)\b|"
+        # a practice the speaker's team or company holds to, as a limit: "Our team avoids
+        # adding new dependencies" (of their work, no person: not a relationship)
+        rf"\b(?:my|our) {_WORKPLACE} (?:{ADVERB_SLOT})(?:avoids|never|doesn't|does not|won't|"
+        r"can't|cannot|must|has to|requires|only|forbids|bans|isn't allowed|is not allowed)\b|"
         # a thing of the speaker's given its date is a deadline, as "my deadline is" is: "Our
         # next release is on March 14", "My launch is scheduled for 3 May" (not a birthday or
         # an anniversary: a date of their own, no thing to get done by it)
@@ -370,7 +377,9 @@ CUES: tuple[Cue, ...] = (
         r"\bI(?:'m| am) an? (?:big |huge )?(?:[\w'-]+ ){1,3}fan\b|"
         # a favourite not named by its kind: "One of my favorites is ...", "My favorite is"
         r"\b(?:(?:one|some|two|a few) of )?my (?:all-time |absolute )?favou?rites?\b"
-        r"(?= (?:is|are|was|were|has to be|have to be|would be)\b)",
+        r"(?= (?:is|are|was|were|has to be|have to be|would be)\b)|"
+        # what the speaker's team or company prefers: "Our team prefers small pull requests"
+        rf"\b(?:my|our) {_WORKPLACE} (?:{ADVERB_SLOT})(?:prefers|favou?rs|likes|tends to)\b",
         0.85,
     ),
     _cue(

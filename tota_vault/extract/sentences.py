@@ -528,6 +528,25 @@ def _stands_alone(clause: str) -> bool:
     return any(cue.pattern.search(clause) for cue in CUES)
 
 
+#: A discourse marker set off by commas inside a sentence; after the subject or its verb
+#: ("I'm, by the way, a fan") it goes with its commas, between clauses it leaves one.
+_MARKERS = r"(?:by the way|btw|honestly|to be honest|tbh|frankly|to be fair|anyway)"
+_ASIDE = re.compile(
+    r"(?:(?P<after>(?<=\bI)|(?<=\bI'm)|(?<=\bwe)|(?<=\bwe're)|(?<=\bis)|(?<=\bam)|(?<=\bare))"
+    rf"|(?<=\w))\s*,\s*{_MARKERS}\s*,\s*",
+    re.I,
+)
+#: "honestly" or "frankly" between the speaker and their verb: how they say it.
+_SPEAKER_ADVERB = re.compile(r"\b(I|[Ww]e) (?:honestly|frankly|truthfully) (?=[a-z])")
+
+
+def without_asides(part: str) -> str:
+    """A statement without the discourse markers said inside it: "I'm, by the way, a big fan
+    of jazz" -> "I'm a big fan of jazz", "I honestly prefer tea" -> "I prefer tea"."""
+    part = _ASIDE.sub(lambda m: " " if m.group("after") is not None else ", ", part)
+    return _SPEAKER_ADVERB.sub(r"\1 ", part)
+
+
 def statements(text: str) -> list[str]:
     """Sentences, and within them the clauses that start a new first-person statement:
     "My name is Sam and I live in Porto" is two facts with two conflict slots."""
@@ -546,6 +565,7 @@ def statements(text: str) -> list[str]:
         part = FILLER.sub("", part, count=1)
         # a label after the opener is still a label: "Okay, update on tools: I switched ..."
         part = LABEL.sub("", part, count=1)
+        part = without_asides(part)
         part = STANDING_REQUEST.sub(_as_asked, part, count=1)
         part = favorite_of_many(part)
         clauses: list[str] = []
