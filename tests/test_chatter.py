@@ -97,6 +97,7 @@ REASONS = [
     # printer); with no name before it, "their" still refers to something not said
     ("Editora Maré moved my deadline to 31 January because their printer is late.", None),
     ("I moved my deadline because their printer is late.", DANGLING),
+    ("Their names are Bailey and Buddy.", "not about the speaker"),  # no name opens it
     ("I love it every Friday.", DANGLING),
     ("I felt liberated and empowered doing it.", DANGLING),  # no thing before (LoCoMo)
     ("I love helping those who struggle with maths.", None),  # the relative says who

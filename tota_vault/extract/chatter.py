@@ -234,10 +234,17 @@ _PLANNING_ASKED = re.compile(
     r"rest of my)\s+){1,3}(?:days|weeks|months|years|semester|term|year|month|week|summer)\b",
     re.I,
 )
+#: Capitalised words that open a sentence and are no name: pronouns, determiners, question
+#: words and conjunctions ("Their names are ...", "Some people ...").
+_NOT_A_SUBJECT_NAME = (
+    r"(?:I|My|Our|We|The|This|That|These|Those|It|Its|They|Their|He|His|She|Her|You|Your|There|"
+    r"Some|One|All|Both|Each|Every|Many|Most|Any|No|What|When|How|Why|Where|Who|Which|If|And|"
+    r"But|So|Or|Then|Also|Just|Yes|Yeah|Well|Oh)"
+)
 #: A name as a sentence's subject, before a finite verb: a company or a person a later "their"
 #: may stand for ("Editora Maré moved my deadline because their printer is late").
 _NAMED_SUBJECT = re.compile(
-    r"^(?!(?:I|My|Our|We|The|This|That|It|They|He|She|You)\b)[A-Z][\w'-]+"
+    rf"^(?!{_NOT_A_SUBJECT_NAME}\b)[A-Z][\w'-]+"
     r"(?: [A-Z][\w'-]+)*\s+"
     r"(?:[a-z]+(?:ed|es|s)|got|put|set|made|took|gave|told|sent|said|sold|let|cut|had)\b"
 )

@@ -165,7 +165,9 @@ _INFINITIVE = re.compile(r"\bto (?:" + "|".join(_AND_VERBS) + r")\b")
 #: finite verb ("Editora Maré moved ...", "They moved ..."), not an opening adverb or a
 #: quantifier ("Luckily the ...", "One of the ...").
 _OTHER_SUBJECT = re.compile(
-    r"^(?:(?!The\b)[A-Z][\w'-]+(?: [A-Z][\w'-]+)*|They|He|She)\s+"
+    r"^(?:(?!(?:The|This|That|These|Those|Their|His|Her|Its|Your|Some|One|All|Both|Each|Every|"
+    r"Many|Most|Any|No|What|When|How|Why|Where|Who|Which|If|And|But|So|Or|Then|Also|Just)\b)"
+    r"[A-Z][\w'-]+(?: [A-Z][\w'-]+)*|They|He|She)\s+"
     r"(?:[a-z]+(?:ed|es|s)|got|put|set|made|took|gave|told|sent|said|sold|let|cut|had)\b"
 )
 
