@@ -204,6 +204,10 @@ CHANGES = [
     pytest.param("The user's deadline was moved again, it's now 14 February.",
                  "Editora Maré moved the user's deadline to 31 January because their printer "
                  "is late.", "reschedule", id="a deadline moved again"),
+    pytest.param("Is not a night owl anymore.", "Prefers working at night.", "drop",
+                 id="no longer the kind of person of an hour"),
+    pytest.param("Is no longer a morning person.", "Runs in the mornings before work.", "drop",
+                 id="no longer a morning person"),
     pytest.param("The user's release got pushed to March 21 because of a bank holiday.",
                  "The user's next release is on March 14.", "reschedule",
                  id="a release named by its head noun"),
@@ -326,6 +330,8 @@ CHANGES = [
                  "switch", id="the first clauses switch"),
 ]
 NO_CHANGE = [
+    pytest.param("Is not a night owl anymore.", "Loves the night sky.",
+                 id="a night that is no hour of theirs"),
     pytest.param("Caroline's deadline was moved again, it's now 14 February.",
                  "The user's deadline for the final artwork is 15 January.",
                  id="someone else's deadline"),
@@ -570,6 +576,8 @@ CHANGED_MINDS = [
     ("I do a lesson on Duolingo every morning.",
      "Decided to stop using Duolingo and take proper lessons with a tutor.",
      "Does a lesson on Duolingo every morning."),
+    ("I prefer working at night.", "I'm not a night owl anymore.",
+     "Prefers working at night."),
     # a thing of "ours" dated, and named again by its head noun; a deadline someone moved
     ("Our next release is on March 14.",
      "Quick update: the release got pushed to March 21 because of a bank holiday.",

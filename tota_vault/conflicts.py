@@ -424,6 +424,35 @@ _HAVING = re.compile(
 _NO_MORE_CLAUSE = re.compile(r"(?P<clause>" + _NO_MORE + r"[^,;:.!?]+)[,;:]", re.I)
 
 
+#: The kind of person one is by the hour ("a night owl", "a morning person"), and how a
+#: statement says that hour is theirs ("Prefers working at night", "Runs in the mornings").
+_OF_THE_HOUR = (
+    (re.compile(r"\b(?:night owl|night person)\b", re.I),
+     re.compile(r"\b(?:at night|nights|late at night|in the evenings?|evenings|late)\b", re.I)),
+    (re.compile(r"\b(?:early bird|morning person|early riser)\b", re.I),
+     re.compile(r"\b(?:in the mornings?|mornings|early)\b", re.I)),
+)  # fmt: skip
+#: The clause of a drop that says only the kind of person one no longer is.
+_NO_LONGER_A_KIND = re.compile(
+    r"^(?:Is|[A-Z][\w'-]*(?: [A-Z][\w'-]*)? is) (?:not|no longer) (?:really )?(?:a|an) "
+    r"(?P<kind>[\w'-]+ [\w'-]+)(?: any ?more)?\b",
+    re.I,
+)
+
+
+def _no_longer_of_the_hour(new: str, old: str) -> bool:
+    """Whether `new` says the subject is no longer the kind of person of an hour that `old`
+    gives them: "Is not a night owl anymore" ends "Prefers working at night" (a night owl is
+    one whose hours are the night), not "Loves the night sky" (no hour of theirs)."""
+    said = _NO_LONGER_A_KIND.match(new)
+    if said is None:
+        return False
+    return any(
+        kind.fullmatch(said.group("kind")) is not None and hour.search(old) is not None
+        for kind, hour in _OF_THE_HOUR
+    )
+
+
 #: The verbs that only say a thing was done or used: giving up "doing Duolingo" or "using
 #: Trello" gives up Duolingo or Trello, whatever verb the old statement held it with ("Does a
 #: lesson on Duolingo every morning"). Normal forms (`_normal`).
@@ -507,6 +536,8 @@ def replaces(new: str, old: str, *, subject: str = "user") -> Change | None:
             return _parted(new, old, subject)
         if change_kind(old) == "drop":
             return None
+        if _no_longer_of_the_hour(new, old):
+            return Change("drop", "no longer so")
         # "Started eating fish again, so they're not vegetarian anymore": the clause that
         # gives something up is what gives up "Is vegetarian".
         said = new if new_words - _LIGHT_VERBS <= old_words else _drop_clause(new, subject)
