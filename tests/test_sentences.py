@@ -257,6 +257,10 @@ STATEMENTS = [
     ("I honestly prefer tea over coffee.", ["I prefer tea over coffee."]),
     ("I love it, honestly, it's great.", ["I love it, it's great."]),
     ("I always answer honestly.", ["I always answer honestly."]),
+    # issue #11 item 1: one condition, one statement ("Has a gluten intolerance." beside "Is
+    # gluten intolerant." was two memories of one fact)
+    ("I have a gluten intolerance.", ["I'm gluten intolerant."]),
+    ("I have a severe gluten intolerance.", ["I have a severe gluten intolerance."]),
 ]
 # fmt: on
 

@@ -154,6 +154,16 @@ QUESTION_START = re.compile(
 )
 
 
+#: An intolerance said as a thing one has, where English has the word for what one is: "I have
+#: a gluten intolerance" is "I'm gluten intolerant", one fact in one statement (not two
+#: memories of one fact). Only of a single word that names what is not tolerated: "a severe
+#: gluten intolerance" keeps its words.
+HAS_INTOLERANCE = re.compile(
+    r"^I (?:have|'ve got|have got) an? (?!(?:severe|mild|slight|bad|serious|real|strong|"
+    r"little|bit|lot)\b)(?P<what>[\w-]+) intolerance\b",
+    re.I,
+)
+
 #: A plan called off with an imperative to no one ("Scratch the marathon, I hurt my ankle",
 #: "Nix my Spanish class"): what the speaker gave up, said as the speaker's own clause so it
 #: stands apart from the reason beside it and reads as a drop ("Gave up the marathon.").
@@ -566,6 +576,7 @@ def statements(text: str) -> list[str]:
         # a label after the opener is still a label: "Okay, update on tools: I switched ..."
         part = LABEL.sub("", part, count=1)
         part = without_asides(part)
+        part = HAS_INTOLERANCE.sub(lambda m: f"I'm {m.group('what')} intolerant", part, count=1)
         part = STANDING_REQUEST.sub(_as_asked, part, count=1)
         part = favorite_of_many(part)
         clauses: list[str] = []
