@@ -36,9 +36,9 @@ CUED = [
     ("I had a peanut allergy as a kid.", ("episode", "episode", None)),
     # a thing of theirs given its date, or its date moved, is a deadline (issue #11: "our
     # next release" was a weak episode under the floor); not a birthday nor a favourite
-    ("Our next release is on March 14.", ("constraint", "constraint", None)),
-    ("My launch is scheduled for 3 May.", ("constraint", "constraint", None)),
-    ("My release got pushed to March 21.", ("constraint", "constraint", None)),
+    ("Our next release is on March 14.", ("dated", "constraint", None)),
+    ("My launch is scheduled for 3 May.", ("dated", "constraint", None)),
+    ("My release got pushed to March 21.", ("dated", "constraint", None)),
     ("My favourite month is May.", ("favorite", "preference", "preference/favorite-month")),
     ("My birthday is on March 3.", None),
     # a team's practice is the user's way of working, not a relationship (issue #11 item 3)

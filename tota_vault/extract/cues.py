@@ -322,18 +322,24 @@ CUES: tuple[Cue, ...] = (
         # a practice the speaker's team or company holds to, as a limit: "Our team avoids
         # adding new dependencies" (of their work, no person: not a relationship)
         rf"\b(?:my|our) {_WORKPLACE} (?:{ADVERB_SLOT})(?:avoids|never|doesn't|does not|won't|"
-        r"can't|cannot|must|has to|requires|only|forbids|bans|isn't allowed|is not allowed)\b|"
+        r"can't|cannot|must|has to|requires|only|forbids|bans|isn't allowed|is not allowed)\b",
+        0.8,
+    ),
+    _cue(
         # a thing of the speaker's given its date is a deadline, as "my deadline is" is: "Our
         # next release is on March 14", "My launch is scheduled for 3 May" (not a birthday or
-        # an anniversary: a date of their own, no thing to get done by it)
+        # an anniversary: a date of their own, no thing to get done by it), or its date moved:
+        # "My release got pushed to March 21". A cue of its own: anchored at the start, it is
+        # tried at one place only (inside the constraint cue, at every place)
+        "dated",
+        T.CONSTRAINT,
         r"^(?:my|our) (?!(?:[\w-]+ )?(?:birthday|anniversary|name ?day|favou?rite)\b)"
-        r"(?:[\w-]+ ){0,2}[\w-]+ (?:is|are|will be) (?:(?:due|scheduled|set|planned|booked) )?"
+        r"(?:[\w-]+ ){0,2}[\w-]+ (?:"
+        r"(?:is|are|will be) (?:(?:due|scheduled|set|planned|booked) )?"
         rf"(?:(?:on|for|by) (?:the )?{_A_DATE}|(?:the )?{_A_DAY})|"
-        # ... or its date moved: "My release got pushed to March 21"
-        r"^(?:my|our) (?!(?:[\w-]+ )?(?:birthday|anniversary|name ?day|favou?rite)\b)"
-        r"(?:[\w-]+ ){0,2}[\w-]+ (?:(?:is|was|got|has been|have been|will be|'s) )?"
+        r"(?:(?:is|was|got|has been|have been|will be|'s) )?"
         r"(?:moved|pushed|postponed|delayed|rescheduled|brought forward|bumped|shifted)"
-        rf"(?: back| forward)? (?:to|until|till) (?:the )?{_A_DATE}",
+        rf"(?: back| forward)? (?:to|until|till) (?:the )?{_A_DATE})",
         0.8,
     ),
     _cue(
