@@ -42,8 +42,8 @@ CUED = [
     ("My favourite month is May.", ("favorite", "preference", "preference/favorite-month")),
     ("My birthday is on March 3.", None),
     # a team's practice is the user's way of working, not a relationship (issue #11 item 3)
-    ("Our team avoids adding new dependencies.", ("constraint", "constraint", None)),
-    ("Our team prefers small pull requests.", ("prefer", "preference", None)),
+    ("Our team avoids adding new dependencies.", ("team limit", "constraint", None)),
+    ("Our team prefers small pull requests.", ("team preference", "preference", None)),
     ("My team is great.", ("relationship", "relationship", None)),
     ("We can't ship copyleft code.", ("constraint", "constraint", None)),
     ("We're not allowed to keep data outside the EU.", ("constraint", "constraint", None)),

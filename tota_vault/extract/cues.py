@@ -318,9 +318,15 @@ CUES: tuple[Cue, ...] = (
         r"\bwe (?:can't|cannot|can not|mustn't|only have)\b|"
         r"\bwe (?:have to|must|need to)\b" + _NOT_AN_ERRAND + "|"
         r"\bwe(?:'re| are) not (?:allowed|permitted) to\b|"
-        r"\bour (?:budget|deadline|limit|policy|rules?)\b|"
+        r"\bour (?:budget|deadline|limit|policy|rules?)\b",
+        0.8,
+    ),
+    _cue(
         # a practice the speaker's team or company holds to, as a limit: "Our team avoids
-        # adding new dependencies" (of their work, no person: not a relationship)
+        # adding new dependencies" (of their work, no person: not a relationship). Cues of
+        # their own, the team's limit and preference: read only where "my" or "our" is
+        "team limit",
+        T.CONSTRAINT,
         rf"\b(?:my|our) {_WORKPLACE} (?:{ADVERB_SLOT})(?:avoids|never|doesn't|does not|won't|"
         r"can't|cannot|must|has to|requires|only|forbids|bans|isn't allowed|is not allowed)\b",
         0.8,
@@ -383,8 +389,13 @@ CUES: tuple[Cue, ...] = (
         r"\bI(?:'m| am) an? (?:big |huge )?(?:[\w'-]+ ){1,3}fan\b|"
         # a favourite not named by its kind: "One of my favorites is ...", "My favorite is"
         r"\b(?:(?:one|some|two|a few) of )?my (?:all-time |absolute )?favou?rites?\b"
-        r"(?= (?:is|are|was|were|has to be|have to be|would be)\b)|"
+        r"(?= (?:is|are|was|were|has to be|have to be|would be)\b)",
+        0.85,
+    ),
+    _cue(
         # what the speaker's team or company prefers: "Our team prefers small pull requests"
+        "team preference",
+        T.PREFERENCE,
         rf"\b(?:my|our) {_WORKPLACE} (?:{ADVERB_SLOT})(?:prefers|favou?rs|likes|tends to)\b",
         0.85,
     ),
