@@ -235,8 +235,8 @@ def named_in_answer(question: str | None, sentence: str) -> dict[str, str]:
     """The people an answer to a question after the speaker's kin names: {"Mara": "child",
     "Tomás": "child"} for "Yes, twins, Mara and Tomás." after "Do you have kids?". Names given
     in answer to who one has are theirs as much as "my son Theo" names him. Pure."""
-    asked = _KIN_QUESTION.search(question or "")
-    found = _NAMES_ANSWER.match(sentence) if asked else None
+    found = _NAMES_ANSWER.match(sentence) if question else None
+    asked = _KIN_QUESTION.search(question) if found is not None and question else None
     if asked is None or found is None:
         return {}
     kind = (found.group(1) or "").lower()  # what the answer calls them, else what was asked
@@ -315,9 +315,12 @@ def resolve_owned(sentence: str, owned: set[str]) -> str:
     be named by its last word alone ("the release" after "our next release"), and stand
     anywhere ("They moved the deadline again"), but not with a phrase after it that says it
     is another ("the deadline for the grant")."""
-    if not owned:
+    if not owned or "he " not in sentence:  # no "the", nothing named again
         return sentence
     heads = {thing.split()[-1]: thing for thing in owned}
+    lower = sentence.lower()
+    if not any(head in lower for head in heads):
+        return sentence
     for match in _THE_THING.finditer(sentence):
         words = match.group(2).lower().split()
         for n in range(len(words), 0, -1):
