@@ -102,6 +102,11 @@ REASONS = [
     ("I felt liberated and empowered doing it.", DANGLING),  # no thing before (LoCoMo)
     ("I love helping those who struggle with maths.", None),  # the relative says who
     ("I treasure those mornings when we fished together.", None),
+    # news to the speaker, what the listener just told (a hand-judged LongMemEval sample)
+    ("I never knew there were so many different coffee options!", "a reaction"),
+    ("I didn't realize they consulted with historians.", "a reaction"),
+    ("I never knew my father.", None),
+    ("I didn't know how to swim until I was 30.", None),
     # a time said with "this": no reference ("this quarter" is the one it is now)
     ("I'm migrating our billing jobs from cron to Celery this quarter.", None),
     ("We're shipping the new search this sprint.", None),

@@ -229,6 +229,10 @@ STATEMENTS = [
     ("By the way, we can't ship GPL code, so keep that in mind when you suggest packages.",
      ["We can't ship GPL code", "Keep that in mind when you suggest packages."]),
     ("I told Sam, so keep it quiet.", ["I told Sam, so keep it quiet."]),
+    # a turn back to what was said, or surprise, before the statement is residue
+    ("Speaking of which, I can now lift 10 pounds in each hand.",
+     ["I can now lift 10 pounds in each hand."]),
+    ("Wow, I love hiking.", ["I love hiking."]),
     # after "and" the verb is the speaker's own second predicate, no request (a code review)
     ("I love Italian food, and make the pasta from scratch every Sunday.",
      ["I love Italian food, and make the pasta from scratch every Sunday."]),

@@ -588,6 +588,12 @@ _NO_ANSWER = re.compile(
 _NEWS_TO_ME = re.compile(
     r"^I (?:never|didn't|did not) (?:knew|know|realized|realised|thought of) (?:that|this|it)"
     r"(?: was (?:possible|a thing|true))?(?: before)?\W*$|"
+    # what the listener just told, news to the speaker: "I never knew there were so many
+    # different coffee options", "I didn't realize they consulted with historians" (not "I
+    # never knew my father", "I didn't know how to swim until I was 30")
+    r"^I (?:never|didn't|did not) (?:knew|know|realized|realised|realize|realise) (?:there (?:was|"
+    r"were|are|is)\b|they\b|you\b|that (?:there|they|you)\b|so many\b|how (?!to\b)|what (?!I\b))|"
+    r"^I had no idea (?:there|they|you|how (?!to\b)|what|that|so many)\b|"
     r"^I(?:'m| am) (?:so |pretty |quite )?sure I(?:'d| would|'ll| will)"
     r"(?: (?:love|like|enjoy|do|be) (?:it|them|that|this|those|there|it there))?"
     r"(?: too| as well| one day| someday)?\W*$",

@@ -64,6 +64,8 @@ REQUEST_HEAD = re.compile(
 FILLER = re.compile(
     r"^(?:(?:actually|well|so|oh|anyway|anyways|btw|by the way|also|and|but|yeah|yes|um|uh|"
     r"you know|honestly|basically|okay|ok|fyi|plus|"
+    # a turn back to what was said before: "Speaking of which, I can now lift ..."
+    r"speaking of (?:which|that)|on that note|that reminds me|"
     # a note to the listener that a fact follows: "Just so you know, I prefer Neovim"
     r"(?:just )?so you know|just to let you know|for the record|for your information|"
     r"heads up)\b[,!:]?\s*|"
@@ -262,6 +264,11 @@ def _leans_back(before: str, after: str) -> bool:
         if not names:
             return True
     return _BACK.search(after) is not None and not _SUBORDINATE.match(after)
+
+
+#: Surprise before a statement of the speaker's own ("Wow, I love hiking"): residue in a
+#: statement, kept in a quote of what was said.
+_SURPRISE = re.compile(r"^(?:wow|whoa|woah)\b[,!.]*\s+(?=\S)", re.I)
 
 
 def _requests_apart(part: str) -> list[str]:
@@ -644,6 +651,7 @@ def statements(text: str) -> list[str]:
             if _CATCH_UP_WORDS.search(clause):
                 clause = CATCH_UP.sub("", clause)
             clause = FILLER.sub("", VERDICT.sub("", clause))
+            clause = _SURPRISE.sub("", clause)  # "Wow, I never knew ...": not a quote's
             for piece in without_secrets(clause):
                 for fact in (f for a in split_appositive(piece) for f in split_slots(a)):
                     if re.search(r"\w", fact):  # "Yes." leaves "." once "Yes" is read off
