@@ -9,6 +9,7 @@ from tota_vault.extract.sentences import (
     clean,
     split_sentences,
     statements,
+    without_pasted,
     without_secrets,
 )
 
@@ -330,3 +331,33 @@ def test_curly_apostrophes_read_as_straight_ones():
     assert clean("I’m allergic to penicillin; it’s ‘serious’.") == (
         "I'm allergic to penicillin; it's 'serious'."
     )
+
+
+ESSAY = (
+    "Personal Statement:\n12\n12 is the number of my idol, Tom Brady. It's the sum of all the "
+    "letters in my name. It's also how old I was when I started high school.\n\nIn short, I "
+    "skipped two grades: first and sixth. Between kindergarten and eighth grade, I attended "
+    "three schools, and I learned to make friends fast. Now, I am happy to settle for Bill "
+    "Belichick."
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        # a hand-judged LongMemEval sample: a pasted essay's "I" taken for the person's
+        ("Here's another personal statement that's considered excellent. Can you highlight "
+         f"why it worked well?\n\n{ESSAY}",
+         "Here's another personal statement that's considered excellent. Can you highlight "
+         "why it worked well?"),
+        (f"Please turn this entire article into a bulleted list.\n{ESSAY}\n\nIs that doable?",
+         "Please turn this entire article into a bulleted list.\n\nIs that doable?"),
+        (f"Can you proofread the following?\n\n{ESSAY}", "Can you proofread the following?"),
+        # the person's own paragraphs, or a short text after a request: as they are
+        (f"I moved to Porto last year.\n\n{ESSAY}", f"I moved to Porto last year.\n\n{ESSAY}"),
+        ("Can you check this?\n\nI live in Porto.", "Can you check this?\n\nI live in Porto."),
+        ("Here's my plan: I run on Mondays.", "Here's my plan: I run on Mondays."),
+    ],
+)  # fmt: skip
+def test_a_pasted_text_is_not_the_persons_words(message: str, kept: str):
+    assert without_pasted(message) == kept

@@ -478,11 +478,53 @@ _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=[A-Z0-9\"'(])|\n+")
 _CURLY_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
 
 
+#: A request to work on a text the message itself brings: "Here's another personal statement
+#: ... Can you highlight why it worked?", "Please turn this entire article into a bulleted
+#: list", "Can you proofread the following?".
+_WORK_ON_TEXT = re.compile(
+    r"\b(?:summari[sz]e|rewrite|re-?word|paraphrase|proofread|translate|shorten|condense|"
+    r"polish|critique|highlight|analy[sz]e|improve|edit|check|review|format|convert)\b[^.?!]*"
+    r"\b(?:this|it|the following|these|below|above)\b|"
+    r"\b(?:turn|make) (?:this|it|the following|these)\b|"
+    r"\bhere(?:'s| is| are) (?:a |an |my |the |another |some )?(?:[\w-]+ ){0,3}(?:article|essay|"
+    r"statement|text|e-?mail|letter|story|poem|draft|paragraph|passage|document|transcript|post|"
+    r"report|speech|script|lyrics|summary|abstract|description|bio|notes|chapter)s?\b|"
+    r"\bthe following\b",
+    re.I,
+)
+#: The least a message must hold after the request for it to be a pasted text, not a word
+#: or two of the person's own.
+PASTED_CHARS = 300
+
+
+def without_pasted(text: str) -> str:
+    """A message that asks to work on a text it brings, without that text: the lines up to
+    the request (its first two lines at most) and a short last paragraph (a question after
+    the text) are the person's words; what lies between is someone else's, an article, an
+    essay, a letter, whose "I" is not the person's ("12 is the number of my idol, Tom Brady"
+    in a college essay pasted for feedback). Any other message as it is."""
+    if "\n" not in text:
+        return text
+    lines = text.strip().split("\n")
+    asked = next((n for n, line in enumerate(lines[:2]) if _WORK_ON_TEXT.search(line)), None)
+    if asked is None:
+        return text
+    pasted = "\n".join(lines[asked + 1 :])
+    if len(pasted.strip()) < PASTED_CHARS:
+        return text
+    kept = lines[: asked + 1]
+    last = re.split(r"\n\s*\n", pasted.strip())[-1]
+    if len(last) < PASTED_CHARS and "?" in last and last.strip() != pasted.strip():
+        kept.append(last)
+    return "\n\n".join(kept)
+
+
 def clean(content: str) -> str:
-    """The text of a message the rules read: apostrophes straightened, and code, block quotes
-    and quoted speech removed (a quoted title kept). Everything the rules match, the
-    message's sentences and the turn it replies to, passes through here."""
-    text = content.translate(_CURLY_APOSTROPHES)
+    """The text of a message the rules read: apostrophes straightened, and code, block quotes,
+    a pasted text (`without_pasted`) and quoted speech removed (a quoted title kept).
+    Everything the rules match, the message's sentences and the turn it replies to, passes
+    through here."""
+    text = without_pasted(content.translate(_CURLY_APOSTROPHES))
     text = _FENCED.sub(" ", text)
     text = _INLINE_CODE.sub(" ", text)
     text = _INDENTED.sub(" ", text)
