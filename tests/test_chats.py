@@ -87,7 +87,6 @@ class Chat:
     facts: list[tuple[str | None, str]]  # (type, statement) active at the end
     superseded: list[str]  # what a change of mind replaced
     never: list[str]  # the assistant's words: in no memory
-    asked: tuple[str, ...] = ()  # what the user asked of the assistant: no memory at all
 
 
 CHATS = {
@@ -109,18 +108,8 @@ CHATS = {
                 "the user and others tag.",
             ),
             (None, "Is migrating their billing jobs from cron to Celery this quarter."),
-            # a date of "our" release is a deadline, moved by "the release" (issue #11 item 2)
-            ("constraint", "The user's release got pushed to March 21 because of a bank holiday."),
-            # a team's practice is a limit of the user's work, no person (issue #11 item 3)
-            (
-                "constraint",
-                "The user's team avoids adding new dependencies unless there's no other way.",
-            ),
         ],
-        superseded=[
-            "Uses Neovim with pyright for everything.",
-            "The user's next release is on March 14.",
-        ],
+        superseded=["Uses Neovim with pyright for everything."],
         never=["respx", "connection pool", "MIT", "checklist", ":sh", "Celery beat"],
     ),
     "a family planning travel": Chat(
@@ -164,8 +153,6 @@ CHATS = {
             "Works from the university library most days, usually from 9 to 5.",
         ],
         never=["six more weeks", "week-by-week", "twenty people", "steady routine"],
-        # a plan asked for is the task of the chat, no constraint (issue #11 item 3)
-        asked=("Needs to plan the next few months.",),
     ),
 }
 
@@ -202,8 +189,6 @@ def test_a_realistic_chat_yields_its_facts_and_resolves_its_changes_of_mind(
         assert kind is None or active[text] == kind, (text, active[text])
     for text in chat.superseded:
         assert memories.get(text, (None, None))[1] == "superseded", (text, memories.get(text))
-    for text in chat.asked:
-        assert text not in memories, text
     for text in memories:
         assert not any(word in text for word in chat.never), text
         assert not text.startswith(("Replying to", "Asked")), text  # no reply quoted as context

@@ -87,17 +87,6 @@ REASONS = [
     ("I still wear that jacket all the time.", DANGLING),  # only an adverbial after it
     # a bare noun in a clause before "it" is what it stands for (issue #11): "it" is sushi
     ("I love sushi and eat it every Friday.", None),
-    # issue #11 item 3: a stretch of time to plan is what the speaker asks of the listener;
-    # a need of a thing, or a plan of an event, is still theirs
-    ("I need help organising my next few months, it's a lot.", "addressed to the listener"),
-    ("I need to plan the next few months.", "addressed to the listener"),
-    ("Need help with marketing strategies.", None),
-    ("I need to plan my wedding.", None),
-    # issue #11 item 2: a named subject is what a later "their" stands for (a client's
-    # printer); with no name before it, "their" still refers to something not said
-    ("Editora Maré moved my deadline to 31 January because their printer is late.", None),
-    ("I moved my deadline because their printer is late.", DANGLING),
-    ("Their names are Bailey and Buddy.", "not about the speaker"),  # no name opens it
     ("I love it every Friday.", DANGLING),
     ("I felt liberated and empowered doing it.", DANGLING),  # no thing before (LoCoMo)
     ("I love helping those who struggle with maths.", None),  # the relative says who

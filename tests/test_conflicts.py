@@ -187,30 +187,6 @@ def test_change_kind(text: str, kind: str | None):
 
 # fmt: off
 CHANGES = [
-    # issue #11 item 2 (a user review): the habit stayed active beside its end, and a tool one
-    # "works in" beside the switch away from it
-    pytest.param("Stopped doing Duolingo.", "Does a lesson on Duolingo every morning.", "drop",
-                 id="an activity stopped, with a light verb"),
-    pytest.param("Decided to stop using Duolingo and take proper lessons with a tutor.",
-                 "Does a lesson on Duolingo every morning.", "drop",
-                 id="a decision to stop, and what comes next"),
-    pytest.param("Switched from Photoshop to Affinity Photo.",
-                 "Works in Photoshop for everything.", "switch", id="a tool one works in"),
-    # a deadline moved twice (issue #11 item 2): who moved it is no part of what moved, and
-    # their deadline, named by nothing else, is the one they dated
-    pytest.param("Editora Maré moved the user's deadline to 31 January because their printer "
-                 "is late.", "The user's deadline for the final artwork is 15 January.",
-                 "reschedule", id="a deadline someone moved"),
-    pytest.param("The user's deadline was moved again, it's now 14 February.",
-                 "Editora Maré moved the user's deadline to 31 January because their printer "
-                 "is late.", "reschedule", id="a deadline moved again"),
-    pytest.param("Is not a night owl anymore.", "Prefers working at night.", "drop",
-                 id="no longer the kind of person of an hour"),
-    pytest.param("Is no longer a morning person.", "Runs in the mornings before work.", "drop",
-                 id="no longer a morning person"),
-    pytest.param("The user's release got pushed to March 21 because of a bank holiday.",
-                 "The user's next release is on March 14.", "reschedule",
-                 id="a release named by its head noun"),
     pytest.param("Has decided not to apply for the Zurich job after all.",
                  "Is planning to apply for the Zurich job.", "drop", id="a plan dropped"),
     pytest.param("No longer plays in the Sunday league.", "Plays in the Sunday league.", "drop",
@@ -330,19 +306,6 @@ CHANGES = [
                  "switch", id="the first clauses switch"),
 ]
 NO_CHANGE = [
-    pytest.param("Is not a night owl anymore.", "Loves the night sky.",
-                 id="a night that is no hour of theirs"),
-    pytest.param("Caroline's deadline was moved again, it's now 14 February.",
-                 "The user's deadline for the final artwork is 15 January.",
-                 id="someone else's deadline"),
-    pytest.param("The user's deadline was moved again.",
-                 "The user's deadline for the final artwork is 15 January.",
-                 id="a deadline moved to no date"),
-    # what the light verbs and the first clause of issue #11 item 2 must not end
-    pytest.param("Stopped doing Duolingo.", "Does yoga every morning.",
-                 id="another activity stopped"),
-    pytest.param("Decided to stop using Duolingo and take proper lessons with a tutor.",
-                 "Has lessons with a tutor on Fridays.", id="the next thing is no drop"),
     pytest.param("Went to Seville for a conference.", "Went to Lyon for a conference.",
                  id="two trips: no cue of change"),
     pytest.param("The user and others decided to move to Leeds next year.",
@@ -578,22 +541,6 @@ CHANGED_MINDS = [
      "Prefers tea over coffee anyway."),
     ("I love sushi.", "I don't like sushi anymore.", "Loves sushi."),
     ("I use VS Code at work.", "I switched from VS Code to Neovim.", "Uses VS Code at work."),
-    # issue #11 item 2: a label after an opener, a choice with its "I" left out
-    ("I work in Photoshop for everything.",
-     "Okay, update on tools: I switched from Photoshop to Affinity Photo.",
-     "Works in Photoshop for everything."),
-    ("I do a lesson on Duolingo every morning.",
-     "Decided to stop using Duolingo and take proper lessons with a tutor.",
-     "Does a lesson on Duolingo every morning."),
-    ("I prefer working at night.", "I'm not a night owl anymore.",
-     "Prefers working at night."),
-    # a thing of "ours" dated, and named again by its head noun; a deadline someone moved
-    ("Our next release is on March 14.",
-     "Quick update: the release got pushed to March 21 because of a bank holiday.",
-     "The user's next release is on March 14."),
-    ("My deadline for the final artwork is 15 January.",
-     "Editora Maré moved my deadline to 31 January because their printer is late.",
-     "The user's deadline for the final artwork is 15 January."),
 ]  # fmt: skip
 
 
@@ -615,28 +562,6 @@ def test_a_change_of_mind_supersedes_through_observe(tmp_path: Path, first, chan
     new_note = (tmp_path / "v" / str(superseded.path)).read_text("utf-8")
     assert f'replaced "{old}"' in new_note.split("## History", 1)[1]
     assert "status: superseded" in (tmp_path / "v" / str(created.path)).read_text("utf-8")
-
-
-def test_a_deadline_moved_twice_leaves_only_the_last_date_active(tmp_path: Path):
-    """issue #11 item 2: all three dates stayed active, the second read as the client's."""
-    when = datetime(2026, 1, 5, 10, 0)
-    said = [
-        "My deadline for the final artwork is 15 January.",
-        "Editora Maré moved my deadline to 31 January because their printer is late.",
-        "They moved the deadline again, it's now 14 February.",
-    ]
-    messages = []
-    for n, text in enumerate(said):
-        messages += [Message(role="user", content=text, id=f"u{n}", timestamp=when),
-                     Message(role="assistant", content="Ok.", id=f"a{n}", timestamp=when)]  # fmt: skip
-    with Vault.open(tmp_path / "v") as vault:
-        report = vault.observe(messages, conversation_id="c")
-    assert [o.action for o in report.outcomes] == ["create", "supersede", "supersede"]
-    assert [o.text for o in report.outcomes] == [
-        "The user's deadline for the final artwork is 15 January.",
-        "Editora Maré moved the user's deadline to 31 January because their printer is late.",
-        "The user's deadline was moved again, it's now 14 February.",
-    ]
 
 
 def test_a_date_moved_of_a_thing_named_shorter_replaces_only_the_one_it_fits(tmp_path: Path):

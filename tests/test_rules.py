@@ -162,10 +162,6 @@ USER_FACTS = [
     fact("I switched to a standing desk.", "decision", "Switched to a standing desk."),
     fact("I chose Python for the backend because it is simple.", "decision",
          "Chose Python for the backend because it is simple."),
-    # a choice with its "I" left out was a remark, "The user said: Decided to ..." (issue #11)
-    fact("Decided to stop using Duolingo and take proper lessons with a tutor.", "decision",
-         "Decided to stop using Duolingo and take proper lessons with a tutor."),
-    fact("Switched to Helix last week.", "decision", "Switched to Helix in the week before 8 May 2023."),
     # constraint: allergy, can't, budget, have to
     fact("I'm allergic to peanuts.", "constraint", "Is allergic to peanuts."),
     fact("I can't eat gluten.", "constraint", "Can't eat gluten."),
@@ -1093,21 +1089,6 @@ def test_children_a_household_names_are_the_users_people():
     assert [(c.type.value, c.text) for c in candidates] == [
         ("relationship", "The user and others have two kids, Leo and Mia."),
         ("relationship", "The user's child Mia is allergic to sesame."),
-    ]
-
-
-def test_children_named_in_answer_to_a_question_are_the_users_people():
-    # issue #11: "Tomás has a gluten intolerance" after naming the twins in an answer was an
-    # episode about a stranger
-    messages = chat(
-        ("assistant", "Do you have kids?"),
-        ("user", "Yes, twins, Mara and Tomás."),
-        ("assistant", "Lovely."),
-        ("user", "Tomás has a gluten intolerance."),
-    )
-    candidates, _ = RuleExtractor().extract(messages, conversation_id="c")
-    assert ("relationship", "The user's child Tomás has a gluten intolerance.") in [
-        (c.type.value, c.text) for c in candidates
     ]
 
 

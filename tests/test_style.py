@@ -89,11 +89,6 @@ THIRD_PERSON = [
     tp("I love hiking and camping", "the user", "Loves hiking and camping."),
     tp("I want to travel and live in Paris", "the user", "Wants to travel and live in Paris."),
     tp("I like tea and I drink it daily", "Sam", "Sam likes tea and they drink it daily."),
-    # issue #11 item 2: after someone else's name "their" read as theirs (the client's)
-    tp("Editora Maré moved my deadline to 31 January", "the user",
-       "Editora Maré moved the user's deadline to 31 January."),
-    tp("Luckily my sister helped", "the user", "Luckily their sister helped."),
-    tp("One of my favorites is tea", "the user", "One of their favorites is tea."),
 ]
 # fmt: on
 

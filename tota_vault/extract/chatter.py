@@ -219,35 +219,6 @@ _PLURAL_ANTECEDENT = re.compile(
     r"\b(?:people|children|kids|men|women|folks|family|team|parents|friends)\b|"
     r"\b[A-Z][a-z]+ and [A-Z][a-z]+"
 )
-#: A stretch of the speaker's time to plan or organise, said as the need they bring to the
-#: conversation: "I need to plan the next few months", "I need help organising my next few
-#: months, it's a lot". It asks the listener for the plan; it is no limit the speaker lives
-#: with (it was "Needs to plan the next few months.", a constraint). A need of a thing ("I need
-#: help with marketing strategies") or a plan of an event ("I need to plan my wedding") is
-#: not one.
-_PLANNING_ASKED = re.compile(
-    r"^(?:I|we)?\s*(?:really |just |also |still )?(?:need|want|would like|'d like|have to)\s+"
-    r"(?:some |your )?(?:help\s+(?:with\s+)?)?(?:to\s+)?"
-    r"(?:plan(?:ning)?|organi[sz](?:e|ing)|sort(?:ing)? out|map(?:ping)? out|figur(?:e|ing) out|"
-    r"work(?:ing)? out|schedul(?:e|ing))\s+"
-    r"(?:(?:the|my|our)\s+)?(?:(?:next|coming|upcoming|following|few|couple of|rest of the|"
-    r"rest of my)\s+){1,3}(?:days|weeks|months|years|semester|term|year|month|week|summer)\b",
-    re.I,
-)
-#: Capitalised words that open a sentence and are no name: pronouns, determiners, question
-#: words and conjunctions ("Their names are ...", "Some people ...").
-_NOT_A_SUBJECT_NAME = (
-    r"(?:I|My|Our|We|The|This|That|These|Those|It|Its|They|Their|He|His|She|Her|You|Your|There|"
-    r"Some|One|All|Both|Each|Every|Many|Most|Any|No|What|When|How|Why|Where|Who|Which|If|And|"
-    r"But|So|Or|Then|Also|Just|Yes|Yeah|Well|Oh)"
-)
-#: A name as a sentence's subject, before a finite verb: a company or a person a later "their"
-#: may stand for ("Editora Maré moved my deadline because their printer is late").
-_NAMED_SUBJECT = re.compile(
-    rf"^(?!{_NOT_A_SUBJECT_NAME}\b)[A-Z][\w'-]+"
-    r"(?: [A-Z][\w'-]+)*\s+"
-    r"(?:[a-z]+(?:ed|es|s)|got|put|set|made|took|gave|told|sent|said|sold|let|cut|had)\b"
-)
 #: "him", "her", "his" need a person before them: a name, a relative, a person noun.
 _PERSON_ANTECEDENT = re.compile(
     rf"(?<!^)(?<![.!?] )\b(?!I\b|I'|My\b)[A-Z][a-z]+|\b(?:{RELATIONS})\b|"
@@ -308,8 +279,6 @@ def _dangles(sentence: str) -> bool:
         word = found.group(0).lower() if found else ""
         start = pronoun.start() + (found.start() if found else 0)
     before = sentence[:start]
-    if word == "their" and _NAMED_SUBJECT.match(sentence):
-        return False  # "Editora Maré moved my deadline because their printer is late"
     if word in _PLURALS:
         return not _PLURAL_ANTECEDENT.search(before)
     if word in ("him", "her", "hers", "his"):
@@ -734,10 +703,6 @@ def conversational(sentence: str) -> str | None:
     ):
         return "a promise about the conversation"
     if ("you" in lower or "find me" in lower or "help" in lower) and _OFFER_TO_YOU.search(sentence):
-        return "addressed to the listener"
-    if ("plan" in lower or "organi" in lower or " out " in lower) and _PLANNING_ASKED.search(
-        sentence
-    ):
         return "addressed to the listener"
     if _YOU.search(sentence) and _HERE_FOR_YOU.search(sentence):
         return "a reaction"

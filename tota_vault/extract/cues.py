@@ -33,7 +33,7 @@ _GERUND_SUBJECT = (
 IMPLICIT_I = re.compile(
     r"^(?:just |finally |still |been |gotta |gonna |recently |also )?"
     r"(?:(?:got|went|finished|started|bought|signed|made|took|tried|visited|joined|adopted|"
-    r"gotta|gonna|can't wait|cannot wait|decided|chose|switched|stopped|quit|gave up)\b|"
+    r"gotta|gonna|can't wait|cannot wait)\b|"
     r"(?:researching|working|looking|planning|thinking|learning|taking|reading|writing|painting|"
     r"training|saving|hoping|trying|getting|having|building|making|doing|loving|enjoying)\b"
     + _GERUND_SUBJECT
@@ -160,28 +160,6 @@ RELATIONS = (
     r"grandkids|grandchildren|twins|in-laws"
 )
 
-#: A condition of the body that limits what a person eats or takes, named as a thing one has:
-#: an allergy or intolerance ("a severe peanut allergy", "a gluten intolerance"), coeliac
-#: disease, diabetes.
-_CONDITION = (
-    r"(?:(?:a|an|some) )?(?:[\w-]+ ){0,3}"
-    r"(?:allerg(?:y|ies)|intolerances?|c(?:o)?eliac(?: disease)?|"
-    r"type [12] diabetes|diabetes)\b"
-)
-
-#: A month, and a day as people say one: "March 14", "14 March", "the 30th", "Friday".
-_MONTH = (
-    r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
-)
-_A_DAY = (
-    rf"(?:\d{{1,2}}(?:st|nd|rd|th)?(?: of)? {_MONTH}\b|{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?\b|"
-    r"\d{1,2}(?:st|nd|rd|th)\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)"
-)
-_A_DATE = rf"(?:{_A_DAY}|{_MONTH}\b)"
-
-#: The groups a person works in: their practice is the user's way of working, not a person.
-_WORKPLACE = r"(?:team|company|department|lab|org|organi[sz]ation|group|shop|studio|office)"
-
 #: Ordered: the first cue that matches decides the type. Strength 0.9 is an explicit statement
 #: of a durable fact, 0.75-0.85 a clear cue, 0.6 a weaker one (stored unless hedged).
 CUES: tuple[Cue, ...] = (
@@ -292,13 +270,6 @@ CUES: tuple[Cue, ...] = (
         "allergy",
         T.CONSTRAINT,
         r"\bI(?:'m| am) allergic to\b|\bI(?:'m| am) (?:\w+ )?intolerant\b|"
-        # the same condition said as a thing one has or was found to have: "I have a gluten
-        # intolerance", "I was diagnosed with coeliac disease last year" is "I'm gluten
-        # intolerant" (a condition one lives with, not a thing that happened); not "I had" (a
-        # past one, as a child)
-        rf"\bI (?:have|live with|suffer from) {_CONDITION}|\bI(?:'ve| have) got {_CONDITION}|"
-        rf"\bI(?:'ve| have)? (?:was |got |been |just |recently |finally )*diagnosed with "
-        rf"{_CONDITION}|"
         r"\bI (?:can't|cannot|can not|don't|do not|never) (?:eat|drink)\b|"
         r"\bI (?:can't|cannot|can not) have\b",  # "I don't have time" is possession
         0.9,
@@ -319,33 +290,6 @@ CUES: tuple[Cue, ...] = (
         r"\bwe (?:have to|must|need to)\b" + _NOT_AN_ERRAND + "|"
         r"\bwe(?:'re| are) not (?:allowed|permitted) to\b|"
         r"\bour (?:budget|deadline|limit|policy|rules?)\b",
-        0.8,
-    ),
-    _cue(
-        # a practice the speaker's team or company holds to, as a limit: "Our team avoids
-        # adding new dependencies" (of their work, no person: not a relationship). Cues of
-        # their own, the team's limit and preference: read only where "my" or "our" is
-        "team limit",
-        T.CONSTRAINT,
-        rf"\b(?:my|our) {_WORKPLACE} (?:{ADVERB_SLOT})(?:avoids|never|doesn't|does not|won't|"
-        r"can't|cannot|must|has to|requires|only|forbids|bans|isn't allowed|is not allowed)\b",
-        0.8,
-    ),
-    _cue(
-        # a thing of the speaker's given its date is a deadline, as "my deadline is" is: "Our
-        # next release is on March 14", "My launch is scheduled for 3 May" (not a birthday or
-        # an anniversary: a date of their own, no thing to get done by it), or its date moved:
-        # "My release got pushed to March 21". A cue of its own: anchored at the start, it is
-        # tried at one place only (inside the constraint cue, at every place)
-        "dated",
-        T.CONSTRAINT,
-        r"^(?:my|our) (?!(?:[\w-]+ )?(?:birthday|anniversary|name ?day|favou?rite)\b)"
-        r"(?:[\w-]+ ){0,2}[\w-]+ (?:"
-        r"(?:is|are|will be) (?:(?:due|scheduled|set|planned|booked) )?"
-        rf"(?:(?:on|for|by) (?:the )?{_A_DATE}|(?:the )?{_A_DAY})|"
-        r"(?:(?:is|was|got|has been|have been|will be|'s) )?"
-        r"(?:moved|pushed|postponed|delayed|rescheduled|brought forward|bumped|shifted)"
-        rf"(?: back| forward)? (?:to|until|till) (?:the )?{_A_DATE})",
         0.8,
     ),
     _cue(
@@ -390,13 +334,6 @@ CUES: tuple[Cue, ...] = (
         # a favourite not named by its kind: "One of my favorites is ...", "My favorite is"
         r"\b(?:(?:one|some|two|a few) of )?my (?:all-time |absolute )?favou?rites?\b"
         r"(?= (?:is|are|was|were|has to be|have to be|would be)\b)",
-        0.85,
-    ),
-    _cue(
-        # what the speaker's team or company prefers: "Our team prefers small pull requests"
-        "team preference",
-        T.PREFERENCE,
-        rf"\b(?:my|our) {_WORKPLACE} (?:{ADVERB_SLOT})(?:prefers|favou?rs|likes|tends to)\b",
         0.85,
     ),
     _cue(

@@ -210,44 +210,6 @@ def named_people(sentence: str) -> dict[str, str]:
     return found
 
 
-#: A question that asks after the listener's kin or pets: "Do you have kids?", "Have you got
-#: any siblings?"; the group asked after, and what one of it is.
-_KIN_QUESTION = re.compile(
-    r"\b(?:do|have) you (?:have|got) (?:any )?(kids|children|sons|daughters|siblings|brothers|"
-    r"sisters|pets|dogs|cats|grandkids|grandchildren)\b",
-    re.I,
-)
-_ONE_OF_ASKED = {"kids": "child", "children": "child", "sons": "son", "daughters": "daughter",
-                 "siblings": "sibling", "brothers": "brother", "sisters": "sister", "pets": "pet",
-                 "dogs": "dog", "cats": "cat", "grandkids": "grandchild",
-                 "grandchildren": "grandchild"}  # fmt: skip
-#: An answer that is names, after a yes and what they are: "Yes, twins, Mara and Tomás.",
-#: "Two, Leo and Mia.", "A daughter, Mia."
-_NAMES_ANSWER = re.compile(
-    r"^(?:(?:yes|yeah|yep|yup|i do|we do)\W+)*"
-    r"(?:(?:a|an|one|two|three|four|five|\d+)\W+)?(?:(?:little|young|grown) )?"
-    r"(?:(kids|children|twins|sons|daughters|son|daughter|boys|girls|boy|girl|child|baby)\W+)?"
-    r"(?:(?:called|named) )?(?-i:([A-Z][\w'-]+))((?:, (?-i:[A-Z][\w'-]+))*,? and "
-    r"(?-i:[A-Z][\w'-]+))?\W*$",
-    re.I,
-)
-
-
-def named_in_answer(question: str | None, sentence: str) -> dict[str, str]:
-    """The people an answer to a question after the speaker's kin names: {"Mara": "child",
-    "Tomás": "child"} for "Yes, twins, Mara and Tomás." after "Do you have kids?". Names given
-    in answer to who one has are theirs as much as "my son Theo" names him. Pure."""
-    found = _NAMES_ANSWER.match(sentence) if question else None
-    asked = _KIN_QUESTION.search(question) if found is not None and question else None
-    if asked is None or found is None:
-        return {}
-    kind = (found.group(1) or "").lower()  # what the answer calls them, else what was asked
-    relation = {**_ONE_OF, "boy": "son", "girl": "daughter"}.get(kind, kind)
-    relation = relation or _ONE_OF_ASKED[asked.group(1).lower()]
-    names = [found.group(2), *re.findall(r"[A-Z][\w'-]+", found.group(3) or "")]
-    return {name: relation for name in names if name not in ("I", "My", "The", "We")}
-
-
 #: A relationship memory as the extractor writes one: "The user's son Theo is 6.", "Caroline's
 #: best friend Mel ..." (`rules._about_their_person`, and the naming sentence made third person).
 _THEIRS_STATEMENT = re.compile(rf"^(.+?)'s ((?:[a-z][\w-]* ){{0,2}}[a-z][\w-]*),? {_PERSON_NAME}\b")
@@ -268,14 +230,10 @@ def people_named_in(statements: list[str], owner: str) -> dict[str, str]:
     return found
 
 
-#: A thing of the speaker's (or their household's or team's) as a sentence's subject: "My
-#: migration deadline is March 14", "Our next release is on March 14", "My deadline for the
-#: final artwork is 15 January" (the thing is "deadline": what a phrase after it is for or
-#: of says which deadline, and a later "the deadline" is the same one).
+#: A thing of the speaker's as a sentence's subject: "My migration deadline is March 14".
 _OWN_SUBJECT = re.compile(
-    r"^(?:[Mm]y|[Oo]ur) ((?:[a-z][\w-]* ){0,2}[a-z][\w-]*)"
-    r"(?: (?:for|of|on) (?:the |a |an |my |our )?(?:[\w'-]+ ){0,3}?[\w'-]+)?"
-    r" (?:is|was|are|were|has|had|got|gets|will|moved|changed)\b"
+    r"^[Mm]y ((?:[a-z][\w-]* ){0,2}[a-z][\w-]*) (?:is|was|are|were|has|had|got|gets|will|"
+    r"moved|changed)\b"
 )
 
 
@@ -285,55 +243,16 @@ def owned_things(sentence: str) -> set[str]:
     return {match.group(1).lower()} if match else set()
 
 
-#: Someone said only as a pronoun moving a thing of the speaker's: "They moved my deadline
-#: again" (the pronoun, the verb, the thing).
-_MOVED_BY_SOMEONE = re.compile(
-    r"^(?:They|He|She)(?: have| has| had|'ve|'s)? "
-    r"(moved|pushed|postponed|delayed|rescheduled|shifted|bumped) "
-    r"((?:my|our)(?: [\w-]+){1,3}?)(?=\s+(?:again|back|forward|to|until|till|by)\b|[,.;!]|$)"
-)
-
-
-def moved_by_someone(sentence: str) -> str:
-    """A thing of the speaker's that someone named only by a pronoun moved, said as the thing
-    moved: "They moved my deadline again, it's now 14 February." -> "My deadline was moved
-    again, it's now 14 February." Who "they" are is not said; what moved is the fact (and a
-    sentence that opens with "they" refers to no one it says). Pure."""
-    match = _MOVED_BY_SOMEONE.match(sentence)
-    if match is None:
-        return sentence
-    thing = match.group(2)
-    return f"{thing[:1].upper()}{thing[1:]} was {match.group(1)}{sentence[match.end() :]}"
-
-
-#: "the" and the words after it, anywhere in a sentence: a thing named again.
-_THE_THING = re.compile(r"\b([Tt]he) ((?:[a-z][\w-]* ){0,2}[a-z][\w-]*)")
-
-
 def resolve_owned(sentence: str, owned: set[str]) -> str:
     """A sentence about "the" thing the speaker said was theirs, as theirs: "The migration
     deadline moved to April 30." after "My migration deadline is March 14." is about their
-    deadline ("My migration deadline moved to April 30."), not someone else's. The thing may
-    be named by its last word alone ("the release" after "our next release"), and stand
-    anywhere ("They moved the deadline again"), but not with a phrase after it that says it
-    is another ("the deadline for the grant")."""
-    if not owned or "he " not in sentence:  # no "the", nothing named again
+    deadline ("My migration deadline moved to April 30."), not someone else's."""
+    if not owned or not sentence.startswith("The "):
         return sentence
-    heads = {thing.split()[-1]: thing for thing in owned}
-    lower = sentence.lower()
-    if not any(head in lower for head in heads):
-        return sentence
-    for match in _THE_THING.finditer(sentence):
-        words = match.group(2).lower().split()
-        for n in range(len(words), 0, -1):
-            said = " ".join(words[:n])
-            if said not in owned and not (n == 1 and said in heads):
-                continue
-            after = sentence[match.start(2) + len(said) :]
-            if re.match(r"\s+(?:for|of)\b|[\w-]", after):
-                break  # "the deadline for the grant": another thing
-            owner = "My" if match.group(1) == "The" else "my"
-            return f"{sentence[: match.start()]}{owner} {sentence[match.start(2) :]}"
+    head = sentence[4:].lower()
+    for thing in owned:
+        if head.startswith(thing) and not head[len(thing) : len(thing) + 1].isalnum():
+            return f"My {sentence[4:]}"
     return sentence
 
 

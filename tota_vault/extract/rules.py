@@ -59,8 +59,6 @@ from .references import (
     antecedent_of,
     bridges,
     message_quote,
-    moved_by_someone,
-    named_in_answer,
     named_people,
     one_person,
     only_definite,
@@ -237,8 +235,7 @@ class RuleExtractor:
     ) -> None:
         """One sentence of a message: a candidate, kept with its antecedent, or a skip."""
         turn.theirs.update(named_people(sentence))
-        turn.theirs.update(named_in_answer(turn.question, sentence))
-        sentence = moved_by_someone(resolve_owned(sentence, turn.owned))
+        sentence = resolve_owned(sentence, turn.owned)
         turn.owned.update(owned_things(sentence))
         resolved = resolve_person(sentence, turn.last_person)
         turn.last_person = one_person(sentence, turn.theirs)
@@ -378,10 +375,6 @@ class RuleExtractor:
         if plain != sentence:
             found = self._candidate(plain, message, subject, label)
             return None if found is None else replace(found, emphatic=True)
-        if _CHOICE_WITHOUT_I.match(sentence):
-            # "Decided to stop using Duolingo": a choice with its "I" left out is read with it,
-            # so the cues of a choice or a drop type it (not a bare statement)
-            return self._candidate(implicit_subject(sentence), message, subject, label)
         # "My husband and I went hiking": a companion in the subject; the predicate decides.
         companion = COMPANION.match(sentence) is not None
         if companion:  # the speaker is the subject, the companion goes with them
@@ -543,13 +536,6 @@ class RuleExtractor:
 
 
 _EPISODE = next(cue for cue in CUES if cue.name == "episode")
-#: A choice or a thing given up, said with the "I" left out: "Decided to stop using Duolingo",
-#: "Switched to Helix last week", "Finally quit smoking".
-_CHOICE_WITHOUT_I = re.compile(
-    r"^(?:just |finally |recently |also |so |and )?(?:decided|chose|switched|stopped|quit|"
-    r"gave up)\b(?! by\b)",
-    re.I,
-)
 
 
 def _episode_first(sentence: str, relation: re.Match[str]) -> Cue:

@@ -156,16 +156,6 @@ QUESTION_START = re.compile(
 )
 
 
-#: An intolerance said as a thing one has, where English has the word for what one is: "I have
-#: a gluten intolerance" is "I'm gluten intolerant", one fact in one statement (not two
-#: memories of one fact). Only of a single word that names what is not tolerated: "a severe
-#: gluten intolerance" keeps its words.
-HAS_INTOLERANCE = re.compile(
-    r"^I (?:have|'ve got|have got) an? (?!(?:severe|mild|slight|bad|serious|real|strong|"
-    r"little|bit|lot)\b)(?P<what>[\w-]+) intolerance\b",
-    re.I,
-)
-
 #: A plan called off with an imperative to no one ("Scratch the marathon, I hurt my ankle",
 #: "Nix my Spanish class"): what the speaker gave up, said as the speaker's own clause so it
 #: stands apart from the reason beside it and reads as a drop ("Gave up the marathon.").
@@ -616,28 +606,6 @@ def _stands_alone(clause: str) -> bool:
     return any(cue.pattern.search(clause) for cue in CUES)
 
 
-#: A discourse marker set off by commas inside a sentence; after the subject or its verb
-#: ("I'm, by the way, a fan") it goes with its commas, between clauses it leaves one.
-_MARKERS = r"(?:by the way|btw|honestly|to be honest|tbh|frankly|to be fair|anyway)"
-_MARKER_WORD = re.compile(r"by the way|btw|honest|tbh|frank|fair|anyway|truthful", re.I)
-_ASIDE = re.compile(
-    r"(?:(?P<after>(?<=\bI)|(?<=\bI'm)|(?<=\bwe)|(?<=\bwe're)|(?<=\bis)|(?<=\bam)|(?<=\bare))"
-    rf"|(?<=\w))\s*,\s*{_MARKERS}\s*,\s*",
-    re.I,
-)
-#: "honestly" or "frankly" between the speaker and their verb: how they say it.
-_SPEAKER_ADVERB = re.compile(r"\b(I|[Ww]e) (?:honestly|frankly|truthfully) (?=[a-z])")
-
-
-def without_asides(part: str) -> str:
-    """A statement without the discourse markers said inside it: "I'm, by the way, a big fan
-    of jazz" -> "I'm a big fan of jazz", "I honestly prefer tea" -> "I prefer tea"."""
-    if _MARKER_WORD.search(part) is None:  # the pattern looks behind at every place
-        return part
-    part = _ASIDE.sub(lambda m: " " if m.group("after") is not None else ", ", part)
-    return _SPEAKER_ADVERB.sub(r"\1 ", part)
-
-
 def statements(text: str) -> list[str]:
     """Sentences, and within them the clauses that start a new first-person statement:
     "My name is Sam and I live in Porto" is two facts with two conflict slots."""
@@ -654,12 +622,6 @@ def statements(text: str) -> list[str]:
         # "And I left Ferrovia Labs, I now work at Renfe": the opener is no part of the first
         # clause, which starts with "I" like the next (and splits from it)
         part = FILLER.sub("", part, count=1)
-        # a label after the opener is still a label: "Okay, update on tools: I switched ..."
-        if ":" in part:
-            part = LABEL.sub("", part, count=1)
-        part = without_asides(part)
-        if "ntoleran" in part:
-            part = HAS_INTOLERANCE.sub(lambda m: f"I'm {m.group('what')} intolerant", part, 1)
         part = STANDING_REQUEST.sub(_as_asked, part, count=1)
         part = favorite_of_many(part)
         clauses: list[str] = []
