@@ -224,13 +224,11 @@ def said_already(vault: Vault, type: str, text: str) -> MemoryRow | None:
     and a final stop aside), found by the merge look-up: `tota add` and MCP `remember` of the
     same words again make no "... 2.md" (add refuses, remember confirms the one there is)."""
     from .pipeline import query_words
-
-    def plain(statement: str) -> str:
-        return " ".join(statement.split()).rstrip(".!").casefold()
+    from .text import said_alike
 
     index = vault.open_index()
     rows = index.similar(query_words(text), type=type.lower(), subject="user")
-    return next((r for r in rows if plain(r.text) == plain(text)), None)
+    return next((r for r in rows if said_alike(r.text, text)), None)
 
 
 def forget_conversations(index: Index, sources: Iterable[str]) -> int:

@@ -32,6 +32,7 @@ __all__ = [
     "fts_any",
     "fts_phrase_query",
     "first_sentence",
+    "said_alike",
     "fts_quote",
     "query_alternates",
     "rarest_within",
@@ -55,6 +56,17 @@ HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 #: "stopped at a café", "stopped on the way home"). A regular-expression lookahead, shared by
 #: the extractor's drop cue and a change of mind's drop (`conflicts`).
 NOT_A_STOP = r"(?! (?:by|at|in|into|off|over|for|to|on the way)\b)"
+
+
+def said_alike(statement: str, other: str) -> bool:
+    """Whether two statements are the same words, case, spacing and a final stop aside: "I
+    like tea." and "i like  tea" are; how `tota add` finds a memory already there and how a
+    memory is named by its whole statement."""
+
+    def plain(words: str) -> str:
+        return " ".join(words.split()).rstrip(".!").casefold()
+
+    return plain(statement) == plain(other)
 
 
 def first_sentence(text: str) -> str:

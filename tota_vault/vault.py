@@ -420,18 +420,15 @@ class Vault:
         aside), when the note's title is a cut of it: a title keeps the statement's first
         words only (`notes.clean_title`), so "forget" by the whole sentence a person sees in
         `tota show` named no memory. None when no note, or more than one, says it."""
-
-        def plain(statement: str) -> str:
-            return " ".join(statement.split()).rstrip(".!").casefold()
+        from .text import said_alike
 
         if len(ref.split()) < 3:
             return None  # a word or two is a search, not a statement
-        wanted = plain(ref)
         try:
             hits = self.open_index().search(ref, limit=20)
         except QueryError:
             return None  # nothing in it to search for
-        paths = {hit.path for hit in hits if plain(hit.row.text) == wanted}
+        paths = {hit.path for hit in hits if said_alike(hit.row.text, ref)}
         return paths.pop() if len(paths) == 1 else None
 
     def _ambiguous(self, ref: str, *, named: int = 3, counted: int = 1000) -> str:
