@@ -517,24 +517,6 @@ def test_cli_shows_short_ids_and_acts_on_them(sample_dir: Path, appender: Path):
     assert not (sample_dir / "goal/Twin B.md").exists()
 
 
-def test_the_tombstones_remove_their_turns_once_per_change_of_the_file(vault: Vault):
-    from tota_vault.forgotten import add_forgotten
-    from tota_vault.manage import forget_tombstoned
-
-    vault.observe(
-        [{"role": "user", "content": "I collect stamps.", "id": "1"},
-         {"role": "assistant", "content": "Stamps are fun.", "id": "2"}],
-        conversation_id="c",
-    )  # fmt: skip
-    index = vault.open_index()
-    assert forget_tombstoned(vault.root, index) == 0  # no tombstone file
-    add_forgotten(vault.root, ["c#2"])
-    assert forget_tombstoned(vault.root, index) == 1
-    assert forget_tombstoned(vault.root, index) == 0  # the file did not change
-    assert forget_tombstoned(vault.root, index, force=True) == 0  # nothing left to remove
-    assert index.turns().counts()["turns"] == 1  # the user's turn stays
-
-
 def test_clear_refuses_while_another_process_learns(vault: Vault):
     """A user review: `tota clear --yes` during a long `tota extract` deleted what was there,
     and the extract went on writing: the vault ended with 1,107 memories, and the report

@@ -26,10 +26,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .linefile import append_lines, read_lines
 
-__all__ = ["FORGOTTEN_FILE", "add_forgotten", "read_forgotten"]
+if TYPE_CHECKING:
+    from .index import Index
+
+__all__ = ["FORGOTTEN_FILE", "add_forgotten", "forget_tombstoned", "read_forgotten"]
 
 #: The tombstone file, vault-relative. A dot-file: Obsidian hides it and sync skips it.
 FORGOTTEN_FILE = ".tota-forgotten"
@@ -53,3 +57,28 @@ def add_forgotten(root: Path, sources: Iterable[str]) -> int:
     """
     done = append_lines(root / FORGOTTEN_FILE, sorted({s.strip() for s in sources}), header=HEADER)
     return len(done.new)
+
+
+#: The index's state key for the tombstone file as it was when its turns were last removed.
+_TOMBSTONES_APPLIED = "forgotten_applied"
+
+
+def forget_tombstoned(root: Path, index: Index, *, force: bool = False) -> int:
+    """Remove the turns the tombstone file names, when the file changed since this index last
+    did (or always, with `force`); return how many turns went.
+
+    A memory forgotten on another device reaches this one as a changed tombstone file (git,
+    Syncthing) and a deleted note, but its words were kept here too, as turns, which recall
+    would go on quoting; sync calls this after it reconciles, and reindex after it carries the
+    turns over. One stat when nothing changed (here, not in `manage`: a sync imports no more
+    than this module for it)."""
+    try:
+        info = (root / FORGOTTEN_FILE).stat()
+    except OSError:
+        return 0
+    stamp = f"{info.st_size}:{info.st_mtime_ns}"
+    if not force and index.get_state(_TOMBSTONES_APPLIED) == stamp:
+        return 0
+    removed = index.turns().forget(read_forgotten(root))
+    index.set_state(_TOMBSTONES_APPLIED, stamp)
+    return removed

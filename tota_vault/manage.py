@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from .config import load_config
 from .errors import LearnerRunningError, NotAMemoryError, ValidationError, WriteError
 from .files import EFFECTIVE, held_by_editor, read_file
-from .forgotten import FORGOTTEN_FILE, add_forgotten, read_forgotten
+from .forgotten import add_forgotten
 from .ids import short_ids
 from .learning import running_learners
 from .notes import text_problem
@@ -41,7 +41,6 @@ __all__ = [
     "edit_in_editor",
     "editor_command",
     "forget_conversations",
-    "forget_tombstoned",
     "overview",
     "recent",
     "short_ids",
@@ -240,30 +239,6 @@ def forget_conversations(index: Index, sources: Iterable[str]) -> int:
     back. Returns how many turns it removed.
     """
     return index.turns().forget(sources)
-
-
-#: The index's state key for the tombstone file as it was when its turns were last removed.
-_TOMBSTONES_APPLIED = "forgotten_applied"
-
-
-def forget_tombstoned(root: Path, index: Index, *, force: bool = False) -> int:
-    """Remove the turns `.tota-forgotten` names, when the file changed since this index last
-    did (or always, with `force`); return how many turns went.
-
-    A memory forgotten on another device reaches this one as a changed tombstone file (git,
-    Syncthing) and a deleted note, but its words were kept here too, as turns, which recall
-    would go on quoting; sync calls this after it reconciles, and reindex after it carries the
-    turns over. One stat when nothing changed."""
-    try:
-        info = (root / FORGOTTEN_FILE).stat()
-    except OSError:
-        return 0
-    stamp = f"{info.st_size}:{info.st_mtime_ns}"
-    if not force and index.get_state(_TOMBSTONES_APPLIED) == stamp:
-        return 0
-    removed = forget_conversations(index, read_forgotten(root))
-    index.set_state(_TOMBSTONES_APPLIED, stamp)
-    return removed
 
 
 def editor_command(environ: Mapping[str, str] | None = None) -> list[str]:

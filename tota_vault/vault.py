@@ -324,8 +324,8 @@ class Vault:
         return report
 
     def _forget_tombstoned(self, index: Index, *, force: bool = False) -> None:
-        """The turns of memories forgotten elsewhere (`manage.forget_tombstoned`), said once."""
-        from .manage import forget_tombstoned
+        """The turns of memories forgotten elsewhere (`forgotten.forget_tombstoned`), said once."""
+        from .forgotten import forget_tombstoned
 
         removed = forget_tombstoned(self.root, index, force=force)
         if removed:
