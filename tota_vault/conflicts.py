@@ -558,8 +558,8 @@ def _head_switch(new: str, old: str, subject: str) -> Change | None:
     said of something after the comma ("..., the library is now crowded") replaces
     nothing."""
     new_head = _HEAD_END.split(new, maxsplit=1)[0]
-    old_head, _comma, old_tail = old.partition(", ")
-    if old_tail and not _TIME_TAIL.fullmatch(old_tail.strip()):
+    old_head, *old_tail = _HEAD_END.split(old, maxsplit=1)
+    if old_tail and not _TIME_TAIL.fullmatch(old_tail[0].strip()):
         return None  # "Uses VS Code at work, and vim for quick edits": the tail is a fact too
     if (new_head, old_head) == (new, old) or change_kind(new_head) is None:
         return None
